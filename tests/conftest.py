@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# Nothing may load from a hub at run time: the metric modules are loaded by local path.
+for _variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE", "TRANSFORMERS_OFFLINE"):
+    os.environ.setdefault(_variable, "1")
+
 REPO = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("CHANCE_AGREEMENT_DATA", REPO.parent / "shared" / "data"))
 
@@ -23,3 +27,26 @@ def shared_data() -> Path:
             pytest.fail(f"CI requires the shared data folder, not found at {DATA_DIR}")
         pytest.skip(f"shared research data not found at {DATA_DIR} (set CHANCE_AGREEMENT_DATA)")
     return DATA_DIR
+
+
+@pytest.fixture(scope="session")
+def conll_systems(shared_data):
+    """CoNLL-2003 test gold and three token-aligned system outputs: (references, {name: predictions})."""
+    from chance_agreement.conll import read_conll
+
+    path = shared_data / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv"
+    _, references, predictions = read_conll(path, 1, (2, 3, 4))
+    names = ("CnonWrand_lstmCrf_7849", "CflairWglove_lstmCrf_9303", "CbertWnon_snonMlp_9109")
+    return references, dict(zip(names, predictions))
+
+
+@pytest.fixture(scope="session")
+def load_metric():
+    """``evaluate.load`` of one of the repository's metric folders, by local path."""
+    import evaluate
+
+    def load(folder: str, config_name: str | None = None, **kwargs):
+        path = str(REPO / folder)
+        return evaluate.load(path, config_name, **kwargs) if config_name else evaluate.load(path, **kwargs)
+
+    return load

@@ -32,6 +32,8 @@ _EXPORTS = {
     "coefficients": "coefficients",
     "fleiss_kappa": "multi_annotator",
     "krippendorff_alpha": "multi_annotator",
+    "agreement_report": "coefficients",
+    "multi_annotator_agreement": "multi_annotator",
     "unitizing_alpha": "unitizing",
     "segmentation_alpha": "segmentation",
     "entails": "segmentation",

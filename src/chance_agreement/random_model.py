@@ -33,12 +33,17 @@ from collections import Counter
 from functools import lru_cache
 
 import numpy as np
+from scipy.special import gammaln
 
 MODELS = ("non_overlapping", "overlapping")
 
 # Hypergeometric mass left out when the number of segments to one side is truncated: far below
 # double precision, so the truncation changes no printed digit.
 _TRUNCATED_MASS = 1e-20
+
+# log(x!) for small x, each value to about one ulp: the fast path for texts up to this size.
+_SMALL = 8192
+_LOG_FACTORIAL = gammaln(np.arange(_SMALL + 1) + 1.0)
 
 
 def _check_model(model: str) -> str:
@@ -93,6 +98,16 @@ def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int) -> np.
     rest = slots - draws  # slots that stay empty
     t = j - q  # (slots - q) - (draws - j) = rest + t
     valid = (j <= q) & (draws - j <= slots - q) & (rest + t >= 0) & (j <= draws)
+    out = np.zeros((rows, j_max + 1))
+    if slots <= _SMALL:
+        lf = _LOG_FACTORIAL
+        logp = (
+            lf[q] - lf[j] - lf[(q - j).clip(0)]
+            + lf[slots - q] - lf[(draws - j).clip(0)] - lf[(rest + t).clip(0)]
+            - (lf[slots] - lf[draws] - lf[rest])
+        )
+        np.exp(logp, out=out, where=valid)
+        return out
     log_fact_small = _log_rising(0, rows)  # log(x!) for x <= rows
     log_c_small = log_fact_small[q] - log_fact_small[j.clip(max=rows)] - log_fact_small[(q - j).clip(0)]
     # log((slots - q)! / slots!)
@@ -107,7 +122,6 @@ def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int) -> np.
     log_c[rows - 1 : rows + j_max] = up
     log_c[rows - 1 - lo : rows] = down[::-1]
     logp = log_c_small + log_a[:, None] + log_b[None, :] + log_c[(t + rows - 1).clip(0)]
-    out = np.zeros((rows, j_max + 1))
     np.exp(logp, out=out, where=valid)
     return out
 
@@ -176,7 +190,7 @@ def _mirror_fill(left: np.ndarray, size: int, total: float) -> np.ndarray:
 def _coverage(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
     """Cached coverage for a sorted tuple of lengths; the array is read-only."""
     k = len(lengths)
-    if model == "overlapping":
+    if model == "overlapping" or k == 1:  # one segment: both models place it uniformly
         cover = np.zeros(n)
         t = np.arange(n)
         for length, count in Counter(lengths).items():

@@ -1,0 +1,52 @@
+"""Chance-corrected F1 for sequence labelling: seqeval's scores plus observed, chance and
+chance-corrected F1 under a random annotation model. The computation lives in the
+``chance_agreement`` package; this script only declares the inputs."""
+
+import datasets
+import evaluate
+
+from chance_agreement.chance_f1 import chance_f1
+from chance_agreement.metric_docs import CHANCE_F1_CITATION, CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS
+
+
+@evaluate.utils.file_utils.add_start_docstrings(CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS)
+class ChanceF1(evaluate.Metric):
+    def _info(self):
+        return evaluate.MetricInfo(
+            description=CHANCE_F1_DESCRIPTION,
+            citation=CHANCE_F1_CITATION,
+            inputs_description=CHANCE_F1_KWARGS,
+            features=datasets.Features(
+                {
+                    "predictions": datasets.Sequence(datasets.Value("string", id="label"), id="sequence"),
+                    "references": datasets.Sequence(datasets.Value("string", id="label"), id="sequence"),
+                }
+            ),
+            codebase_urls=["https://github.com/chakki-works/seqeval"],
+        )
+
+    def _compute(
+        self,
+        predictions,
+        references,
+        suffix=False,
+        scheme=None,
+        mode=None,
+        sample_weight=None,
+        zero_division="warn",
+        model="non_overlapping",
+        level="token",
+        return_sentence_scores=False,
+    ):
+        return chance_f1(
+            predictions,
+            references,
+            suffix=suffix,
+            scheme=scheme,
+            mode=mode,
+            sample_weight=sample_weight,
+            zero_division=zero_division,
+            model=model,
+            level=level,
+            return_sentence_scores=return_sentence_scores,
+        )

@@ -1,0 +1,296 @@
+"""chance_f1: the paper's tables, seqeval parity, exact expectations, degenerate and bad input."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from seqeval.metrics import accuracy_score, classification_report
+
+from chance_agreement import chance_f1
+from chance_agreement.chance_f1 import UndefinedMetricWarning, corpus_statistics, scores_from_statistics
+from chance_agreement.paper_examples import SIMULATIONS, bits_to_tags
+from chance_agreement.tags import resolve_scheme
+
+SEQEVAL_KEYS = ("overall_precision", "overall_recall", "overall_f1", "overall_accuracy")
+
+
+def seqeval_module_result(predictions, references, suffix=False, scheme=None, mode=None, zero_division="warn"):
+    """What evaluate's seqeval module returns: seqeval's report reshaped the same way."""
+    report = classification_report(
+        y_true=references, y_pred=predictions, suffix=suffix, output_dict=True,
+        scheme=resolve_scheme(scheme), mode=mode, zero_division=zero_division,
+    )
+    report.pop("macro avg")
+    report.pop("weighted avg")
+    overall = report.pop("micro avg")
+    result = {
+        name: {"precision": s["precision"], "recall": s["recall"], "f1": s["f1-score"], "number": s["support"]}
+        for name, s in report.items()
+    }
+    result["overall_precision"] = overall["precision"]
+    result["overall_recall"] = overall["recall"]
+    result["overall_f1"] = overall["f1-score"]
+    result["overall_accuracy"] = accuracy_score(y_true=references, y_pred=predictions)
+    return result
+
+
+def assert_seqeval_parity(ours, expected):
+    types = [key for key, value in expected.items() if isinstance(value, dict)]
+    assert sorted(types) == sorted(key for key, value in ours.items() if isinstance(value, dict))
+    for name in types:
+        for key in ("precision", "recall", "f1", "number"):
+            assert ours[name][key] == expected[name][key], (name, key)
+            assert type(ours[name][key]) in (float, int)
+    for key in SEQEVAL_KEYS:
+        assert ours[key] == expected[key], key
+        assert type(ours[key]) is float
+
+
+def printed(value: float, paper: float) -> bool:
+    """The paper prints 4 decimals, mostly rounded, in one row truncated."""
+    return round(value, 4) == paper or math.floor(value * 1e4) / 1e4 == paper
+
+
+@pytest.fixture(scope="module")
+def metric(load_metric):
+    return load_metric("chance_f1_metric")
+
+
+@pytest.mark.parametrize("simulation", SIMULATIONS, ids=[s.name for s in SIMULATIONS])
+def test_paper_simulation_tables_through_evaluate(metric, simulation):
+    annotator_1, annotator_2 = simulation.tags()
+    result = metric.compute(predictions=[annotator_1], references=[annotator_2])
+    for key, paper in (("overall_observed_f1", simulation.observed_f1),
+                       ("overall_chance_f1", simulation.chance_f1),
+                       ("overall_corrected_f1", simulation.corrected_f1)):
+        assert printed(result[key], paper), (key, result[key], paper)
+        assert abs(result[key] - paper) < 1e-4
+    assert result["ENT"]["chance_f1"] == result["overall_chance_f1"]
+
+
+def test_sim4_reverses_the_ranking_after_correction():
+    """Annotator 1 has the lower observed F1 but the higher corrected F1 (paper, Table 9)."""
+    first, second = SIMULATIONS[-2], SIMULATIONS[-1]
+    r1 = chance_f1([first.tags()[0]], [first.tags()[1]])
+    r2 = chance_f1([second.tags()[0]], [second.tags()[1]])
+    assert r2["overall_observed_f1"] == pytest.approx(32 / 47)  # printed truncated as 0.6808
+    assert r1["overall_observed_f1"] < r2["overall_observed_f1"]
+    assert r1["overall_corrected_f1"] > r2["overall_corrected_f1"]
+
+
+def test_conll_systems_match_seqeval_exactly(conll_systems):
+    references, systems = conll_systems
+    assert len(references) == 3453 and sum(map(len, references)) == 46435
+    for name, predictions in systems.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours = chance_f1(predictions, references)
+            expected = seqeval_module_result(predictions, references)
+        assert_seqeval_parity(ours, expected)
+        # plausibility (paper Table 10): chance around 0.2 on CoNLL-2003, correction widens the range
+        assert 0.15 < ours["overall_chance_f1"] < 0.3, name
+        assert ours["overall_corrected_f1"] < ours["overall_observed_f1"]
+    spans_f1 = {name: round(chance_f1(p, references)["overall_f1"], 4) for name, p in systems.items()}
+    assert spans_f1 == {"CnonWrand_lstmCrf_7849": 0.7849, "CflairWglove_lstmCrf_9303": 0.9303, "CbertWnon_snonMlp_9109": 0.9109}
+
+
+def test_conll_strict_mode_matches_seqeval(conll_systems):
+    references, systems = conll_systems
+    predictions = systems["CflairWglove_lstmCrf_9303"]  # no invalid I- starts
+    ours = chance_f1(predictions, references, mode="strict", scheme="IOB2")
+    assert_seqeval_parity(ours, seqeval_module_result(predictions, references, mode="strict", scheme="IOB2"))
+
+
+def test_conll_entity_level_observed_is_seqeval_f1(conll_systems):
+    references, systems = conll_systems
+    predictions = systems["CnonWrand_lstmCrf_7849"]
+    result = chance_f1(predictions, references, level="entity")
+    assert result["overall_observed_f1"] == result["overall_f1"]
+    for name in ("PER", "LOC", "ORG", "MISC"):
+        assert result[name]["observed_f1"] == result[name]["f1"]
+    assert 0 < result["overall_chance_f1"] < result["overall_observed_f1"]
+
+
+SCHEME_VOCABULARY = {
+    "IOB2": ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"],
+    "IOBES": ["O", "B-PER", "I-PER", "E-PER", "S-PER", "S-LOC", "B-LOC", "E-LOC"],
+    "BILOU": ["O", "B-PER", "I-PER", "L-PER", "U-PER", "U-LOC"],
+    "IOE2": ["O", "I-PER", "E-PER", "E-LOC", "I-LOC"],
+}
+
+
+@settings(max_examples=120, deadline=None)
+@given(data=st.data(), scheme=st.sampled_from(sorted(SCHEME_VOCABULARY) + [None]), zero_division=st.sampled_from(["warn", 0, 1]))
+def test_random_sequences_match_seqeval(data, scheme, zero_division):
+    vocabulary = SCHEME_VOCABULARY[scheme] if scheme else SCHEME_VOCABULARY["IOBES"]
+    lengths = data.draw(st.lists(st.integers(1, 9), min_size=1, max_size=5))
+    references = [data.draw(st.lists(st.sampled_from(vocabulary), min_size=n, max_size=n)) for n in lengths]
+    predictions = [data.draw(st.lists(st.sampled_from(vocabulary), min_size=n, max_size=n)) for n in lengths]
+    mode = "strict" if scheme else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = seqeval_module_result(predictions, references, scheme=scheme, mode=mode, zero_division=zero_division)
+        ours = chance_f1(predictions, references, scheme=scheme, mode=mode, zero_division=zero_division)
+    assert_seqeval_parity(ours, expected)
+    for key in ("overall_observed_f1", "overall_chance_f1", "overall_corrected_f1"):
+        assert not math.isnan(ours[key])
+    assert 0.0 <= ours["overall_chance_f1"] <= 1.0
+
+
+bits = st.text(alphabet="01", min_size=1, max_size=14)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair=st.integers(1, 14).flatmap(lambda n: st.tuples(st.text("01", min_size=n, max_size=n), st.text("01", min_size=n, max_size=n))))
+def test_token_level_chance_is_symmetric_and_bounded(pair):
+    a, b = (bits_to_tags(x) for x in pair)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        forward = chance_f1([a], [b], zero_division=0)
+        backward = chance_f1([b], [a], zero_division=0)
+    for key in ("overall_observed_f1", "overall_chance_f1", "overall_corrected_f1"):
+        assert forward[key] == pytest.approx(backward[key], abs=1e-12)
+    assert 0.0 <= forward["overall_chance_f1"] <= 1.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(pair=st.integers(2, 12).flatmap(lambda n: st.tuples(st.text("01", min_size=n, max_size=n), st.text("01", min_size=n, max_size=n))).filter(lambda p: "1" in p[0] and "1" in p[1]))
+def test_chance_decreases_as_unannotated_tokens_are_appended(pair):
+    """Proposition 4: with more empty text, chance agreement falls (towards 0)."""
+    values = []
+    for extra in (0, 5, 20, 200):
+        a, b = (bits_to_tags(x + "0" * extra) for x in pair)
+        values.append(chance_f1([a], [b])["overall_chance_f1"])
+    assert all(later <= earlier + 1e-12 for earlier, later in zip(values, values[1:]))
+    assert values[-1] < 0.1 or values[0] == 1.0
+
+
+def test_single_segments_give_the_same_chance_under_both_models():
+    a, b = bits_to_tags("0011100000"), bits_to_tags("0001111000")
+    assert chance_f1([a], [b])["overall_chance_f1"] == pytest.approx(chance_f1([a], [b], model="overlapping")["overall_chance_f1"], abs=1e-15)
+
+
+def brute_force_chance(n, lengths_a, lengths_b):
+    """Exact expected token overlap and exact-match count over every pair of placements."""
+    def placements(lengths):
+        for starts in itertools.product(*[range(n - a + 1) for a in lengths]):
+            cells = [t for s, a in zip(starts, lengths) for t in range(s, s + a)]
+            if len(cells) == len(set(cells)):
+                yield starts
+    pa, pb = list(placements(lengths_a)), list(placements(lengths_b))
+    overlap = matches = Fraction(0)
+    for sa in pa:
+        cells_a = {t for s, a in zip(sa, lengths_a) for t in range(s, s + a)}
+        spans_a = set(zip(sa, lengths_a))
+        for sb in pb:
+            overlap += len(cells_a & {t for s, b in zip(sb, lengths_b) for t in range(s, s + b)})
+            matches += len(spans_a & set(zip(sb, lengths_b)))
+    total = len(pa) * len(pb)
+    return overlap / total, matches / total
+
+
+@pytest.mark.parametrize("a,b", [("0110100111", "0111000110"), ("1100110000", "0011001100"), ("101010000", "111000011")])
+def test_expectations_equal_brute_force_over_both_annotators(a, b):
+    n = len(a)
+    runs = lambda bits: [len(r) for r in bits.split("0") if r]
+    overlap, matches = brute_force_chance(n, runs(a), runs(b))
+    denominator_tokens = a.count("1") + b.count("1")
+    token = chance_f1([bits_to_tags(a)], [bits_to_tags(b)])
+    entity = chance_f1([bits_to_tags(a)], [bits_to_tags(b)], level="entity")
+    assert token["overall_chance_f1"] == pytest.approx(float(2 * overlap / denominator_tokens), abs=1e-12)
+    assert entity["overall_chance_f1"] == pytest.approx(float(2 * matches / (len(runs(a)) + len(runs(b)))), abs=1e-12)
+
+
+def test_add_batch_equals_one_shot(metric, conll_systems):
+    references, systems = conll_systems
+    predictions = systems["CbertWnon_snonMlp_9109"]
+    one_shot = metric.compute(predictions=predictions, references=references)
+    for start in range(0, len(references), 1000):
+        metric.add_batch(predictions=predictions[start : start + 1000], references=references[start : start + 1000])
+    assert metric.compute() == one_shot
+
+
+def test_statistics_of_shards_add_up_exactly(conll_systems):
+    references, systems = conll_systems
+    predictions = systems["CnonWrand_lstmCrf_7849"][:800]
+    references = references[:800]
+    total, sentences = corpus_statistics(predictions, references)
+    merged = sum(sentences[1:], sentences[0])
+    assert scores_from_statistics(merged) == scores_from_statistics(total)
+    assert scores_from_statistics(merged, "entity") == scores_from_statistics(total, "entity")
+    token_only, _ = corpus_statistics(predictions, references, levels=("token",))
+    with pytest.raises(ValueError, match="without entity-level expectations"):
+        scores_from_statistics(token_only, "entity")
+
+
+def test_sentence_scores_split_a_test_set_by_chance_level():
+    refs = [bits_to_tags("0011100000"), ["O"] * 4, bits_to_tags("1111")]
+    preds = [bits_to_tags("0001110000"), ["O"] * 4, bits_to_tags("1111")]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = chance_f1(preds, refs, return_sentence_scores=True)
+    scores = result["sentence_scores"]
+    assert len(scores) == 3
+    assert scores[1] == {"observed_f1": None, "chance_f1": None, "denominator": 0.0}
+    assert scores[2]["chance_f1"] == 1.0 and scores[2]["observed_f1"] == 1.0
+    assert 0 < scores[0]["chance_f1"] < scores[0]["observed_f1"] < 1
+
+
+def test_output_is_plain_json():
+    result = chance_f1([["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]], return_sentence_scores=True)
+    assert json.loads(json.dumps(result)) == result
+
+
+def test_no_entities_anywhere_gives_zero_division_values():
+    with pytest.warns(UndefinedMetricWarning, match="no entities"):
+        result = chance_f1([["O", "O"]], [["O", "O"]])
+    assert result["overall_observed_f1"] == result["overall_chance_f1"] == result["overall_corrected_f1"] == 0.0
+    assert result["overall_accuracy"] == 1.0
+    result = chance_f1([["O", "O"]], [["O", "O"]], zero_division=1)
+    assert result["overall_corrected_f1"] == 1.0 and result["overall_f1"] == 1.0
+
+
+def test_every_token_an_entity_gives_chance_one_and_a_documented_corrected_value():
+    tags = [["B-PER", "I-PER", "I-PER"]]
+    with pytest.warns(UndefinedMetricWarning, match="chance agreement 1"):
+        result = chance_f1(tags, tags)
+    assert result["overall_chance_f1"] == 1.0 and result["overall_observed_f1"] == 1.0
+    assert result["overall_corrected_f1"] == 0.0
+    assert chance_f1(tags, tags, zero_division=1)["PER"]["corrected_f1"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "predictions,references,kwargs,message",
+    [
+        ([["O", "O"]], [["O"]], {}, "sentence 0: the prediction has 2 tags but the reference has 1"),
+        ([["O"], ["O"]], [["O"]], {}, "got 2 prediction sequences but 1 reference"),
+        ([], [], {}, "empty input"),
+        ([["O", "X-PER"]], [["O", "O"]], {}, r"predictions\[0\]: invalid tag 'X-PER' at position 1"),
+        ([["E-PER"]], [["B-PER"]], {"mode": "strict", "scheme": "IOB2"}, r"predictions\[0\]: Invalid token is found: E-PER"),
+        ([["O"]], [["O"]], {"scheme": "IOB9", "mode": "strict"}, "Scheme should be one of"),
+        ([["O"]], [["O"]], {"level": "span"}, "level must be one of"),
+        ([["O"]], [["O"]], {"model": "uniform"}, "model must be one of"),
+        ([["O"]], [["O"]], {"zero_division": 2}, "zero_division must be"),
+    ],
+)
+def test_bad_input_names_the_problem(metric, predictions, references, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        chance_f1(predictions, references, **kwargs)
+    if predictions and len(predictions) == len(references):
+        with pytest.raises(ValueError, match=message):
+            metric.compute(predictions=predictions, references=references, **kwargs)
+
+
+def test_sample_weight_is_accepted_like_seqeval_and_has_no_effect():
+    tags = [["B-PER", "O"]], [["B-PER", "B-LOC"]]
+    with pytest.warns(UserWarning, match="sample_weight has no effect"):
+        weighted = chance_f1(*tags, sample_weight=[3])
+    assert weighted == chance_f1(*tags)
