@@ -1,0 +1,80 @@
+"""The chance-agreement command line: f1 on CoNLL column files, the demo, errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chance_agreement import chance_f1
+from chance_agreement.cli import demo_rows, main
+from chance_agreement.conll import read_conll, write_conll
+from chance_agreement.paper_examples import SIMULATIONS
+
+TOKENS = [["John", "lives", "in", "New", "York"], ["Acme", "hired", "Mary"]]
+REFERENCES = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "O", "B-PER"]]
+PREDICTIONS = [["B-PER", "O", "O", "B-LOC", "O"], ["B-ORG", "O", "O"]]
+
+
+@pytest.fixture
+def conll_file(tmp_path) -> Path:
+    path = tmp_path / "system.conll"
+    with path.open("w") as handle:
+        handle.write("-DOCSTART- O O\n\n")
+        write_conll(handle, TOKENS, REFERENCES, PREDICTIONS)
+    return path
+
+
+def test_reads_back_what_it_writes(conll_file):
+    tokens, references, (predictions,) = read_conll(conll_file)
+    assert (tokens, references, predictions) == (TOKENS, REFERENCES, PREDICTIONS)
+
+
+def test_f1_json_equals_the_api(conll_file, capsys):
+    assert main(["f1", str(conll_file), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == chance_f1(PREDICTIONS, REFERENCES)
+
+
+def test_f1_table_has_the_chance_columns(conll_file, capsys):
+    assert main(["f1", str(conll_file), "--level", "entity", "--digits", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "observed" in out and "chance" in out and "corrected" in out
+    expected = chance_f1(PREDICTIONS, REFERENCES, level="entity")
+    overall = next(line for line in out.splitlines() if line.strip().startswith("overall"))
+    assert f"{expected['overall_corrected_f1']:.3f}" in overall
+    assert f"{expected['overall_f1']:.3f}" in overall
+
+
+def test_f1_reads_standard_input(conll_file, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(conll_file.read_text()))
+    assert main(["f1", "-", "--json", "--model", "overlapping"]) == 0
+    assert json.loads(capsys.readouterr().out) == chance_f1(PREDICTIONS, REFERENCES, model="overlapping")
+
+
+def test_bad_files_give_an_error_naming_the_problem(tmp_path, capsys):
+    ragged = tmp_path / "ragged.conll"
+    ragged.write_text("a O O\nb O\n")
+    assert main(["f1", str(ragged)]) == 2
+    assert "line 2: expected 3 columns" in capsys.readouterr().err
+    invalid = tmp_path / "invalid.conll"
+    invalid.write_text("a O O\n\nb O X-PER\n")
+    assert main(["f1", str(invalid)]) == 2
+    assert "predictions[1]: invalid tag 'X-PER'" in capsys.readouterr().err
+    empty = tmp_path / "empty.conll"
+    empty.write_text("\n\n")
+    assert main(["f1", str(empty)]) == 2
+    assert "empty input" in capsys.readouterr().err
+
+
+def test_demo_prints_our_values_beside_the_papers():
+    rows = demo_rows()
+    assert [name for name, _, _ in rows] == [s.name for s in SIMULATIONS]
+    for _, ours, paper in rows:
+        assert all(abs(o - p) < 1e-4 for o, p in zip(ours, paper))
+    script = Path(sys.executable).with_name("chance-agreement")
+    out = subprocess.run([str(script), "demo"], capture_output=True, text=True, check=True).stdout
+    assert "Sim1 B" in out and "0.3544 |0.3544" in out and "0.6809 |0.6808" in out
