@@ -189,3 +189,18 @@ def test_full_text_is_covered_with_certainty():
 def test_bad_input_raises_a_clear_value_error(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_large_text_log_path_agrees_with_the_small_text_table(monkeypatch):
+    """Both ways of forming hypergeometric logs give the same matrix (relative 1e-10)."""
+    from chance_agreement import random_model
+
+    assert random_model._SMALL < 1000 + 100  # the table path is used for small texts only
+    table = random_model._hypergeometric_matrix(1000, 40, 300, 40)
+    monkeypatch.setattr(random_model, "_SMALL", 10)
+    careful = random_model._hypergeometric_matrix(1000, 40, 300, 40)
+    np.testing.assert_allclose(careful, table, rtol=1e-11, atol=1e-300)
+    assert table[299].sum() == pytest.approx(1.0, rel=1e-12)
+    assert careful[299].sum() == pytest.approx(1.0, rel=1e-12)
+    huge = random_model._hypergeometric_matrix(100_000, 2000, 50, 49)
+    assert huge.sum(axis=1) == pytest.approx(np.ones(50), rel=1e-12)

@@ -42,7 +42,7 @@ MODELS = ("non_overlapping", "overlapping")
 _TRUNCATED_MASS = 1e-20
 
 # log(x!) for small x, each value to about one ulp: the fast path for texts up to this size.
-_SMALL = 8192
+_SMALL = 1024
 _LOG_FACTORIAL = gammaln(np.arange(_SMALL + 1) + 1.0)
 
 
