@@ -86,19 +86,19 @@ def _log_rising(base: int, steps: int) -> np.ndarray:
     return out
 
 
-def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int) -> np.ndarray:
-    """``H[q, j] = C(q, j) C(slots - q, draws - j) / C(slots, draws)`` for ``q < rows, j <= j_max``.
+def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int, first_row: int = 0) -> np.ndarray:
+    """``H[q, j] = C(q, j) C(slots - q, draws - j) / C(slots, draws)``, ``first_row <= q < rows``, ``j <= j_max``.
 
     The probability that ``j`` of ``draws`` uniformly chosen slots (out of ``slots``) lie among the
     first ``q``. Logs are formed from short cumulative sums of logs, so no large log-factorials
     are subtracted from each other (relative error ~1e-13 even for ``slots`` ~ 1e5).
     """
-    q = np.arange(rows)[:, None]
+    q = np.arange(first_row, rows)[:, None]
     j = np.arange(j_max + 1)[None, :]
     rest = slots - draws  # slots that stay empty
     t = j - q  # (slots - q) - (draws - j) = rest + t
     valid = (j <= q) & (draws - j <= slots - q) & (rest + t >= 0) & (j <= draws)
-    out = np.zeros((rows, j_max + 1))
+    out = np.zeros((rows - first_row, j_max + 1))
     if slots <= _SMALL:
         lf = _LOG_FACTORIAL
         logp = (
@@ -121,7 +121,7 @@ def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int) -> np.
     log_c = np.full(rows + j_max, -np.inf)
     log_c[rows - 1 : rows + j_max] = up
     log_c[rows - 1 - lo : rows] = down[::-1]
-    logp = log_c_small + log_a[:, None] + log_b[None, :] + log_c[(t + rows - 1).clip(0)]
+    logp = log_c_small + log_a[q] + log_b[None, :] + log_c[(t + rows - 1).clip(0)]
     np.exp(logp, out=out, where=valid)
     return out
 
@@ -155,12 +155,12 @@ def _band_mass(slots: int, draws: int, excesses: list[int], length: int, scale: 
     # Fewest j columns that keep all but _TRUNCATED_MASS of the hypergeometric law at q = rows - 1
     # (the law is stochastically increasing in q, so this bound holds for every row).
     j_cap = min(draws, rows - 1)
-    hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
-    tail = np.cumsum(hyper[rows - 1, ::-1])[::-1]  # tail[j] = P(J >= j) at the last row
+    last_row = _hypergeometric_matrix(slots, draws, rows, j_cap, first_row=rows - 1)[0]
+    tail = np.cumsum(last_row[::-1])[::-1]  # tail[j] = P(J >= j) at the last row
     negligible = np.nonzero(tail < _TRUNCATED_MASS)[0]
     if negligible.size:
         j_cap = max(int(negligible[0]) - 1, 0)
-        hyper = np.ascontiguousarray(hyper[:, : j_cap + 1])
+    hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
     x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
     table = _subset_excess_table(excesses, j_cap, x_max)
     joint = hyper @ table  # joint[q, x] = P(slot q, excess x before it)
