@@ -35,6 +35,7 @@ _EXPORTS = {
     "agreement_report": "coefficients",
     "multi_annotator_agreement": "multi_annotator",
     "unitizing_alpha": "unitizing",
+    "unitizing_alpha_from_units": "unitizing",
     "segmentation_alpha": "segmentation",
     "entails": "segmentation",
     "load_segmentation_json": "segmentation",
@@ -45,6 +46,9 @@ _EXPORTS = {
     "tolerable_disagreements": "noise",
     "chance_difference": "noise",
     "easy_proportion_from_kappa": "noise",
+    "kappa_noise_estimate": "noise", "noise_report": "noise", "noise_report_multi": "noise", "NoiseBound": "noise", "ChanceDifference": "noise",
+    "flatten": "flat", "compute_metrics_fn": "trainer",  # flat results, Trainer hook
+    "merge_statistics": "sharding", "scores_from_shards": "sharding", "sentence_statistics_batch": "sharding",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
