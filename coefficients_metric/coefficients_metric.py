@@ -1,0 +1,98 @@
+"""Classical agreement coefficients for sequence annotation, side by side with the unitizing
+alphas and the chance-corrected F1. The computation lives in the ``chance_agreement`` package;
+this script only declares the inputs of its three configurations."""
+
+import datasets
+import evaluate
+
+from chance_agreement.coefficients import agreement_report, plain
+from chance_agreement.multi_annotator import multi_annotator_agreement
+from chance_agreement.segmentation import segmentation_alpha
+
+_CITATION = """\
+Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
+Computational Linguistics 34(4). Fleiss, J. L. (1971). Measuring nominal scale agreement among
+many raters. Psychological Bulletin 76(5). Krippendorff, K. (2004). Content Analysis, 2nd ed.
+"""
+
+_DESCRIPTION = """\
+Chance-corrected agreement between annotations of the same tokens, on seqeval BIO inputs.
+
+Configurations:
+- "default": two annotations (predictions vs references). For each requested view of the token
+  contingency table (paper on prevalence, section 4.1: "all" tokens, "markables" only, "entities"
+  only, "grouped" types) it returns observed agreement, Bennett's S, Scott's pi, Cohen's kappa,
+  Finn's R, F-measure, F', slot error rates, the category probabilities and similarities, with a
+  distance also weighted kappa and two-annotator Krippendorff's alpha, plus the contingency table;
+  then the unitizing alphas (u_alpha, mu_alpha) and the token-level chance-corrected F1.
+- "multi": k annotators per sentence (None for a missing one): token-level Fleiss' kappa and
+  nominal Krippendorff's alpha.
+- "segmentation": per item, a list of boundary-value vectors (one per annotator): Krippendorff's
+  alpha for segmentations.
+Prevalence warning: kappa and pi depend on how many unannotated tokens are counted (the
+"markables"); always report the contingency table and the view used.
+"""
+
+_KWARGS_DESCRIPTION = """
+Args (config "default"):
+    predictions: list of tag sequences (the other annotator; table columns).
+    references: list of tag sequences (the reference annotator; table rows).
+    distance: optional category distance (matrix over the "all" view's categories, i.e. sorted
+        entity types then "O"; or dict of dicts; or dict keyed by (c1, c2)).
+    finn_order: optional order of categories coded 1..q for Finn's R.
+    views: any of "all", "markables", "entities", "grouped" (default ("all",)).
+    markables: one boolean mask per sentence, for the "markables" view: tokens both annotators
+        leave as O count only where the mask is True.
+    scheme, mode, suffix: as in seqeval.
+Args (config "multi"):
+    annotations: per sentence, the k annotators' tag sequences (None for a missing annotator).
+    scheme, mode, suffix: as in seqeval.
+Args (config "segmentation"):
+    items: per item, the annotators' boundary-value vectors.
+    distance: "d2" (default) or "d1".
+Returns:
+    "default": {view: {coefficients..., "contingency": {"categories", "table"}}, ...,
+        "unitizing_alpha": {"u_alpha": {...}, "mu_alpha": {...}}, "chance_f1": {...}}.
+    "multi": {"fleiss_kappa", "krippendorff_alpha", ...}.
+    "segmentation": {"alpha", "within_variance", "between_variance", ...}.
+    Undefined values are None, with the reason in "warnings".
+Examples:
+    >>> metric = evaluate.load("./coefficients_metric")
+    >>> out = metric.compute(predictions=[["B-PER", "O"]], references=[["B-PER", "O"]])
+    >>> out["all"]["observed_agreement"]
+    1.0
+"""
+
+_TAGS = datasets.Sequence(datasets.Value("string"))
+_FEATURES = {
+    "default": datasets.Features({"predictions": _TAGS, "references": _TAGS}),
+    "multi": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
+    "segmentation": datasets.Features(
+        {"items": datasets.Sequence(datasets.Sequence(datasets.Value("float64")))}
+    ),
+}
+
+
+@evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+class CoefficientsMetric(evaluate.Metric):
+    def _info(self):
+        if self.config_name not in _FEATURES:
+            raise ValueError(
+                f"unknown configuration {self.config_name!r}; use one of {sorted(_FEATURES)}"
+            )
+        return evaluate.MetricInfo(
+            description=_DESCRIPTION,
+            citation=_CITATION,
+            inputs_description=_KWARGS_DESCRIPTION,
+            features=_FEATURES[self.config_name],
+        )
+
+    def _compute(self, predictions=None, references=None, annotations=None, items=None, **kwargs):
+        if self.config_name == "multi":
+            return plain(multi_annotator_agreement(annotations, **kwargs))
+        if self.config_name == "segmentation":
+            distance = kwargs.pop("distance", "d2")
+            if kwargs:
+                raise ValueError(f"unexpected arguments for 'segmentation': {sorted(kwargs)}")
+            return plain(segmentation_alpha(list(items), distance=distance))
+        return agreement_report(predictions, references, **kwargs)

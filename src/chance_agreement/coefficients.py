@@ -1,0 +1,420 @@
+"""Agreement coefficients of a two-annotator contingency table.
+
+Formulas of the gene-renaming agreement paper ("prevalence paper",
+``shared/papers/prevalence_coefficients_gene_renaming.txt``; sections cited below), which uses
+the notation of Artstein & Poesio (2008). ``table[i][j]`` counts the items that the reference
+annotator (rows, the paper's A2) put in category i and the other annotator (columns, A1) in
+category j; N = the sum of the table, r_i and c_j its row and column sums, q the number of
+categories.
+
+- observed agreement (section 3.1): A_o = sum_i n_ii / N
+- S, pi, kappa (section 3.1): (A_o - A_e) / (1 - A_e) with
+  A_e^S = 1/q (Bennett et al. 1954), A_e^pi = sum_k ((r_k + c_k) / 2N)^2 (Scott 1955),
+  A_e^kappa = sum_k r_k c_k / N^2 (Cohen 1960)
+- Finn's R (section 3.2): R = 1 - observed variance / expected variance, categories coded
+  1..q in ``finn_order``; observed variance = mean over items of the two codes' sample variance
+  ((x - y)^2 / 2, as irr ``finn``), expected variance = (q^2 - 1)/12 (uniform discrete)
+- weighted kappa and alpha (section 3.3, distances d): 1 - D_o/D_e with
+  D_o = sum_ij n_ij d_ij / N; D_e^kappa_w = sum_ij r_i c_j d_ij / N^2 (Cohen 1968);
+  D_e^alpha = sum_ij n_i n_j d_ij / (2N (2N - 1)), n_k = r_k + c_k (Krippendorff, two coders)
+- F-measure, F', SER (section 3.4), with C = agreements on the categories other than Nothing,
+  S = substitutions between them, D + I = items one annotator put in Nothing and the other not:
+  F = 2C / (2C + 2S + D + I) (alpha = 1), F' = (2C + S) / (2C + 2S + D + I),
+  SER = (0.5 S + D + I) / (0.5 (n_1 + n_2)), n_a = items annotator a put outside Nothing
+  (the symmetric divisor of the paper); ``slot_error_rate_full`` uses cost 1 for S.
+- category probabilities (section 4.2, Table 7): P(C2|C1) = (n_{C1,C2} + n_{C2,C1}) /
+  (r_C1 + c_C1); similarities (Table 8): Sim(C1, C2) = (P(C2|C1) + P(C1|C2)) / 2.
+
+Undefined values are ``None`` with the reason in ``warnings``; every number is a Python float.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+_COEFFICIENTS = (
+    "observed_agreement",
+    "bennett_s",
+    "scott_pi",
+    "cohen_kappa",
+    "finn_r",
+    "f_measure",
+    "f_prime",
+    "slot_error_rate",
+    "slot_error_rate_full",
+)
+
+
+def _check_table(table, categories) -> tuple[np.ndarray, list[str]]:
+    try:
+        array = np.asarray(table, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError("the contingency table must be a numeric square matrix") from error
+    if array.ndim != 2 or array.shape[0] != array.shape[1]:
+        raise ValueError(
+            f"the contingency table must be square (categories x categories), got shape {array.shape}"
+        )
+    if not np.all(np.isfinite(array)):
+        raise ValueError("the contingency table contains NaN or infinite counts")
+    if np.any(array < 0):
+        raise ValueError("the contingency table has negative counts")
+    if categories is None:
+        categories = [str(i) for i in range(array.shape[0])]
+    else:
+        categories = [str(c) for c in categories]
+        if len(categories) != array.shape[0]:
+            raise ValueError(
+                f"{len(categories)} categories given for a {array.shape[0]} x {array.shape[1]} table"
+            )
+        if len(set(categories)) != len(categories):
+            raise ValueError(f"duplicate category names in {categories!r}")
+    return array, categories
+
+
+def distance_matrix(distance, categories: Sequence[str]) -> np.ndarray:
+    """Validate ``distance`` and return it as a matrix in the order of ``categories``.
+
+    Accepts a q x q matrix (rows/columns in the order of ``categories``), a dict of dicts
+    ``{c1: {c2: d}}`` or a dict keyed by pairs ``{(c1, c2): d}``. In the dict forms a missing
+    diagonal is 0 and a pair given in one direction only is mirrored.
+    """
+    q = len(categories)
+    index = {c: i for i, c in enumerate(categories)}
+    if isinstance(distance, Mapping):
+        entries: dict[tuple[str, str], float] = {}
+        for key, value in distance.items():
+            if isinstance(value, Mapping):
+                for key2, d in value.items():
+                    entries[(str(key), str(key2))] = d
+            elif isinstance(key, tuple) and len(key) == 2:
+                entries[(str(key[0]), str(key[1]))] = value
+            else:
+                raise ValueError(
+                    f"distance key {key!r}: give a dict of dicts {{c1: {{c2: d}}}} or a dict "
+                    "keyed by (c1, c2) pairs"
+                )
+        matrix = np.full((q, q), np.nan)
+        for (c1, c2), d in entries.items():
+            for c in (c1, c2):
+                if c not in index:
+                    raise ValueError(
+                        f"distance names unknown category {c!r}; categories are {list(categories)!r}"
+                    )
+            try:
+                matrix[index[c1], index[c2]] = float(d)
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"distance ({c1!r}, {c2!r}) = {d!r} is not a number") from error
+        for i in range(q):
+            if np.isnan(matrix[i, i]):
+                matrix[i, i] = 0.0
+            for j in range(q):
+                if np.isnan(matrix[i, j]) and not np.isnan(matrix[j, i]):
+                    matrix[i, j] = matrix[j, i]
+        missing = np.argwhere(np.isnan(matrix))
+        if len(missing):
+            i, j = missing[0]
+            raise ValueError(
+                f"distance has no value for the pair ({categories[i]!r}, {categories[j]!r})"
+            )
+    else:
+        try:
+            matrix = np.asarray(distance, dtype=float)
+        except (TypeError, ValueError) as error:
+            raise ValueError("distance must be a numeric matrix or a dict") from error
+        if matrix.shape != (q, q):
+            raise ValueError(
+                f"distance matrix has shape {matrix.shape}, expected {(q, q)} for the categories "
+                f"{list(categories)!r}"
+            )
+        if not np.all(np.isfinite(matrix)):
+            raise ValueError("distance contains NaN or infinite values")
+    if np.any(matrix < 0):
+        i, j = np.argwhere(matrix < 0)[0]
+        raise ValueError(
+            f"distance must be non-negative: d({categories[i]!r}, {categories[j]!r}) = {matrix[i, j]}"
+        )
+    asymmetric = np.argwhere(~np.isclose(matrix, matrix.T))
+    if len(asymmetric):
+        i, j = asymmetric[0]
+        raise ValueError(
+            f"distance is not symmetric: d({categories[i]!r}, {categories[j]!r}) = {matrix[i, j]} "
+            f"but d({categories[j]!r}, {categories[i]!r}) = {matrix[j, i]}"
+        )
+    diagonal = np.flatnonzero(~np.isclose(np.diag(matrix), 0.0))
+    if len(diagonal):
+        i = diagonal[0]
+        raise ValueError(
+            f"distance must be 0 on the diagonal: d({categories[i]!r}, {categories[i]!r}) = "
+            f"{matrix[i, i]}"
+        )
+    return matrix
+
+
+def _chance_corrected(observed: float, expected: float, name: str, warnings: list[str]):
+    """(A_o - A_e) / (1 - A_e); None when A_e = 1."""
+    if np.isclose(expected, 1.0):
+        warnings.append(f"{name}: chance agreement is 1 (a single category), undefined")
+        return None
+    return float((observed - expected) / (1.0 - expected))
+
+
+def _ratio(numerator: float, denominator: float, name: str, reason: str, warnings: list[str]):
+    if denominator <= 0:
+        warnings.append(f"{name}: {reason}, undefined")
+        return None
+    return float(numerator / denominator)
+
+
+def _finn_codes(finn_order, categories: list[str]) -> np.ndarray:
+    """Code 1..q of each category (in ``categories`` order) following ``finn_order``."""
+    if finn_order is None:
+        return np.arange(1, len(categories) + 1, dtype=float)
+    if isinstance(finn_order, str):
+        raise ValueError("finn_order must be a sequence of category names, not a string")
+    order = [str(c) for c in finn_order]
+    if sorted(order) != sorted(categories):
+        raise ValueError(
+            f"finn_order {order!r} must list each of the categories {categories!r} exactly once"
+        )
+    position = {c: i + 1 for i, c in enumerate(order)}
+    return np.array([position[c] for c in categories], dtype=float)
+
+
+def coefficients(
+    table,
+    categories: Sequence[str] | None = None,
+    distance=None,
+    finn_order: Sequence[str] | None = None,
+    nothing: str = "O",
+) -> dict[str, Any]:
+    """All coefficients of a two-annotator contingency table (rows reference, columns other).
+
+    ``categories`` names the rows/columns (default "0", "1", ...); the one named ``nothing`` is
+    the paper's Nothing for F, F' and SER (if absent, every category is meaningful, so
+    D = I = 0). ``distance`` (matrix or dict, see ``distance_matrix``) adds ``weighted_kappa``
+    and ``krippendorff_alpha``; ``finn_order`` is the coding order for Finn's R. Returns a
+    JSON-serialisable dict; undefined values are None, explained in ``warnings``.
+    ``expected_agreement`` holds the A_e of S, pi and kappa (keyed by coefficient name).
+    """
+    n, categories = _check_table(table, categories)
+    codes = _finn_codes(finn_order, categories)
+    delta = distance_matrix(distance, categories) if distance is not None else None
+    q = len(categories)
+    warnings: list[str] = []
+    result: dict[str, Any] = {name: None for name in _COEFFICIENTS}
+    result.update(
+        {
+            "n_items": float(n.sum()),
+            "categories": list(categories),
+            "expected_agreement": {},
+            "category_probabilities": {},
+            "category_similarity": {},
+            "warnings": warnings,
+        }
+    )
+    if delta is not None:
+        result["weighted_kappa"] = None
+        result["krippendorff_alpha"] = None
+    total = float(n.sum())
+    if total == 0:
+        warnings.append("the contingency table is empty (no items): every coefficient is undefined")
+        return result
+
+    rows, cols = n.sum(axis=1), n.sum(axis=0)
+    observed = float(np.trace(n) / total)
+    result["observed_agreement"] = observed
+    expected = {
+        "bennett_s": 1.0 / q,
+        "scott_pi": float(np.sum(((rows + cols) / (2 * total)) ** 2)),
+        "cohen_kappa": float(np.sum(rows * cols) / total**2),
+    }
+    result["expected_agreement"] = expected
+    for name, chance in expected.items():
+        result[name] = _chance_corrected(observed, chance, name, warnings)
+
+    # Finn's R: mean sample variance of the two codes per item over (q^2 - 1)/12
+    expected_variance = (q**2 - 1) / 12.0
+    observed_variance = float(np.sum(n * (codes[:, None] - codes[None, :]) ** 2 / 2.0) / total)
+    result["finn_r"] = _ratio(
+        expected_variance - observed_variance,
+        expected_variance,
+        "finn_r",
+        "a single category has no expected variance",
+        warnings,
+    )
+
+    if delta is not None:
+        observed_d = float(np.sum(n * delta) / total)
+        kappa_expected = float(np.sum(np.outer(rows, cols) * delta) / total**2)
+        values = rows + cols
+        alpha_expected = (
+            float(np.sum(np.outer(values, values) * delta) / (2 * total * (2 * total - 1)))
+            if total > 0.5
+            else 0.0
+        )
+        for name, chance in (
+            ("weighted_kappa", kappa_expected),
+            ("krippendorff_alpha", alpha_expected),
+        ):
+            result[name] = _ratio(
+                chance - observed_d, chance, name, "expected disagreement is 0", warnings
+            )
+
+    meaningful = np.array([c != nothing for c in categories])
+    inner = n[np.ix_(meaningful, meaningful)]
+    correct = float(np.trace(inner))
+    substitutions = float(inner.sum() - correct)
+    if meaningful.all():
+        deletions_insertions = 0.0
+    else:
+        k = categories.index(nothing)
+        deletions_insertions = float(n[k, meaningful].sum() + n[meaningful, k].sum())
+    f_denominator = 2 * correct + 2 * substitutions + deletions_insertions
+    if f_denominator == 0:
+        warnings.append(
+            "f_measure, f_prime, slot_error_rate, slot_error_rate_full: no item is outside the "
+            "Nothing category for either annotator, undefined"
+        )
+    else:
+        result["f_measure"] = float(2 * correct / f_denominator)
+        result["f_prime"] = float((2 * correct + substitutions) / f_denominator)
+        # symmetric divisor: the mean number of annotated items, 0.5 (n_1 + n_2) = f_denominator / 2
+        divisor = 0.5 * float(rows[meaningful].sum() + cols[meaningful].sum())
+        result["slot_error_rate"] = float((0.5 * substitutions + deletions_insertions) / divisor)
+        result["slot_error_rate_full"] = float((substitutions + deletions_insertions) / divisor)
+
+    probabilities: dict[str, dict[str, float | None]] = {}
+    used = rows + cols
+    for i, c1 in enumerate(categories):
+        probabilities[c1] = {
+            c2: (float((n[i, j] + n[j, i]) / used[i]) if used[i] > 0 else None)
+            for j, c2 in enumerate(categories)
+        }
+    unused = [c for c, u in zip(categories, used) if u == 0]
+    if unused:
+        warnings.append(
+            f"category_probabilities: categories {unused!r} are never used, so P(.|C) is undefined"
+        )
+    similarity: dict[str, dict[str, float | None]] = {}
+    for c1 in categories:
+        similarity[c1] = {}
+        for c2 in categories:
+            p12, p21 = probabilities[c1][c2], probabilities[c2][c1]
+            similarity[c1][c2] = None if p12 is None or p21 is None else (p12 + p21) / 2.0
+    result["category_probabilities"] = probabilities
+    result["category_similarity"] = similarity
+    return result
+
+
+REPORT_VIEWS = ("all", "markables", "entities", "grouped")
+
+
+def plain(value):
+    """numpy scalars/arrays, tuples and nested containers as plain JSON-serialisable Python."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return plain(value.tolist())
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return None if np.isnan(value) else float(value)
+    return value
+
+
+def _restrict(matrix: np.ndarray | None, all_categories: list[str], categories: list[str]):
+    """The sub-matrix of ``matrix`` for ``categories`` (None if one is not among ``all_categories``)."""
+    if matrix is None or not set(categories) <= set(all_categories):
+        return None
+    index = [all_categories.index(c) for c in categories]
+    return matrix[np.ix_(index, index)]
+
+
+def agreement_report(
+    predictions,
+    references,
+    distance=None,
+    finn_order=None,
+    views=("all",),
+    markables=None,
+    scheme=None,
+    mode=None,
+    suffix: bool = False,
+) -> dict[str, Any]:
+    """Everything the coefficients metric returns, for two annotations of the same tokens.
+
+    For each requested view (``"all"``: case 1; ``"markables"``: case 2, needs ``markables``;
+    ``"entities"``: case 3; ``"grouped"``: case 4; prevalence paper section 4.1) the
+    ``coefficients`` of its ``contingency`` table plus the table itself (``contingency`` =
+    ``{"categories": [...], "table": [[...]]}``); then ``unitizing_alpha`` (``u_alpha`` and
+    ``mu_alpha``, references as first annotator) and ``chance_f1`` (token level). ``distance``
+    and ``finn_order`` refer to the categories of the "all" view (sorted entity types, then "O");
+    each view uses their restriction to its own categories (the grouped view has no distance).
+    """
+    from .chance_f1 import chance_f1
+    from .contingency import contingency
+    from .unitizing import unitizing_alpha
+
+    if isinstance(views, str):
+        views = (views,)
+    views = list(views)
+    if not views:
+        raise ValueError(f"views is empty: give one or more of {REPORT_VIEWS}")
+    unknown = [v for v in views if v not in REPORT_VIEWS]
+    if unknown:
+        raise ValueError(f"unknown views {unknown!r}; views must be among {REPORT_VIEWS}")
+    if "markables" in views and markables is None:
+        raise ValueError("the 'markables' view needs markables= (one boolean mask per sentence)")
+    if markables is not None and "markables" not in views:
+        raise ValueError("markables= is only used by the 'markables' view: add it to views")
+
+    options = dict(scheme=scheme, mode=mode, suffix=suffix)
+    full_table, full_categories = contingency(predictions, references, view="all", **options)
+    matrix = distance_matrix(distance, full_categories) if distance is not None else None
+    order = None
+    if finn_order is not None:
+        order = [str(c) for c in _check_order(finn_order, full_categories)]
+
+    report: dict[str, Any] = {}
+    for view in views:
+        if view == "all":
+            table, categories = full_table, full_categories
+        elif view == "markables":
+            table, categories = contingency(
+                predictions, references, view="all", markables=markables, **options
+            )
+        else:
+            table, categories = contingency(predictions, references, view=view, **options)
+        view_distance = _restrict(matrix, full_categories, categories)
+        view_order = [c for c in order if c in categories] if order is not None else None
+        if view_order is not None and len(view_order) != len(categories):
+            view_order = None
+        result = coefficients(table, categories, distance=view_distance, finn_order=view_order)
+        if matrix is not None and view_distance is None:
+            result["weighted_kappa"] = None
+            result["krippendorff_alpha"] = None
+            result["warnings"].append(
+                f"weighted_kappa, krippendorff_alpha: the distance does not cover the {view!r} "
+                f"view's categories {categories!r}"
+            )
+        result["contingency"] = {"categories": list(categories), "table": table.tolist()}
+        report[view] = result
+
+    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]
+    report["unitizing_alpha"] = {
+        variant: unitizing_alpha(annotations, variant=variant, **options)
+        for variant in ("u_alpha", "mu_alpha")
+    }
+    report["chance_f1"] = chance_f1(predictions, references, **options)
+    return plain(report)
+
+
+def _check_order(finn_order, categories: list[str]) -> list[str]:
+    _finn_codes(finn_order, categories)
+    return list(finn_order)

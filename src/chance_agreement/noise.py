@@ -1,0 +1,545 @@
+"""Noise in the agreed subset of an annotation (Beigman Klebanov & Beigman 2009).
+
+Model (section 2): every instance is easy or hard; annotators agree on easy instances and flip
+independent coins on hard ones, so all k of them agree on a hard instance with probability
+``p = sum_c prod_j P(X_j = c | hard)``. Given ``d`` disagreed instances out of ``n`` and a uniform
+prior on the number ``h`` of hard instances (footnote 5), equation 1 gives the posterior tail
+
+    P(X > t | A_d) = sum_{i=t+1}^{n} C(i, d) p^(i-d) / sum_{i=d}^{n} C(i, d) p^(i-d)      (eq. 1)
+
+and ``t0`` is the smallest ``t`` with ``P(X > t | A_d) < 1 - confidence``; the agreed subset holds
+at most ``gamma = (t0 - d) / (n - d)`` noise with that confidence.
+
+Structure used for speed: ``C(d + j, d) p^j (1 - p)^(d + 1)`` is the negative binomial pmf of the
+number ``j = h - d`` of hidden (agreeing) hard instances, so the posterior is that log-concave pmf
+truncated to ``j <= n - d``. Its mass lies within a window around the mode, found by bisection on
+the concave log weights; the log weights (``betaln`` at the window start, then a cumulative sum
+of the log ratios ``log p + log1p(d/(j+1))``) are vectorised over that window only, so
+``n = 10**7`` needs no overflow-prone arithmetic and no loop over ``n`` (at most ~0.3 s, when the
+window is the whole range; milliseconds usually).
+
+Also here: footnote 3's estimate of ``p``; the tolerable number of disagreements (section 3.1);
+the chance difference between two systems on a noisy gold standard (section 4.1); and the
+kappa-based estimate of the easy proportion (section 3.3). The evaluate module's core,
+``noise_report``/``noise_report_multi``, builds instances from tag sequences (token or entity
+unit) and puts all of these together.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from scipy.special import betaln, ndtri
+
+__all__ = [
+    "ChanceDifference",
+    "NoiseBound",
+    "chance_difference",
+    "easy_proportion_from_kappa",
+    "hard_agreement_probability",
+    "kappa_noise_estimate",
+    "noise_bound",
+    "noise_report",
+    "noise_report_multi",
+    "tolerable_disagreements",
+]
+
+UNITS = ("token", "entity")
+METHODS = ("chebyshev", "normal")
+# window edge: weights below exp(-_LOG_CUTOFF) times the largest one are left out; their total
+# relative mass is below 2 n exp(-80) < 1e-25 for any n a computer can hold.
+_LOG_CUTOFF = 80.0
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _check_count(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, float, np.floating)):
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    if not math.isfinite(value) or value != int(value) or value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def _check_open_unit(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number strictly between 0 and 1, got {value!r}")
+    if not 0.0 < float(value) < 1.0:
+        raise ValueError(f"{name} must lie strictly between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def _check_n_d(n, d) -> tuple[int, int]:
+    n = _check_count(n, "n (the number of instances)")
+    d = _check_count(d, "d (the number of disagreed instances)")
+    if n < 1:
+        raise ValueError("n (the number of instances) must be at least 1, got 0")
+    if d > n:
+        raise ValueError(f"d = {d} disagreed instances cannot exceed n = {n} instances")
+    return n, d
+
+
+# --------------------------------------------------------------------------- equation 1
+
+
+def _log_weights(j: np.ndarray | int, d: int, log_p: float):
+    """log of C(d + j, d) p^j, the unnormalised posterior of j = h - d hidden hard instances."""
+    j = np.asarray(j, dtype=float)
+    return -np.log1p(j + d) - betaln(j + 1.0, d + 1.0) + j * log_p
+
+
+def _window(d: int, K: int, log_p: float) -> tuple[int, int]:
+    """Smallest range [lo, hi] in [0, K] holding every weight within exp(-80) of the largest."""
+    # w_{j+1}/w_j = p (j + d + 1)/(j + 1) decreases in j, so the weights are unimodal
+    p = math.exp(log_p)
+    if p * (d + 1) <= 1.0:
+        mode = 0
+    else:
+        mode = min(K, math.floor((p * (d + 1) - 1.0) / (1.0 - p)) + 1)
+    top = float(_log_weights(mode, d, log_p))
+    floor_ = top - _LOG_CUTOFF
+
+    lo, hi = 0, mode  # first j in [0, mode] with log w_j >= floor (increasing part)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _log_weights(mid, d, log_p) >= floor_:
+            hi = mid
+        else:
+            lo = mid + 1
+    left = lo
+    lo, hi = mode, K  # last j in [mode, K] with log w_j >= floor (decreasing part)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _log_weights(mid, d, log_p) >= floor_:
+            lo = mid
+        else:
+            hi = mid - 1
+    return left, lo
+
+
+def _t0(n: int, d: int, p: float, confidence: float) -> int:
+    """Smallest t with P(X > t | A_d) < 1 - confidence (eq. 1, uniform prior); p in [0, 1]."""
+    K = n - d
+    if K == 0 or p == 0.0:  # nothing agreed, or hard instances never agree: no hidden ones
+        return d
+    alpha = 1.0 - confidence
+    if p == 1.0:  # only reachable with d == 0: every h in 0..n equally likely
+        # P(X > t) = (n - t)/(n + 1) < alpha
+        return max(0, math.floor(n - alpha * (n + 1)) + 1)
+    log_p = math.log(p)
+    left, right = _window(d, K, log_p)
+    # log w_j over the window: exact at its start, then log(w_{j+1}/w_j) = log p + log1p(d/(j+1))
+    j = np.arange(left, right, dtype=float)
+    steps = np.log1p(d / (j + 1.0))
+    steps += log_p
+    log_w = np.empty(right - left + 1)
+    log_w[0] = _log_weights(left, d, log_p)
+    np.cumsum(steps, out=log_w[1:])
+    log_w[1:] += log_w[0]
+    w = np.exp(log_w - log_w.max())
+    # above[i] = unnormalised P(X > d + left + i | A_d): mass strictly above each j
+    above = np.cumsum(w[::-1])[::-1]
+    total = above[0]
+    above -= w
+    first = int(np.argmax(above < alpha * total))  # above[-1] == 0, so a hit exists
+    return d + left + first
+
+
+@dataclass(frozen=True)
+class NoiseBound:
+    """Result of ``noise_bound``: ``noise`` = gamma = (t0 - d)/(n - d) (section 2)."""
+
+    n: int
+    d: int
+    p: float
+    confidence: float
+    t0: int
+    noise: float
+
+    @property
+    def agreed(self) -> int:
+        """Size of the agreed subset (the candidate gold standard), n - d."""
+        return self.n - self.d
+
+    @property
+    def noisy_items(self) -> int:
+        """Upper bound t0 - d on the hard instances hidden among the agreed ones."""
+        return self.t0 - self.d
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "agreed": self.agreed, "noisy_items": self.noisy_items}
+
+
+def _bound(n: int, d: int, p: float, confidence: float) -> NoiseBound:
+    t0 = _t0(n, d, p, confidence)
+    noise = 0.0 if n == d else (t0 - d) / (n - d)
+    return NoiseBound(n=n, d=d, p=p, confidence=confidence, t0=t0, noise=noise)
+
+
+def noise_bound(n, d, p, confidence=0.95) -> NoiseBound:
+    """Noise bound of the agreed subset: equation 1 with a uniform prior on h (footnote 5).
+
+    t0 = min{t : P(X > t | A_d) < 1 - confidence}, gamma = (t0 - d)/(n - d) (section 2).
+
+    Parameters: ``n`` instances, ``d`` of them disagreed (0 <= d <= n), ``p`` in (0, 1) the
+    probability that all annotators agree on a hard instance, ``confidence`` in (0, 1).
+    Degenerate case: d == n leaves an empty agreed subset; then t0 = n and noise = 0.0.
+
+    >>> bound = noise_bound(1000, 100, 0.5)
+    >>> bound.t0, round(bound.noise, 4)
+    (225, 0.1389)
+    """
+    n, d = _check_n_d(n, d)
+    p = _check_open_unit(p, "p (the probability of agreement on a hard instance)")
+    confidence = _check_open_unit(confidence, "confidence")
+    return _bound(n, d, p, confidence)
+
+
+def _tolerable(n: int, p: float, max_noise: float, confidence: float) -> int | None:
+    if _bound(n, 0, p, confidence).noise > max_noise:
+        return None
+    if n == 1:
+        return 0
+    lo, hi = 0, n - 1  # bound(lo) within max_noise; find the last d before it is exceeded
+    if _bound(n, hi, p, confidence).noise <= max_noise:
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if _bound(n, mid, p, confidence).noise <= max_noise:
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def tolerable_disagreements(n, p, max_noise=0.05, confidence=0.95) -> int | None:
+    """Largest d < n whose noise bound stays within ``max_noise`` (section 3.1), by bisection.
+
+    d == n (nothing agreed) is not a gold standard and is never returned. Returns None when even
+    d = 0 exceeds ``max_noise``. The bound grows with d; only near saturation (gamma close to 1)
+    can the integer t0 make it dip by less than 1/(n - d - 1), where bisection returns the first
+    crossing. Example (section 3.1): n = 1000, p = 0.5 -> 33.
+    """
+    n = _check_count(n, "n (the number of instances)")
+    if n < 1:
+        raise ValueError("n (the number of instances) must be at least 1, got 0")
+    p = _check_open_unit(p, "p (the probability of agreement on a hard instance)")
+    confidence = _check_open_unit(confidence, "confidence")
+    max_noise = _check_max_noise(max_noise)
+    return _tolerable(n, p, max_noise, confidence)
+
+
+def _check_max_noise(max_noise) -> float:
+    if isinstance(max_noise, bool) or not isinstance(max_noise, (int, float, np.integer, np.floating)):
+        raise ValueError(f"max_noise must be a number between 0 and 1, got {max_noise!r}")
+    if not 0.0 <= float(max_noise) <= 1.0:
+        raise ValueError(f"max_noise must lie between 0 and 1, got {max_noise!r}")
+    return float(max_noise)
+
+
+# --------------------------------------------------------------------------- footnote 3
+
+
+def _label_rows(labels, name: str) -> list[list]:
+    if isinstance(labels, str):
+        raise ValueError(f"{name} must be items x annotators labels, not a string")
+    if isinstance(labels, np.ndarray):
+        if labels.ndim != 2:
+            raise ValueError(f"{name} must be 2-d (items x annotators), got {labels.ndim} dimension(s)")
+        labels = labels.tolist()
+    try:
+        rows = [list(row) for row in labels]
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence of items, each a sequence of labels") from None
+    if not rows:
+        raise ValueError(f"{name} is empty: no items")
+    k = len(rows[0])
+    for i, row in enumerate(rows):
+        if len(row) != k:
+            raise ValueError(f"item {i} has {len(row)} labels but item 0 has {k}: one per annotator")
+        for j, label in enumerate(row):
+            if label is None or (isinstance(label, float) and math.isnan(label)):
+                raise ValueError(
+                    f"item {i}: annotator {j}'s label is missing; the noise model needs every "
+                    "annotator on every instance"
+                )
+    if k < 2:
+        raise ValueError(f"need at least two annotators (columns), got {k}")
+    return rows
+
+
+def _agreement_probability(rows: list[list]) -> float:
+    categories = {label: c for c, label in enumerate(sorted({x for r in rows for x in r}, key=repr))}
+    codes = np.array([[categories[x] for x in row] for row in rows])  # items x annotators
+    m, k = codes.shape
+    counts = np.zeros((k, len(categories)))
+    np.add.at(counts, (np.broadcast_to(np.arange(k), codes.shape), codes), 1.0)
+    proportions = counts / m  # annotator j's category proportions, footnote 3
+    return float(np.sum(np.prod(proportions, axis=0)))
+
+
+def hard_agreement_probability(labels_on_disagreed) -> float:
+    """p = sum_c prod_j q_jc, q_jc = share of the disagreed items annotator j put in c.
+
+    Footnote 3 (estimate of P(X_ij = c | hard)) inserted in the definition of p (section 2),
+    generalised from two categories to any number. ``labels_on_disagreed``: items x annotators
+    (rows the disagreed instances, one column per annotator, k >= 2) of hashable labels.
+
+    >>> hard_agreement_probability([["PER", "O"], ["O", "PER"]])
+    0.5
+    """
+    return _agreement_probability(_label_rows(labels_on_disagreed, "labels_on_disagreed"))
+
+
+# --------------------------------------------------------------------------- section 4.1
+
+
+@dataclass(frozen=True)
+class ChanceDifference:
+    """Chance difference between two equally good systems (section 4.1).
+
+    ``sigma`` = sqrt(R/2); ``k`` the multiple of sigma; ``difference`` = min(k sigma, R)
+    (|S| <= R always); ``answers`` = floor(difference) correct answers; ``fraction`` =
+    answers / gold_size.
+    """
+
+    gold_size: int
+    noisy_items: float
+    confidence: float
+    method: str
+    k: float
+    sigma: float
+    difference: float
+    answers: int
+    fraction: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev") -> ChanceDifference:
+    """Difference in correct answers two equally good systems may show by chance (section 4.1).
+
+    S = sum_{i=1}^{R} X_i, X_i in {-1, 0, 1} w.p. 1/4, 1/2, 1/4: sigma_S = sqrt(R/2).
+    "chebyshev": k = 1/sqrt(1 - confidence) (Pr(|S| > k sigma) <= 1/k^2); "normal": k = the
+    two-sided normal quantile (footnote 9). The difference is capped at R, since |S| <= R.
+    L = 900, R = 125: 35 answers, 3.9% of the gold standard. gold_size = 0 gives zeros.
+    """
+    gold_size = _check_count(gold_size, "gold_size")
+    if isinstance(noisy_items, bool) or not isinstance(noisy_items, (int, float, np.integer, np.floating)):
+        raise ValueError(f"noisy_items must be a number, got {noisy_items!r}")
+    if not math.isfinite(noisy_items) or not 0 <= noisy_items <= gold_size:
+        raise ValueError(
+            f"noisy_items must lie between 0 and gold_size = {gold_size}, got {noisy_items!r}"
+        )
+    confidence = _check_open_unit(confidence, "confidence")
+    if method == "chebyshev":
+        k = 1.0 / math.sqrt(1.0 - confidence)
+    elif method == "normal":
+        k = float(ndtri(1.0 - (1.0 - confidence) / 2.0))
+    else:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    sigma = math.sqrt(noisy_items / 2.0)
+    difference = min(k * sigma, float(noisy_items))
+    answers = math.floor(difference)
+    fraction = answers / gold_size if gold_size else 0.0
+    return ChanceDifference(
+        gold_size=gold_size,
+        noisy_items=float(noisy_items),
+        confidence=confidence,
+        method=method,
+        k=k,
+        sigma=sigma,
+        difference=difference,
+        answers=answers,
+        fraction=fraction,
+    )
+
+
+# --------------------------------------------------------------------------- section 3.3
+
+
+def easy_proportion_from_kappa(kappa) -> float:
+    """kappa estimates e/(e + h), the proportion of easy instances (section 3.3).
+
+    kappa = (P_A - P_E)/(1 - P_E) estimates ((e + qh)/(e + h) - q)/(1 - q) = e/(e + h). The
+    proportion is in [0, 1] while kappa can be negative (footnote 7), so the value is clipped.
+    """
+    if isinstance(kappa, bool) or not isinstance(kappa, (int, float, np.integer, np.floating)):
+        raise ValueError(f"kappa must be a number, got {kappa!r}")
+    if not math.isfinite(kappa) or kappa > 1.0 + 1e-9:  # tolerate rounding above 1
+        raise ValueError(f"kappa must be a finite number at most 1, got {kappa!r}")
+    return min(1.0, max(0.0, float(kappa)))
+
+
+def kappa_noise_estimate(kappa, n, d) -> float:
+    """Noise of the agreed subset if kappa * n instances are easy (section 3.3).
+
+    noise = (n - d - easy)/(n - d), easy = easy_proportion_from_kappa(kappa) * n, clipped to
+    [0, 1]; easy instances are a subset of the agreed ones. kappa 0.8, n 1000, d 100: 800 of 900
+    easy, 11%; kappa 0.637, d 340: 637 of 660, 3.5%. d == n gives 0.0.
+    """
+    n, d = _check_n_d(n, d)
+    easy = easy_proportion_from_kappa(kappa) * n
+    agreed = n - d
+    if agreed == 0:
+        return 0.0
+    return min(1.0, max(0.0, (agreed - easy) / agreed))
+
+
+# --------------------------------------------------------------------------- tag sequences
+
+
+def _check_options(unit, confidence, max_noise) -> tuple[float, float]:
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
+    return _check_open_unit(confidence, "confidence"), _check_max_noise(max_noise)
+
+
+def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_noise) -> dict:
+    from .annotation_instances import instance_labels
+    from .multi_annotator import fleiss_kappa
+
+    rows = instance_labels(spans, lengths, unit)
+    n = len(rows)
+    if n == 0:
+        raise ValueError(
+            "no instances: with unit='entity' at least one annotator must mark an entity"
+        )
+    disagreed = [row for row in rows if len(set(row)) > 1]
+    d = len(disagreed)
+    # footnote 3 on the disagreed instances; with none, the category proportions of all
+    # instances (section 3.3 assumes the same distribution on easy and hard instances)
+    p = _agreement_probability(disagreed if d else rows)
+    bound = _bound(n, d, p, confidence)
+    kappa = fleiss_kappa(rows)
+    kappa_noise = None if kappa is None else kappa_noise_estimate(kappa, n, d)
+    if p < 1.0:
+        tolerable = _tolerable(n, p, max_noise, confidence)
+    else:  # one category everywhere: only d = 0 is possible
+        tolerable = 0 if n > 1 and bound.noise <= max_noise else None
+    difference = chance_difference(n - d, bound.noisy_items, confidence)
+    return {
+        "instances": n,
+        "agreed": n - d,
+        "disagreed": d,
+        "p": float(p),
+        "t0": int(bound.t0),
+        "noisy_items": int(bound.noisy_items),
+        "noise_bound": float(bound.noise),
+        "confidence": float(confidence),
+        "kappa": None if kappa is None else float(kappa),
+        "kappa_noise_estimate": kappa_noise,
+        "tolerable_disagreements": tolerable,
+        "max_noise": float(max_noise),
+        "chance_difference": int(difference.answers),
+        "chance_difference_fraction": float(difference.fraction),
+    }
+
+
+def _resolved_scheme(sequences, scheme, mode, suffix):
+    from .tags import check_mode, detect_scheme, resolve_scheme
+
+    check_mode(mode)
+    resolved = resolve_scheme(scheme)
+    if mode == "strict" and resolved is None:
+        resolved = detect_scheme(sequences, suffix)
+    return resolved
+
+
+def noise_report(
+    predictions,
+    references,
+    *,
+    confidence=0.95,
+    unit="token",
+    max_noise=0.05,
+    scheme=None,
+    mode=None,
+    suffix=False,
+) -> dict:
+    """Noise of the subset where two annotations agree (the two-annotator metric's core).
+
+    Instances: tokens (category = entity type or "O") or, with ``unit="entity"``, every span any
+    annotator proposed (category = the type each annotator gave that exact span, or "O"). Spans
+    are seqeval's (``scheme``/``mode``/``suffix`` as in seqeval; strict mode detects the scheme
+    from the references). Returns plain numbers: instances, agreed, disagreed, p (footnote 3 on
+    the disagreed instances; on all instances when none is disagreed), t0, noisy_items (t0 - d),
+    noise_bound (eq. 1), confidence, kappa (Siegel & Castellan, eq. 2; None if undefined),
+    kappa_noise_estimate (section 3.3; None with kappa), tolerable_disagreements (for n and p;
+    None if even d = 0 exceeds max_noise), max_noise, chance_difference (Chebyshev, answers on the
+    agreed gold standard) and chance_difference_fraction.
+    """
+    from .tags import check_pairs, corpus_spans
+
+    confidence, max_noise = _check_options(unit, confidence, max_noise)
+    check_pairs(predictions, references)
+    resolved = _resolved_scheme(references, scheme, mode, suffix)
+    ref_spans = corpus_spans(references, "references", resolved, mode, suffix)
+    pred_spans = corpus_spans(predictions, "predictions", resolved, mode, suffix)
+    spans = [[r, q] for r, q in zip(ref_spans, pred_spans)]
+    return _report(spans, [len(r) for r in references], unit, confidence, max_noise)
+
+
+def noise_report_multi(
+    annotations,
+    *,
+    confidence=0.95,
+    unit="token",
+    max_noise=0.05,
+    scheme=None,
+    mode=None,
+    suffix=False,
+) -> dict:
+    """``noise_report`` for k >= 2 annotators: ``annotations[i]`` = the k tag sequences of item i.
+
+    Every item needs the same k annotators (no missing ones) and equally long sequences; strict
+    mode without a scheme detects it from all sequences.
+    """
+    from .tags import corpus_spans
+
+    confidence, max_noise = _check_options(unit, confidence, max_noise)
+    _check_annotations(annotations)
+    all_sequences = [list(seq) for item in annotations for seq in item]
+    resolved = _resolved_scheme(all_sequences, scheme, mode, suffix)
+    spans = [
+        corpus_spans(item, f"annotations[{i}]", resolved, mode, suffix)
+        for i, item in enumerate(annotations)
+    ]
+    return _report(spans, [len(item[0]) for item in annotations], unit, confidence, max_noise)
+
+
+def _check_annotations(annotations) -> int:
+    """Validate per-item lists of k >= 2 equally long tag sequences; return k."""
+    if isinstance(annotations, str) or not hasattr(annotations, "__len__") or not len(annotations):
+        raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
+    k = None
+    for i, item in enumerate(annotations):
+        if item is None or isinstance(item, str) or not hasattr(item, "__len__"):
+            raise ValueError(f"item {i}: expected a list of the annotators' tag sequences")
+        if k is None:
+            k = len(item)
+            if k < 2:
+                raise ValueError(f"need at least two annotators per item, item 0 has {k}")
+        if len(item) != k:
+            raise ValueError(f"item {i} has {len(item)} annotations but item 0 has {k}")
+        for j, seq in enumerate(item):
+            if seq is None:
+                raise ValueError(
+                    f"item {i}: annotator {j} is missing; the noise model needs every annotator "
+                    "on every item"
+                )
+            if isinstance(seq, str):
+                raise ValueError(f"item {i}: annotator {j}'s annotation is a string, expected a list of tags")
+        lengths = {len(seq) for seq in item}
+        if len(lengths) > 1:
+            raise ValueError(
+                f"item {i}: the annotators' tag sequences have different lengths {sorted(lengths)}"
+            )
+    if not any(len(item[0]) for item in annotations):
+        raise ValueError("empty input: every item has zero tokens")
+    return k
