@@ -1,17 +1,24 @@
 """Chance-corrected F1 for sequence labelling: seqeval's scores plus observed, chance and
 chance-corrected F1 under a random annotation model. The computation lives in the
-``chance_agreement`` package; this script only declares the inputs."""
+``chance_agreement`` package; this script only declares the inputs. Configurations: "default"
+(seqeval's nested per-type dicts) and "flat" (``evaluate.load(path, "flat")``: the same result
+through ``chance_agreement.flat.flatten``, ``{type}_{stat}`` keys, floats only)."""
 
 import datasets
 import evaluate
 
-from chance_agreement.chance_f1 import chance_f1
+from chance_agreement.corrected_f1 import chance_f1
+from chance_agreement.flat import flatten
 from chance_agreement.metric_docs import CHANCE_F1_CITATION, CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS
 
 
 @evaluate.utils.file_utils.add_start_docstrings(CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS)
 class ChanceF1(evaluate.Metric):
+    CONFIG_NAMES = ("default", "flat")
+
     def _info(self):
+        if self.config_name not in self.CONFIG_NAMES:
+            raise ValueError(f"unknown configuration {self.config_name!r}: use one of {list(self.CONFIG_NAMES)}")
         return evaluate.MetricInfo(
             description=CHANCE_F1_DESCRIPTION,
             citation=CHANCE_F1_CITATION,
@@ -38,7 +45,7 @@ class ChanceF1(evaluate.Metric):
         level="token",
         return_sentence_scores=False,
     ):
-        return chance_f1(
+        result = chance_f1(
             predictions,
             references,
             suffix=suffix,
@@ -50,3 +57,4 @@ class ChanceF1(evaluate.Metric):
             level=level,
             return_sentence_scores=return_sentence_scores,
         )
+        return flatten(result) if self.config_name == "flat" else result

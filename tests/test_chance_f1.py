@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from seqeval.metrics import accuracy_score, classification_report
 
 from chance_agreement import chance_f1
-from chance_agreement.chance_f1 import UndefinedMetricWarning, corpus_statistics, scores_from_statistics
+from chance_agreement.corrected_f1 import UndefinedMetricWarning, corpus_statistics, scores_from_statistics
 from chance_agreement.paper_examples import SIMULATIONS, bits_to_tags
 from chance_agreement.tags import resolve_scheme
 
@@ -294,3 +294,18 @@ def test_sample_weight_is_accepted_like_seqeval_and_has_no_effect():
     with pytest.warns(UserWarning, match="sample_weight has no effect"):
         weighted = chance_f1(*tags, sample_weight=[3])
     assert weighted == chance_f1(*tags)
+
+
+def test_the_public_function_is_not_shadowed_by_a_submodule():
+    """Importing every core module must leave ``chance_agreement.chance_f1`` the function."""
+    import importlib
+    import pkgutil
+
+    import chance_agreement
+
+    for module in pkgutil.iter_modules(chance_agreement.__path__):
+        importlib.import_module(f"chance_agreement.{module.name}")
+    for name in chance_agreement.__all__:
+        value = getattr(chance_agreement, name)
+        assert not isinstance(value, type(chance_agreement)), f"chance_agreement.{name} is a module"
+    assert chance_agreement.chance_f1([["B-PER"]], [["B-PER"]])["overall_f1"] == 1.0

@@ -5,7 +5,7 @@ The public names below are imported lazily from the module that defines them, so
 
 - ``tags``: entity spans from BIO/IOBES/BILOU tags, exactly as seqeval finds them.
 - ``random_model``: the random annotation model (coverage and start distributions).
-- ``chance_f1``: observed, chance and chance-corrected F1 over a corpus.
+- ``corrected_f1``: observed, chance and chance-corrected F1 over a corpus (``chance_f1``).
 - ``contingency``, ``coefficients``, ``multi_annotator``, ``unitizing``, ``segmentation``:
   classical agreement coefficients on the same inputs.
 - ``noise``: the noise bound of an agreed gold standard.
@@ -24,9 +24,9 @@ _EXPORTS = {
     "start_probabilities": "random_model",
     "sample_annotation": "random_model",
     "expected_overlap": "random_model",
-    "chance_f1": "chance_f1",
-    "sentence_statistics": "chance_f1",
-    "ChanceStatistics": "chance_f1",
+    "chance_f1": "corrected_f1",
+    "sentence_statistics": "corrected_f1",
+    "ChanceStatistics": "corrected_f1",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "contingency",
     "coefficients": "coefficients",

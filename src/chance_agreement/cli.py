@@ -11,7 +11,7 @@ import json
 import sys
 import warnings
 
-from .chance_f1 import LEVELS, chance_f1
+from .corrected_f1 import LEVELS, chance_f1
 from .random_model import MODELS
 from .tags import SCHEMES
 
@@ -106,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="the paper's simulations, ours beside the paper's values")
     demo.set_defaults(run=_run_demo)
 
-    for register in _EXTRA_COMMANDS:
+    from . import hub_export, leaderboard, plots
+
+    for register in (hub_export.register, leaderboard.register, plots.register, *_EXTRA_COMMANDS):
         register(commands)
     return parser
 
