@@ -5,7 +5,8 @@ this script only declares the inputs of its three configurations."""
 import datasets
 import evaluate
 
-from chance_agreement.coefficients import agreement_report, plain
+from chance_agreement.agreement_coefficients import agreement_report, plain
+from chance_agreement.metric_docs import COEFFICIENTS_EXAMPLES
 from chance_agreement.multi_annotator import multi_annotator_agreement
 from chance_agreement.segmentation import segmentation_alpha
 
@@ -57,11 +58,7 @@ Returns:
     "segmentation": {"alpha", "within_variance", "between_variance", ...}.
     Undefined values are None, with the reason in "warnings".
 Examples:
-    >>> metric = evaluate.load("./coefficients_metric")
-    >>> out = metric.compute(predictions=[["B-PER", "O"]], references=[["B-PER", "O"]])
-    >>> out["all"]["observed_agreement"]
-    1.0
-"""
+""" + COEFFICIENTS_EXAMPLES
 
 _TAGS = datasets.Sequence(datasets.Value("string"))
 _FEATURES = {

@@ -5,6 +5,7 @@ this script only declares the inputs of its two configurations."""
 import datasets
 import evaluate
 
+from chance_agreement.metric_docs import NOISE_EXAMPLES
 from chance_agreement.noise import noise_report, noise_report_multi
 
 _CITATION = """\
@@ -59,16 +60,7 @@ Returns:
     tolerable_disagreements (int, None when even 0 disagreements exceed max_noise); max_noise;
     chance_difference (int, correct answers) and chance_difference_fraction (of the agreed size).
 Examples:
-    >>> import evaluate
-    >>> noise = evaluate.load("./noise_metric")
-    >>> references = [["B-PER", "I-PER", "O", "O", "B-LOC", "O", "O", "O", "B-ORG", "O", "O", "O"]]
-    >>> predictions = [["B-PER", "I-PER", "O", "O", "B-LOC", "O", "O", "O", "O", "O", "O", "B-ORG"]]
-    >>> out = noise.compute(predictions=predictions, references=references)
-    >>> out["instances"], out["disagreed"], out["p"], out["t0"], out["noise_bound"]
-    (12, 2, 0.5, 9, 0.7)
-    >>> out["tolerable_disagreements"] is None  # 12 tokens: even 0 disagreements exceed 5%
-    True
-"""
+""" + NOISE_EXAMPLES
 
 _TAGS = datasets.Sequence(datasets.Value("string"))
 _FEATURES = {

@@ -106,7 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="the paper's simulations, ours beside the paper's values")
     demo.set_defaults(run=_run_demo)
 
-    for register in _EXTRA_COMMANDS:
+    from . import hub_export, leaderboard, plots
+
+    for register in (hub_export.register, leaderboard.register, plots.register, *_EXTRA_COMMANDS):
         register(commands)
     return parser
 

@@ -52,4 +52,121 @@ Examples:
     (0.5, 0.8571)
     >>> round(results["overall_chance_f1"], 4), round(results["overall_corrected_f1"], 4)
     (0.2111, 0.8189)
+
+    A long entity in a short sentence: most of the observed token agreement is chance.
+
+    >>> references = [["B-ORG", "I-ORG", "I-ORG", "I-ORG", "O"]]
+    >>> predictions = [["B-ORG", "I-ORG", "I-ORG", "O", "O"]]
+    >>> results = chance_f1.compute(predictions=predictions, references=references)
+    >>> print({key: round(value, 4) for key, value in results["ORG"].items()})
+    {'precision': 0.0, 'recall': 0.0, 'f1': 0.0, 'number': 1, 'observed_f1': 0.8571, 'chance_f1': 0.7619, 'corrected_f1': 0.4}
+
+    Exact-span level: the observed F1 is seqeval's overall_f1.
+
+    >>> references = [["O", "O", "O", "B-PER", "I-PER", "O", "O", "O", "B-LOC", "O"]]
+    >>> predictions = [["O", "O", "O", "B-PER", "I-PER", "I-PER", "O", "O", "B-LOC", "O"]]
+    >>> results = chance_f1.compute(predictions=predictions, references=references, level="entity")
+    >>> print({key: round(value, 4) for key, value in results.items() if key.startswith("overall")})
+    {'overall_precision': 0.5, 'overall_recall': 0.5, 'overall_f1': 0.5, 'overall_accuracy': 0.9, 'overall_observed_f1': 0.5, 'overall_chance_f1': 0.05, 'overall_corrected_f1': 0.4737}
+
+    The two random models differ once a type has several segments in a sentence.
+
+    >>> references = [["B-PER", "I-PER", "O", "B-PER", "O", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "B-PER", "O"]]
+    >>> for model in ("non_overlapping", "overlapping"):
+    ...     results = chance_f1.compute(predictions=predictions, references=references, model=model)
+    ...     print(model, round(results["overall_chance_f1"], 4), round(results["overall_corrected_f1"], 4))
+    non_overlapping 0.51 0.3197
+    overlapping 0.5178 0.3088
+
+    Per-sentence scores (a sentence without entities has no chance level):
+
+    >>> references = [["B-PER", "I-PER", "O", "O", "B-LOC", "O"], ["O", "O", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O"], ["O", "O", "O"]]
+    >>> results = chance_f1.compute(predictions=predictions, references=references, return_sentence_scores=True, zero_division=0)
+    >>> for sentence in results["sentence_scores"]:
+    ...     print({key: value if value is None else round(value, 4) for key, value in sentence.items()})
+    {'observed_f1': 0.8, 'chance_f1': 0.288, 'denominator': 5.0}
+    {'observed_f1': None, 'chance_f1': None, 'denominator': 0.0}
+"""
+
+# Examples shown in the coefficients and noise metric cards (hub_cards/); the module scripts
+# append them to their inputs_description so that evaluate shows the same examples.
+COEFFICIENTS_EXAMPLES = """
+    >>> import evaluate
+    >>> coefficients = evaluate.load("./coefficients_metric")
+    >>> references = [["B-PER", "I-PER", "O", "O", "B-LOC", "O", "O", "B-ORG", "O", "O"],
+    ...               ["O", "B-ORG", "I-ORG", "O", "O", "O", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "B-ORG", "O", "O", "B-ORG", "O", "O"],
+    ...                ["O", "B-ORG", "O", "O", "O", "O", "B-PER", "B-LOC"]]
+    >>> results = coefficients.compute(predictions=predictions, references=references, views=["all", "entities", "grouped"])
+    >>> print(results["all"]["contingency"])
+    {'categories': ['LOC', 'ORG', 'PER', 'O'], 'table': [[0, 1, 0, 0], [0, 2, 0, 1], [0, 0, 3, 0], [1, 0, 0, 10]]}
+    >>> for view in ("all", "entities", "grouped"):
+    ...     print(view, [round(results[view][key], 4) for key in ("observed_agreement", "scott_pi", "cohen_kappa", "f_measure")])
+    all [0.8333, 0.7065, 0.7065, 0.7143]
+    entities [0.8333, 0.7073, 0.7143, 0.8333]
+    grouped [0.8889, 0.7662, 0.7662, 0.8571]
+    >>> print({variant: round(value["alpha"], 4) for variant, value in results["unitizing_alpha"].items()})
+    {'u_alpha': 0.7432, 'mu_alpha': 0.716}
+    >>> print(round(results["chance_f1"]["overall_corrected_f1"], 4))
+    0.667
+
+    With a distance between categories (LOC and ORG are close), weighted kappa and alpha:
+
+    >>> distance = {"LOC": {"ORG": 0.5, "PER": 1, "O": 1}, "ORG": {"PER": 1, "O": 1}, "PER": {"O": 1}}
+    >>> results = coefficients.compute(predictions=predictions, references=references, distance=distance)
+    >>> print([round(results["all"][key], 4) for key in ("cohen_kappa", "weighted_kappa", "krippendorff_alpha")])
+    [0.7065, 0.7514, 0.7583]
+
+    Three annotators, one of them missing on the second sentence ("multi" configuration):
+
+    >>> multi = evaluate.load("./coefficients_metric", "multi")
+    >>> annotations = [[["B-PER", "I-PER", "O", "B-LOC"], ["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "B-LOC"]],
+    ...                [["O", "B-ORG", "I-ORG"], ["O", "B-ORG", "I-ORG"], None]]
+    >>> results = multi.compute(annotations=annotations)
+    >>> print(round(results["fleiss_kappa"], 4), round(results["krippendorff_alpha"], 4), results["n_tokens"], results["n_annotators"])
+    0.7308 0.7043 7 3
+
+    Segmentations as boundary vectors, one per annotator and item ("segmentation" configuration):
+
+    >>> segmentation = evaluate.load("./coefficients_metric", "segmentation")
+    >>> results = segmentation.compute(items=[[[1, 0, 0, 1, 0], [1, 0, 0, 0, 1]], [[0, 1, 0], [0, 1, 0], [1, 0, 0]]])
+    >>> print([round(results[key], 4) for key in ("alpha", "within_variance", "between_variance")])
+    [0.064, 0.2111, 0.2256]
+"""
+
+NOISE_EXAMPLES = """
+    >>> import evaluate
+    >>> noise = evaluate.load("./noise_metric")
+
+    The noise paper's scenario as tags: 1,000 tokens, 100 disagreements split evenly (p = 0.5).
+
+    >>> references = [["B-PER" if i % 10 == 5 and s % 2 == 0 else "O" for i in range(100)] for s in range(10)]
+    >>> predictions = [["B-PER" if i % 10 == 5 and s % 2 == 1 else "O" for i in range(100)] for s in range(10)]
+    >>> out = noise.compute(predictions=predictions, references=references)
+    >>> print(out["instances"], out["agreed"], out["disagreed"], out["p"], out["t0"], out["noisy_items"], round(out["noise_bound"], 4))
+    1000 900 100 0.5 225 125 0.1389
+    >>> print(out["tolerable_disagreements"], out["chance_difference"], round(out["chance_difference_fraction"], 4))
+    33 35 0.0389
+    >>> out = noise.compute(predictions=predictions, references=references, confidence=0.99)
+    >>> print(out["t0"], round(out["noise_bound"], 4))
+    236 0.1511
+
+    Entity instances: every span proposed by either annotator.
+
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "B-ORG", "I-ORG", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "B-ORG", "O", "B-ORG", "O", "O"]]
+    >>> out = noise.compute(predictions=predictions, references=references, unit="entity")
+    >>> print(out["instances"], out["agreed"], out["disagreed"])
+    4 1 3
+
+    Three annotators ("multi" configuration):
+
+    >>> multi = evaluate.load("./noise_metric", "multi")
+    >>> annotations = [[["B-PER", "O", "B-LOC", "O"], ["B-PER", "O", "B-LOC", "O"], ["B-PER", "O", "O", "O"]],
+    ...                [["O", "B-ORG", "I-ORG", "O"], ["O", "B-ORG", "I-ORG", "O"], ["O", "B-ORG", "I-ORG", "O"]]]
+    >>> out = multi.compute(annotations=annotations)
+    >>> print(out["instances"], out["agreed"], out["disagreed"], round(out["kappa"], 4))
+    8 7 1 0.8659
 """

@@ -318,7 +318,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
     from . import tags
-    from .contingency import token_categories
+    from .contingency_table import token_categories
 
     if isinstance(annotations, str) or not len(annotations):
         raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")

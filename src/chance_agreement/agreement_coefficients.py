@@ -358,7 +358,7 @@ def agreement_report(
     each view uses their restriction to its own categories (the grouped view has no distance).
     """
     from .corrected_f1 import chance_f1
-    from .contingency import contingency
+    from .contingency_table import contingency
     from .unitizing import unitizing_alpha
 
     if isinstance(views, str):

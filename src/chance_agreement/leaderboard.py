@@ -1,0 +1,305 @@
+"""Rank NER systems by observed and by chance-corrected F1 (``chance-agreement leaderboard``).
+
+Optionally the sentences are split by chance level as the paper's Table 10 does: subset1 holds
+the sentences whose chance F1 is above the split value, subset2 the others (sentences with no
+entity on either side have no chance level and go to subset2). Each subset is scored from the
+per-sentence statistics, which add up exactly.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+from .corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
+from .conll import read_conll
+from .random_model import MODELS
+from .tags import SCHEMES
+
+FORMATS = ("markdown", "csv", "json")
+SPLIT_BY = ("gold", "system")
+SUBSETS = ("subset1", "subset2")
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def parse_system_spec(spec: str) -> tuple[str, int | None]:
+    """``FILE`` or ``FILE:COLUMN`` (0-based prediction column) -> (path, column or None)."""
+    path, sep, column = str(spec).rpartition(":")
+    if sep and path and column.lstrip("-").isdigit() and not Path(spec).exists():
+        return path, int(column)
+    return str(spec), None
+
+
+def system_name(spec: str) -> str:
+    path, column = parse_system_spec(spec)
+    return Path(path).stem if column is None else f"{Path(path).stem}:{column}"
+
+
+def check_alignment(gold_tokens, system_tokens, source) -> None:
+    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's."""
+    if len(system_tokens) != len(gold_tokens):
+        raise ValueError(f"{source}: {len(system_tokens)} sentences, the gold file has {len(gold_tokens)}")
+    for number, (gold, system) in enumerate(zip(gold_tokens, system_tokens), start=1):
+        if gold != system:
+            if len(gold) != len(system):
+                problem = f"{len(system)} tokens, the gold has {len(gold)}"
+            else:
+                position = next(i for i, (g, s) in enumerate(zip(gold, system)) if g != s)
+                problem = f"token {position + 1} is {system[position]!r}, the gold has {gold[position]!r}"
+            raise ValueError(f"{source}: sentence {number}: {problem}")
+
+
+def _read(path, reference_column, prediction_columns):
+    try:
+        return read_conll(path, reference_column, prediction_columns)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read ({error.strerror})") from None
+
+
+def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None):
+    """``(references, {name: predictions})`` from a gold column file and system column files.
+
+    A system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``. Every system's tokens
+    must equal the gold's, sentence by sentence.
+    """
+    if not systems:
+        raise ValueError("give at least one system file")
+    if names is not None and len(names) != len(systems):
+        raise ValueError(f"{len(names)} names for {len(systems)} systems")
+    gold_tokens, references, _ = _read(gold, gold_column, ())
+    predictions: dict[str, list] = {}
+    for index, spec in enumerate(systems):
+        path, column = parse_system_spec(spec)
+        tokens, _, (tags,) = _read(path, 0, (prediction_column if column is None else column,))
+        check_alignment(gold_tokens, tokens, spec)
+        name = names[index] if names is not None else system_name(spec)
+        if name in predictions:
+            raise ValueError(f"two systems are named {name!r}; give --names")
+        predictions[name] = tags
+    return references, predictions
+
+
+# --- scoring -------------------------------------------------------------------------------------
+
+
+def competition_ranks(values) -> list[int | None]:
+    """Rank 1 for the highest value; ties share the best rank ("1224"); None stays unranked."""
+    present = [v for v in values if v is not None]
+    return [None if v is None else 1 + sum(other > v for other in present) for v in values]
+
+
+def sentence_chance(predictions, references, level="token", model="non_overlapping", **span_options):
+    """Per-sentence chance F1 (None without entities), from ``chance_f1(..., return_sentence_scores=True)``."""
+    result = chance_f1(predictions, references, zero_division=0, model=model, level=level,
+                       return_sentence_scores=True, **span_options)
+    return [sentence["chance_f1"] for sentence in result["sentence_scores"]]
+
+
+def split_sentences(chances, split: float) -> dict[str, list[int]]:
+    """Sentence indices: subset1 = chance > split; subset2 = chance <= split or undefined."""
+    high = [i for i, chance in enumerate(chances) if chance is not None and chance > split]
+    chosen = set(high)
+    return {"subset1": high, "subset2": [i for i in range(len(chances)) if i not in chosen]}
+
+
+def _scores(stats: ChanceStatistics, level: str) -> dict:
+    result = scores_from_statistics(stats, level, zero_division=0)
+    return {"observed_f1": result["overall_observed_f1"], "chance_f1": result["overall_chance_f1"],
+            "corrected_f1": result["overall_corrected_f1"]}
+
+
+def _add_ranks(rows, prefix: str = "") -> None:
+    for kind in ("observed", "corrected"):
+        ranks = competition_ranks([row[f"{prefix}{kind}_f1"] for row in rows])
+        for row, rank in zip(rows, ranks):
+            row[f"{prefix}{kind}_rank"] = rank
+    for row in rows:
+        before, after = row[f"{prefix}observed_rank"], row[f"{prefix}corrected_rank"]
+        row[f"{prefix}rank_change"] = None if before is None else before - after
+
+
+def _progress(items, enabled, description):
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    if not enabled:
+        return items
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the bar is a convenience; scoring works without it
+        return items
+    return tqdm(items, desc=description, unit="system", file=sys.stderr)
+
+
+def build_leaderboard(references, systems: dict, level: str = "token", model: str = "non_overlapping",
+                      split: float | None = None, split_by: str = "gold", progress=None,
+                      scheme=None, mode=None, suffix=False) -> dict:
+    """Scores, ranks and rank changes of each system, rows sorted by corrected F1.
+
+    ``split`` adds subset1 / subset2 columns; ``split_by="gold"`` splits every system's sentences
+    alike by the gold annotation's chance level against itself, ``"system"`` by each system's
+    chance level against the gold. ``progress`` None shows a bar only on a terminal.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    if split_by not in SPLIT_BY:
+        raise ValueError(f"split_by must be one of {list(SPLIT_BY)}, got {split_by!r}")
+    if split is not None and not 0.0 <= split <= 1.0:
+        raise ValueError(f"split must be a chance level in [0, 1], got {split}")
+    if not systems:
+        raise ValueError("no systems to rank")
+    span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
+    common_split = None
+    if split is not None and split_by == "gold":
+        common_split = split_sentences(sentence_chance(references, references, level, model, **span_options), split)
+    rows = []
+    for name in _progress(list(systems), progress, "scoring systems"):
+        predictions = systems[name]
+        total, sentences = corpus_statistics(predictions, references, model=model, levels=(level,), **span_options)
+        row = {"system": name, "sentences": len(sentences), **_scores(total, level)}
+        if split is not None:
+            subsets = common_split or split_sentences(
+                sentence_chance(predictions, references, level, model, **span_options), split)
+            for subset in SUBSETS:
+                indices = subsets[subset]
+                row[f"{subset}_sentences"] = len(indices)
+                stats = sum((sentences[i] for i in indices), ChanceStatistics())
+                scores = _scores(stats, level) if indices else dict.fromkeys(("observed_f1", "chance_f1", "corrected_f1"))
+                for key, value in scores.items():
+                    row[f"{subset}_{key}"] = value
+                row[f"{subset}_indices"] = indices
+        rows.append(row)
+    _add_ranks(rows)
+    if split is not None:
+        for subset in SUBSETS:
+            _add_ranks(rows, f"{subset}_")
+    rows.sort(key=lambda row: (row["corrected_rank"], row["observed_rank"], row["system"]))
+    return {"level": level, "model": model, "split": split, "split_by": split_by if split is not None else None,
+            "systems": rows}
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def _columns(board: dict) -> list[tuple[str, str]]:
+    """(key, Markdown header) pairs, in table order."""
+    columns = [("system", "system"), ("observed_f1", "Obs F1"), ("observed_rank", "Obs rank"),
+               ("chance_f1", "Chance F1"), ("corrected_f1", "Cor F1"), ("corrected_rank", "Cor rank"),
+               ("rank_change", "change")]
+    if board["split"] is not None:
+        for subset in SUBSETS:
+            columns += [(f"{subset}_sentences", f"{subset} sentences"),
+                        (f"{subset}_observed_f1", f"{subset} Obs"), (f"{subset}_observed_rank", "rank"),
+                        (f"{subset}_corrected_f1", f"{subset} Cor"), (f"{subset}_corrected_rank", "rank"),
+                        (f"{subset}_rank_change", "change")]
+    return columns
+
+
+def _cell(key: str, value, digits: int) -> str:
+    if value is None:
+        return "-"
+    if key.endswith("rank_change"):
+        return f"{value:+d}" if value else "0"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def to_markdown(board: dict, digits: int = 4) -> str:
+    columns = _columns(board)
+    split_note = ""
+    if board["split"] is not None:
+        split_note = (f"; subset1: sentences with chance F1 > {board['split']}, subset2: the others "
+                      f"(chance level of the {'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
+    lines = [f"Systems ranked by corrected F1 ({board['level']} level, {board['model']} random model; "
+             f"change = observed rank - corrected rank{split_note}).", "",
+             "| " + " | ".join(header for _, header in columns) + " |",
+             "|" + "|".join("---" if key == "system" else "---:" for key, _ in columns) + "|"]
+    for row in board["systems"]:
+        lines.append("| " + " | ".join(_cell(key, row[key], digits) for key, _ in columns) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _plain_rows(board: dict) -> list[dict]:
+    return [{key: value for key, value in row.items() if not key.endswith("_indices")} for row in board["systems"]]
+
+
+def to_csv(board: dict) -> str:
+    rows = _plain_rows(board)
+    handle = io.StringIO()
+    writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: "" if value is None else value for key, value in row.items()})
+    return handle.getvalue()
+
+
+def to_json(board: dict) -> str:
+    return json.dumps({**board, "systems": _plain_rows(board)}, indent=2) + "\n"
+
+
+def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
+    if fmt == "markdown":
+        return to_markdown(board, digits)
+    if fmt == "csv":
+        return to_csv(board)
+    if fmt == "json":
+        return to_json(board)
+    raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
+
+
+# --- command line --------------------------------------------------------------------------------
+
+
+def _run(args) -> int:
+    names = args.names.split(",") if args.names else None
+    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names)
+    board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
+                              split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+    text = render(board, args.format, args.digits)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    if args.plot:
+        from .plots import plot_leaderboard
+
+        try:
+            plot_leaderboard(board, args.plot)
+        except ImportError as error:
+            raise ValueError(str(error)) from None
+    return 0
+
+
+def register(commands) -> None:
+    """Add the ``leaderboard`` sub-command to the CLI's subparsers."""
+    parser = commands.add_parser("leaderboard", help="rank systems by observed and by chance-corrected F1")
+    parser.add_argument("gold", help="CoNLL column file with the gold tags")
+    parser.add_argument("systems", nargs="+", metavar="SYSTEM",
+                        help="CoNLL file 'token gold pred' (or FILE:COLUMN, 0-based) per system")
+    parser.add_argument("--gold-column", type=int, default=1, help="0-based column of the gold tags (default 1)")
+    parser.add_argument("--prediction-column", type=int, default=-1,
+                        help="0-based column of the predicted tags in the system files (default: last)")
+    parser.add_argument("--names", help="comma-separated system names (default: file names)")
+    parser.add_argument("--level", choices=LEVELS, default="token")
+    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--split", type=float, default=None,
+                        help="also score sentences with chance F1 above / at most this value (paper: 0.825)")
+    parser.add_argument("--split-by", choices=SPLIT_BY, default="gold",
+                        help="whose chance level splits the sentences (default: the gold against itself)")
+    parser.add_argument("--format", choices=FORMATS, default="markdown")
+    parser.add_argument("--output", help="write the table to this file instead of standard output")
+    parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
+    parser.add_argument("--digits", type=int, default=4, help="decimals in the Markdown table")
+    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
+    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
+    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
+    parser.set_defaults(run=_run)

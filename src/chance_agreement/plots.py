@@ -1,0 +1,120 @@
+"""Figures: the random model's start distributions (the paper's Figure 1) and the leaderboard plot.
+
+matplotlib is an optional extra (``pip install "chance-agreement[plot]"``), imported only here and
+only when a figure is drawn. Figures are built without pyplot (Agg canvas), so no global backend
+is changed; pass your own ``ax`` to draw into a pyplot or notebook figure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .random_model import MODELS, start_probabilities
+
+FIGURE1_LENGTHS = (1, 5, 10, 15)
+_MISSING = "plotting needs matplotlib: pip install \"chance-agreement[plot]\" (or pip install matplotlib)"
+
+
+def _new_axes(width: float, height: float):
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError(_MISSING) from None
+    figure = Figure(figsize=(width, height), dpi=120)
+    return figure.add_subplot()
+
+
+def plot_start_distributions(n: int = 100, lengths=FIGURE1_LENGTHS, ax=None, model: str = "non_overlapping"):
+    """One curve per segment: P(the segment starts at token l) under the random model; returns ax."""
+    lengths = list(lengths)
+    if ax is None:
+        ax = _new_axes(7.5, 4.2)
+    highest = 0.0
+    for index, length in enumerate(lengths):
+        probabilities = start_probabilities(n, lengths, index, model)
+        starts = range(1, len(probabilities) + 1)
+        highest = max(highest, float(probabilities.max()))
+        ax.plot(starts, probabilities, marker="o", markersize=2.5, linewidth=1.2,
+                label=f"length {length} ({len(probabilities)} starts)")
+    ax.set_xlabel("start token (1-based)")
+    ax.set_ylabel("probability")
+    sizes = ", ".join(str(length) for length in lengths)
+    ax.set_title(f"Start distribution of each random segment\n"
+                 f"text of {n} tokens, segments of lengths {sizes}, {model.replace('_', '-')} model", fontsize=10)
+    ax.set_xlim(0, n + 1)
+    ax.set_ylim(0, 1.08 * highest)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="lower center", ncol=2, framealpha=0.9)
+    return ax
+
+
+def save_start_distributions(path, n: int = 100, lengths=FIGURE1_LENGTHS, model: str = "non_overlapping") -> Path:
+    """The paper's Figure 1 (by default) written to ``path`` (format from its suffix)."""
+    ax = plot_start_distributions(n, lengths, model=model)
+    ax.figure.tight_layout()
+    ax.figure.savefig(path)
+    return Path(path)
+
+
+def plot_leaderboard(board: dict, path=None, ax=None):
+    """Observed against corrected F1, one point per system, from ``leaderboard.build_leaderboard``.
+
+    The dashed diagonal is corrected = observed (no chance agreement); the gap below it is what
+    chance explains. Saves to ``path`` when given; returns ax.
+    """
+    rows = board["systems"]
+    if ax is None:
+        ax = _new_axes(7.5, 5.0 + 0.22 * len(rows))
+    markers = "osD^vP*Xhp<>"
+    observed = [row["observed_f1"] for row in rows]
+    corrected = [row["corrected_f1"] for row in rows]
+    for row in rows:  # the part of the observed F1 that chance explains
+        ax.plot([row["observed_f1"]] * 2, [row["observed_f1"], row["corrected_f1"]], color="lightgrey",
+                linewidth=1, zorder=1)
+    for index, row in enumerate(rows):
+        change = row["rank_change"]
+        moved = "" if not change else f", rank {row['observed_rank']} → {row['corrected_rank']}"
+        ax.scatter(row["observed_f1"], row["corrected_f1"], s=55, marker=markers[index % len(markers)], zorder=3,
+                   label=f"{row['corrected_rank']}. {row['system']} (obs {row['observed_f1']:.3f}, "
+                         f"cor {row['corrected_f1']:.3f}{moved})")
+        ax.annotate(str(row["corrected_rank"]), (row["observed_f1"], row["corrected_f1"]),
+                    textcoords="offset points", xytext=(6, -3), fontsize=8)
+    low = min(observed + corrected)
+    high = max(observed + corrected)
+    pad = max(0.02, 0.08 * (high - low))
+    lower, upper = max(-1.0, low - pad), min(1.0, high + pad)
+    ax.plot([lower, upper], [lower, upper], linestyle="--", color="grey", linewidth=1, label="corrected = observed")
+    ax.set_xlim(lower, upper)
+    ax.set_ylim(lower, upper)
+    ax.set_aspect("equal", adjustable="box")
+    ax.set_xlabel("observed F1")
+    ax.set_ylabel("chance-corrected F1")
+    ax.set_title(f"Observed and chance-corrected F1\n({board['level']} level, "
+                 f"{board['model'].replace('_', '-')} random model)", fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1, frameon=False,
+              title="rank by corrected F1", title_fontsize=8)
+    if path is not None:
+        ax.figure.tight_layout()
+        ax.figure.savefig(path, bbox_inches="tight")
+    return ax
+
+
+def _run_figure1(args) -> int:
+    try:
+        save_start_distributions(args.output, args.n, args.lengths, args.model)
+    except ImportError as error:
+        raise ValueError(str(error)) from None
+    print(args.output)
+    return 0
+
+
+def register(commands) -> None:
+    """Add the ``figure1`` sub-command to the CLI's subparsers."""
+    parser = commands.add_parser("figure1", help="plot the random model's start distributions (the paper's Figure 1)")
+    parser.add_argument("--output", "-o", required=True, metavar="FILE.png", help="image file to write")
+    parser.add_argument("--n", type=int, default=100, help="text length in tokens (default 100)")
+    parser.add_argument("--lengths", type=int, nargs="+", default=list(FIGURE1_LENGTHS),
+                        help="segment lengths (default 1 5 10 15)")
+    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.set_defaults(run=_run_figure1)

@@ -1,0 +1,112 @@
+"""``chance-agreement hub-export``: Space folders that evaluate loads and computes with."""
+
+from __future__ import annotations
+
+import ast
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+
+from chance_agreement.cli import main
+from chance_agreement.hub_export import METRICS, REQUIREMENTS, available_metrics, export_all
+
+REPO = Path(__file__).resolve().parent.parent
+
+REFERENCES = [["O", "O", "O", "B-PER", "I-PER", "O", "O", "O", "B-LOC", "O"]]
+PREDICTIONS = [["O", "O", "O", "B-PER", "I-PER", "I-PER", "O", "O", "B-LOC", "O"]]
+
+
+def _check(result: dict, metric_name: str) -> None:
+    """The small example's values, computed independently where the formula is simple."""
+    if metric_name == "chance_f1":
+        # observed token F1 = 2 * 3 / (4 + 3); entity F1 = 1 match of 2 spans each side
+        assert result["overall_f1"] == 0.5
+        assert math.isclose(result["overall_observed_f1"], 6 / 7)
+        assert round(result["overall_chance_f1"], 4) == 0.2111
+        assert round(result["overall_corrected_f1"], 4) == 0.8189
+    elif metric_name == "coefficients":
+        # 9 of 10 tokens carry the same category
+        assert math.isclose(result["all"]["observed_agreement"], 0.9)
+    elif metric_name == "noise":
+        assert result["instances"] == 10
+        assert result["agreed"] == 9 and result["disagreed"] == 1
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    target = tmp_path_factory.mktemp("spaces")
+    assert main(["hub-export", str(target)]) == 0
+    return target
+
+
+def test_every_available_metric_is_exported(exported):
+    names = [metric.name for metric in available_metrics()]
+    assert "chance_f1" in names
+    folders = sorted(path.name for path in exported.iterdir())
+    assert folders == sorted(m.folder for m in METRICS if m.name in names)
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=[m.name for m in METRICS])
+def test_space_folder_files(exported, metric):
+    folder = exported / metric.folder
+    if metric not in available_metrics():
+        assert not folder.exists()
+        return
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["README.md", "app.py", "requirements.txt", metric.script])
+    assert (folder / metric.script).read_bytes() == (REPO / metric.folder / metric.script).read_bytes()
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    assert card == (REPO / "hub_cards" / f"{metric.name}.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(card.split("---\n")[1])
+    assert meta["app_file"] == "app.py" and meta["sdk"] == "gradio"
+    requirements = (folder / "requirements.txt").read_text().split()
+    assert requirements[0] == "chance-agreement" and set(REQUIREMENTS) == set(requirements)
+    app = (folder / "app.py").read_text()
+    tree = ast.parse(app)
+    calls = [node.func for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    assert any(isinstance(f, ast.Name) and f.id == "launch_gradio_widget" for f in calls)
+    assert any(isinstance(f, ast.Attribute) and f.attr == "load" for f in calls)
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=[m.name for m in METRICS])
+def test_assembled_folder_loads_and_computes(exported, metric):
+    if metric not in available_metrics():
+        pytest.fail(f"{metric.name}: module or card not available yet")
+    import evaluate
+
+    module = evaluate.load(str(exported / metric.folder))
+    result = module.compute(predictions=PREDICTIONS, references=REFERENCES)
+    _check(result, metric.name)
+
+
+@pytest.mark.parametrize("metric", METRICS, ids=[m.name for m in METRICS])
+def test_app_loads_the_module_next_to_it(exported, metric):
+    """Run app.py up to (not including) the widget launch: gradio is not installed here."""
+    if metric not in available_metrics():
+        pytest.fail(f"{metric.name}: module or card not available yet")
+    app = exported / metric.folder / "app.py"
+    tree = ast.parse(app.read_text())
+    last = tree.body[-1]
+    assert isinstance(last, ast.Expr) and ast.unparse(last) == "launch_gradio_widget(module)"
+    tree.body = tree.body[:-1]
+    namespace = {"__file__": str(app), "__name__": "app"}
+    exec(compile(tree, str(app), "exec"), namespace)
+    module = namespace["module"]
+    _check(module.compute(predictions=PREDICTIONS, references=REFERENCES), metric.name)
+
+
+def test_existing_folder_needs_force(exported, capsys):
+    assert main(["hub-export", str(exported), "--metric", "chance_f1"]) == 2
+    assert "already exists" in capsys.readouterr().err
+    marker = exported / "chance_f1_metric" / "stale.txt"
+    marker.write_text("old")
+    assert main(["hub-export", str(exported), "--metric", "chance_f1", "--force"]) == 0
+    assert not marker.exists()
+
+
+def test_bad_source_and_unknown_metric(tmp_path):
+    with pytest.raises(ValueError, match="no hub_cards"):
+        export_all(tmp_path / "out", source=tmp_path)
+    with pytest.raises(ValueError, match="unknown metric"):
+        export_all(tmp_path / "out", names=["bleu"])

@@ -1,0 +1,299 @@
+"""``chance-agreement leaderboard`` and the figures, on the shared CoNLL-2003 system outputs."""
+
+from __future__ import annotations
+
+import csv
+import fcntl
+import io
+import json
+import math
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+from chance_agreement.corrected_f1 import chance_f1
+from chance_agreement.cli import main
+from chance_agreement.leaderboard import (
+    build_leaderboard,
+    competition_ranks,
+    load_systems,
+    parse_system_spec,
+    render,
+    sentence_chance,
+)
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+# System file -> its column in derived/conll03_test_gold_plus_3_systems.tsv (derived/COLUMNS.txt).
+SYSTEM_FILES = {
+    "spanner_combination/conll03_CnonWrand_lstmCrf_03689925_test_7849.txt": 2,
+    "explainaboard/conll2003_CflairWglove_lstmCrf_9303.tsv": 3,
+    "explainaboard/test-conll03_CbertWnon_snonMlp_9109.tsv": 4,
+}
+NAMES = ["lstmCrf_7849", "flair_9303", "bert_9109"]
+
+# Two sentences where chance reorders systems: A copies the long ORG of the short sentence
+# (high chance), B finds the short PER of the long sentence (low chance).
+GOLD = [["B-ORG", "I-ORG", "I-ORG", "I-ORG", "O"], ["O"] * 8 + ["B-PER", "I-PER"] + ["O"] * 10]
+SMALL_SYSTEMS = {
+    "A": [GOLD[0], ["O"] * 20],
+    "B": [["O"] * 5, GOLD[1]],
+    "C": [["B-ORG", "I-ORG", "I-ORG", "O", "O"], ["O"] * 8 + ["B-PER", "O"] + ["O"] * 10],
+}
+
+
+@pytest.fixture(scope="module")
+def conll(shared_data):
+    return shared_data / "conll03_systems"
+
+
+@pytest.fixture(scope="module")
+def system_paths(conll):
+    return [str(conll / relative) for relative in SYSTEM_FILES]
+
+
+@pytest.fixture(scope="module")
+def gold_path(conll):
+    return str(conll / "gold" / "eng.testb.conll03_test_original.txt")
+
+
+@pytest.fixture(scope="module")
+def derived(conll):
+    return str(conll / "derived" / "conll03_test_gold_plus_3_systems.tsv")
+
+
+@pytest.fixture(scope="module")
+def loaded(gold_path, system_paths):
+    return load_systems(gold_path, system_paths, gold_column=3, names=NAMES)
+
+
+@pytest.fixture(scope="module")
+def board(loaded):
+    references, systems = loaded
+    return build_leaderboard(references, systems, split=0.825, progress=False)
+
+
+def test_system_files_align_with_the_gold_and_the_derived_columns(loaded, derived, conll_systems):
+    references, systems = loaded
+    derived_refs, derived_systems = conll_systems
+    assert len(references) == 3453 and sum(map(len, references)) == 46435  # -DOCSTART- lines skipped
+    assert references == derived_refs
+    assert list(systems) == NAMES
+    for name, column in zip(NAMES, SYSTEM_FILES.values()):
+        assert systems[name] == list(derived_systems.values())[column - 2]
+    refs_by_column, by_column = load_systems(derived, [f"{derived}:{c}" for c in (2, 3, 4)])
+    assert refs_by_column == references
+    assert list(by_column) == [f"{Path(derived).stem}:{c}" for c in (2, 3, 4)]
+    assert list(by_column.values()) == list(systems.values())
+
+
+def test_scores_and_rankings_on_conll03(board, loaded):
+    references, systems = loaded
+    rows = {row["system"]: row for row in board["systems"]}
+    for name, predictions in systems.items():
+        expected = chance_f1(predictions, references, zero_division=0)
+        assert rows[name]["observed_f1"] == expected["overall_observed_f1"]
+        assert rows[name]["chance_f1"] == pytest.approx(expected["overall_chance_f1"], abs=1e-12)
+        assert rows[name]["corrected_f1"] == pytest.approx(expected["overall_corrected_f1"], abs=1e-12)
+    assert [row["system"] for row in board["systems"]] == ["flair_9303", "bert_9109", "lstmCrf_7849"]
+    assert [row["observed_rank"] for row in board["systems"]] == [1, 2, 3]
+    assert [row["corrected_rank"] for row in board["systems"]] == [1, 2, 3]
+    assert all(row["rank_change"] == 0 for row in board["systems"])
+    assert all(row["corrected_f1"] < row["observed_f1"] for row in board["systems"])
+
+
+def test_entity_level_observed_is_the_span_f1_in_the_file_names(loaded):
+    references, systems = loaded
+    board = build_leaderboard(references, systems, level="entity", progress=False)
+    observed = {row["system"]: round(row["observed_f1"], 4) for row in board["systems"]}
+    assert observed == {"lstmCrf_7849": 0.7849, "flair_9303": 0.9303, "bert_9109": 0.9109}
+
+
+def test_rank_changes_when_chance_differs():
+    board = build_leaderboard(GOLD, SMALL_SYSTEMS, progress=False)
+    rows = {row["system"]: row for row in board["systems"]}
+    # A: overlap 4 of a1 + a2 = 8 + 2; chance: a 4-token segment in 5 tokens covers [.5, 1, 1, 1, .5]
+    assert rows["A"]["observed_f1"] == pytest.approx(0.8)
+    assert rows["A"]["chance_f1"] == pytest.approx(2 * 3.5 / 10)
+    # B: overlap 2 of 4 + 4; a 2-token segment in 20 tokens covers 1/19, 2/19 (x18), 1/19
+    assert rows["B"]["observed_f1"] == pytest.approx(0.5)
+    assert rows["B"]["chance_f1"] == pytest.approx(2 * (74 / 361) / 8)
+    assert (rows["A"]["observed_rank"], rows["A"]["corrected_rank"], rows["A"]["rank_change"]) == (1, 3, -2)
+    assert (rows["B"]["observed_rank"], rows["B"]["corrected_rank"], rows["B"]["rank_change"]) == (3, 2, 1)
+    assert (rows["C"]["observed_rank"], rows["C"]["corrected_rank"]) == (1, 1)  # tied with A before
+    assert [row["system"] for row in board["systems"]] == ["C", "B", "A"]
+    assert competition_ranks([0.5, 0.9, 0.5, None, 0.1]) == [2, 1, 2, None, 4]
+
+
+@pytest.mark.parametrize("split_by", ["gold", "system"])
+def test_split_subsets_partition_the_sentences(loaded, board, split_by):
+    references, systems = loaded
+    if split_by == "gold":
+        chosen = board
+        gold_chances = sentence_chance(references, references)
+    else:
+        chosen = build_leaderboard(references, systems, split=0.825, split_by="system", progress=False)
+    for row in chosen["systems"]:
+        high, low = row["subset1_indices"], row["subset2_indices"]
+        assert sorted(high + low) == list(range(len(references)))
+        assert row["subset1_sentences"] + row["subset2_sentences"] == 3453
+        assert 0 < len(high) < 3453
+        chances = gold_chances if split_by == "gold" else sentence_chance(systems[row["system"]], references)
+        assert all(chances[i] is not None and chances[i] > 0.825 for i in high)
+        assert all(chances[i] is None or chances[i] <= 0.825 for i in low)
+        for subset, indices in (("subset1", high), ("subset2", low)):
+            direct = chance_f1([systems[row["system"]][i] for i in indices], [references[i] for i in indices],
+                               zero_division=0)
+            assert row[f"{subset}_observed_f1"] == pytest.approx(direct["overall_observed_f1"], abs=1e-12)
+            assert row[f"{subset}_corrected_f1"] == pytest.approx(direct["overall_corrected_f1"], abs=1e-12)
+    if split_by == "gold":  # the same sentences for every system
+        assert len({tuple(row["subset1_indices"]) for row in chosen["systems"]}) == 1
+
+
+def _markdown_rows(text: str) -> list[list[str]]:
+    lines = [line for line in text.splitlines() if line.startswith("|")]
+    return [[cell.strip() for cell in line.strip("|").split("|")] for line in lines]
+
+
+def test_each_format_parses_back(board):
+    systems = board["systems"]
+    table = _markdown_rows(render(board, "markdown"))
+    header, body = table[0], table[2:]
+    assert header[:7] == ["system", "Obs F1", "Obs rank", "Chance F1", "Cor F1", "Cor rank", "change"]
+    assert len(header) == 7 + 2 * 6
+    assert [row[0] for row in body] == [row["system"] for row in systems]
+    for cells, row in zip(body, systems):
+        assert float(cells[1]) == round(row["observed_f1"], 4)
+        assert float(cells[4]) == round(row["corrected_f1"], 4)
+        assert int(cells[5]) == row["corrected_rank"] and int(cells[6]) == row["rank_change"]
+        assert int(cells[7]) == row["subset1_sentences"]
+
+    parsed_csv = list(csv.DictReader(io.StringIO(render(board, "csv"))))
+    assert [r["system"] for r in parsed_csv] == [row["system"] for row in systems]
+    for parsed, row in zip(parsed_csv, systems):
+        assert float(parsed["corrected_f1"]) == row["corrected_f1"]
+        assert int(parsed["subset2_corrected_rank"]) == row["subset2_corrected_rank"]
+        assert "subset1_indices" not in parsed
+
+    parsed_json = json.loads(render(board, "json"))
+    assert parsed_json["split"] == 0.825 and parsed_json["split_by"] == "gold" and parsed_json["level"] == "token"
+    for parsed, row in zip(parsed_json["systems"], systems):
+        assert parsed == {key: value for key, value in row.items() if not key.endswith("_indices")}
+    with pytest.raises(ValueError, match="format"):
+        render(board, "html")
+
+
+def test_markdown_shows_rank_changes():
+    text = render(build_leaderboard(GOLD, SMALL_SYSTEMS, progress=False), "markdown")
+    rows = {cells[0]: cells for cells in _markdown_rows(text)[2:]}
+    assert rows["A"][6] == "-2" and rows["B"][6] == "+1" and rows["C"][6] == "0"
+
+
+def _check_png(path: Path, min_width: int, min_height: int) -> None:
+    from matplotlib.image import imread
+
+    assert path.read_bytes()[:8] == PNG_MAGIC
+    image = imread(path)
+    assert image.shape[0] >= min_height and image.shape[1] >= min_width
+    assert image[..., :3].std() > 0.05  # not a blank canvas
+
+
+def test_cli_writes_table_and_plot(gold_path, system_paths, tmp_path, capsys):
+    output, plot = tmp_path / "board.json", tmp_path / "board.png"
+    code = main(["leaderboard", gold_path, *system_paths, "--gold-column", "3", "--names", ",".join(NAMES),
+                 "--split", "0.825", "--format", "json", "--output", str(output), "--plot", str(plot)])
+    assert code == 0
+    assert capsys.readouterr().out == ""
+    parsed = json.loads(output.read_text())
+    assert [row["system"] for row in parsed["systems"]] == ["flair_9303", "bert_9109", "lstmCrf_7849"]
+    _check_png(plot, 500, 500)
+
+
+def test_start_distributions_api_and_figure1_cli(tmp_path, capsys):
+    from chance_agreement.plots import plot_start_distributions
+
+    ax = plot_start_distributions(100, [1, 5, 10, 15])
+    lines = ax.get_lines()
+    assert [len(line.get_ydata()) for line in lines] == [100, 96, 91, 86]
+    for line in lines:
+        assert math.isclose(sum(line.get_ydata()), 1.0, abs_tol=1e-12)
+        assert min(line.get_ydata()) > 0
+    assert [t.get_text() for t in ax.get_legend().get_texts()][0].startswith("length 1")
+    assert ax.get_xlabel() and ax.get_ylabel()
+
+    figure = tmp_path / "figure1.png"
+    assert main(["figure1", "--output", str(figure)]) == 0
+    assert capsys.readouterr().out.strip() == str(figure)
+    _check_png(figure, 800, 400)
+
+
+def test_missing_matplotlib_is_a_clear_cli_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # what an install without the extra sees
+    assert main(["figure1", "--output", str(tmp_path / "f.png")]) == 2
+    assert "chance-agreement: error: plotting needs matplotlib" in capsys.readouterr().err
+    assert not (tmp_path / "f.png").exists()
+
+
+def _write(path: Path, sentences) -> str:
+    path.write_text("\n\n".join("\n".join(" ".join(row) for row in sentence) for sentence in sentences) + "\n")
+    return str(path)
+
+
+def test_misaligned_system_is_a_value_error_naming_file_and_sentence(tmp_path, capsys):
+    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")], [("Peter", "B-PER"), ("Blackburn", "I-PER")]])
+    shifted = _write(tmp_path / "shifted.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")],
+                                                [("Peter", "B-PER", "B-PER"), ("Blackbum", "I-PER", "I-PER")]])
+    short = _write(tmp_path / "short.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
+    with pytest.raises(ValueError, match=r"shifted\.txt: sentence 2: token 2 is 'Blackbum', the gold has 'Blackburn'"):
+        load_systems(gold, [shifted])
+    with pytest.raises(ValueError, match=r"short\.txt: 1 sentences, the gold file has 2"):
+        load_systems(gold, [short])
+    assert main(["leaderboard", gold, shifted]) == 2
+    assert "chance-agreement: error: " in capsys.readouterr().err
+    assert main(["leaderboard", gold, str(tmp_path / "missing.txt")]) == 2
+    assert "missing.txt: cannot read" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="split"):
+        build_leaderboard(GOLD, SMALL_SYSTEMS, split=1.5)
+    assert parse_system_spec("runs/out.txt:3") == ("runs/out.txt", 3)
+    assert parse_system_spec("runs/out.txt") == ("runs/out.txt", None)
+
+
+def _leaderboard_command(gold: str, system: str) -> list[str]:
+    code = "import sys; from chance_agreement.cli import main; sys.exit(main(sys.argv[1:]))"
+    return [sys.executable, "-c", code, "leaderboard", gold, system, system + ":2", "--names", "a,b"]
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
+    system = _write(tmp_path / "system.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
+    piped = subprocess.run(_leaderboard_command(gold, system), capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+    assert "| a |" in piped.stdout
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a 100-column terminal
+    try:
+        on_terminal = subprocess.run(_leaderboard_command(gold, system), stdout=subprocess.PIPE,
+                                     stderr=terminal, timeout=120)
+        os.close(terminal)
+        terminal = None
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        if terminal is not None:
+            os.close(terminal)
+        os.close(controller)
+    assert on_terminal.returncode == 0
+    assert b"scoring systems" in seen and b"2/2" in seen
