@@ -80,14 +80,8 @@ def contingency(
     """
     if view not in VIEWS:
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
-    tags.check_pairs(predictions, references)
-    tags.check_mode(mode)
-    resolved = tags.resolve_scheme(scheme)
-    if mode == "strict" and resolved is None:
-        resolved = tags.detect_scheme(references, suffix)
+    pred_spans, ref_spans = tags.paired_spans(predictions, references, scheme, mode, suffix)
     masks = _check_markables(markables, references) if markables is not None else None
-    pred_spans = tags.corpus_spans(predictions, "predictions", resolved, mode, suffix)
-    ref_spans = tags.corpus_spans(references, "references", resolved, mode, suffix)
 
     pairs: list[tuple[str, str]] = []
     for index, (ref, p_spans, r_spans) in enumerate(zip(references, pred_spans, ref_spans)):

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .random_model import MODELS, _check_model, _coverage, _start_distribution
-from .tags import check_mode, check_pairs, corpus_spans, detect_scheme, resolve_scheme
+from .tags import paired_spans
 
 LEVELS = ("token", "entity")
 
@@ -141,20 +141,6 @@ def _sentence(n: int, pred_spans, true_spans, model: str, with_matches: bool) ->
     return out
 
 
-def _prepare(predictions, references, scheme, mode, suffix, model, level=None):
-    check_pairs(predictions, references)
-    check_mode(mode)
-    _check_model(model)
-    if level is not None and level not in LEVELS:
-        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    scheme = resolve_scheme(scheme)
-    if mode == "strict" and scheme is None:
-        scheme = detect_scheme(references, suffix)
-    true_spans = corpus_spans(references, "references", scheme, mode, suffix)
-    pred_spans = corpus_spans(predictions, "predictions", scheme, mode, suffix)
-    return pred_spans, true_spans
-
-
 def corpus_statistics(
     predictions, references, *, scheme=None, mode=None, suffix=False, model="non_overlapping", levels=LEVELS
 ) -> tuple[ChanceStatistics, list[ChanceStatistics]]:
@@ -167,7 +153,8 @@ def corpus_statistics(
         if level not in LEVELS:
             raise ValueError(f"levels must be a subset of {list(LEVELS)}, got {list(levels)!r}")
     with_matches = "entity" in levels
-    pred_spans, true_spans = _prepare(predictions, references, scheme, mode, suffix, model)
+    _check_model(model)
+    pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     sentences = []
     total = defaultdict(lambda: np.zeros(len(FIELDS)))
     correct = tokens = 0

@@ -343,12 +343,9 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
             )
     if k is None or k < 2:
         raise ValueError(f"need at least two annotators per item, got {k}")
-    tags.check_mode(mode)
-    resolved = tags.resolve_scheme(scheme)
-    if mode == "strict" and resolved is None:
-        resolved = tags.detect_scheme(
-            [seq for item in annotations for seq in item if seq is not None], suffix
-        )
+    resolved = tags.effective_scheme(
+        [seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix
+    )
     ratings: list[list] = []
     for i, item in enumerate(annotations):
         given = [seq for seq in item if seq is not None]

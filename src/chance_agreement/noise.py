@@ -441,16 +441,6 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_n
     }
 
 
-def _resolved_scheme(sequences, scheme, mode, suffix):
-    from .tags import check_mode, detect_scheme, resolve_scheme
-
-    check_mode(mode)
-    resolved = resolve_scheme(scheme)
-    if mode == "strict" and resolved is None:
-        resolved = detect_scheme(sequences, suffix)
-    return resolved
-
-
 def noise_report(
     predictions,
     references,
@@ -474,13 +464,10 @@ def noise_report(
     None if even d = 0 exceeds max_noise), max_noise, chance_difference (Chebyshev, answers on the
     agreed gold standard) and chance_difference_fraction.
     """
-    from .tags import check_pairs, corpus_spans
+    from .tags import paired_spans
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
-    check_pairs(predictions, references)
-    resolved = _resolved_scheme(references, scheme, mode, suffix)
-    ref_spans = corpus_spans(references, "references", resolved, mode, suffix)
-    pred_spans = corpus_spans(predictions, "predictions", resolved, mode, suffix)
+    pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
     spans = [[r, q] for r, q in zip(ref_spans, pred_spans)]
     return _report(spans, [len(r) for r in references], unit, confidence, max_noise)
 
@@ -500,12 +487,12 @@ def noise_report_multi(
     Every item needs the same k annotators (no missing ones) and equally long sequences; strict
     mode without a scheme detects it from all sequences.
     """
-    from .tags import corpus_spans
+    from .tags import corpus_spans, effective_scheme
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
-    resolved = _resolved_scheme(all_sequences, scheme, mode, suffix)
+    resolved = effective_scheme(all_sequences, scheme, mode, suffix)
     spans = [
         corpus_spans(item, f"annotations[{i}]", resolved, mode, suffix)
         for i, item in enumerate(annotations)

@@ -119,6 +119,27 @@ def corpus_spans(sequences, role: str, scheme=None, mode=None, suffix: bool = Fa
     return out
 
 
+def effective_scheme(sequences, scheme=None, mode=None, suffix: bool = False):
+    """The scheme class to chunk with after checking ``mode``: in strict mode without a scheme,
+    the one seqeval detects on ``sequences`` (the references, or every annotator's tags)."""
+    check_mode(mode)
+    resolved = resolve_scheme(scheme)
+    if mode == "strict" and resolved is None:
+        resolved = detect_scheme(sequences, suffix)
+    return resolved
+
+
+def paired_spans(predictions, references, scheme=None, mode=None, suffix: bool = False):
+    """``(prediction spans, reference spans)`` per sentence, after ``check_pairs``; as seqeval,
+    strict mode without a scheme detects it from the references."""
+    check_pairs(predictions, references)
+    resolved = effective_scheme(references, scheme, mode, suffix)
+    return (
+        corpus_spans(predictions, "predictions", resolved, mode, suffix),
+        corpus_spans(references, "references", resolved, mode, suffix),
+    )
+
+
 def check_pairs(predictions, references) -> None:
     """Same number of sentences, the same length sentence by sentence, and at least one token."""
     if isinstance(predictions, str) or isinstance(references, str):

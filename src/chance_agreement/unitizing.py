@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .tags import check_mode, detect_scheme, resolve_scheme, spans_from_tags
+from .tags import check_mode, effective_scheme, spans_from_tags
 
 __all__ = ["VARIANTS", "unitizing_alpha", "unitizing_alpha_from_units"]
 
@@ -95,10 +95,8 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
     """
     _check_variant(variant)
     check_mode(mode)
-    scheme = resolve_scheme(scheme)
     texts = _check_annotations(annotations)
-    if mode == "strict" and scheme is None:
-        scheme = detect_scheme([seq for text in texts for seq in text], suffix)
+    scheme = effective_scheme([seq for text in texts for seq in text], scheme, mode, suffix)
 
     n_annotators = len(texts[0])
     units: list[list[tuple[Any, int, int]]] = [[] for _ in range(n_annotators)]
