@@ -6,8 +6,8 @@ The public names below are imported lazily from the module that defines them, so
 - ``tags``: entity spans from BIO/IOBES/BILOU tags, exactly as seqeval finds them.
 - ``random_model``: the random annotation model (coverage and start distributions).
 - ``corrected_f1``: observed, chance and chance-corrected F1 over a corpus (``chance_f1``).
-- ``contingency``, ``coefficients``, ``multi_annotator``, ``unitizing``, ``segmentation``:
-  classical agreement coefficients on the same inputs.
+- ``contingency_table``, ``agreement_coefficients``, ``multi_annotator``, ``unitizing``,
+  ``segmentation``: classical agreement coefficients on the same inputs.
 - ``noise``: the noise bound of an agreed gold standard.
 """
 
@@ -46,9 +46,17 @@ _EXPORTS = {
     "tolerable_disagreements": "noise",
     "chance_difference": "noise",
     "easy_proportion_from_kappa": "noise",
-    "kappa_noise_estimate": "noise", "noise_report": "noise", "noise_report_multi": "noise", "NoiseBound": "noise", "ChanceDifference": "noise",
-    "flatten": "flat", "compute_metrics_fn": "trainer",  # flat results, Trainer hook
-    "merge_statistics": "sharding", "scores_from_shards": "sharding", "sentence_statistics_batch": "sharding",
+    "kappa_noise_estimate": "noise",
+    "noise_report": "noise",
+    "noise_report_multi": "noise",
+    "NoiseBound": "noise",
+    "ChanceDifference": "noise",
+    # flat results, the Trainer hook, sharded evaluation
+    "flatten": "flat",
+    "compute_metrics_fn": "trainer",
+    "merge_statistics": "sharding",
+    "scores_from_shards": "sharding",
+    "sentence_statistics_batch": "sharding",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
