@@ -8,7 +8,6 @@ import math
 import warnings
 from fractions import Fraction
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

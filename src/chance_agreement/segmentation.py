@@ -147,12 +147,12 @@ def _check_items(items) -> tuple[dict, list[str]]:
     pairs = items.items() if isinstance(items, Mapping) else enumerate(items)
     vectors, warnings = {}, []
     seen = 0
-    for item, annotations in pairs:
+    for item, item_annotations in pairs:
         seen += 1
-        if isinstance(annotations, (str, bytes)) or not isinstance(annotations, (Sequence, np.ndarray)):
-            raise ValueError(f"item {item!r}: expected a list of boundary vectors, got {type(annotations).__name__}")
+        if isinstance(item_annotations, (str, bytes)) or not isinstance(item_annotations, (Sequence, np.ndarray)):
+            raise ValueError(f"item {item!r}: expected a list of boundary vectors, got {type(item_annotations).__name__}")
         rows = []
-        for k, vector in enumerate(annotations):
+        for k, vector in enumerate(item_annotations):
             if isinstance(vector, (str, bytes)):
                 raise ValueError(
                     f"item {item!r}: annotation {k} is a string {vector!r}; give a list of numbers "
@@ -312,10 +312,10 @@ def load_segmentation_json(path_or_file) -> dict[str, list[list[int | float]]]:
         raise ValueError(f"{name}: 'items' lists other items than the annotation set holds")
 
     items = {}
-    for item, annotations in annotation_set.items():
-        values = annotations.values() if isinstance(annotations, dict) else annotations
+    for item, item_annotations in annotation_set.items():
+        values = item_annotations.values() if isinstance(item_annotations, dict) else item_annotations
         if not isinstance(values, (list, type({}.values()))):
-            raise ValueError(f"{name}: item {item!r}: annotations must be an object or a list")
+            raise ValueError(f"{name}: item {item!r}: item_annotations must be an object or a list")
         items[item] = [_parse_vector(value, item, name) for value in values]
     return items
 
