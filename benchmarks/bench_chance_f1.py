@@ -2,9 +2,11 @@
 
     python benchmarks/bench_chance_f1.py            (data from ../shared/data or $CHANCE_AGREEMENT_DATA)
 
-Prints, per system: seqeval's classification_report time, our full chance_f1 time (seqeval's
-scores included), the time of the chance part alone (random-model expectations for every
-sentence and type, cold caches), and the ratios; then a 100,000-token document with 2,000 segments.
+Prints, per system: seqeval's classification_report time, our full result's time (seqeval's
+scores included) through the core function and through ``evaluate.load("chance_f1_metric")``
+``.compute`` (which adds evaluate's Arrow round trip), the time of the chance part alone
+(random-model expectations for every sentence and type, cold caches), and the ratios; then a
+100,000-token document with 2,000 segments.
 Each figure is the best of several runs, with the model's caches cleared before every run.
 """
 
@@ -74,14 +76,20 @@ def main() -> int:
         return 1
     _, references, systems = read_conll(path, 1, (2, 3, 4))
     print(f"CoNLL-2003 test: {len(references)} sentences, {sum(map(len, references))} tokens; best of {REPEATS} runs\n")
-    print(f"{'system':<10}{'seqeval s':>11}{'ours s':>9}{'ratio':>8}{'chance s':>10}{'chance/seqeval':>16}")
+    import evaluate
+
+    module = evaluate.load(str(REPO / "chance_f1_metric"))
+    print(f"{'system':<10}{'seqeval s':>11}{'ours s':>9}{'ratio':>8}{'module s':>10}{'ratio':>8}"
+          f"{'chance s':>10}{'chance/seqeval':>16}")
     warnings.simplefilter("ignore")
     for index, predictions in enumerate(systems, start=1):
         seqeval_time = best_time(lambda: (classification_report(references, predictions, output_dict=True),
                                           accuracy_score(references, predictions)), clear=False)
         ours_time = best_time(lambda: chance_f1(predictions, references))
+        module_time = best_time(lambda: module.compute(predictions=predictions, references=references))
         chance_time = best_time(chance_part(predictions, references))
         print(f"{'system ' + str(index):<10}{seqeval_time:>11.3f}{ours_time:>9.3f}{ours_time / seqeval_time:>8.2f}"
+              f"{module_time:>10.3f}{module_time / seqeval_time:>8.2f}"
               f"{chance_time:>10.3f}{chance_time / seqeval_time:>16.2f}")
 
     rng = np.random.default_rng(2024)
