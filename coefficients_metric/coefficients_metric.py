@@ -6,6 +6,7 @@ import datasets
 import evaluate
 
 from chance_agreement.agreement_coefficients import agreement_report, plain
+from chance_agreement.flat import flatten
 from chance_agreement.metric_docs import COEFFICIENTS_EXAMPLES
 from chance_agreement.multi_annotator import multi_annotator_agreement
 from chance_agreement.segmentation import segmentation_alpha
@@ -20,6 +21,8 @@ _DESCRIPTION = """\
 Chance-corrected agreement between annotations of the same tokens, on seqeval BIO inputs.
 
 Configurations:
+- "flat": the "default" result through chance_agreement.flatten ({view}_{coefficient} keys,
+  numbers only), for evaluate.save, push_to_hub, bootstraps and Trainer logging.
 - "default": two annotations (predictions vs references). For each requested view of the token
   contingency table (paper on prevalence, section 4.1: "all" tokens, "markables" only, "entities"
   only, "grouped" types) it returns observed agreement, Bennett's S, Scott's pi, Cohen's kappa,
@@ -63,6 +66,7 @@ Examples:
 _TAGS = datasets.Sequence(datasets.Value("string"))
 _FEATURES = {
     "default": datasets.Features({"predictions": _TAGS, "references": _TAGS}),
+    "flat": datasets.Features({"predictions": _TAGS, "references": _TAGS}),
     "multi": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
     "segmentation": datasets.Features(
         {"items": datasets.Sequence(datasets.Sequence(datasets.Value("float64")))}
@@ -92,4 +96,5 @@ class CoefficientsMetric(evaluate.Metric):
             if kwargs:
                 raise ValueError(f"unexpected arguments for 'segmentation': {sorted(kwargs)}")
             return plain(segmentation_alpha(list(items), distance=distance))
-        return agreement_report(predictions, references, **kwargs)
+        report = agreement_report(predictions, references, **kwargs)
+        return flatten(report) if self.config_name == "flat" else report

@@ -5,6 +5,7 @@ this script only declares the inputs of its two configurations."""
 import datasets
 import evaluate
 
+from chance_agreement.flat import flatten
 from chance_agreement.metric_docs import NOISE_EXAMPLES
 from chance_agreement.noise import noise_report, noise_report_multi
 
@@ -33,6 +34,9 @@ agreed subset. Also reported: Siegel & Castellan's kappa and its estimate of the
 estimates the easy proportion), the largest number of disagreements keeping gamma within
 max_noise, and the chance difference (Chebyshev, in correct answers) between two equally good
 systems on the agreed gold standard.
+
+Configurations: "default" (two annotators), "flat" (the same, numbers only: undefined values are
+dropped instead of None) and "multi" (k annotators).
 
 Instances: unit="token" makes every token an instance (category: its entity type or "O");
 unit="entity" makes every span proposed by any annotator an instance (category per annotator: the
@@ -65,6 +69,7 @@ Examples:
 _TAGS = datasets.Sequence(datasets.Value("string"))
 _FEATURES = {
     "default": datasets.Features({"predictions": _TAGS, "references": _TAGS}),
+    "flat": datasets.Features({"predictions": _TAGS, "references": _TAGS}),
     "multi": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
 }
 
@@ -101,4 +106,5 @@ class NoiseMetric(evaluate.Metric):
         )
         if self.config_name == "multi":
             return noise_report_multi(annotations, **options)
-        return noise_report(predictions, references, **options)
+        report = noise_report(predictions, references, **options)
+        return flatten(report) if self.config_name == "flat" else report

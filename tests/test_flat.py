@@ -162,3 +162,20 @@ def test_evaluate_save_round_trips_the_flat_result(load_metric, tmp_path):
     saved = json.loads(path.read_text())
     assert {key: saved[key] for key in result} == result
     assert "_evaluate_version" in saved  # evaluate adds its own metadata
+
+
+@pytest.mark.parametrize(
+    "folder,kwargs",
+    [("coefficients_metric", {"views": ("all", "grouped")}), ("noise_metric", {"unit": "entity"})],
+)
+def test_flat_configuration_of_the_other_modules(load_metric, tmp_path, folder, kwargs):
+    references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O"], ["O", "B-ORG", "I-ORG", "O"]]
+    predictions = [["B-PER", "O", "O", "B-LOC", "O", "B-LOC"], ["O", "B-ORG", "I-ORG", "O"]]
+    nested = load_metric(folder).compute(predictions=predictions, references=references, **kwargs)
+    flat = load_metric(folder, "flat").compute(predictions=predictions, references=references, **kwargs)
+    assert flat == flatten(nested)
+    assert flat and all(type(value) is float for value in flat.values())
+    import evaluate
+
+    saved = json.loads(evaluate.save(str(tmp_path / f"{folder}.json"), **flat).read_text())
+    assert {key: saved[key] for key in flat} == flat
