@@ -128,8 +128,14 @@ def distance_matrix(distance, categories: Sequence[str]) -> np.ndarray:
                 f"distance matrix has shape {matrix.shape}, expected {(q, q)} for the categories "
                 f"{list(categories)!r}"
             )
-        if not np.all(np.isfinite(matrix)):
-            raise ValueError("distance contains NaN or infinite values")
+    return check_distance_values(matrix, categories)
+
+
+def check_distance_values(matrix: np.ndarray, categories) -> np.ndarray:
+    """A category distance is finite, non-negative, symmetric and 0 on the diagonal; the error
+    names the first pair of categories that breaks this."""
+    if not np.all(np.isfinite(matrix)):
+        raise ValueError("distance contains NaN or infinite values")
     if np.any(matrix < 0):
         i, j = np.argwhere(matrix < 0)[0]
         raise ValueError(
@@ -139,14 +145,15 @@ def distance_matrix(distance, categories: Sequence[str]) -> np.ndarray:
     if len(asymmetric):
         i, j = asymmetric[0]
         raise ValueError(
-            f"distance is not symmetric: d({categories[i]!r}, {categories[j]!r}) = {matrix[i, j]} "
-            f"but d({categories[j]!r}, {categories[i]!r}) = {matrix[j, i]}"
+            f"distance must be symmetric, and is not symmetric: d({categories[i]!r}, {categories[j]!r}) "
+            f"= {matrix[i, j]} but d({categories[j]!r}, {categories[i]!r}) = {matrix[j, i]}"
         )
     diagonal = np.flatnonzero(~np.isclose(np.diag(matrix), 0.0))
     if len(diagonal):
         i = diagonal[0]
         raise ValueError(
-            f"distance must be 0 on the diagonal: d({categories[i]!r}, {categories[i]!r}) = "
+            f"distance must be zero between a category and itself, 0 on the diagonal: "
+            f"d({categories[i]!r}, {categories[i]!r}) = "
             f"{matrix[i, i]}"
         )
     return matrix

@@ -240,15 +240,9 @@ def _distance_matrix(distance, categories, marginals) -> np.ndarray:
                 f"distance matrix has shape {matrix.shape}, expected {(m, m)} for categories "
                 f"{categories!r} (pass categories= to fix their order)"
             )
-    if not np.all(np.isfinite(matrix)):
-        raise ValueError("distance contains NaN or infinite values")
-    if np.any(matrix < 0):
-        raise ValueError("distance must be non-negative")
-    if not np.allclose(matrix, matrix.T):
-        raise ValueError("distance must be symmetric")
-    if not np.allclose(np.diag(matrix), 0.0):
-        raise ValueError("distance must be zero between a category and itself (diagonal)")
-    return matrix
+    from .agreement_coefficients import check_distance_values
+
+    return check_distance_values(matrix, list(categories))
 
 
 def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
