@@ -23,9 +23,9 @@ import numpy as np
 from seqeval.metrics import accuracy_score, classification_report
 
 from chance_agreement import chance_f1, coverage_probabilities
-from chance_agreement.conll import read_conll
-from chance_agreement.random_model import _coverage, _start_distribution
-from chance_agreement.tags import corpus_spans
+from chance_agreement.spans.conll import read_conll
+from chance_agreement.chance.random_model import _coverage, _start_distribution
+from chance_agreement.spans.tags import corpus_spans
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("CHANCE_AGREEMENT_DATA", REPO.parent / "shared" / "data"))

@@ -2,14 +2,14 @@
 chance-corrected F1 under a random annotation model. The computation lives in the
 ``chance_agreement`` package; this script only declares the inputs. Configurations: "default"
 (seqeval's nested per-type dicts) and "flat" (``evaluate.load(path, "flat")``: the same result
-through ``chance_agreement.flat.flatten``, ``{type}_{stat}`` keys, floats only)."""
+through ``chance_agreement.ecosystem.flat.flatten``, ``{type}_{stat}`` keys, floats only)."""
 
 import datasets
 import evaluate
 
-from chance_agreement.corrected_f1 import chance_f1
-from chance_agreement.flat import flatten
-from chance_agreement.metric_docs import CHANCE_F1_CITATION, CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS
+from chance_agreement.chance.corrected_f1 import chance_f1
+from chance_agreement.ecosystem.flat import flatten
+from chance_agreement.ecosystem.metric_docs import CHANCE_F1_CITATION, CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS
 
 
 @evaluate.utils.file_utils.add_start_docstrings(CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS)

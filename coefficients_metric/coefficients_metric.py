@@ -5,11 +5,11 @@ this script only declares the inputs of its three configurations."""
 import datasets
 import evaluate
 
-from chance_agreement.agreement_coefficients import agreement_report, plain
-from chance_agreement.flat import flatten
-from chance_agreement.metric_docs import COEFFICIENTS_EXAMPLES
-from chance_agreement.multi_annotator import multi_annotator_agreement
-from chance_agreement.segmentation import segmentation_alpha
+from chance_agreement.coefficients.agreement_coefficients import agreement_report, plain
+from chance_agreement.ecosystem.flat import flatten
+from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
+from chance_agreement.coefficients.multi_annotator import multi_annotator_agreement
+from chance_agreement.coefficients.segmentation import segmentation_alpha
 
 _CITATION = """\
 Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.

@@ -1,13 +1,13 @@
 """Noise level of the agreed gold standard (Beigman Klebanov & Beigman 2009), for sequence
-annotation given as seqeval tag sequences. All computation lives in ``chance_agreement.noise``;
+annotation given as seqeval tag sequences. All computation lives in ``chance_agreement.noise.noise_model``;
 this script only declares the inputs of its two configurations."""
 
 import datasets
 import evaluate
 
-from chance_agreement.flat import flatten
-from chance_agreement.metric_docs import NOISE_EXAMPLES
-from chance_agreement.noise import noise_report, noise_report_multi
+from chance_agreement.ecosystem.flat import flatten
+from chance_agreement.ecosystem.metric_docs import NOISE_EXAMPLES
+from chance_agreement.noise.noise_model import noise_report, noise_report_multi
 
 _CITATION = """\
 @article{beigmanklebanov2009noise,

@@ -32,7 +32,7 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def conll_systems(shared_data):
     """CoNLL-2003 test gold and three token-aligned system outputs: (references, {name: predictions})."""
-    from chance_agreement.conll import read_conll
+    from chance_agreement.spans.conll import read_conll
 
     path = shared_data / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv"
     _, references, predictions = read_conll(path, 1, (2, 3, 4))

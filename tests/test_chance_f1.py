@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from seqeval.metrics import accuracy_score, classification_report
 
 from chance_agreement import chance_f1
-from chance_agreement.corrected_f1 import UndefinedMetricWarning, corpus_statistics, scores_from_statistics
-from chance_agreement.paper_examples import SIMULATIONS, bits_to_tags
-from chance_agreement.tags import resolve_scheme
+from chance_agreement.chance.corrected_f1 import UndefinedMetricWarning, corpus_statistics, scores_from_statistics
+from chance_agreement.reports.paper_examples import SIMULATIONS, bits_to_tags
+from chance_agreement.spans.tags import resolve_scheme
 
 SEQEVAL_KEYS = ("overall_precision", "overall_recall", "overall_f1", "overall_accuracy")
 
@@ -302,8 +302,8 @@ def test_the_public_function_is_not_shadowed_by_a_submodule():
 
     import chance_agreement
 
-    for module in pkgutil.iter_modules(chance_agreement.__path__):
-        importlib.import_module(f"chance_agreement.{module.name}")
+    for module in pkgutil.walk_packages(chance_agreement.__path__, "chance_agreement."):
+        importlib.import_module(module.name)
     for name in chance_agreement.__all__:
         value = getattr(chance_agreement, name)
         assert not isinstance(value, type(chance_agreement)), f"chance_agreement.{name} is a module"

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from chance_agreement import chance_f1
-from chance_agreement.cli import demo_rows, main
-from chance_agreement.conll import read_conll, write_conll
-from chance_agreement.paper_examples import SIMULATIONS
+from chance_agreement.reports.cli import demo_rows, main
+from chance_agreement.spans.conll import read_conll, write_conll
+from chance_agreement.reports.paper_examples import SIMULATIONS
 
 TOKENS = [["John", "lives", "in", "New", "York"], ["Acme", "hired", "Mary"]]
 REFERENCES = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "O", "B-PER"]]

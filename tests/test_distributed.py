@@ -11,8 +11,8 @@ import warnings
 
 import pytest
 
-from chance_agreement.corrected_f1 import ChanceStatistics, UndefinedMetricWarning, chance_f1, corpus_statistics
-from chance_agreement.sharding import merge_statistics, scores_from_shards, sentence_statistics_batch
+from chance_agreement.chance.corrected_f1 import ChanceStatistics, UndefinedMetricWarning, chance_f1, corpus_statistics
+from chance_agreement.ecosystem.sharding import merge_statistics, scores_from_shards, sentence_statistics_batch
 from conftest import REPO
 
 # Run by each of the two processes: argv = data JSON, process id, experiment id, cache dir, output JSON.

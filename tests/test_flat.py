@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 import pytest
 
-from chance_agreement.corrected_f1 import chance_f1
-from chance_agreement.flat import flatten
+from chance_agreement.chance.corrected_f1 import chance_f1
+from chance_agreement.ecosystem.flat import flatten
 
 REFERENCES = [["O", "B-PER", "I-PER", "O", "B-LOC"], ["B-ORG", "I-ORG", "O", "O"], ["O", "O", "B-PER"]]
 PREDICTIONS = [["O", "B-PER", "I-PER", "I-PER", "B-LOC"], ["B-ORG", "O", "O", "B-LOC"], ["O", "O", "B-PER"]]

@@ -166,7 +166,7 @@ def test_card_examples_are_in_the_module_docstring(name, modules):
     assert card_examples
     missing = [source for source, want in card_examples if (source, want) not in module_examples]
     assert not missing, (f"{name}: {len(missing)} card examples missing from the module's inputs_description "
-                         f"(chance_agreement.metric_docs holds them), first: {missing[0]!r}")
+                         f"(chance_agreement.ecosystem.metric_docs holds them), first: {missing[0]!r}")
 
 
 @pytest.mark.parametrize("name", METRICS)
@@ -182,8 +182,8 @@ def test_every_output_key_is_documented(name, modules):
 
 @pytest.mark.parametrize("name", METRICS)
 def test_card_examples_match_metric_docs(name):
-    """The cards' examples and chance_agreement.metric_docs (what the module scripts show) agree."""
-    from chance_agreement import metric_docs
+    """The cards' examples and chance_agreement.ecosystem.metric_docs (what the module scripts show) agree."""
+    from chance_agreement.ecosystem import metric_docs
 
     source = {"chance_f1": metric_docs.CHANCE_F1_KWARGS, "coefficients": metric_docs.COEFFICIENTS_EXAMPLES,
               "noise": metric_docs.NOISE_EXAMPLES}[name]

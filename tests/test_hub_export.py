@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from chance_agreement.cli import main
-from chance_agreement.hub_export import METRICS, REQUIREMENTS, available_metrics, export_all
+from chance_agreement.reports.cli import main
+from chance_agreement.ecosystem.hub_export import METRICS, REQUIREMENTS, available_metrics, export_all
 
 REPO = Path(__file__).resolve().parent.parent
 

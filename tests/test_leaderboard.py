@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from chance_agreement.corrected_f1 import chance_f1
-from chance_agreement.cli import main
-from chance_agreement.leaderboard import (
+from chance_agreement.chance.corrected_f1 import chance_f1
+from chance_agreement.reports.cli import main
+from chance_agreement.reports.leaderboard import (
     build_leaderboard,
     competition_ranks,
     load_systems,
@@ -216,7 +216,7 @@ def test_cli_writes_table_and_plot(gold_path, system_paths, tmp_path, capsys):
 
 
 def test_start_distributions_api_and_figure1_cli(tmp_path, capsys):
-    from chance_agreement.plots import plot_start_distributions
+    from chance_agreement.reports.plots import plot_start_distributions
 
     ax = plot_start_distributions(100, [1, 5, 10, 15])
     lines = ax.get_lines()
@@ -265,7 +265,7 @@ def test_misaligned_system_is_a_value_error_naming_file_and_sentence(tmp_path, c
 
 
 def _leaderboard_command(gold: str, system: str) -> list[str]:
-    code = "import sys; from chance_agreement.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from chance_agreement.reports.cli import main; sys.exit(main(sys.argv[1:]))"
     return [sys.executable, "-c", code, "leaderboard", gold, system, system + ":2", "--names", "a,b"]
 
 

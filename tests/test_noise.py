@@ -434,4 +434,4 @@ def test_public_names_are_exported():
         "easy_proportion_from_kappa", "kappa_noise_estimate", "noise_report", "noise_report_multi",
         "NoiseBound", "ChanceDifference",
     ):
-        assert getattr(chance_agreement, name).__module__ == "chance_agreement.noise"
+        assert getattr(chance_agreement, name).__module__ == "chance_agreement.noise.noise_model"

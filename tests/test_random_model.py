@@ -193,7 +193,7 @@ def test_bad_input_raises_a_clear_value_error(call, message):
 
 def test_large_text_log_path_agrees_with_the_small_text_table(monkeypatch):
     """Both ways of forming hypergeometric logs give the same matrix (relative 1e-10)."""
-    from chance_agreement import random_model
+    from chance_agreement.chance import random_model
 
     assert random_model._SMALL < 1000 + 100  # the table path is used for small texts only
     table = random_model._hypergeometric_matrix(1000, 40, 300, 40)

@@ -8,7 +8,7 @@ import pytest
 from test_coefficients import FINN_ORDER, TABLE_6
 
 from chance_agreement import chance_f1, coefficients, noise_bound
-from chance_agreement.paper_examples import SIMULATIONS
+from chance_agreement.reports.paper_examples import SIMULATIONS
 from conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from seqeval.metrics.sequence_labeling import get_entities
 from seqeval.scheme import Tokens
 
 from chance_agreement import spans_from_tags
-from chance_agreement.tags import check_pairs, resolve_scheme
+from chance_agreement.spans.tags import check_pairs, resolve_scheme
 
 LENIENT_TAGS = ["O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "E-LOC", "S-LOC", "B", "I", "E", "S", "B-A-B", "I-A-B"]
 SCHEME_PREFIXES = {"IOB1": "IB", "IOB2": "IB", "IOE1": "IE", "IOE2": "IE", "IOBES": "BIES", "BILOU": "BILU"}

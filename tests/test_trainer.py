@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from chance_agreement.corrected_f1 import chance_f1
-from chance_agreement.flat import flatten
-from chance_agreement.trainer import compute_metrics_fn, tags_from_predictions
+from chance_agreement.chance.corrected_f1 import chance_f1
+from chance_agreement.ecosystem.flat import flatten
+from chance_agreement.ecosystem.trainer import compute_metrics_fn, tags_from_predictions
 
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 

@@ -12,8 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-# The source checkout holding the module folders and hub_cards/ (src/chance_agreement/ -> repo).
-DEFAULT_SOURCE = Path(__file__).resolve().parents[2]
+# The source checkout holding the module folders and hub_cards/ (src/chance_agreement/ecosystem/ -> repo).
+DEFAULT_SOURCE = Path(__file__).resolve().parents[3]
 
 REQUIREMENTS = ("chance-agreement", "evaluate", "datasets", "seqeval", "numpy", "scipy")
 

@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .tags import check_mode, resolve_scheme, spans_from_tags
+from ..spans.tags import check_mode, resolve_scheme, spans_from_tags
 
 __all__ = ["DISTANCES", "boundaries_from_tags", "entails", "load_segmentation_json", "segmentation_alpha"]
 

@@ -311,7 +311,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
     (spans exactly as seqeval finds them; strict mode with no scheme detects it from every given
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
-    from . import tags
+    from ..spans import tags
     from .contingency_table import token_categories
 
     if isinstance(annotations, str) or not len(annotations):

@@ -11,9 +11,9 @@ import json
 import sys
 import warnings
 
-from .corrected_f1 import LEVELS, chance_f1
-from .random_model import MODELS
-from .tags import SCHEMES
+from ..chance.corrected_f1 import LEVELS, chance_f1
+from ..chance.random_model import MODELS
+from ..spans.tags import SCHEMES
 
 
 def format_report(result: dict, digits: int = 4) -> str:
@@ -49,7 +49,7 @@ def _add_span_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_f1(args) -> int:
-    from .conll import read_conll
+    from ..spans.conll import read_conll
 
     _, references, predictions = read_conll(args.file, args.reference_column, (args.prediction_column,))
     result = chance_f1(predictions[0], references, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="the paper's simulations, ours beside the paper's values")
     demo.set_defaults(run=_run_demo)
 
-    from . import hub_export, leaderboard, plots
+    from ..ecosystem import hub_export
+    from . import leaderboard, plots
 
     for register in (hub_export.register, leaderboard.register, plots.register, *_EXTRA_COMMANDS):
         register(commands)

@@ -364,7 +364,7 @@ def agreement_report(
     and ``finn_order`` refer to the categories of the "all" view (sorted entity types, then "O");
     each view uses their restriction to its own categories (the grouped view has no distance).
     """
-    from .corrected_f1 import chance_f1
+    from ..chance.corrected_f1 import chance_f1
     from .contingency_table import contingency
     from .unitizing import unitizing_alpha
 

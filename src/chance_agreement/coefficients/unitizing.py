@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .tags import check_mode, effective_scheme, spans_from_tags
+from ..spans.tags import check_mode, effective_scheme, spans_from_tags
 
 __all__ = ["VARIANTS", "unitizing_alpha", "unitizing_alpha_from_units"]
 

@@ -402,7 +402,7 @@ def _check_options(unit, confidence, max_noise) -> tuple[float, float]:
 
 def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_noise) -> dict:
     from .annotation_instances import instance_labels
-    from .multi_annotator import fleiss_kappa
+    from ..coefficients.multi_annotator import fleiss_kappa
 
     rows = instance_labels(spans, lengths, unit)
     n = len(rows)
@@ -464,7 +464,7 @@ def noise_report(
     None if even d = 0 exceeds max_noise), max_noise, chance_difference (Chebyshev, answers on the
     agreed gold standard) and chance_difference_fraction.
     """
-    from .tags import paired_spans
+    from ..spans.tags import paired_spans
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
@@ -487,7 +487,7 @@ def noise_report_multi(
     Every item needs the same k annotators (no missing ones) and equally long sequences; strict
     mode without a scheme detects it from all sequences.
     """
-    from .tags import corpus_spans, effective_scheme
+    from ..spans.tags import corpus_spans, effective_scheme
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     _check_annotations(annotations)

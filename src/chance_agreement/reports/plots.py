@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .random_model import MODELS, start_probabilities
+from ..chance.random_model import MODELS, start_probabilities
 
 FIGURE1_LENGTHS = (1, 5, 10, 15)
 _MISSING = "plotting needs matplotlib: pip install \"chance-agreement[plot]\" (or pip install matplotlib)"

@@ -14,10 +14,10 @@ import json
 import sys
 from pathlib import Path
 
-from .corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from .conll import read_conll
-from .random_model import MODELS
-from .tags import SCHEMES
+from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
+from ..spans.conll import read_conll
+from ..chance.random_model import MODELS
+from ..spans.tags import SCHEMES
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .random_model import MODELS, _check_model, _coverage, _start_distribution
-from .tags import paired_spans
+from ..spans.tags import paired_spans
 
 LEVELS = ("token", "entity")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from .corrected_f1 import LEVELS, ChanceStatistics, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import LEVELS, ChanceStatistics, corpus_statistics, scores_from_statistics
 
 
 def sentence_statistics_batch(

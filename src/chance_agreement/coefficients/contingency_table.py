@@ -22,7 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from . import tags
+from ..spans import tags
 
 NOTHING = "O"
 GROUPED = "ENTITY"

@@ -7,7 +7,7 @@ The returned function takes an ``EvalPrediction`` (or a ``(predictions, label_id
 argmaxes the logits over the last axis (predictions that are already label ids, e.g. from
 ``preprocess_logits_for_metrics``, are used as they are), drops every position labelled -100
 (special tokens, continuation word pieces, padding), maps ids to tags through ``label_list`` and
-returns the metric's result flattened (``chance_agreement.flat.flatten``) with seqeval's
+returns the metric's result flattened (``chance_agreement.ecosystem.flat.flatten``) with seqeval's
 ``overall_`` prefix removed, as ``run_ner.py`` does: ``observed_f1``, ``chance_f1``,
 ``corrected_f1``, ``precision``, ``recall``, ``f1``, ``accuracy`` and ``{TYPE}_{stat}``. All values are
 Python floats, so ``metric_for_best_model="corrected_f1"`` works.
@@ -36,7 +36,7 @@ def _metric_function(metric: str) -> tuple[Callable, str]:
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}: use one of {sorted(METRICS)}")
     function_name, prefix = METRICS[metric]
-    package = importlib.import_module(__package__)
+    package = importlib.import_module("chance_agreement")
     return getattr(package, function_name), prefix
 
 

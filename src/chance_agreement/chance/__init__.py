@@ -1,0 +1,1 @@
+"""The chance model: the random annotation model and the chance-corrected F1 built on it."""

@@ -1,0 +1,2 @@
+"""Classical agreement coefficients: contingency tables, two- and several-annotator coefficients,
+unitizing and segmentation alphas."""

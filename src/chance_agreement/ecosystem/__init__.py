@@ -1,0 +1,1 @@
+"""Hooks into the ecosystem: evaluate module docs, flat results, the Trainer hook, sharding, Hub export."""

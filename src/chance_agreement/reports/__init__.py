@@ -1,0 +1,1 @@
+"""What people read: the leaderboard, plots, the paper's examples and the command line."""

@@ -1,0 +1,1 @@
+"""Input layer: entity spans from tag sequences (as seqeval finds them) and the file readers."""
