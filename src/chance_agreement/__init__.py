@@ -1,19 +1,27 @@
 """Chance-corrected agreement for sequence annotation.
 
-The public names below are imported lazily from the module that defines them, so
-``import chance_agreement`` stays cheap and each idea lives in one module:
+The package has one folder per layer, lowest first; a module imports only from its own layer and
+the layers below (``tests/test_layout.py`` checks it):
 
-- ``tags``: entity spans from BIO/IOBES/BILOU tags, exactly as seqeval finds them.
-- ``random_model``: the random annotation model (coverage and start distributions).
-- ``corrected_f1``: observed, chance and chance-corrected F1 over a corpus (``chance_f1``).
-- ``contingency_table``, ``agreement_coefficients``, ``multi_annotator``, ``unitizing``,
-  ``segmentation``: classical agreement coefficients on the same inputs.
+- ``spans``: entity spans from BIO/IOBES/BILOU tags, exactly as seqeval finds them, and file readers.
+- ``chance``: the random annotation model and the chance-corrected F1 built on it (``chance_f1``).
+- ``coefficients``: contingency tables, kappa-type coefficients, several annotators, unitizing and
+  segmentation alphas.
 - ``noise``: the noise bound of an agreed gold standard.
+- ``ecosystem``: evaluate module docs, flat results, the Trainer hook, sharding, Hub export.
+- ``reports``: the leaderboard, plots and the command line.
+
+The public names below are imported lazily from the module that defines them, so
+``import chance_agreement`` stays cheap.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.abc
+import importlib.util
+import sys
+import warnings
 
 __version__ = "0.1.0"
 
@@ -73,3 +81,50 @@ def __getattr__(name: str):
 
 def __dir__():
     return __all__
+
+
+# Module paths from before the layer folders (chance_agreement.trainer, ...) -> where they live now.
+_MOVED_MODULES = {
+    "tags": "spans.tags",
+    "conll": "spans.conll",
+    "random_model": "chance.random_model",
+    "corrected_f1": "chance.corrected_f1",
+    "contingency_table": "coefficients.contingency_table",
+    "agreement_coefficients": "coefficients.agreement_coefficients",
+    "multi_annotator": "coefficients.multi_annotator",
+    "unitizing": "coefficients.unitizing",
+    "segmentation": "coefficients.segmentation",
+    "annotation_instances": "noise.annotation_instances",
+    "flat": "ecosystem.flat",
+    "sharding": "ecosystem.sharding",
+    "trainer": "ecosystem.trainer",
+    "hub_export": "ecosystem.hub_export",
+    "metric_docs": "ecosystem.metric_docs",
+    "leaderboard": "reports.leaderboard",
+    "plots": "reports.plots",
+    "cli": "reports.cli",
+    "paper_examples": "reports.paper_examples",
+}
+
+
+class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Imports an old flat module path as the module at its new place, with a DeprecationWarning."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        parent, _, old = fullname.rpartition(".")
+        if parent != __name__ or old not in _MOVED_MODULES:
+            return None
+        return importlib.util.spec_from_loader(fullname, self)
+
+    def create_module(self, spec):
+        new = f"{__name__}.{_MOVED_MODULES[spec.name.rpartition('.')[2]]}"
+        warnings.warn(f"{spec.name} moved to {new}; import it from there (or the name from chance_agreement)",
+                      DeprecationWarning, stacklevel=2)
+        return importlib.import_module(new)
+
+    def exec_module(self, module):
+        """The module at the new place is already executed."""
+
+
+if not any(isinstance(finder, _MovedModuleFinder) for finder in sys.meta_path):
+    sys.meta_path.append(_MovedModuleFinder())

@@ -15,18 +15,20 @@ Python floats, so ``metric_for_best_model="corrected_f1"`` works.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..chance.corrected_f1 import chance_f1
+from ..coefficients.agreement_coefficients import agreement_report
+from ..noise.noise_model import noise_report
 from .flat import flatten
 
-# metric name -> (public function of the package taking (predictions, references, **kwargs), key prefix to drop)
-METRICS: dict[str, tuple[str, str]] = {
-    "chance_f1": ("chance_f1", "overall_"),
-    "coefficients": ("agreement_report", ""),
-    "noise": ("noise_report", ""),
+# metric name -> (function taking (predictions, references, **kwargs), key prefix to drop)
+METRICS: dict[str, tuple[Callable, str]] = {
+    "chance_f1": (chance_f1, "overall_"),
+    "coefficients": (agreement_report, ""),
+    "noise": (noise_report, ""),
 }
 
 IGNORE_INDEX = -100
@@ -35,9 +37,7 @@ IGNORE_INDEX = -100
 def _metric_function(metric: str) -> tuple[Callable, str]:
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}: use one of {sorted(METRICS)}")
-    function_name, prefix = METRICS[metric]
-    package = importlib.import_module("chance_agreement")
-    return getattr(package, function_name), prefix
+    return METRICS[metric]
 
 
 def tags_from_predictions(predictions, label_ids, label_list: Sequence[str]) -> tuple[list[list[str]], list[list[str]]]:
