@@ -154,6 +154,7 @@ def test_module_paths_of_before_the_layout_still_import(old, new):
     with pytest.warns(DeprecationWarning, match=f"chance_agreement.{new}"):
         module = importlib.import_module(f"chance_agreement.{old}")
     assert module is importlib.import_module(f"chance_agreement.{new}")
+    assert module.__spec__.name == module.__name__ == f"chance_agreement.{new}"  # the alias leaves it intact
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert importlib.import_module(f"chance_agreement.{new}") is module

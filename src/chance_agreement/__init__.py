@@ -120,10 +120,13 @@ class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         new = f"{__name__}.{_MOVED_MODULES[spec.name.rpartition('.')[2]]}"
         warnings.warn(f"{spec.name} moved to {new}; import it from there (or the name from chance_agreement)",
                       DeprecationWarning, stacklevel=2)
-        return importlib.import_module(new)
+        module = importlib.import_module(new)
+        spec.loader_state = module.__spec__  # the import system sets __spec__ to the alias's spec next
+        return module
 
     def exec_module(self, module):
-        """The module at the new place is already executed."""
+        """The module at the new place is already executed: only give it its own spec back."""
+        module.__spec__ = module.__spec__.loader_state
 
 
 if not any(isinstance(finder, _MovedModuleFinder) for finder in sys.meta_path):
