@@ -308,7 +308,6 @@ def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar c
         return top + (high - v) / (high - low) * plot_h
 
     body = [_legend(series, left, 14)]
-    tick = low
     ticks = sorted({round(low, 1), 0.0, 0.25, 0.5, 0.75, 1.0})
     for tick in ticks:
         if low - 1e-9 <= tick <= high + 1e-9:
@@ -499,7 +498,8 @@ def _summary(data: dict) -> str:
     kappa_card = _card(
         "Kappa family", _num("summary/headline_kappa",
                              data["multi"]["fleiss_kappa"] if team else data["coefficients"]["cohen_kappa"], tag="span"),
-        f'{"Fleiss" if team else "Cohen"}\'s kappa<table>{rows}</table>',
+        (f"{_NAMES['fleiss_kappa']}; the first four rows from the contingency table of all pairs"
+         if team else _NAMES["cohen_kappa"]) + f"<table>{rows}</table>",
         "How to read it: agreement on each token's category (entity type or O) beyond what the category "
         "proportions predict, from the <a href=\"#contingency\">contingency table</a>; the many tokens both "
         "leave as O count as agreement, so on sparse entities these run higher than the corrected F1.")
@@ -540,7 +540,9 @@ def _per_type(data: dict) -> str:
                 + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci')}</td></tr>")
     chart = bar_chart([(name, [result[name][key] for key in SCORES]) for name in types]
                       + [("overall", [result[f"overall_{key}"] for key in SCORES])], label="F1 per entity type")
-    body = (f'<p class="muted">Support: the entity spans of the reference ({_e(data["compared"])}).</p>'
+    support = ("the first annotator's entity spans, summed over the pairs" if "team" in data
+               else f"the entity spans of {_e(data['annotators'][0])}")
+    body = (f'<p class="muted">{_e(data["compared"])}. Support: {support}.</p>'
             f'<div class="figures"><div><table>{head}{"".join(rows)}</table>{note}</div>{chart}</div>')
     return _section("Per entity type", "types", body)
 
@@ -673,11 +675,12 @@ def _leaderboard(data: dict) -> str:
 
 def render_report(data: dict) -> str:
     """The HTML page of ``report_data``'s dict; sections whose keys are absent are left out."""
-    parts = [_summary(data), _per_type(data), _contingency(data)]
-    if "team" in data:
-        parts.append(_team(data))
+    parts = [_summary(data)]
     if "leaderboard" in data:
         parts.append(_leaderboard(data))
+    if "team" in data:
+        parts.append(_team(data))
+    parts += [_per_type(data), _contingency(data)]
     parts.append(_sentences(data))
     names = ", ".join(_e(name) for name in data["annotators"][:MAX_ROWS])
     more = f" and {len(data['annotators']) - MAX_ROWS} more" if len(data["annotators"]) > MAX_ROWS else ""
