@@ -84,7 +84,8 @@ def _errors(events: list[dict]) -> list[str]:
         if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
             found.append("console: " + " ".join(str(a.get("value", a.get("description"))) for a in params["args"]))
         elif method == "Runtime.exceptionThrown":
-            found.append("exception: " + json.dumps(params["exceptionDetails"])[:500])
+            details = params["exceptionDetails"]
+            found.append("exception: " + details.get("exception", {}).get("description", details.get("text", "")))
         elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
             found.append(f"log ({params['entry']['source']}): {params['entry']['text']}")
     return found
