@@ -445,14 +445,15 @@ p.meta { color: #57606a; margin-top: 0; }
 .card .big { font-size: 2em; font-weight: 600; color: #1f2328; }
 .card p.read { color: #424a53; font-size: 0.92em; margin-bottom: 0; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.92em; }
-th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; white-space: nowrap; }
 th { background: #f6f8fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted { color: #6e7781; font-size: 0.9em; }
 .ci { color: #424a53; }
 .note { color: #9a6700; font-style: italic; }
 .figures { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
-.figures > div { max-width: 620px; }
+.figures > div { max-width: 100%; }
+p.muted, p.read { max-width: 760px; }
 svg { max-width: 100%; height: auto; }
 svg text { font-family: inherit; fill: #1f2328; }
 svg text.small { font-size: 11px; }
@@ -464,7 +465,7 @@ svg .diagonal { stroke: #8c959f; stroke-dasharray: 5 4; stroke-width: 1; }
 svg .errorbar { stroke: #1f2328; stroke-width: 1.5; }
 mark.ent { padding: 0 2px; border-radius: 3px; color: #1f2328; }
 mark.ent sub { font-size: 0.7em; font-weight: 600; color: #424a53; margin-left: 2px; }
-td.sentence { max-width: 520px; }
+td.sentence { max-width: 520px; min-width: 260px; white-space: normal; }
 .up { color: #1a7f37; } .down { color: #cf222e; }
 """
 
