@@ -12,7 +12,7 @@ import sys
 import html5lib
 import pytest
 
-from chance_agreement import chance_f1, coefficients, contingency, noise_report
+from chance_agreement import chance_f1, coefficients, contingency, multi_annotator_agreement, noise_report
 from chance_agreement.reports.html_report import (
     MAX_TYPES,
     _team_results,
@@ -291,3 +291,45 @@ def test_page_is_offline():
     assert all(node.get("href").startswith("#") for node in tree.iter("a"))
     assert not [node for node in tree.iter("link")]
     assert set(re.findall(r"https?://[^\"' ]+", page)) == {"http://www.w3.org/2000/svg"}
+
+
+def readme_section(heading: str) -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index(heading)
+    return " ".join(text[start:text.index("\n## ", start + 1)].split())
+
+
+def test_readme_numbers_are_the_reports(conll_systems):
+    """The README's description of the CoNLL-2003 pages quotes numbers these computations give."""
+    section = readme_section("## Agreement report (HTML)")
+    references, systems = conll_systems
+    lstm, flair, bert = systems.values()
+    data = report_data([["t"] * len(s) for s in references], {"gold": references, "lstm": lstm})
+    result, kappa, noise = data["result"], data["coefficients"], data["noise"]
+    table = dict(zip(data["contingency"]["categories"], data["contingency"]["table"]))
+    quoted = [f"{result[f'overall_{k}']:.4f}" for k in ("corrected_f1", "observed_f1", "chance_f1")]
+    quoted += [f"{kappa[k]:.4f}" for k in ("cohen_kappa", "observed_agreement", "bennett_s", "scott_pi")]
+    quoted += [f"{noise['noise_bound']:.4f}", f"{noise['noisy_items']} of {noise['agreed']} agreed"]
+    quoted += [f"{result['MISC']['chance_f1']:.4f}", f"{result['PER']['chance_f1']:.4f}",
+               f"{result['MISC']['corrected_f1']:.4f}", f"{result['LOC']['corrected_f1']:.4f}"]
+    quoted += [f"O/O cell ({table['O'][-1]} tokens)", f"as O ({table['PER'][-1]})"]
+    similarity = kappa["category_similarity"]
+    quoted += [f"{similarity['MISC']['MISC']:.3f} (MISC)", f"{similarity['O']['O']:.3f} (O)"]
+    assert max(v for a, row in similarity.items() for b, v in row.items() if a != b) < 0.08
+    undefined = sum(v is None for v in data["sentence_chance"])
+    quoted += [f"({len(references) - undefined} sentences drawn, {undefined} have no entity",
+               f"{data['sentences']['left_out']} more were left out", f"sentence {data['sentences']['shown'][0]['sentence']},",
+               f"{len(references)} sentences"]
+    for name, tags in (("flair", flair), ("bert", bert)):
+        quoted.append(f"{name} {chance_f1(tags, references, zero_division=0)['overall_corrected_f1']:.4f}")
+    pairs = {("flair", "bert"): (flair, bert), ("lstm", "flair"): (lstm, flair), ("lstm", "bert"): (lstm, bert)}
+    for (a, b), (first, second) in pairs.items():
+        quoted.append(f"{a}-{b} {chance_f1(second, first, zero_division=0)['overall_corrected_f1']:.3f}")
+    team = _team_results({"lstm": lstm, "flair": flair, "bert": bert}, "token", "non_overlapping",
+                         {"scheme": None, "mode": None, "suffix": False})
+    quoted.append(f"corrected F1 {team['overall_corrected_f1']:.4f}")
+    multi = multi_annotator_agreement([list(item) for item in zip(lstm, flair, bert)])
+    quoted.append(f"Krippendorff's alpha ({multi['fleiss_kappa']:.4f})")
+    assert f"{multi['krippendorff_alpha']:.4f}" == f"{multi['fleiss_kappa']:.4f}"
+    missing = [text for text in quoted if text not in section]
+    assert not missing
