@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import shutil
 import subprocess
 import tempfile
@@ -149,4 +148,4 @@ if __name__ == "__main__":  # python tests/browser.py page.html shot.png: look a
     Path(sys.argv[2]).write_bytes(result.screenshot)
     print(json.dumps({"errors": result.console_errors, "numbers": len(result.numbers),
                       "sections": result.facts["sections"], "notes": result.facts["notes"]}, indent=1))
-    os.sys.exit(0)
+    sys.exit(0)

@@ -470,6 +470,10 @@ td.sentence { max-width: 520px; min-width: 260px; white-space: normal; }
 """
 
 
+def _header(*cells: str) -> str:
+    return "<tr>" + "".join(f"<th>{_e(cell)}</th>" for cell in cells) + "</tr>"
+
+
 def _section(heading: str, anchor: str, body: str) -> str:
     return f'<section id="{_e(anchor)}"><h2>{_e(heading)}</h2>{body}</section>'
 
@@ -528,8 +532,7 @@ def _types(result: dict) -> list[str]:
 def _per_type(data: dict) -> str:
     result = data["result"]
     types, note = _capped(_types(result), MAX_TYPES)
-    head = ("<tr><th>type</th><th>support</th><th>observed F1</th><th>chance F1</th><th>corrected F1</th>"
-            "<th>corrected F1 interval</th></tr>")
+    head = _header("type", "support", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
     rows = []
     for name in types:
         scores = result[name]
@@ -601,8 +604,7 @@ def _sentences(data: dict) -> str:
     names = sentences["annotators"]
     all_types = sorted({span[0] for row in sentences["shown"] for spans in row["spans"].values() for span in spans})
     colours = {name: TYPE_COLOURS[i % len(TYPE_COLOURS)] for i, name in enumerate(all_types)}
-    head = ("<tr><th>sentence</th><th>annotated</th><th>observed</th><th>chance</th><th>corrected</th>"
-            + "".join(f"<th>{_e(name)}</th>" for name in names) + "</tr>")
+    head = _header("sentence", "annotated", "observed", "chance", "corrected", *names)
     rows = []
     for row in sentences["shown"]:
         key = f"sentences/{row['sentence']}"
@@ -634,7 +636,6 @@ def _team(data: dict) -> str:
     present = [v for row in values for v in row if v is not None]
     chart = heat_map(labels, labels, values, "pairwise corrected F1", digits=3, low=min(present + [0.0]), high=1.0,
                      row_title="annotator", column_title="other annotator")
-    cells = "".join(f"<th>{_e(name)}</th>" for name in labels)
     grid = "".join(f"<tr><th>{_e(labels[a])}</th>" + "".join(
         _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
         for a in range(len(labels)))
@@ -642,10 +643,10 @@ def _team(data: dict) -> str:
         _num(f"annotators/{name}/{key}", team["per_annotator"][name][key]) for key in SCORES) + "</tr>" for name in labels)
     bars = bar_chart([(name, [team["per_annotator"][name][key] for key in SCORES]) for name in labels],
                      label="each annotator against the rest")
-    body = (f'<h3>Pairwise corrected F1</h3><div class="figures">{chart}<table><tr><th></th>{cells}</tr>{grid}</table></div>'
+    body = (f'<h3>Pairwise corrected F1</h3><div class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
             f'{note}<h3>Each annotator against the rest</h3><p class="muted">The pooled statistics of the '
-            f'annotator\'s pairs.</p><div class="figures"><table><tr><th>annotator</th><th>observed F1</th>'
-            f'<th>chance F1</th><th>corrected F1</th></tr>{rows}</table>{bars}</div>')
+            f'annotator\'s pairs.</p><div class="figures"><table>'
+            f'{_header("annotator", "observed F1", "chance F1", "corrected F1")}{rows}</table>{bars}</div>')
     return _section("Several annotators", "annotators", body)
 
 
@@ -662,8 +663,8 @@ def _leaderboard(data: dict) -> str:
                     + "".join(_num(f"{key}/{k}", row[k]) for k in SCORES)
                     + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci')}</td>"
                     + f"{_num(key + '/observed_rank', row['observed_rank'])}<td>{arrow}</td></tr>")
-    head = ("<tr><th>rank</th><th>system</th><th>observed F1</th><th>chance F1</th><th>corrected F1</th>"
-            "<th>corrected F1 interval</th><th>observed rank</th><th>rank change</th></tr>")
+    head = _header("rank", "system", "observed F1", "chance F1", "corrected F1", "corrected F1 interval",
+                   "observed rank", "rank change")
     plot = scatter_plot([{"x": row["observed_f1"], "y": row["corrected_f1"], "ci": row.get("corrected_f1_ci"),
                           "label": row["system"], "mark": f"{row['corrected_rank']}. {row['system']}"} for row in systems])
     body = (f'<p>Systems against the gold standard {_e(data["annotators"][0])}, ranked by corrected F1; rank change = '
