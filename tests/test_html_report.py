@@ -91,6 +91,16 @@ def test_sentences_ranked_by_disagreement_beyond_chance_with_both_annotations():
     assert '<mark class="ent"' in page and "Bob<sub>PER</sub>" in page
 
 
+@pytest.mark.parametrize("mode,spans", [(None, [["PER", 0, 2], ["LOC", 3, 4]]), ("strict", [["LOC", 3, 4]])])
+def test_shown_spans_follow_the_span_options(mode, spans):
+    tokens = [["a", "b", "c", "d"]]
+    a = [["I-PER", "I-PER", "O", "B-LOC"]]  # strict IOB2 has no span without its B-
+    b = [["O", "O", "O", "B-LOC"]]
+    data = report_data(tokens, {"a": a, "b": [["B-PER", "O", "O", "O"]], "c": b}, mode=mode, scheme="IOB2" if mode else None)
+    row = next(r for r in data["sentences"]["shown"] if r["sentence"] == 1)
+    assert row["spans"]["a"] == spans
+
+
 def test_intervals_render_when_the_ci_keys_are_present():
     data = report_data(TOKENS, {"a": A, "b": B}, confidence_level=None)
     page = render_report(data)

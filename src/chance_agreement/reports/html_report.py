@@ -28,7 +28,7 @@ from ..coefficients.contingency_table import NOTHING, contingency
 from ..coefficients.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi
 from ..spans.conll import read_conll
-from ..spans.tags import SCHEMES, paired_spans
+from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
 from .leaderboard import build_leaderboard, check_alignment, parse_system_spec, system_name
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -203,10 +203,13 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     sentence_scores = data["result"].pop("sentence_scores")
     data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
     shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
+    detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name]]
+    resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
-        row["spans"] = {name: _spans_of(annotations[name][i], span_options) for name in shown_names}
+        row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
+                        for name in shown_names}
     data["sentences"] = {"shown": shown, "left_out": left_out, "annotators": shown_names}
     return data
 
@@ -220,11 +223,6 @@ def _check_shapes(tokens, annotations: dict) -> None:
         for number, (sentence, length) in enumerate(zip(tags, lengths), start=1):
             if isinstance(sentence, str) or len(sentence) != length:
                 raise ValueError(f"{name}: sentence {number} has {len(sentence)} tags for {length} tokens")
-
-
-def _spans_of(tags, span_options) -> list[list]:
-    """[type, start, end) spans of one tag sequence, as seqeval finds them."""
-    return [list(span) for span in paired_spans([tags], [tags], **span_options)[0][0]]
 
 
 # --- small HTML and SVG pieces -------------------------------------------------------------------
