@@ -343,3 +343,18 @@ def test_readme_numbers_are_the_reports(conll_systems):
     assert f"{multi['krippendorff_alpha']:.4f}" == f"{multi['fleiss_kappa']:.4f}"
     missing = [text for text in quoted if text not in section]
     assert not missing
+
+
+@pytest.mark.parametrize("ci,outcome,reason", [("true", "1 error", "CI requires chromium"),
+                                               ("", "1 skipped", "chromium is not installed")])
+def test_without_chromium_browser_tests_fail_under_ci_and_skip_elsewhere(tmp_path, ci, outcome, reason):
+    bin_dir = tmp_path / "bin"  # a PATH with python and no chromium
+    bin_dir.mkdir()
+    (bin_dir / "python").symlink_to(sys.executable)
+    env = {"PATH": str(bin_dir), "CI": ci, "PYTHONPATH": str(REPO / "src"), "HOME": str(tmp_path),
+           "CHANCE_AGREEMENT_DATA": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                           "tests/test_html_report_browser.py", "-k", "catches"],
+                          capture_output=True, text=True, cwd=REPO, env=env)
+    assert outcome in done.stdout, done.stdout[-2000:]
+    assert reason in done.stdout
