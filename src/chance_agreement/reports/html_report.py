@@ -21,7 +21,7 @@ import inspect
 import math
 from pathlib import Path
 
-from ..chance.corrected_f1 import FIELDS, LEVELS, chance_f1, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import FIELDS, LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
 from ..chance.random_model import MODELS
 from ..coefficients.agreement_coefficients import coefficients
 from ..coefficients.contingency_table import NOTHING, contingency
@@ -87,12 +87,12 @@ def _team_results(annotations: dict, level: str, model: str, span_options: dict)
             total, sentences = corpus_statistics(annotations[second], annotations[first], model=model,
                                                  levels=(level,), **span_options)
             pair_totals[first, second], pair_sentences[first, second] = total, sentences
-    pooled = sum(pair_totals.values(), type(next(iter(pair_totals.values())))())
+    pooled = sum(pair_totals.values(), ChanceStatistics())
     result = scores_from_statistics(pooled, level, zero_division=0)
     result["annotators"] = names
     result["per_annotator"] = {}
     for name in names:
-        mine = sum((t for pair, t in pair_totals.items() if name in pair), type(pooled)())
+        mine = sum((t for pair, t in pair_totals.items() if name in pair), ChanceStatistics())
         scores = scores_from_statistics(mine, level, zero_division=0)
         result["per_annotator"][name] = {key: scores[f"overall_{key}"] for key in SCORES}
     matrix = [[None] * len(names) for _ in names]
@@ -100,7 +100,7 @@ def _team_results(annotations: dict, level: str, model: str, span_options: dict)
         value = scores_from_statistics(total, level, zero_division=0)["overall_corrected_f1"]
         matrix[names.index(first)][names.index(second)] = matrix[names.index(second)][names.index(first)] = value
     result["pairwise_corrected_f1"] = matrix
-    by_sentence = [sum(parts, type(pooled)()) for parts in zip(*pair_sentences.values())]
+    by_sentence = [sum(parts, ChanceStatistics()) for parts in zip(*pair_sentences.values())]
     result["sentence_scores"] = _sentence_scores_from(by_sentence, level)
     return result
 
