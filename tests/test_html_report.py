@@ -285,8 +285,9 @@ def test_cli_errors_are_one_line_without_traceback(tmp_path):
         ((f"{data}", f"{other}"), 1, "sentence 1: token 1 is 'x'"),
         ((f"{data}", f"{data}:2", "--names", "one"), 2, "--names gives 1 names for 2"),
     ]
+    cases.append(((f"{data}", f"{data}:2", "-o", tmp_path / "no" / "such" / "r.html"), 1, "r.html: cannot write"))
     for args, code, message in cases:
-        done = run_cli(*args, "-o", tmp_path / "r.html")
+        done = run_cli(*args, *(() if "-o" in args else ("-o", tmp_path / "r.html")))
         assert done.returncode == code, done.stderr
         assert message in done.stderr
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
