@@ -297,7 +297,8 @@ def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar c
     values = [v for _, vs in groups for v in vs if v is not None]
     low = min([0.0] + values)
     high = max([1.0] + values)
-    plot_h, left, top = 220.0, 46.0, 26.0
+    plot_h, top = 220.0, 26.0
+    left = max(46.0, 10.0 + 5.6 * max([len(_short(name)) for name, _ in groups] + [0]))  # room for slanted labels
     group_w = max(28.0, 14.0 * len(series) + 14)
     width = max(left + group_w * len(groups) + 20, left + 120 * len(series) + 10)
     height = top + plot_h + 70
