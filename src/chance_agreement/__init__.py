@@ -65,6 +65,10 @@ _EXPORTS = {
     "merge_statistics": "ecosystem.sharding",
     "scores_from_shards": "ecosystem.sharding",
     "sentence_statistics_batch": "ecosystem.sharding",
+    # the HTML agreement report
+    "html_report": "reports.html_report",
+    "report_data": "reports.html_report",
+    "render_report": "reports.html_report",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -1,0 +1,810 @@
+"""One self-contained HTML page about the agreement of two or more annotations (``chance-agreement report``).
+
+The page needs no network and no JavaScript: styles are inline, figures are hand-written SVG.
+It is built in two steps so that each can be used (and tested) alone:
+
+- ``report_data(tokens, annotations, ...)`` gathers plain result dicts from the library
+  (``chance_f1``, ``contingency`` + ``coefficients``, ``noise_report``, the leaderboard);
+- ``render_report(data)`` turns such a dict into HTML; it shows whatever keys are present (an
+  interval when a ``*_ci`` key is there, the several-annotators sections when ``team`` is there).
+
+``html_report(...)`` does both. Two annotations: the first is the reference. Three or more: every
+pair is compared (``_team_results``). ``leaderboard=True``: the first is the gold standard, the
+others are systems, ranked by corrected F1; the detailed sections compare the gold with the first
+system.
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+import math
+from pathlib import Path
+
+from ..chance.corrected_f1 import FIELDS, LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
+from ..chance.random_model import MODELS
+from ..coefficients.agreement_coefficients import coefficients
+from ..coefficients.contingency_table import NOTHING, contingency
+from ..coefficients.multi_annotator import multi_annotator_agreement
+from ..noise.noise_model import noise_report, noise_report_multi
+from ..spans.conll import read_conll
+from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
+from .leaderboard import build_leaderboard, check_alignment, parse_system_spec, system_name
+
+MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
+MAX_TYPES = 40  # rows of the per-type table and bars
+MAX_CATEGORIES = 25  # categories in the heat maps
+MAX_ROWS = 40  # systems in the leaderboard, annotators in the pairwise matrix
+HISTOGRAM_BINS = 20
+KAPPA_FAMILY = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa")
+TEAM_KAPPA = ("fleiss_kappa", "krippendorff_alpha")
+SCORES = ("observed_f1", "chance_f1", "corrected_f1")
+
+
+# --- gathering the results -----------------------------------------------------------------------
+
+
+def _interval_options(confidence_level, n_resamples, random_state) -> dict:
+    """``chance_f1``'s bootstrap options if this version of ``chance_f1`` has them, else {}."""
+    if confidence_level is None or "confidence_level" not in inspect.signature(chance_f1).parameters:
+        return {}
+    return {"confidence_level": confidence_level, "n_resamples": n_resamples, "random_state": random_state}
+
+
+def _sentence_scores_from(sentences, level: str) -> list[dict]:
+    """observed/chance F1 and denominator per sentence from (pooled) per-sentence statistics,
+    the keys of ``chance_f1(..., return_sentence_scores=True)``; None without entities."""
+    field = {name: index for index, name in enumerate(FIELDS)}
+    if level == "token":
+        agreement, expected, denominator = ["overlap"], ["expected_overlap"], ["annotated_tokens"]
+    else:
+        agreement, expected, denominator = ["true_positives"], ["expected_matches"], ["predicted", "actual"]
+    scores = []
+    for stats in sentences:
+        sums = {name: float(sum(v[field[name]] for v in stats.per_type.values()))
+                for name in agreement + expected + denominator}
+        size = sum(sums[name] for name in denominator)
+        if size == 0:
+            scores.append({"observed_f1": None, "chance_f1": None, "denominator": 0.0})
+        else:
+            scores.append({"observed_f1": 2 * sums[agreement[0]] / size, "chance_f1": 2 * sums[expected[0]] / size,
+                           "denominator": size})
+    return scores
+
+
+def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
+    """Several annotators from pairwise chance F1: every pair's statistics pooled (``overall_*``
+    and per type), each annotator against the rest (the pooled statistics of its pairs) and the
+    m x m ``pairwise_corrected_f1`` (diagonal None); plus pooled ``sentence_scores``.
+
+    The shape of ``team_chance_f1(annotations, names=...)`` (several-annotators issue); replace
+    this function's body by a call to it once it is available.
+    """
+    names = list(annotations)
+    pair_totals, pair_sentences = {}, {}
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            total, sentences = corpus_statistics(annotations[second], annotations[first], model=model,
+                                                 levels=(level,), **span_options)
+            pair_totals[first, second], pair_sentences[first, second] = total, sentences
+    pooled = sum(pair_totals.values(), ChanceStatistics())
+    result = scores_from_statistics(pooled, level, zero_division=0)
+    result["annotators"] = names
+    result["per_annotator"] = {}
+    for name in names:
+        mine = sum((t for pair, t in pair_totals.items() if name in pair), ChanceStatistics())
+        scores = scores_from_statistics(mine, level, zero_division=0)
+        result["per_annotator"][name] = {key: scores[f"overall_{key}"] for key in SCORES}
+    matrix = [[None] * len(names) for _ in names]
+    for (first, second), total in pair_totals.items():
+        value = scores_from_statistics(total, level, zero_division=0)["overall_corrected_f1"]
+        matrix[names.index(first)][names.index(second)] = matrix[names.index(second)][names.index(first)] = value
+    result["pairwise_corrected_f1"] = matrix
+    by_sentence = [sum(parts, ChanceStatistics()) for parts in zip(*pair_sentences.values())]
+    result["sentence_scores"] = _sentence_scores_from(by_sentence, level)
+    return result
+
+
+def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[list[int]], list[str]]:
+    """The token contingency table of every pair of annotators (first of the pair in the rows), summed."""
+    names = list(annotations)
+    tables = [contingency(annotations[b], annotations[a], **span_options)
+              for i, a in enumerate(names) for b in names[i + 1:]]
+    categories = sorted({c for _, cats in tables for c in cats if c != NOTHING}) + [NOTHING]
+    pooled = [[0] * len(categories) for _ in categories]
+    for table, cats in tables:
+        index = [categories.index(c) for c in cats]
+        for i, row in enumerate(table.tolist()):
+            for j, count in enumerate(row):
+                pooled[index[i]][index[j]] += count
+    return pooled, categories
+
+
+def _ranked_sentences(sentence_scores, limit: int) -> tuple[list[dict], int]:
+    """Sentences by disagreement beyond chance, most first: ``(1 - corrected F1) x denominator``,
+    i.e. observed over chance-expected disagreement, weighted by the sentence's annotated size."""
+    ranked = []
+    for index, score in enumerate(sentence_scores):
+        observed, chance = score["observed_f1"], score["chance_f1"]
+        if observed is None or chance is None or 1.0 - chance < 1e-12:
+            continue
+        corrected = (observed - chance) / (1.0 - chance)
+        ranked.append({"sentence": index + 1, "observed_f1": observed, "chance_f1": chance,
+                       "corrected_f1": corrected, "denominator": score["denominator"],
+                       "disagreement": (1.0 - corrected) * score["denominator"]})
+    ranked = [row for row in ranked if row["disagreement"] > 0]
+    ranked.sort(key=lambda row: (-row["disagreement"], row["sentence"]))
+    return ranked[:limit], max(0, len(ranked) - limit)
+
+
+def _leaderboard_results(references, systems: dict, level, model, span_options, interval_options) -> dict:
+    """``build_leaderboard``'s ranking; each row gets ``chance_f1``'s ``*_ci`` when intervals are on."""
+    board = build_leaderboard(references, systems, level=level, model=model, progress=False, **span_options)
+    if interval_options:
+        for row in board["systems"]:
+            result = chance_f1(systems[row["system"]], references, level=level, model=model, zero_division=0,
+                               **span_options, **interval_options)
+            for key in SCORES:
+                if f"overall_{key}_ci" in result:
+                    row[f"{key}_ci"] = result[f"overall_{key}_ci"]
+    return board
+
+
+def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: str = "token",
+                model: str = "non_overlapping", scheme=None, mode=None, suffix: bool = False,
+                max_sentences: int = MAX_SENTENCES, confidence_level: float | None = 0.95,
+                n_resamples: int = 1000, random_state: int = 0, title: str | None = None) -> dict:
+    """Plain result dicts for ``render_report``.
+
+    ``tokens``: the sentences' tokens; ``annotations``: {name: tag sequences}, in order (two or
+    more; with ``leaderboard`` the first is the gold standard). ``confidence_level`` None turns
+    intervals off; otherwise they are asked from ``chance_f1`` when it has bootstrap options.
+    """
+    names = list(annotations)
+    if len(names) < 2:
+        raise ValueError(f"a report needs at least two annotations, got {len(names)}")
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    if max_sentences < 0:
+        raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
+    _check_shapes(tokens, annotations)
+    span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
+    intervals = _interval_options(confidence_level, n_resamples, random_state)
+    team = len(names) > 2 and not leaderboard
+    shown_names = names if team else names[:2]
+    data = {"title": title or "Agreement report: " + " vs ".join(names[:6]) + (" ..." if len(names) > 6 else ""),
+            "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
+            "intervals_requested": confidence_level is not None, "sentence_count": len(tokens)}
+    items = [list(item) for item in zip(*(annotations[name] for name in names))]
+    if team:
+        data["result"] = _team_results(annotations, level, model, span_options)
+        data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
+        table, categories = _pooled_contingency(annotations, span_options)
+        data["multi"] = multi_annotator_agreement(items, **span_options)
+        data["noise"] = noise_report_multi(items, **span_options)
+        data["compared"] = f"every pair of the {len(names)} annotators, pooled"
+    else:
+        reference, other = names[0], names[1]
+        data["result"] = chance_f1(annotations[other], annotations[reference], level=level, model=model,
+                                   zero_division=0, return_sentence_scores=True, **span_options, **intervals)
+        table, categories = contingency(annotations[other], annotations[reference], **span_options)
+        table = table.tolist()
+        data["noise"] = noise_report(annotations[other], annotations[reference], **span_options)
+        data["compared"] = f"{other} against {reference}"
+    data["coefficients"] = coefficients(table, categories, nothing=NOTHING)
+    data["contingency"] = {"categories": categories, "table": table,
+                           "rows": "the first of each pair" if team else names[0],
+                           "columns": "the second of each pair" if team else names[1]}
+    if leaderboard:
+        systems = {name: annotations[name] for name in names[1:]}
+        data["leaderboard"] = _leaderboard_results(annotations[names[0]], systems, level, model, span_options, intervals)
+    sentence_scores = data["result"].pop("sentence_scores")
+    data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
+    shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
+    detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name]]
+    resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
+    for row in shown:
+        i = row["sentence"] - 1
+        row["tokens"] = [str(token) for token in tokens[i]]
+        row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
+                        for name in shown_names}
+    data["sentences"] = {"shown": shown, "left_out": left_out, "annotators": shown_names}
+    return data
+
+
+def _check_shapes(tokens, annotations: dict) -> None:
+    """Every annotation has the tokens' sentences, each as long as the tokens' (1-based numbers)."""
+    lengths = [len(sentence) for sentence in tokens]
+    for name, tags in annotations.items():
+        if isinstance(tags, str) or len(tags) != len(lengths):
+            raise ValueError(f"{name}: {len(tags)} sentences, the tokens have {len(lengths)}")
+        for number, (sentence, length) in enumerate(zip(tags, lengths), start=1):
+            if isinstance(sentence, str) or len(sentence) != length:
+                raise ValueError(f"{name}: sentence {number} has {len(sentence)} tags for {length} tokens")
+
+
+# --- small HTML and SVG pieces -------------------------------------------------------------------
+
+OBSERVED, CHANCE, CORRECTED = "#3b6ea8", "#a6a29d", "#e07b1a"
+SERIES = (("observed F1", OBSERVED), ("chance F1", CHANCE), ("corrected F1", CORRECTED))
+# span colours by type (cycled); chosen to stay readable behind black text
+TYPE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#ffc9c9", "#99e9f2",
+                "#d0bfff", "#c0eb75", "#fcc2d7")
+
+
+def _e(text) -> str:
+    """Text escaped for HTML content and attribute values (also inside SVG)."""
+    return html.escape(str(text), quote=True)
+
+
+def _f(value, digits: int = 4) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "–"
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def _num(key: str, value, digits: int = 4, tag: str = "td") -> str:
+    """A cell with the number rounded and its exact value in ``data-value`` (``data-key`` names it)."""
+    exact = "" if value is None else repr(float(value)) if isinstance(value, float) else str(value)
+    return f'<{tag} class="num" data-key="{_e(key)}" data-value="{_e(exact)}">{_f(value, digits)}</{tag}>'
+
+
+def _interval(result: dict, key: str, data_key: str) -> str:
+    ci = result.get(f"{key}_ci")
+    if ci is None:
+        return '<span class="muted">interval: not computed</span>'
+    low, high = ci
+    return (f'<span class="ci">[<span data-key="{_e(data_key)}/low" data-value="{_e(repr(float(low)))}">{low:.4f}</span>, '
+            f'<span data-key="{_e(data_key)}/high" data-value="{_e(repr(float(high)))}">{high:.4f}</span>]</span>')
+
+
+def _capped(items: list, limit: int) -> tuple[list, str]:
+    """The first ``limit`` items and a note saying how many were left out ("" if none)."""
+    if len(items) <= limit:
+        return items, ""
+    return items[:limit], f'<p class="note">{len(items) - limit} more left out (showing the first {limit}).</p>'
+
+
+def _colour(value, low: float, high: float) -> str:
+    """White to dark blue for value in [low, high] (clipped); grey for None."""
+    if value is None:
+        return "#eeeeee"
+    t = 0.0 if high <= low else min(max((value - low) / (high - low), 0.0), 1.0)
+    r, g, b = (int(round(255 + (end - 255) * t)) for end in (8, 69, 148))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _svg(width: float, height: float, body: str, label: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{_e(label)}">{body}</svg>')
+
+
+def _legend(series, x: float, y: float) -> str:
+    parts = []
+    for index, (name, colour) in enumerate(series):
+        left = x + index * 120
+        parts.append(f'<rect x="{left:.1f}" y="{y - 9:.1f}" width="10" height="10" fill="{colour}"/>'
+                     f'<text x="{left + 14:.1f}" y="{y:.1f}" class="small">{_e(name)}</text>')
+    return "".join(parts)
+
+
+def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar chart") -> str:
+    """Grouped vertical bars, one group per label, one bar per series; None bars are left out."""
+    values = [v for _, vs in groups for v in vs if v is not None]
+    low = min([0.0] + values)
+    high = max([1.0] + values)
+    plot_h, top = 220.0, 26.0
+    left = max(46.0, 10.0 + 5.6 * max([len(_short(name)) for name, _ in groups] + [0]))  # room for slanted labels
+    group_w = max(28.0, 14.0 * len(series) + 14)
+    width = max(left + group_w * len(groups) + 20, left + 120 * len(series) + 10)
+    height = top + plot_h + 70
+
+    def y(v):
+        return top + (high - v) / (high - low) * plot_h
+
+    body = [_legend(series, left, 14)]
+    ticks = sorted({round(low, 1), 0.0, 0.25, 0.5, 0.75, 1.0})
+    for tick in ticks:
+        if low - 1e-9 <= tick <= high + 1e-9:
+            body.append(f'<line x1="{left:.1f}" x2="{width - 10:.1f}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+                        f'class="grid"/><text x="{left - 4:.1f}" y="{y(tick) + 4:.1f}" class="small" '
+                        f'text-anchor="end">{tick:.2f}</text>')
+    bar_w = (group_w - 10) / len(series)
+    for g, (name, vals) in enumerate(groups):
+        x0 = left + g * group_w + 5
+        for s, value in enumerate(vals):
+            if value is None:
+                continue
+            top_y, bottom_y = sorted((y(value), y(0.0)))
+            body.append(f'<rect x="{x0 + s * bar_w:.1f}" y="{top_y:.1f}" width="{bar_w - 1:.1f}" '
+                        f'height="{max(bottom_y - top_y, 0.5):.1f}" fill="{series[s][1]}">'
+                        f'<title>{_e(name)}: {_e(series[s][0])} {value:.4f}</title></rect>')
+        cx = x0 + (group_w - 10) / 2
+        body.append(f'<text x="{cx:.1f}" y="{top + plot_h + 14:.1f}" class="small" text-anchor="end" '
+                    f'transform="rotate(-35 {cx:.1f} {top + plot_h + 14:.1f})">{_e(_short(name))}</text>')
+    body.append(f'<line x1="{left:.1f}" x2="{width - 10:.1f}" y1="{y(0.0):.1f}" y2="{y(0.0):.1f}" class="axis"/>')
+    return _svg(width, height, "".join(body), label)
+
+
+def _short(name, limit: int = 18) -> str:
+    name = str(name)
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def heat_map(rows: list[str], columns: list[str], values: list[list], label: str, digits: int = 0,
+             low: float | None = None, high: float | None = None, log: bool = False,
+             row_title: str = "", column_title: str = "") -> str:
+    """A matrix of coloured cells with the value written in each; ``log`` colours by log(1 + v)."""
+    present = [v for row in values for v in row if v is not None]
+    scale = (lambda v: math.log1p(max(v, 0.0))) if log else (lambda v: v)  # noqa: E731
+    low = scale(min(present)) if low is None and present else (low if low is not None else 0.0)
+    high = scale(max(present)) if high is None and present else (high if high is not None else 1.0)
+    cell = 58.0 if digits else 64.0
+    left = 16 + 7.0 * max([len(_short(r)) for r in rows] + [4])
+    top = 30 + 6.0 * max([len(_short(c)) for c in columns] + [4])
+    width, height = left + cell * len(columns) + 10, top + cell * len(rows) + 24
+    body = [f'<text x="{left:.1f}" y="12" class="small">{_e(column_title)}</text>']
+    for j, column in enumerate(columns):
+        cx = left + (j + 0.5) * cell
+        body.append(f'<text x="{cx:.1f}" y="{top - 6:.1f}" class="small" transform="rotate(-40 {cx:.1f} {top - 6:.1f})">'
+                    f'{_e(_short(column))}</text>')
+    for i, row in enumerate(rows):
+        cy = top + (i + 0.5) * cell
+        body.append(f'<text x="{left - 6:.1f}" y="{cy + 4:.1f}" class="small" text-anchor="end">{_e(_short(row))}</text>')
+        for j, value in enumerate(values[i]):
+            fill = _colour(None if value is None else scale(value), low, high)
+            dark = value is not None and high > low and (scale(value) - low) / (high - low) > 0.55
+            text = "" if value is None else _f(float(value), digits) if digits else str(int(value))
+            body.append(f'<rect x="{left + j * cell:.1f}" y="{top + i * cell:.1f}" width="{cell - 1:.1f}" '
+                        f'height="{cell - 1:.1f}" fill="{fill}"><title>{_e(row)} / {_e(columns[j])}: {_e(text or "-")}</title></rect>'
+                        f'<text x="{left + (j + 0.5) * cell:.1f}" y="{cy + 4:.1f}" text-anchor="middle" '
+                        f'class="cell{" light" if dark else ""}">{_e(text)}</text>')
+    body.append(f'<text x="4" y="{height - 6:.1f}" class="small">rows: {_e(row_title)}</text>')
+    return _svg(width, height, "".join(body), label)
+
+
+def histogram(values: list, bins: int = HISTOGRAM_BINS, label: str = "histogram") -> str:
+    """Counts of ``values`` in ``bins`` equal bins over [0, 1] (None values are not drawn)."""
+    counts = [0] * bins
+    for value in values:
+        if value is not None:
+            counts[min(int(value * bins), bins - 1)] += 1
+    left, top, plot_w, plot_h = 50.0, 12.0, 520.0, 200.0
+    highest = max(counts + [1])
+    body = []
+    for tick in (0, highest // 2, highest):
+        ty = top + plot_h - tick / highest * plot_h
+        body.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{ty:.1f}" y2="{ty:.1f}" class="grid"/>'
+                    f'<text x="{left - 4}" y="{ty + 4:.1f}" class="small" text-anchor="end">{tick}</text>')
+    width = plot_w / bins
+    for index, count in enumerate(counts):
+        h = count / highest * plot_h
+        body.append(f'<rect x="{left + index * width:.1f}" y="{top + plot_h - h:.1f}" width="{width - 1:.1f}" '
+                    f'height="{h:.1f}" fill="{CHANCE}"><title>chance F1 in [{index / bins:.2f}, '
+                    f'{(index + 1) / bins:.2f}): {count} sentences</title></rect>')
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        body.append(f'<text x="{left + tick * plot_w:.1f}" y="{top + plot_h + 16:.1f}" class="small" '
+                    f'text-anchor="middle">{tick:.2f}</text>')
+    body.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 34:.1f}" class="small" text-anchor="middle">'
+                f'chance F1 of the sentence</text>')
+    return _svg(left + plot_w + 12, top + plot_h + 42, "".join(body), label)
+
+
+def scatter_plot(points: list[dict], label: str = "observed against corrected F1") -> str:
+    """Observed (x) against corrected (y) F1 per system, the diagonal corrected = observed, and the
+    corrected F1 interval as a vertical bar when a point has ``ci``."""
+    values = [p["x"] for p in points] + [p["y"] for p in points]
+    values += [v for p in points if p.get("ci") for v in p["ci"]]
+    low, high = min(values), max(values)
+    pad = max(0.02, 0.08 * (high - low))
+    low, high = max(-1.0, low - pad), min(1.0, high + pad)
+    left, top, size = 56.0, 12.0, 360.0
+
+    def sx(v):
+        return left + (v - low) / (high - low) * size
+
+    def sy(v):
+        return top + (high - v) / (high - low) * size
+
+    body = [f'<rect x="{left}" y="{top}" width="{size}" height="{size}" fill="none" class="axis"/>',
+            f'<line x1="{sx(low):.1f}" y1="{sy(low):.1f}" x2="{sx(high):.1f}" y2="{sy(high):.1f}" class="diagonal"/>']
+    for k in range(5):
+        tick = low + k * (high - low) / 4
+        body.append(f'<text x="{sx(tick):.1f}" y="{top + size + 16:.1f}" class="small" text-anchor="middle">{tick:.3f}</text>'
+                    f'<text x="{left - 4:.1f}" y="{sy(tick) + 4:.1f}" class="small" text-anchor="end">{tick:.3f}</text>')
+    for p in points:
+        x, y = sx(p["x"]), sy(p["y"])
+        if p.get("ci"):
+            body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{sy(p["ci"][0]):.1f}" y2="{sy(p["ci"][1]):.1f}" class="errorbar"/>')
+        body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{CORRECTED}"><title>{_e(p["label"])}: observed '
+                    f'{p["x"]:.4f}, corrected {p["y"]:.4f}</title></circle>'
+                    f'<text x="{x + 7:.1f}" y="{y - 6:.1f}" class="small">{_e(_short(p["mark"], 24))}</text>')
+    body.append(f'<text x="{left + size / 2:.1f}" y="{top + size + 34:.1f}" class="small" text-anchor="middle">observed F1</text>'
+                f'<text x="14" y="{top + size / 2:.1f}" class="small" text-anchor="middle" '
+                f'transform="rotate(-90 14 {top + size / 2:.1f})">chance-corrected F1</text>')
+    return _svg(left + size + 120, top + size + 44, "".join(body), label)
+
+
+# --- the page ------------------------------------------------------------------------------------
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; margin: 0;
+       color: #1f2328; background: #ffffff; line-height: 1.45; }
+main { max-width: 1180px; margin: 0 auto; padding: 20px 28px 60px; }
+h1 { font-size: 1.6em; margin: 0.3em 0 0.2em; }
+h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 2px solid #d0d7de; padding-bottom: 4px; }
+h3 { font-size: 1.05em; margin: 1.2em 0 0.4em; }
+p.meta { color: #57606a; margin-top: 0; }
+.cards { display: flex; flex-wrap: wrap; gap: 16px; }
+.card { flex: 1 1 320px; border: 1px solid #d0d7de; border-radius: 8px; padding: 12px 16px; background: #f6f8fa; }
+.card .big { font-size: 2em; font-weight: 600; color: #1f2328; }
+.card p.read { color: #424a53; font-size: 0.92em; margin-bottom: 0; }
+table { border-collapse: collapse; margin: 8px 0; font-size: 0.92em; }
+th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; white-space: nowrap; }
+th { background: #f6f8fa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.muted { color: #6e7781; font-size: 0.9em; }
+.ci { color: #424a53; }
+.note { color: #9a6700; font-style: italic; }
+.figures { display: flex; flex-wrap: wrap; gap: 24px; align-items: flex-start; }
+.figures > div { max-width: 100%; }
+p.muted, p.read { max-width: 760px; }
+svg { max-width: 100%; height: auto; }
+svg text { font-family: inherit; fill: #1f2328; }
+svg text.small { font-size: 11px; }
+svg text.cell { font-size: 11px; }
+svg text.light { fill: #ffffff; }
+svg .grid { stroke: #e5e7eb; stroke-width: 1; }
+svg .axis { stroke: #57606a; stroke-width: 1; }
+svg .diagonal { stroke: #8c959f; stroke-dasharray: 5 4; stroke-width: 1; }
+svg .errorbar { stroke: #1f2328; stroke-width: 1.5; }
+mark.ent { padding: 0 2px; border-radius: 3px; color: #1f2328; }
+mark.ent sub { font-size: 0.7em; font-weight: 600; color: #424a53; margin-left: 2px; }
+td.sentence { max-width: 520px; min-width: 260px; white-space: normal; }
+.up { color: #1a7f37; } .down { color: #cf222e; }
+"""
+
+
+def _header(*cells: str) -> str:
+    return "<tr>" + "".join(f"<th>{_e(cell)}</th>" for cell in cells) + "</tr>"
+
+
+def _section(heading: str, anchor: str, body: str) -> str:
+    return f'<section id="{_e(anchor)}"><h2>{_e(heading)}</h2>{body}</section>'
+
+
+def _card(title: str, value_html: str, details: str, reading: str) -> str:
+    return (f'<div class="card"><h3>{_e(title)}</h3><div class="big">{value_html}</div>'
+            f'<div>{details}</div><p class="read">{reading}</p></div>')
+
+
+def _summary(data: dict) -> str:
+    result, noise, team = data["result"], data["noise"], "team" in data
+    corrected = result["overall_corrected_f1"]
+    f1_card = _card(
+        "Chance-corrected F1" + (" (all pairs pooled)" if team else ""),
+        _num("summary/overall_corrected_f1", corrected, tag="span"),
+        f'{_interval(result, "overall_corrected_f1", "summary/overall_corrected_f1_ci")}<br>'
+        f'observed F1 {_num("summary/overall_observed_f1", result["overall_observed_f1"], tag="span")}, '
+        f'chance F1 {_num("summary/overall_chance_f1", result["overall_chance_f1"], tag="span")}',
+        f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
+        f"number of spans of the same lengths at random ({_e(data['model'].replace('_', '-'))} random model, "
+        f"{_e(data['level'])} level), below 0 is worse than chance.")
+    rows = "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
+                   for key in KAPPA_FAMILY)
+    if team:
+        rows += "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['multi'][key])}</tr>"
+                        for key in TEAM_KAPPA)
+    kappa_card = _card(
+        "Kappa family", _num("summary/headline_kappa",
+                             data["multi"]["fleiss_kappa"] if team else data["coefficients"]["cohen_kappa"], tag="span"),
+        (f"{_NAMES['fleiss_kappa']}; the first four rows from the contingency table of all pairs"
+         if team else _NAMES["cohen_kappa"]) + f"<table>{rows}</table>",
+        "How to read it: agreement on each token's category (entity type or O) beyond what the category "
+        "proportions predict, from the <a href=\"#contingency\">contingency table</a>; the many tokens both "
+        "leave as O count as agreement, so on sparse entities these run higher than the corrected F1.")
+    noise_card = _card(
+        "Noise bound of the agreed subset",
+        _num("summary/noise_bound", noise["noise_bound"], tag="span"),
+        f'{_num("summary/noisy_items", noise["noisy_items"], tag="span")} of '
+        f'{_num("summary/agreed", noise["agreed"], tag="span")} agreed tokens '
+        f'({noise["disagreed"]} of {noise["instances"]} disagreed; hard-case agreement p = {_f(noise["p"])})',
+        f"How to read it: with {noise['confidence']:.0%} confidence, at most this share of the tokens the "
+        "annotators agree on are hard cases they agreed on by luck, i.e. noise in a gold standard built "
+        "from the agreed tokens (Beigman Klebanov &amp; Beigman 2009, eq. 1).")
+    return _section("Summary", "summary", f'<div class="cards">{f1_card}{kappa_card}{noise_card}</div>')
+
+
+_NAMES = {"observed_agreement": "observed agreement", "bennett_s": "Bennett's S", "scott_pi": "Scott's pi",
+          "cohen_kappa": "Cohen's kappa", "fleiss_kappa": "Fleiss' kappa",
+          "krippendorff_alpha": "Krippendorff's alpha (nominal)"}
+
+
+def _types(result: dict) -> list[str]:
+    return [key for key, value in result.items() if isinstance(value, dict) and "corrected_f1" in value]
+
+
+def _per_type(data: dict) -> str:
+    result = data["result"]
+    types, note = _capped(_types(result), MAX_TYPES)
+    head = _header("type", "support", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
+    rows = []
+    for name in types:
+        scores = result[name]
+        rows.append(f"<tr><th>{_e(name)}</th>{_num(f'types/{name}/number', scores.get('number'))}"
+                    + "".join(_num(f"types/{name}/{key}", scores[key]) for key in SCORES)
+                    + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci')}</td></tr>")
+    rows.append("<tr><th>overall</th><td></td>" + "".join(_num(f"types/overall/{key}", result[f"overall_{key}"])
+                                                        for key in SCORES)
+                + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci')}</td></tr>")
+    chart = bar_chart([(name, [result[name][key] for key in SCORES]) for name in types]
+                      + [("overall", [result[f"overall_{key}"] for key in SCORES])], label="F1 per entity type")
+    support = ("the first annotator's entity spans, summed over the pairs" if "team" in data
+               else f"the entity spans of {_e(data['annotators'][0])}")
+    body = (f'<p class="muted">{_e(data["compared"])}. Support: {support}.</p>'
+            f'<div class="figures"><div><table>{head}{"".join(rows)}</table>{note}</div>{chart}</div>')
+    return _section("Per entity type", "types", body)
+
+
+def _square(categories: list[str], matrix: list[list], keep: int) -> tuple[list[str], list[list], str]:
+    """The ``keep`` most used categories (O always kept) of a square matrix, and a note on the rest."""
+    if len(categories) <= keep:
+        return categories, matrix, ""
+    used = [sum(matrix[i]) + sum(row[i] for row in matrix) for i in range(len(categories))]
+    order = sorted(range(len(categories)), key=lambda i: (categories[i] != NOTHING, -used[i]))[:keep]
+    order.sort()
+    note = f'<p class="note">{len(categories) - keep} more categories left out (the least used).</p>'
+    return [categories[i] for i in order], [[matrix[i][j] for j in order] for i in order], note
+
+
+def _contingency(data: dict) -> str:
+    table = data["contingency"]
+    categories, matrix, note = _square(table["categories"], table["table"], MAX_CATEGORIES)
+    counts = heat_map(categories, categories, matrix, "contingency table", log=True,
+                      row_title=table["rows"], column_title=f"columns: {table['columns']}")
+    similarity = data["coefficients"]["category_similarity"]
+    values = [[similarity[a][b] for b in categories] for a in categories]
+    sims = heat_map(categories, categories, values, "category similarities", digits=3, low=0.0, high=1.0,
+                    row_title="category", column_title="similar category")
+    body = (f'<p>Token categories of {_e(data["compared"])}: each token counts once in the cell of the '
+            f'category its rows annotator gave it (entity type or O) and the one the columns annotator gave it. '
+            f'Colours follow log(1 + count).</p><div class="figures"><div><h3>Contingency table</h3>{counts}'
+            f'{note}</div><div><h3>Category similarities</h3>{sims}<p class="muted">Sim(C1, C2) = (P(C2|C1) + '
+            f'P(C1|C2)) / 2, P(C2|C1) = (n(C1,C2) + n(C2,C1)) / (r(C1) + c(C1)) (prevalence paper, '
+            f'section 4.2, Table 8): how often a token one annotator put in C1 got C2 from the other.</p></div></div>')
+    return _section("Contingency table and category similarities", "contingency", body)
+
+
+def _annotated(tokens: list[str], spans: list[list], colours: dict) -> str:
+    """The sentence with each span wrapped in a mark coloured by its type."""
+    starts = {start: (name, end) for name, start, end in spans}
+    parts, position = [], 0
+    while position < len(tokens):
+        if position in starts:
+            name, end = starts[position]
+            parts.append(f'<mark class="ent" style="background:{colours.get(name, TYPE_COLOURS[0])}" '
+                         f'title="{_e(name)}">{_e(" ".join(tokens[position:end]))}<sub>{_e(name)}</sub></mark>')
+            position = end
+        else:
+            parts.append(_e(tokens[position]))
+            position += 1
+    return " ".join(parts)
+
+
+def _sentences(data: dict) -> str:
+    chances = data["sentence_chance"]
+    undefined = sum(value is None for value in chances)
+    chart = histogram(chances, label="per-sentence chance F1")
+    sentences = data["sentences"]
+    names = sentences["annotators"]
+    all_types = sorted({span[0] for row in sentences["shown"] for spans in row["spans"].values() for span in spans})
+    colours = {name: TYPE_COLOURS[i % len(TYPE_COLOURS)] for i, name in enumerate(all_types)}
+    head = _header("sentence", "annotated", "observed", "chance", "corrected", *names)
+    rows = []
+    for row in sentences["shown"]:
+        key = f"sentences/{row['sentence']}"
+        rows.append(f"<tr>{_num(key + '/sentence', row['sentence'])}{_num(key + '/denominator', row['denominator'], 0)}"
+                    + "".join(_num(f"{key}/{score}", row[score]) for score in SCORES)
+                    + "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
+                              for name in names) + "</tr>")
+    note = (f'<p class="note">{sentences["left_out"]} more sentences with disagreement beyond chance left out '
+            f'(showing the first {len(sentences["shown"])}).</p>' if sentences["left_out"] else "")
+    legend = " ".join(f'<mark class="ent" style="background:{colour}">{_e(name)}</mark>' for name, colour in colours.items())
+    table = (f"<table>{head}{''.join(rows)}</table>" if rows else
+             "<p>No sentence has disagreement beyond chance.</p>")
+    body = (f'<div class="figures"><div>{chart}</div><div><p>Chance F1 of each sentence: the F1 two random '
+            f'annotations with the same spans per type would reach in it. {len(chances) - undefined} sentences '
+            f'drawn; {undefined} have no entity on either side and no chance level.</p></div></div>'
+            f'<h3>Sentences with the most disagreement beyond chance</h3><p class="muted">Ranked by (1 &minus; '
+            f'corrected F1) &times; annotated tokens (the {_e(data["level"])}-level F1 denominator), i.e. observed '
+            f'over chance-expected disagreement, weighted by size. Sentence numbers are 1-based, in file order. '
+            f'Types: {legend}</p>{table}{note}')
+    return _section("Sentences", "sentences", body)
+
+
+def _team(data: dict) -> str:
+    team = data["team"]
+    names, matrix = team["annotators"], team["pairwise_corrected_f1"]
+    shown, note = _capped(list(range(len(names))), MAX_ROWS)
+    labels = [names[i] for i in shown]
+    values = [[matrix[i][j] for j in shown] for i in shown]
+    present = [v for row in values for v in row if v is not None]
+    chart = heat_map(labels, labels, values, "pairwise corrected F1", digits=3, low=min(present + [0.0]), high=1.0,
+                     row_title="annotator", column_title="other annotator")
+    grid = "".join(f"<tr><th>{_e(labels[a])}</th>" + "".join(
+        _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
+        for a in range(len(labels)))
+    rows = "".join(f"<tr><th>{_e(name)}</th>" + "".join(
+        _num(f"annotators/{name}/{key}", team["per_annotator"][name][key]) for key in SCORES) + "</tr>" for name in labels)
+    bars = bar_chart([(name, [team["per_annotator"][name][key] for key in SCORES]) for name in labels],
+                     label="each annotator against the rest")
+    body = (f'<h3>Pairwise corrected F1</h3><div class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
+            f'{note}<h3>Each annotator against the rest</h3><p class="muted">The pooled statistics of the '
+            f'annotator\'s pairs.</p><div class="figures"><table>'
+            f'{_header("annotator", "observed F1", "chance F1", "corrected F1")}{rows}</table>{bars}</div>')
+    return _section("Several annotators", "annotators", body)
+
+
+def _leaderboard(data: dict) -> str:
+    board = data["leaderboard"]
+    systems, note = _capped(board["systems"], MAX_ROWS)
+    rows = []
+    for row in systems:
+        key = f"leaderboard/{row['system']}"
+        change = row["rank_change"]
+        arrow = ('<span class="up">&#9650; +%d</span>' % change if change and change > 0 else
+                 '<span class="down">&#9660; %d</span>' % change if change else "0")
+        rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
+                    + "".join(_num(f"{key}/{k}", row[k]) for k in SCORES)
+                    + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci')}</td>"
+                    + f"{_num(key + '/observed_rank', row['observed_rank'])}<td>{arrow}</td></tr>")
+    head = _header("rank", "system", "observed F1", "chance F1", "corrected F1", "corrected F1 interval",
+                   "observed rank", "rank change")
+    plot = scatter_plot([{"x": row["observed_f1"], "y": row["corrected_f1"], "ci": row.get("corrected_f1_ci"),
+                          "label": row["system"], "mark": f"{row['corrected_rank']}. {row['system']}"} for row in systems])
+    body = (f'<p>Systems against the gold standard {_e(data["annotators"][0])}, ranked by corrected F1; rank change = '
+            f'observed rank &minus; corrected rank. The other sections compare {_e(data["compared"])}.</p>'
+            f'<table>{head}{"".join(rows)}</table>{note}<h3>Observed against corrected F1</h3>{plot}'
+            f'<p class="muted">The dashed diagonal is corrected = observed; the distance below it is what chance '
+            f'explains.</p>')
+    return _section("Leaderboard", "leaderboard", body)
+
+
+def render_report(data: dict) -> str:
+    """The HTML page of ``report_data``'s dict; sections whose keys are absent are left out."""
+    parts = [_summary(data)]
+    if "leaderboard" in data:
+        parts.append(_leaderboard(data))
+    if "team" in data:
+        parts.append(_team(data))
+    parts += [_per_type(data), _contingency(data)]
+    parts.append(_sentences(data))
+    names = ", ".join(_e(name) for name in data["annotators"][:MAX_ROWS])
+    more = f" and {len(data['annotators']) - MAX_ROWS} more" if len(data["annotators"]) > MAX_ROWS else ""
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{_e(data['title'])}</title><style>{STYLE}</style></head><body><main>"
+            f"<h1>{_e(data['title'])}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
+            f"{_e(data['compared'])}; {data.get('sentence_count', '?')} sentences; {_e(data['level'])} level, "
+            f"{_e(data['model'].replace('_', '-'))} random model. Made by chance-agreement.</p>"
+            + "".join(parts) + "</main></body></html>\n")
+
+
+# --- files, the one-call form and the command line -----------------------------------------------
+
+
+def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1) -> tuple[list, dict]:
+    """``(tokens, {name: tags})`` from CoNLL column files given as ``FILE`` or ``FILE:COLUMN``.
+
+    Without a column the first file's tags are read from ``first_column`` and the others' from
+    ``other_column``. Names are the file names (with the column when two would be equal); every
+    file must have the first one's tokens, sentence by sentence.
+    """
+    specs = [str(spec) for spec in specs]
+    if len(specs) < 2:
+        raise ValueError(f"give at least two annotation files, got {len(specs)}")
+    if names is not None and len(names) != len(specs):
+        raise ValueError(f"{len(names)} names for {len(specs)} annotation files")
+    parsed = [parse_system_spec(spec) for spec in specs]
+    columns = [(first_column if index == 0 else other_column) if column is None else column
+               for index, (_, column) in enumerate(parsed)]
+    if names is None:
+        names = [system_name(spec) for spec in specs]
+        for index, (path, _) in enumerate(parsed):
+            if names.count(names[index]) > 1:
+                names[index] = f"{Path(path).stem}:{columns[index]}"
+    if len(set(names)) != len(names):
+        raise ValueError(f"two annotations are named alike in {names!r}; give --names")
+    tokens, annotations = None, {}
+    for name, spec, (path, _), column in zip(names, specs, parsed, columns):
+        try:
+            file_tokens, _, (tags,) = read_conll(path, 0, (column,))
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+        except OSError as error:
+            raise ValueError(f"{path}: cannot read ({error.strerror})") from None
+        if tokens is None:
+            tokens = file_tokens
+        else:
+            check_alignment(tokens, file_tokens, spec)
+        annotations[name] = tags
+    return tokens, annotations
+
+
+def html_report(tokens, annotations: dict, path=None, **options) -> str:
+    """The report page of ``annotations`` (see ``report_data`` for the options); written to
+    ``path`` (UTF-8) when given. Returns the HTML."""
+    page = render_report(report_data(tokens, annotations, **options))
+    if path is not None:
+        Path(path).write_text(page, encoding="utf-8")
+    return page
+
+
+def _run(args) -> int:
+    import sys
+
+    names = args.names.split(",") if args.names else None
+    if names is not None and len(names) != len(args.annotations):
+        raise ValueError(f"--names gives {len(names)} names for {len(args.annotations)} annotation files")
+    if args.leaderboard and len(args.annotations) < 2:
+        raise ValueError("--leaderboard needs a gold file and at least one system")
+    try:
+        tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column)
+        html_report(tokens, annotations, args.output, leaderboard=args.leaderboard, level=args.level,
+                    model=args.model, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
+                    max_sentences=args.max_sentences, title=args.title,
+                    confidence_level=None if args.no_intervals else args.confidence_level,
+                    n_resamples=args.resamples, random_state=args.seed)
+    except ValueError as error:
+        print(f"chance-agreement report: error: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"chance-agreement report: error: {args.output}: cannot write ({error.strerror})", file=sys.stderr)
+        return 1
+    print(args.output)
+    return 0
+
+
+def register(commands) -> None:
+    """Add the ``report`` sub-command to the CLI's subparsers."""
+    parser = commands.add_parser("report", help="one self-contained HTML page about the agreement of annotations")
+    parser.add_argument("annotations", nargs="+", metavar="FILE[:COLUMN]",
+                        help="CoNLL column files (first: the reference or gold; FILE:COLUMN picks a 0-based column)")
+    parser.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="the page to write")
+    parser.add_argument("--leaderboard", action="store_true",
+                        help="the first file is the gold standard, the others systems to rank")
+    parser.add_argument("--names", help="comma-separated names of the annotations (default: file names)")
+    parser.add_argument("--title", help="the page's title")
+    parser.add_argument("--reference-column", type=int, default=1,
+                        help="0-based tag column of the first file when it has no :COLUMN (default 1)")
+    parser.add_argument("--prediction-column", type=int, default=-1,
+                        help="0-based tag column of the other files when they have no :COLUMN (default: last)")
+    parser.add_argument("--level", choices=LEVELS, default="token")
+    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--max-sentences", type=_non_negative, default=MAX_SENTENCES,
+                        help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
+    parser.add_argument("--confidence-level", type=float, default=0.95,
+                        help="bootstrap interval level, when chance_f1 computes intervals (default 0.95)")
+    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap random seed (default 0)")
+    parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
+    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
+    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
+    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
+    parser.set_defaults(run=_run)
+
+
+def _non_negative(text: str) -> int:
+    import argparse
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value

@@ -1,0 +1,151 @@
+"""Headless Chromium driven over the DevTools protocol, for tests that look at a page as a person does.
+
+``open_page(path)`` starts Chromium (a fresh empty profile, no network services), loads the file,
+and returns what a person and the console would see: the console errors and uncaught exceptions,
+the ``data-key`` numbers of the DOM, a few DOM facts and a full-page PNG screenshot.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+import subprocess
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "--hide-scrollbars")
+MAX_HEIGHT = 14000  # screenshot height cap in CSS pixels
+WIDTH = 1280
+
+
+def chromium_path() -> str | None:
+    return next((found for name in ("chromium", "chromium-browser") if (found := shutil.which(name))), None)
+
+
+@dataclass
+class Page:
+    console_errors: list[str] = field(default_factory=list)
+    numbers: dict[str, tuple[str, str]] = field(default_factory=dict)  # data-key -> (data-value, text)
+    facts: dict = field(default_factory=dict)
+    screenshot: bytes = b""
+
+
+class _DevTools:
+    def __init__(self, url: str):
+        import websocket
+
+        self.socket = websocket.create_connection(url, timeout=60, suppress_origin=True,
+                                                  http_no_proxy=["127.0.0.1", "localhost"])
+        self.next_id = 0
+        self.events: list[dict] = []
+
+    def call(self, method: str, **params):
+        self.next_id += 1
+        self.socket.send(json.dumps({"id": self.next_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.recv())
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message["result"]
+            self.events.append(message)
+
+    def wait_for(self, event: str, timeout: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(message.get("method") == event for message in self.events):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {event} within {timeout} s")
+            self.events.append(json.loads(self.socket.recv()))
+
+
+def _port(profile: Path, process, timeout: float = 30.0) -> int:
+    marker = profile / "DevToolsActivePort"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if marker.exists() and marker.read_text().strip():
+            return int(marker.read_text().split()[0])
+        if process.poll() is not None:
+            raise RuntimeError(f"chromium exited with {process.returncode}")
+        time.sleep(0.05)
+    raise TimeoutError("chromium did not open its DevTools port")
+
+
+def _errors(events: list[dict]) -> list[str]:
+    found = []
+    for message in events:
+        method, params = message.get("method"), message.get("params", {})
+        if method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
+            found.append("console: " + " ".join(str(a.get("value", a.get("description"))) for a in params["args"]))
+        elif method == "Runtime.exceptionThrown":
+            details = params["exceptionDetails"]
+            found.append("exception: " + details.get("exception", {}).get("description", details.get("text", "")))
+        elif method == "Log.entryAdded" and params["entry"]["level"] == "error":
+            found.append(f"log ({params['entry']['source']}): {params['entry']['text']}")
+    return found
+
+
+_COLLECT = """JSON.stringify({
+  numbers: Array.from(document.querySelectorAll('[data-key]')).map(e => [e.dataset.key, e.dataset.value, e.textContent]),
+  sections: Array.from(document.querySelectorAll('section')).map(e => e.id),
+  scripts: document.querySelectorAll('script').length,
+  svgs: document.querySelectorAll('svg').length,
+  external: Array.from(document.querySelectorAll('[src],link[href]')).length,
+  notes: Array.from(document.querySelectorAll('.note')).map(e => e.textContent),
+  title: document.title,
+  text: document.body.innerText
+})"""
+
+
+def open_page(path, width: int = WIDTH) -> Page:
+    """Load ``path`` in headless Chromium; console errors, DOM numbers and a full-page screenshot."""
+    executable = chromium_path()
+    if executable is None:
+        raise FileNotFoundError("chromium is not installed")
+    with tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile:
+        process = subprocess.Popen([executable, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            port = _port(Path(profile), process)
+            opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+            targets = json.load(opener.open(f"http://127.0.0.1:{port}/json/list", timeout=30))
+            target = next(t for t in targets if t["type"] == "page")
+            tools = _DevTools(target["webSocketDebuggerUrl"])
+            for domain in ("Page", "Runtime", "Log"):
+                tools.call(f"{domain}.enable")
+            tools.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
+            tools.call("Page.navigate", url=Path(path).resolve().as_uri())
+            tools.wait_for("Page.loadEventFired")
+            collected = json.loads(tools.call("Runtime.evaluate", expression=_COLLECT, returnByValue=True)["result"]["value"])
+            size = tools.call("Page.getLayoutMetrics")["cssContentSize"]
+            height = min(int(size["height"]) + 1, MAX_HEIGHT)
+            shot = tools.call("Page.captureScreenshot", format="png", captureBeyondViewport=True, optimizeForSpeed=True,
+                              clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
+            tools.call("Runtime.evaluate", expression="0")  # drain late console events
+            tools.socket.close()
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    page = Page(console_errors=_errors(tools.events), screenshot=base64.b64decode(shot["data"]))
+    page.numbers = {key: (value, text) for key, value, text in collected.pop("numbers")}
+    page.facts = collected
+    return page
+
+
+if __name__ == "__main__":  # python tests/browser.py page.html shot.png: look at a page yourself
+    import sys
+
+    result = open_page(sys.argv[1])
+    Path(sys.argv[2]).write_bytes(result.screenshot)
+    print(json.dumps({"errors": result.console_errors, "numbers": len(result.numbers),
+                      "sections": result.facts["sections"], "notes": result.facts["notes"]}, indent=1))
+    sys.exit(0)
