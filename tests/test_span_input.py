@@ -10,6 +10,7 @@ import pytest
 from seqeval.metrics import f1_score
 
 from chance_agreement import (
+    nested_chance_f1,
     chance_f1,
     innermost_tags,
     outermost_tags,
@@ -195,3 +196,23 @@ def test_span_chance_f1_is_chance_f1_of_the_iob2_tags():
         span_chance_f1(a, b, [6, 4], scheme="IOB2")
     with pytest.raises(TypeError, match="lengths"):
         span_chance_f1(a, b, 6)
+
+
+def records(spans):
+    return [[{"start": s, "end": e, "label": label} for s, e, label in sentence] for sentence in spans]
+
+
+def test_evaluate_module_spans_and_nested_configurations(load_metric):
+    outer_a, outer_b = outermost(A, LENGTHS), outermost(B, LENGTHS)
+    spans = load_metric("chance_f1_metric", "spans")
+    result = spans.compute(predictions=records(outer_a), references=records(outer_b), lengths=LENGTHS, level="entity")
+    assert result == span_chance_f1(outer_a, outer_b, LENGTHS, level="entity")
+    assert result["overall_f1"] == pytest.approx(0.75)
+    nested = load_metric("chance_f1_metric", "nested")
+    result = nested.compute(predictions=records(A), references=records(B), lengths=LENGTHS)
+    assert result == nested_chance_f1(A, B, LENGTHS)
+    assert len(result["depths"]) == 2
+    with pytest.raises(ValueError, match="needs lengths="):
+        nested.compute(predictions=records(A), references=records(B))
+    with pytest.raises(ValueError, match="lengths= belongs to"):
+        load_metric("chance_f1_metric").compute(predictions=[["O"]], references=[["O"]], lengths=[1])

@@ -1,7 +1,8 @@
 """Span lists over tokens, nested annotations as forests, and their flat BIO views.
 
 A span is ``(start, end, label)`` over the tokens of one sentence, **half-open**: it covers the
-tokens ``start, start + 1, ..., end - 1`` (``0 <= start < end <= n``), as Python slices do.
+tokens ``start, start + 1, ..., end - 1`` (``0 <= start < end <= n``), as Python slices do. A
+mapping ``{"start": .., "end": .., "label": ..}`` (what ``datasets`` stores) is read the same way.
 
 Each annotator's spans of one sentence form a forest:
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 TokenSpan = tuple[int, int, str]  # (start, end, label), end exclusive
 
@@ -46,6 +47,8 @@ class Node:
 
 
 def _check_span(span, n: int, where: str) -> TokenSpan:
+    if isinstance(span, Mapping) and {"start", "end", "label"} <= span.keys():
+        span = (span["start"], span["end"], span["label"])  # the form datasets gives back
     if isinstance(span, (str, bytes)) or not isinstance(span, Sequence) or len(span) != 3:
         raise TypeError(f"{where}: a span must be a (start, end, label) triple, got {span!r}")
     start, end, label = span
