@@ -4,7 +4,7 @@ chance-corrected F1 under a random annotation model. The computation lives in th
 (seqeval's nested per-type dicts) and "flat" (``evaluate.load(path, "flat")``: the same result
 through ``chance_agreement.ecosystem.flat.flatten``, ``{type}_{stat}`` keys, floats only),
 "spans" (per sentence a list of ``{"start", "end", "label"}`` token spans, half-open, plus
-``lengths=``: ``span_chance_f1``) and "nested" (the same input, spans may nest:
+``lengths=``: ``span_chance_f1``) and "nested_spans" (the same input, spans may nest:
 ``nested_chance_f1``, pooled and per-depth scores)."""
 
 import datasets
@@ -22,7 +22,7 @@ _SPAN = {"start": datasets.Value("int64"), "end": datasets.Value("int64"), "labe
 
 @evaluate.utils.file_utils.add_start_docstrings(CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS)
 class ChanceF1(evaluate.Metric):
-    CONFIG_NAMES = ("default", "flat", "spans", "nested")
+    CONFIG_NAMES = ("default", "flat", "spans", "nested_spans")
 
     def _info(self):
         if self.config_name not in self.CONFIG_NAMES:
@@ -56,16 +56,16 @@ class ChanceF1(evaluate.Metric):
         return_sentence_scores=False,
         lengths=None,
     ):
-        if self.config_name in ("spans", "nested"):
+        if self.config_name in ("spans", "nested_spans"):
             if lengths is None:
                 raise ValueError(f"the {self.config_name!r} configuration needs lengths= (tokens per sentence)")
-            if self.config_name == "nested":
+            if self.config_name == "nested_spans":
                 return nested_chance_f1(predictions, references, lengths, zero_division=zero_division,
                                         model=model, level=level)
             return span_chance_f1(predictions, references, lengths, zero_division=zero_division, model=model,
                                   level=level, return_sentence_scores=return_sentence_scores)
         if lengths is not None:
-            raise ValueError("lengths= belongs to the 'spans' and 'nested' configurations (tags carry their lengths)")
+            raise ValueError("lengths= belongs to the 'spans' and 'nested_spans' configurations (tags carry their lengths)")
         result = chance_f1(
             predictions,
             references,

@@ -208,7 +208,7 @@ def test_evaluate_module_spans_and_nested_configurations(load_metric):
     result = spans.compute(predictions=records(outer_a), references=records(outer_b), lengths=LENGTHS, level="entity")
     assert result == span_chance_f1(outer_a, outer_b, LENGTHS, level="entity")
     assert result["overall_f1"] == pytest.approx(0.75)
-    nested = load_metric("chance_f1_metric", "nested")
+    nested = load_metric("chance_f1_metric", "nested_spans")
     result = nested.compute(predictions=records(A), references=records(B), lengths=LENGTHS)
     assert result == nested_chance_f1(A, B, LENGTHS)
     assert len(result["depths"]) == 2
