@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from chance_agreement import chance_f1, nested_chance_f1
 from chance_agreement.chance.corrected_f1 import FIELDS
@@ -201,3 +201,49 @@ def test_bad_spans_name_the_sentence_and_span():
 def test_no_spans_at_all_gives_the_zero_division_value():
     result = nested_chance_f1([[]], [[]], [4], zero_division=1)
     assert result["overall_corrected_f1"] == 1.0 and len(result["depths"]) == 1
+
+
+def test_conll_systems_as_spans_give_chance_f1(conll_systems):
+    """Real data: the CoNLL-2003 gold and a system as span lists; only accuracy differs (IOB1 vs IOB2 tags)."""
+    from chance_agreement.spans.tags import spans_from_tags
+
+    references, systems = conll_systems
+    predictions = systems["CflairWglove_lstmCrf_9303"]
+    lengths = [len(tags) for tags in references]
+    as_spans = lambda corpus: [[(s, e, label) for label, s, e in spans_from_tags(tags)] for tags in corpus]
+    for level in ("token", "entity"):
+        expected = chance_f1(predictions, references, level=level)
+        result = nested_chance_f1(as_spans(predictions), as_spans(references), lengths, level=level)
+        assert len(result.pop("depths")) == 1
+        assert result.pop("overall_accuracy") == pytest.approx(expected.pop("overall_accuracy"), abs=1e-3)
+        assert result == expected
+
+
+nested_case = st.integers(2, 6).flatmap(
+    lambda n: st.tuples(
+        st.just(n),
+        *[st.lists(st.tuples(st.integers(0, n - 1), st.integers(1, n), st.sampled_from("XY")), max_size=4)] * 2,
+    )
+)
+
+
+def _forest_or_none(n, raw):
+    spans = sorted({(start, min(n, start + length), label) for start, length, label in raw})
+    try:
+        build_forest(spans)
+    except ValueError:  # crossing spans
+        return None
+    return spans
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(nested_case, st.sampled_from(["non_overlapping", "overlapping"]))
+def test_random_nested_forests_against_enumeration(case, model):
+    n, raw_a, raw_b = case
+    spans_a, spans_b = _forest_or_none(n, raw_a), _forest_or_none(n, raw_b)
+    assume(spans_a is not None and spans_b is not None)
+    overlap, matches = brute_force(spans_a, spans_b, n, model)
+    for depth, stats in enumerate(nested_statistics([spans_a], [spans_b], [n], model=model)):
+        for label, vector in stats.per_type.items():
+            assert vector[EXP_OVERLAP] == pytest.approx(float(overlap[(depth, label)]), rel=1e-12, abs=1e-15)
+            assert vector[EXP_MATCHES] == pytest.approx(float(matches[(depth, label)]), rel=1e-12, abs=1e-15)

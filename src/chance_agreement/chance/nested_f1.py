@@ -85,6 +85,7 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)  # (parent, label) -> nodes
     for index, node in enumerate(forest):
         groups[(node.parent, node.label)].append(index)
+    parents = {node.parent for node in forest}
     absolute: dict[int, np.ndarray] = {}  # node -> distribution of its start in the sentence
     layers: dict[tuple[int, str], _Layer] = {}
     # parents sort before their children (forest order), so their start distributions are known
@@ -98,23 +99,25 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
         if parent is not None:
             coverage = np.convolve(absolute[parent], coverage)
         starts, counts = {}, {}
+        needed = {forest[i].length for i in members if with_starts or i in parents}
         for length in sorted(set(lengths)):
+            counts[length] = lengths.count(length)
+            if length not in needed:
+                continue
             others = list(lengths)
             others.remove(length)
             relative = _start_distribution(region, tuple(others), length, model)
             starts[length] = relative if parent is None else np.convolve(absolute[parent], relative)
-            counts[length] = lengths.count(length)
         for i in members:
-            absolute[i] = starts[forest[i].length]
+            if i in parents:
+                absolute[i] = starts[forest[i].length]
         layer.add_group(coverage, starts if with_starts else {}, counts)
     return layers
 
 
-def _covering_counts(spans, n: int) -> np.ndarray:
-    counts = np.zeros(n, dtype=np.int64)
-    for start, end in spans:
-        counts[start:end] += 1
-    return counts
+def _overlap(spans_a, spans_b) -> int:
+    """Tokens covered by a span of each list, counted once per pair of spans (Proposition 1's sum)."""
+    return sum(max(0, min(end_a, end_b) - max(start_a, start_b)) for start_a, end_a in spans_a for start_b, end_b in spans_b)
 
 
 def _expected_matches(first: _Layer, second: _Layer) -> float:
@@ -127,14 +130,15 @@ def _expected_matches(first: _Layer, second: _Layer) -> float:
     return total
 
 
-def _token_labels(forest: list[Node], depth: int, n: int) -> list[frozenset]:
-    labels: list[set] = [set() for _ in range(n)]
+def _token_labels(forest: list[Node], depth: int) -> dict[int, set]:
+    """token -> its (label, "B" or "I") marks from the depth-``depth`` spans; tokens without any left out."""
+    labels: dict[int, set] = defaultdict(set)
     for node in forest:
         if node.depth == depth:
             labels[node.start].add((node.label, "B"))
             for t in range(node.start + 1, node.end):
                 labels[t].add((node.label, "I"))
-    return [frozenset(s) for s in labels]
+    return labels
 
 
 def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, with_matches) -> ChanceStatistics:
@@ -150,15 +154,16 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, with_match
         vector[_TRUE] = len(b.spans)
         vector[_ANNOTATED] = sum(a.lengths()) + sum(b.lengths())
         if a.spans and b.spans:
-            vector[_OVERLAP] = int(_covering_counts(a.spans, n) @ _covering_counts(b.spans, n))
+            vector[_OVERLAP] = _overlap(a.spans, b.spans)
             vector[_EXP_OVERLAP] = float(a.coverage @ b.coverage)
             if with_matches:
                 vector[_EXP_MATCHES] = _expected_matches(a, b)
         if not with_matches:
             vector[_EXP_MATCHES] = np.nan
         per_type[label] = vector
-    correct = sum(x == y for x, y in zip(_token_labels(forest_a, depth, n), _token_labels(forest_b, depth, n)))
-    return ChanceStatistics(per_type, int(correct), n)
+    marks_a, marks_b = _token_labels(forest_a, depth), _token_labels(forest_b, depth)
+    wrong = sum(marks_a.get(t) != marks_b.get(t) for t in marks_a.keys() | marks_b.keys())
+    return ChanceStatistics(per_type, n - wrong, n)
 
 
 def nested_statistics(predictions, references, lengths, *, model="non_overlapping", levels=LEVELS) -> list[ChanceStatistics]:

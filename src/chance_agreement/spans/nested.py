@@ -49,11 +49,14 @@ class Node:
 def _check_span(span, n: int, where: str) -> TokenSpan:
     if isinstance(span, Mapping) and {"start", "end", "label"} <= span.keys():
         span = (span["start"], span["end"], span["label"])  # the form datasets gives back
-    if isinstance(span, (str, bytes)) or not isinstance(span, Sequence) or len(span) != 3:
+    if type(span) not in (tuple, list) and (isinstance(span, (str, bytes)) or not isinstance(span, Sequence)):
+        raise TypeError(f"{where}: a span must be a (start, end, label) triple, got {span!r}")
+    if len(span) != 3:
         raise TypeError(f"{where}: a span must be a (start, end, label) triple, got {span!r}")
     start, end, label = span
     try:
-        start, end = operator.index(start), operator.index(end)
+        if type(start) is not int or type(end) is not int:
+            start, end = operator.index(start), operator.index(end)
     except TypeError:
         raise TypeError(f"{where}: span {tuple(span)!r}: start and end must be integers") from None
     if not isinstance(label, str):
