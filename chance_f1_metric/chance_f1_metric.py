@@ -37,7 +37,7 @@ class ChanceF1(evaluate.Metric):
                     "references": datasets.Sequence(datasets.Value("string", id="label"), id="sequence"),
                 }
                 if self.config_name in ("default", "flat")
-                else {"predictions": datasets.List(_SPAN), "references": datasets.List(_SPAN)}
+                else {"predictions": [_SPAN], "references": [_SPAN]}  # a list of span records per sentence
             ),
             codebase_urls=["https://github.com/chakki-works/seqeval"],
         )

@@ -212,6 +212,8 @@ def test_evaluate_module_spans_and_nested_configurations(load_metric):
     result = nested.compute(predictions=records(A), references=records(B), lengths=LENGTHS)
     assert result == nested_chance_f1(A, B, LENGTHS)
     assert len(result["depths"]) == 2
+    empty_first = spans.compute(predictions=[[], records(outer_a)[1]], references=[[], records(outer_b)[1]], lengths=[3, 11])
+    assert empty_first == span_chance_f1([[], outer_a[1]], [[], outer_b[1]], [3, 11])
     with pytest.raises(ValueError, match="needs lengths="):
         nested.compute(predictions=records(A), references=records(B))
     with pytest.raises(ValueError, match="lengths= belongs to"):
