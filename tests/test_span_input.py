@@ -218,3 +218,9 @@ def test_evaluate_module_spans_and_nested_configurations(load_metric):
         nested.compute(predictions=records(A), references=records(B))
     with pytest.raises(ValueError, match="lengths= belongs to"):
         load_metric("chance_f1_metric").compute(predictions=[["O"]], references=[["O"]], lengths=[1])
+
+
+def test_users_token_offsets_are_checked(tmp_path):
+    path = write(tmp_path / "x.jsonl", json.dumps({"text": TEXT, "spans": []}) + "\n")
+    with pytest.raises(ValueError, match=r"x.jsonl line 1: token 1 \(2, 5\) is not a non-empty character range"):
+        read_jsonl(path, tokenizer=lambda text: [(0, 3), (2, 5)])

@@ -30,7 +30,8 @@ spans of annotator B of the same sentence and label, as ``chance_f1`` compares f
   sums over sentences and labels (``a`` = tokens in depth-``d`` spans, counted per span);
 - entity level: ``observed = 2 TP / (k_A + k_B)`` (exact span matches),
   ``chance = 2 E[matches] / (k_A + k_B)``, ``E[matches] = sum over same-length pairs sum_l P_a(l) P_b(l)``;
-- ``corrected = (observed - chance) / (1 - chance)`` (the paper's equation for corrected F1).
+- ``corrected = (observed - chance) / (1 - chance)``, the kappa form ``(A_o - A_e) / (1 - A_e)`` of the
+  paper's introduction.
 
 A depth-``d`` span of A is never paired with a span of B at another depth. **Pooled** scores add
 every depth's sums (numerators and denominators, per label, then over labels) before dividing, so

@@ -49,6 +49,12 @@ def annotate(text: str, tokens, char_spans, source: str, widen: bool = False) ->
     line of each span for error messages.
     """
     tokens = tokenize(text) if tokens is None else [tuple(token) for token in tokens]
+    previous_end = 0
+    for index, token in enumerate(tokens):
+        if len(token) != 2 or not previous_end <= token[0] < token[1] <= len(text):
+            raise ValueError(f"{source}: token {index} {token!r} is not a non-empty character range of the text "
+                             f"after the previous token")
+        previous_end = token[1]
     first = {start: index for index, (start, _) in enumerate(tokens)}
     last = {end: index for index, (_, end) in enumerate(tokens)}
     spans, widened = [], 0

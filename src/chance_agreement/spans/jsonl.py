@@ -9,7 +9,9 @@ Each object has ``text`` (a string) and its spans under the first of these keys 
 
 A list entry may also be a ``[start, end, label]`` triple under any of these keys. An object with
 none of the keys has no spans; an object with two of them is an error (which one counts?).
-Offsets are character positions in ``text``, end exclusive.
+Offsets are character positions in ``text`` (Python string indices: Unicode code points), end
+exclusive. A tool that counts UTF-16 units instead differs after a character outside the Basic
+Multilingual Plane (an emoji); such spans then miss token boundaries and are reported.
 
 Tokens: a ``tokens`` key, either a list of ``{"start", "end"}`` objects (Prodigy) or a list of
 token strings (found in the text in order); without it, ``tokenizer(text)`` (default
