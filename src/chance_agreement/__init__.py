@@ -35,6 +35,16 @@ _EXPORTS = {
     "chance_f1": "chance.corrected_f1",
     "sentence_statistics": "chance.corrected_f1",
     "ChanceStatistics": "chance.corrected_f1",
+    # span lists and nested annotations
+    "span_chance_f1": "chance.span_f1",
+    "nested_chance_f1": "chance.nested_f1",
+    "tags_from_spans": "spans.nested",
+    "outermost_tags": "spans.nested",
+    "innermost_tags": "spans.nested",
+    "read_jsonl": "spans.jsonl",
+    "read_brat": "spans.brat",
+    "pair_annotations": "spans.annotated_text",
+    "tokenize": "spans.tokenizer",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "coefficients.contingency_table",
     "coefficients": "coefficients.agreement_coefficients",

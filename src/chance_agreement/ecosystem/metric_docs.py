@@ -37,6 +37,10 @@ Args:
         (exact span match; its observed F1 equals overall_f1).
     return_sentence_scores (bool): add "sentence_scores", per sentence observed_f1, chance_f1
         (None when the sentence has no entity on either side) and denominator.
+    lengths (list of int): configurations "spans" and "nested_spans" only: tokens per sentence. There,
+        predictions and references are per sentence lists of {"start", "end", "label"} token
+        spans (half-open: tokens start .. end - 1). "spans" gives the tag result of their IOB2
+        tags; "nested_spans" lets spans nest and adds "depths", the same keys for every depth.
 Returns:
     seqeval's keys: one dict per entity type with precision, recall, f1, number, plus
     overall_precision, overall_recall, overall_f1, overall_accuracy; and

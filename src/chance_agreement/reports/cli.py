@@ -107,9 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(run=_run_demo)
 
     from ..ecosystem import hub_export
-    from . import html_report, leaderboard, plots
+    from . import html_report, leaderboard, plots, span_agreement
 
-    for register in (hub_export.register, leaderboard.register, plots.register, html_report.register, *_EXTRA_COMMANDS):
+    for register in (hub_export.register, leaderboard.register, plots.register, html_report.register,
+                     span_agreement.register, *_EXTRA_COMMANDS):
         register(commands)
     return parser
 

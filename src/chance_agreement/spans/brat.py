@@ -1,0 +1,73 @@
+"""brat standoff: ``doc.ann`` next to ``doc.txt``.
+
+Text-bound annotations are the ``T`` lines, ``T1<TAB>LABEL START END<TAB>covered text``, with
+character offsets into ``doc.txt`` (end exclusive). Discontinuous ones (``0 5;8 12``) are refused
+with an error naming the ``.ann`` file and line; a covered text that differs from the ``.txt`` is
+an error too. Other lines (relations ``R``, events ``E``, attributes ``A``/``M``, normalisations
+``N``, notes ``#``) carry no span and are not read (an event's trigger is its own ``T`` line and
+counts as a span).
+
+Sentence units: every non-blank line of ``doc.txt`` is one sentence (brat's own convention of one
+sentence per line); a span across a line break is an error. Tokens come from ``tokenizer(line)``
+(default ``spans.tokenizer.tokenize``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .annotated_text import AnnotatedText, annotate, char_offset, warn_widened
+
+
+def _text_bound(path: Path, number: int, line: str, text: str):
+    where = f"{path} line {number}"
+    fields = line.split("\t")
+    if len(fields) < 2 or len(fields[1].split(" ", 1)) < 2:
+        raise ValueError(f"{where}: expected 'T<id>\\tLABEL START END\\ttext', got {line!r}")
+    label, offsets = fields[1].split(" ", 1)
+    if ";" in offsets:
+        raise ValueError(f"{where}: discontinuous annotation {fields[0]} ({offsets}) is not supported")
+    parts = offsets.split()
+    if len(parts) != 2 or not all(part.isdigit() for part in parts):
+        raise ValueError(f"{where}: offsets {offsets!r} are not 'START END'")
+    start, end = (char_offset(int(part), where) for part in parts)
+    if not 0 <= start < end <= len(text):
+        raise ValueError(f"{where}: span {(start, end, label)!r} is not a non-empty range of the "
+                         f"{len(text)}-character text")
+    if len(fields) > 2 and fields[2] != text[start:end]:
+        raise ValueError(f"{where}: the annotation says {fields[2]!r} but the text at {start}-{end} is "
+                         f"{text[start:end]!r}")
+    return start, end, label, where
+
+
+def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedText]:
+    """The sentence units (non-blank lines) of ``doc.txt`` with the spans of ``doc.ann``."""
+    ann_path = Path(ann_path)
+    txt_path = ann_path.with_suffix(".txt")
+    if not txt_path.is_file():
+        raise ValueError(f"{ann_path}: the text file {txt_path.name} is not next to it")
+    # brat offsets count characters of the file as it is, so keep '\r' and do not translate newlines
+    text = txt_path.read_bytes().decode("utf-8")
+    spans = [
+        _text_bound(ann_path, number, line, text)
+        for number, line in enumerate(ann_path.read_text(encoding="utf-8").splitlines(), start=1)
+        if line.startswith("T")
+    ]
+    units, line_start = [], 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        line_end = line_start + len(line)
+        inside = [s for s in spans if line_start <= s[0] < line_end + 1]
+        for start, end, label, where in inside:
+            if end > line_end:
+                raise ValueError(f"{where}: span {(start, end, label)!r} crosses the end of line {number} of {txt_path.name}")
+        if inside and not line.strip():
+            raise ValueError(f"{inside[0][3]}: span {inside[0][:3]!r} lies on blank line {number} of {txt_path.name}")
+        if line.strip():
+            local = [(start - line_start, end - line_start, label, where) for start, end, label, where in inside]
+            tokens = tokenizer(line) if tokenizer else None
+            units.append(annotate(line, tokens, local, f"{txt_path} line {number}", widen))
+        line_start = line_end + 1
+    if not units:
+        raise ValueError(f"{txt_path}: the text is empty")
+    warn_widened(units, str(ann_path))
+    return units
