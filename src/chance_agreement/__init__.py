@@ -35,6 +35,10 @@ _EXPORTS = {
     "chance_f1": "chance.corrected_f1",
     "sentence_statistics": "chance.corrected_f1",
     "ChanceStatistics": "chance.corrected_f1",
+    # intervals and significance tests
+    "bootstrap_scores": "chance.bootstrap_intervals",
+    "compare_systems": "chance.system_comparison",
+    "compare_statistics": "chance.system_comparison",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "coefficients.contingency_table",
     "coefficients": "coefficients.agreement_coefficients",
