@@ -44,6 +44,9 @@ class ChanceF1(evaluate.Metric):
         model="non_overlapping",
         level="token",
         return_sentence_scores=False,
+        confidence_level=None,
+        n_resamples=1000,
+        random_state=None,
     ):
         result = chance_f1(
             predictions,
@@ -56,5 +59,8 @@ class ChanceF1(evaluate.Metric):
             model=model,
             level=level,
             return_sentence_scores=return_sentence_scores,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            random_state=random_state,
         )
         return flatten(result) if self.config_name == "flat" else result

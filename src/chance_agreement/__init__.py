@@ -45,6 +45,8 @@ _EXPORTS = {
     "fleiss_kappa": "coefficients.multi_annotator",
     "krippendorff_alpha": "coefficients.multi_annotator",
     "agreement_report": "coefficients.agreement_coefficients",
+    "coefficient_intervals": "coefficients.table_inference",
+    "bootstrap_coefficient_intervals": "coefficients.table_inference",
     "multi_annotator_agreement": "coefficients.multi_annotator",
     "unitizing_alpha": "coefficients.unitizing",
     "unitizing_alpha_from_units": "coefficients.unitizing",
