@@ -383,7 +383,8 @@ def test_bootstrap_interval_covers_the_population_value(templates):
         low, high = bootstrap_scores(corpus, confidence_level=0.95, n_resamples=500,
                                      random_state=rng)["overall"]["corrected_f1"]
         covered += low <= truth <= high
-    assert 0.93 <= covered / replications <= 0.97, covered / replications  # 0.948 with these seeds
+    assert 0.93 <= covered / replications <= 0.97, covered / replications
+    assert f"in {covered / replications:.1%} of {replications:,} replications" in _readme_text()
 
 
 def test_permutation_test_keeps_its_size_for_equally_good_systems(templates):
@@ -395,4 +396,50 @@ def test_permutation_test_keeps_its_size_for_equally_good_systems(templates):
         system_b = [templates[i] for i in gold + rng.integers(0, TEMPLATE_PREDICTIONS, corpus_size)]
         result = compare_statistics(system_a, system_b, n_resamples=1, n_permutations=500, random_state=rng)
         rejections += result["corrected_f1_p_value"] < 0.05
-    assert rejections / replications <= 0.07, rejections / replications  # 0.061 with these seeds
+    assert rejections / replications <= 0.07, rejections / replications
+    assert f"at 5% in {rejections / replications:.1%} of {replications:,} replications" in _readme_text()
+
+
+# --- the README's numbers -------------------------------------------------------------------------
+
+
+def _readme_text() -> str:
+    """README.md with its line breaks folded into spaces."""
+    from conftest import REPO
+
+    return " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+
+
+def _readme_rows(heading: str) -> list[list[str]]:
+    from conftest import REPO
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    rows = []
+    for line in text[text.index(heading):].splitlines()[1:]:
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip("|").split("|")])
+        elif rows:
+            break
+    return rows[2:]
+
+
+def test_readme_conll_intervals_and_comparison(conll_systems):
+    references, systems = conll_systems
+    rows = _readme_rows("On the CoNLL-2003 test set (`random_state=0`")
+    assert [row[0] for row in rows] == list(systems)
+    for name, observed, observed_ci, corrected, corrected_ci in rows:
+        result = chance_f1(systems[name], references, confidence_level=0.95, random_state=0)
+        assert f"{result['overall_observed_f1']:.4f}" == observed
+        assert "-".join(f"{x:.4f}" for x in result["overall_observed_f1_ci"]) == observed_ci
+        assert f"{result['overall_corrected_f1']:.4f}" == corrected
+        assert "-".join(f"{x:.4f}" for x in result["overall_corrected_f1_ci"]) == corrected_ci
+        _, sentences = corpus_statistics(systems[name], references)
+        percentile = bootstrap_scores(sentences, random_state=0)["overall"]["corrected_f1"]
+        bca = bootstrap_scores(sentences, random_state=0, method="bca")["overall"]["corrected_f1"]
+        assert np.max(np.abs(np.subtract(percentile, bca))) < 0.002  # "differ by less than 0.002"
+    result = compare_systems(systems["CflairWglove_lstmCrf_9303"], systems["CbertWnon_snonMlp_9109"], references,
+                             random_state=0)
+    low, high = result["corrected_f1_difference_ci"]
+    sentence = (f"difference {result['corrected_f1_difference']:.4f}, interval {low:.4f}-{high:.4f}, "
+                f"p = {result['corrected_f1_p_value']:.3f}")
+    assert sentence in _readme_text()

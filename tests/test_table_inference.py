@@ -183,3 +183,18 @@ def test_coefficients_metric_reports_intervals_when_asked(load_metric):
                                                               confidence_level=0.9)
     assert flat["all_intervals_cohen_kappa_ci_low"] == expected["cohen_kappa"]["ci"][0]
     assert flat["all_intervals_cohen_kappa_standard_error"] == expected["cohen_kappa"]["standard_error"]
+
+
+def test_readme_table(abstractors):
+    from conftest import REPO
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    lines = text[text.index("| coefficient | value | standard error | 95% interval |"):].splitlines()
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:8]]
+    result = coefficient_intervals(abstractors[0])
+    assert [row[0] for row in rows] == list(TABLE_COEFFICIENTS)
+    for name, value, error, interval in rows:
+        entry = result[name]
+        assert f"{entry['value']:.4f}" == value
+        assert f"{entry['standard_error']:.8f}" == error
+        assert "-".join(f"{x:.3f}" for x in entry["ci"]) == interval
