@@ -48,6 +48,8 @@ Args (config "default"):
     markables: one boolean mask per sentence, for the "markables" view: tokens both annotators
         leave as O count only where the mask is True.
     scheme, mode, suffix: as in seqeval.
+    confidence_level: optional, e.g. 0.95: adds "intervals" to each view (Gwet's standard errors,
+        t intervals and p-values, as irrCAC's *.table functions).
 Args (config "multi"):
     annotations: per sentence, the k annotators' tag sequences (None for a missing annotator).
     scheme, mode, suffix: as in seqeval.

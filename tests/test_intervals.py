@@ -385,6 +385,10 @@ def test_bootstrap_interval_covers_the_population_value(templates):
         covered += low <= truth <= high
     assert 0.93 <= covered / replications <= 0.97, covered / replications
     assert f"in {covered / replications:.1%} of {replications:,} replications" in _readme_text()
+    from conftest import REPO
+
+    card = " ".join((REPO / "hub_cards" / "chance_f1.md").read_text(encoding="utf-8").split())
+    assert f"in {covered / replications:.1%} of {replications:,} corpora of {corpus_size} sentences" in card
 
 
 def test_permutation_test_keeps_its_size_for_equally_good_systems(templates):
