@@ -5,7 +5,8 @@ this script only declares the inputs of its three configurations."""
 import datasets
 import evaluate
 
-from chance_agreement.coefficients.agreement_coefficients import agreement_report, plain
+from chance_agreement.coefficients.agreement_coefficients import plain
+from chance_agreement.coefficients.table_inference import agreement_report_with_intervals
 from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
 from chance_agreement.coefficients.multi_annotator import multi_annotator_agreement
@@ -98,5 +99,5 @@ class CoefficientsMetric(evaluate.Metric):
             if kwargs:
                 raise ValueError(f"unexpected arguments for 'segmentation': {sorted(kwargs)}")
             return plain(segmentation_alpha(list(items), distance=distance))
-        report = agreement_report(predictions, references, **kwargs)
+        report = agreement_report_with_intervals(predictions, references, **kwargs)
         return flatten(report) if self.config_name == "flat" else report

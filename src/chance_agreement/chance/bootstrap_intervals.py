@@ -33,30 +33,36 @@ from numbers import Integral
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from .corrected_f1 import _CHANCE_ONE, FIELDS, ChanceStatistics, _zero_division_value
+# This module is called by ``corrected_f1.chance_f1``, so it does not import ``corrected_f1`` (no
+# import cycle): the caller passes its ``FIELDS`` (the layout of a ``ChanceStatistics`` vector).
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 METHODS = ("percentile", "bca")
 DEFAULT_RESAMPLES = 1000
+# 1 - chance below this is chance == 1, as in corrected_f1 (no room for agreement beyond chance)
+_CHANCE_ONE = 1e-12
 
 
 # --- the one access to the per-sentence statistics of corrected_f1 --------------------------------
 
 
-def sentence_arrays(sentences: list[ChanceStatistics], level: str, types=None) -> tuple[list[str], np.ndarray]:
+def sentence_arrays(sentences, level: str, fields, types=None) -> tuple[list[str], np.ndarray]:
     """``(types, M)``: ``M[s, t]`` = (agreement, expected agreement, denominator) of sentence s, type t.
 
-    Token level: (2 overlap, 2 expected overlap, a1 + a2); entity level: (2 true positives,
-    2 expected matches, predicted + actual spans). ``types`` defaults to every type seen, sorted.
+    ``sentences``: ``ChanceStatistics`` of each sentence (``corrected_f1.corpus_statistics``), whose
+    ``per_type`` vectors follow ``fields`` (``corrected_f1.FIELDS``). Token level: (2 overlap,
+    2 expected overlap, a1 + a2); entity level: (2 true positives, 2 expected matches, predicted +
+    actual spans). ``types`` defaults to every type seen, sorted.
     """
+    fields = tuple(fields)
     if types is None:
         types = sorted({name for stats in sentences for name in stats.per_type})
     if level == "token":
-        columns = [FIELDS.index("overlap"), FIELDS.index("expected_overlap"), FIELDS.index("annotated_tokens")]
+        columns = [fields.index("overlap"), fields.index("expected_overlap"), fields.index("annotated_tokens")]
     else:
-        columns = [FIELDS.index("true_positives"), FIELDS.index("expected_matches")]
+        columns = [fields.index("true_positives"), fields.index("expected_matches")]
     index = {name: i for i, name in enumerate(types)}
-    raw = np.zeros((len(sentences), len(types), len(FIELDS)))
+    raw = np.zeros((len(sentences), len(types), len(fields)))
     for s, stats in enumerate(sentences):
         for name, vector in stats.per_type.items():
             raw[s, index[name]] = vector
@@ -65,11 +71,20 @@ def sentence_arrays(sentences: list[ChanceStatistics], level: str, types=None) -
     if level == "token":
         arrays[..., 2] = raw[..., columns[2]]
     else:
-        arrays[..., 2] = raw[..., FIELDS.index("predicted")] + raw[..., FIELDS.index("actual")]
+        arrays[..., 2] = raw[..., fields.index("predicted")] + raw[..., fields.index("actual")]
     return list(types), arrays
 
 
 # --- scores from summed statistics, vectorised ----------------------------------------------------
+
+
+def zero_division_value(zero_division) -> float:
+    """The value of a 0/0 score: 0.0 for "warn" (the warning is the point estimate's), else 0 or 1."""
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return 0.0
+    if not isinstance(zero_division, str) and zero_division in (0, 1):
+        return float(zero_division)
+    raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
 
 
 def scores_from_sums(sums: np.ndarray, zero_division="warn") -> dict[str, np.ndarray]:
@@ -78,7 +93,7 @@ def scores_from_sums(sums: np.ndarray, zero_division="warn") -> dict[str, np.nda
     Works on any leading shape (resamples, types). A 0 denominator gives every score the
     ``zero_division`` value; chance F1 = 1 gives corrected F1 that value (as ``chance_f1`` does).
     """
-    fill = _zero_division_value(zero_division)
+    fill = zero_division_value(zero_division)
     agreement, expected, denominator = sums[..., 0], sums[..., 1], sums[..., 2]
     defined = denominator > 0
     safe = np.where(defined, denominator, 1.0)
@@ -184,20 +199,20 @@ def _summed_scores(arrays: np.ndarray, weights: np.ndarray, zero_division) -> di
     return {score: np.concatenate([per_type[score], overall[score][:, None]], axis=1) for score in SCORES}
 
 
-def bootstrap_scores(sentences: list[ChanceStatistics], level: str = "token", *, confidence_level: float = 0.95,
+def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_level: float = 0.95,
                      n_resamples: int = DEFAULT_RESAMPLES, random_state=None, method: str = "percentile",
                      zero_division="warn") -> dict:
     """Bootstrap intervals of the three scores, per type and overall, from per-sentence statistics.
 
-    Returns ``{"overall": {score: [low, high]}, "types": {type: {score: [low, high]}}}`` with
-    scores ``observed_f1``, ``chance_f1`` and ``corrected_f1``.
+    ``sentences`` and ``fields`` as in ``sentence_arrays``. Returns ``{"overall": {score: [low, high]},
+    "types": {type: {score: [low, high]}}}`` with scores ``observed_f1``, ``chance_f1`` and ``corrected_f1``.
     """
     confidence_level = check_confidence_level(confidence_level)
     n_resamples = check_resamples(n_resamples)
     method = check_method(method)
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     rng = make_rng(random_state)
-    types, arrays = sentence_arrays(sentences, level)
+    types, arrays = sentence_arrays(sentences, level, fields)
     weights = resample_counts(rng, len(sentences), n_resamples)
     replicates = _summed_scores(arrays, weights, zero_division)
     bounds = {}
@@ -222,7 +237,7 @@ def bootstrap_scores(sentences: list[ChanceStatistics], level: str = "token", *,
     return out
 
 
-def add_intervals(result: dict, sentences: list[ChanceStatistics], level: str, zero_division, confidence_level,
+def add_intervals(result: dict, sentences, fields, level: str, zero_division, confidence_level,
                   n_resamples=DEFAULT_RESAMPLES, random_state=None) -> dict:
     """Put percentile intervals into a ``chance_f1`` result (the call at the end of ``chance_f1``).
 
@@ -233,7 +248,7 @@ def add_intervals(result: dict, sentences: list[ChanceStatistics], level: str, z
     make_rng(random_state)
     if confidence_level is None:
         return result
-    intervals = bootstrap_scores(sentences, level, confidence_level=confidence_level, n_resamples=n_resamples,
+    intervals = bootstrap_scores(sentences, level, fields=fields, confidence_level=confidence_level, n_resamples=n_resamples,
                                  random_state=random_state, zero_division=zero_division)
     for score in SCORES:
         result[f"overall_{score}_ci"] = intervals["overall"][score]

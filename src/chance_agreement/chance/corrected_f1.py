@@ -309,7 +309,7 @@ def chance_f1(
         result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
     from .bootstrap_intervals import add_intervals
 
-    return add_intervals(result, sentences, level, zero_division, confidence_level, n_resamples, random_state)
+    return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)
 
 
 __all__ = [

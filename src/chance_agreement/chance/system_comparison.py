@@ -28,8 +28,9 @@ from .bootstrap_intervals import (
     resample_counts,
     scores_from_sums,
     sentence_arrays,
+    zero_division_value,
 )
-from .corrected_f1 import LEVELS, ChanceStatistics, _zero_division_value, corpus_statistics
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, corpus_statistics
 
 COMPARED = ("corrected_f1", "observed_f1")
 # |D*| >= |D| up to rounding: a permutation that reproduces D must count
@@ -38,7 +39,7 @@ _TIES = 1e-12
 
 def _overall_rows(sentences: list[ChanceStatistics], level: str) -> np.ndarray:
     """(S, 3) per-sentence rows summed over entity types."""
-    return sentence_arrays(sentences, level)[1].sum(axis=1)
+    return sentence_arrays(sentences, level, FIELDS)[1].sum(axis=1)
 
 
 def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations: int, rng: np.random.Generator,
@@ -71,7 +72,7 @@ def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[Ch
     confidence_level = check_confidence_level(confidence_level)
     n_resamples = check_resamples(n_resamples)
     n_permutations = check_resamples(n_permutations, "n_permutations")
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     rng = make_rng(random_state)
     rows_a, rows_b = _overall_rows(sentences_a, level), _overall_rows(sentences_b, level)
     point_a, point_b = scores_from_sums(rows_a.sum(axis=0), zero_division), scores_from_sums(rows_b.sum(axis=0), zero_division)

@@ -353,7 +353,6 @@ def agreement_report(
     scheme=None,
     mode=None,
     suffix: bool = False,
-    confidence_level=None,
 ) -> dict[str, Any]:
     """Everything the coefficients metric returns, for two annotations of the same tokens.
 
@@ -364,8 +363,6 @@ def agreement_report(
     ``mu_alpha``, references as first annotator) and ``chance_f1`` (token level). ``distance``
     and ``finn_order`` refer to the categories of the "all" view (sorted entity types, then "O");
     each view uses their restriction to its own categories (the grouped view has no distance).
-    ``confidence_level`` (default None: off) adds ``intervals`` to each view: Gwet's analytic
-    standard errors, t intervals and p-values (``table_inference.coefficient_intervals``).
     """
     from ..chance.corrected_f1 import chance_f1
     from .contingency_table import contingency
@@ -414,10 +411,6 @@ def agreement_report(
                 f"view's categories {categories!r}"
             )
         result["contingency"] = {"categories": list(categories), "table": table.tolist()}
-        if confidence_level is not None:
-            from .table_inference import coefficient_intervals
-
-            result["intervals"] = coefficient_intervals(table, confidence_level)
         report[view] = result
 
     annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]

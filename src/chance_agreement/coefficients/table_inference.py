@@ -39,7 +39,7 @@ import numpy as np
 from scipy.stats import t as student_t
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
-from .agreement_coefficients import _check_table, coefficients
+from .agreement_coefficients import _check_table, agreement_report, coefficients, plain
 
 TABLE_COEFFICIENTS = ("observed_agreement", "cohen_kappa", "scott_pi", "gwet_ac1", "bennett_s", "krippendorff_alpha")
 
@@ -212,4 +212,18 @@ def bootstrap_coefficient_intervals(table, coefficient: str | Callable = "cohen_
             "confidence_level": confidence_level}
 
 
-__all__ = ["TABLE_COEFFICIENTS", "bootstrap_coefficient_intervals", "coefficient_intervals"]
+def agreement_report_with_intervals(predictions, references, confidence_level=None, **options) -> dict[str, Any]:
+    """``agreement_report`` (the coefficients metric's core) plus, with ``confidence_level``, each
+    view's ``intervals``: ``coefficient_intervals`` of the view's contingency table."""
+    if confidence_level is not None:
+        confidence_level = check_confidence_level(confidence_level)
+    report = agreement_report(predictions, references, **options)
+    if confidence_level is not None:
+        for value in report.values():
+            if isinstance(value, dict) and "contingency" in value:
+                value["intervals"] = plain(coefficient_intervals(value["contingency"]["table"], confidence_level))
+    return report
+
+
+__all__ = ["TABLE_COEFFICIENTS", "agreement_report_with_intervals", "bootstrap_coefficient_intervals",
+           "coefficient_intervals"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 from ..chance.bootstrap_intervals import bootstrap_scores, check_confidence_level, make_rng
+from ..chance.corrected_f1 import FIELDS
 from ..chance.system_comparison import compare_statistics
 from ..noise.noise_model import chance_difference
 
@@ -39,7 +40,7 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
         confidence_level = check_confidence_level(confidence_level)
         rng = make_rng(random_state)
         for row, (_, sentences) in zip(rows, statistics):
-            low, high = bootstrap_scores(sentences, level, confidence_level=confidence_level,
+            low, high = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=confidence_level,
                                          n_resamples=n_resamples, random_state=rng,
                                          zero_division=0)["overall"]["corrected_f1"]
             row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = low, high
