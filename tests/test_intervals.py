@@ -107,7 +107,7 @@ def _oracle_quantiles(sentences, draws, level, confidence_level):
 def test_weight_vector_bootstrap_equals_resampling_sentences_by_brute_force(level):
     _, sentences = corpus_statistics(PREDICTIONS, REFERENCES, levels=(level,))
     n_resamples = 300
-    draws = np.random.default_rng(7).integers(0, len(sentences), size=(n_resamples, len(sentences)))
+    draws = np.random.default_rng(7).integers(0, len(sentences), size=(n_resamples, len(sentences)), dtype=np.int32)
     oracle = _oracle_quantiles(sentences, draws, level, 0.8)
     fast = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=0.8, n_resamples=n_resamples, random_state=7,
                             zero_division=0)
@@ -261,7 +261,7 @@ def test_paired_bootstrap_equals_brute_force_with_the_same_draws():
     _, sentences_a = corpus_statistics(PREDICTIONS, REFERENCES)
     _, sentences_b = corpus_statistics(OTHER, REFERENCES)
     n_resamples = 200
-    draws = np.random.default_rng(21).integers(0, len(sentences_a), size=(n_resamples, len(sentences_a)))
+    draws = np.random.default_rng(21).integers(0, len(sentences_a), size=(n_resamples, len(sentences_a)), dtype=np.int32)
     differences = []
     for indices in draws:
         a = scores_from_statistics(sum((sentences_a[i] for i in indices), type(sentences_a[0])()), "token", 0)

@@ -147,13 +147,14 @@ def check_method(method) -> str:
 def resample_counts(rng: np.random.Generator, n_units: int, n_resamples: int) -> np.ndarray:
     """(n_resamples, n_units) float counts: how often each unit is drawn in each resample.
 
-    Resample b draws ``rng.integers(0, n_units, size=(n_resamples, n_units))[b]``; counting row by
-    row keeps each ``bincount`` in cache (faster than one offset ``bincount`` over all draws).
+    Resample b draws ``rng.integers(0, n_units, size=(n_resamples, n_units), dtype=np.int32)[b]``
+    (32-bit draws are faster to generate); counting row by row keeps each ``bincount`` in cache
+    (faster than one offset ``bincount`` over all draws).
     """
     counts = np.empty((n_resamples, n_units))
     if n_units == 0:
         return counts
-    draws = rng.integers(0, n_units, size=(n_resamples, n_units))
+    draws = rng.integers(0, n_units, size=(n_resamples, n_units), dtype=np.int32)
     for row, drawn in zip(counts, draws):
         row[:] = np.bincount(drawn, minlength=n_units)
     return counts
