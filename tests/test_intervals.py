@@ -11,6 +11,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from chance_agreement import chance_f1, compare_systems
@@ -87,15 +89,16 @@ def test_seeded_and_reproducible():
     assert run(5) == first
 
 
-def _oracle_quantiles(sentences, draws, level, confidence_level):
+def _oracle_quantiles(sentences, draws, level, confidence_level, zero_division=0):
     """Brute force: add up the drawn sentences' statistics and score them with scores_from_statistics."""
     types = sorted({name for stats in sentences for name in stats.per_type})
     values = {name: {score: [] for score in SCORES} for name in types + ["overall"]}
     for indices in draws:
-        result = scores_from_statistics(sum((sentences[i] for i in indices), type(sentences[0])()), level, 0)
+        result = scores_from_statistics(sum((sentences[i] for i in indices), type(sentences[0])()), level,
+                                        zero_division)
         for name in types:
             for score in SCORES:
-                values[name][score].append(result[name][score] if name in result else 0.0)
+                values[name][score].append(result[name][score] if name in result else float(zero_division))
         for score in SCORES:
             values["overall"][score].append(result[f"overall_{score}"])
     alpha = 1 - confidence_level
@@ -115,6 +118,57 @@ def test_weight_vector_bootstrap_equals_resampling_sentences_by_brute_force(leve
         assert np.allclose(fast["overall"][score], oracle["overall"][score], rtol=1e-12, atol=1e-12)
         for name, scores in fast["types"].items():
             assert np.allclose(scores[score], oracle[name][score], rtol=1e-12, atol=1e-12), (name, score)
+
+
+TAGS = st.sampled_from(["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC"])
+
+
+@st.composite
+def corpora(draw):
+    """1-6 sentences of 1-8 tokens, references and predictions drawn independently."""
+    references, predictions = [], []
+    for _ in range(draw(st.integers(1, 6))):
+        length = draw(st.integers(1, 8))
+        references.append(draw(st.lists(TAGS, min_size=length, max_size=length)))
+        predictions.append(draw(st.lists(TAGS, min_size=length, max_size=length)))
+    return references, predictions
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(corpus=corpora(), seed=st.integers(0, 2**16), zero_division=st.sampled_from([0, 1]))
+def test_property_bootstrap_equals_brute_force_on_random_corpora(corpus, seed, zero_division):
+    references, predictions = corpus
+    _, sentences = corpus_statistics(predictions, references)
+    n_resamples = 30
+    draws = np.random.default_rng(seed).integers(0, len(sentences), size=(n_resamples, len(sentences)),
+                                                 dtype=np.int32)
+    oracle = _oracle_quantiles(sentences, draws, "token", 0.8, zero_division)
+    fast = bootstrap_scores(sentences, fields=FIELDS, confidence_level=0.8, n_resamples=n_resamples,
+                            random_state=seed, zero_division=zero_division)
+    for score in SCORES:
+        low, high = fast["overall"][score]
+        assert np.allclose([low, high], oracle["overall"][score], rtol=1e-12, atol=1e-12)
+        assert low <= high <= 1.0
+        if score != "corrected_f1":
+            assert 0.0 <= low
+        for name, scores in fast["types"].items():
+            assert np.allclose(scores[score], oracle[name][score], rtol=1e-12, atol=1e-12), (name, score)
+
+
+@settings(derandomize=True, max_examples=30, deadline=None)
+@given(corpus=corpora(), other=corpora(), seed=st.integers(0, 2**16))
+def test_property_comparison_is_antisymmetric(corpus, other, seed):
+    references, predictions = corpus
+    second = [tags[: len(reference)] + ["O"] * (len(reference) - len(tags))
+              for tags, reference in zip(other[1] * len(references), references)]
+    forward = compare_systems(predictions, second, references, n_resamples=20, n_permutations=20, random_state=seed)
+    backward = compare_systems(second, predictions, references, n_resamples=20, n_permutations=20, random_state=seed)
+    for score in ("corrected_f1", "observed_f1"):
+        assert forward[f"{score}_difference"] == -backward[f"{score}_difference"]
+        assert forward[f"{score}_p_value"] == backward[f"{score}_p_value"]
+        assert 1 / 21 <= forward[f"{score}_p_value"] <= 1.0
+        low, high = forward[f"{score}_difference_ci"]
+        assert low <= high and np.allclose([low, high], [-x for x in reversed(backward[f"{score}_difference_ci"])])
 
 
 def test_resample_counts_are_multinomial_with_exact_probabilities():

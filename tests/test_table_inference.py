@@ -8,6 +8,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chance_agreement import bootstrap_coefficient_intervals, coefficient_intervals
 from chance_agreement.coefficients.agreement_coefficients import coefficients
@@ -198,3 +200,27 @@ def test_readme_table(abstractors):
         assert f"{entry['value']:.4f}" == value
         assert f"{entry['standard_error']:.8f}" == error
         assert "-".join(f"{x:.3f}" for x in entry["ci"]) == interval
+
+
+@settings(derandomize=True, max_examples=80, deadline=None)
+@given(table=st.integers(2, 4).flatmap(
+    lambda q: st.lists(st.lists(st.integers(0, 12), min_size=q, max_size=q), min_size=q, max_size=q)))
+def test_property_values_agree_with_coefficients_and_intervals_are_ordered(table):
+    table = np.array(table)
+    result = coefficient_intervals(table)
+    point = coefficients(table, distance=1 - np.eye(len(table)))
+    for name in TABLE_COEFFICIENTS:
+        entry = result[name]
+        if name != "gwet_ac1":  # coefficients() has no AC1
+            assert (entry["value"] is None) == (point[name] is None), name
+            if entry["value"] is not None:
+                assert entry["value"] == pytest.approx(point[name], rel=1e-9, abs=1e-12), name
+        if entry["value"] is None:
+            assert entry["standard_error"] is None and entry["ci"] is None
+            continue
+        assert entry["standard_error"] >= 0.0
+        if table.sum() >= 2:
+            low, high = entry["ci"]
+            assert low <= entry["value"] + 1e-12 and high <= 1.0
+            assert high >= min(entry["value"], 1.0) - 1e-12
+            assert 0.0 <= entry["p_value"] <= 1.0
