@@ -501,3 +501,12 @@ def test_readme_conll_intervals_and_comparison(conll_systems):
     sentence = (f"difference {result['corrected_f1_difference']:.4f}, interval {low:.4f}-{high:.4f}, "
                 f"p = {result['corrected_f1_p_value']:.3f}")
     assert sentence in _readme_text()
+
+
+def test_flatten_splits_interval_pairs_only():
+    from chance_agreement.ecosystem.flat import flatten
+
+    flat = flatten({"overall_corrected_f1_ci": [0.1, 0.2], "PER": {"f1_ci": (0.3, 0.4)}, "ci": [1, 2],
+                    "scores": [0.5, 0.6], "odd_ci": [1, 2, 3]})
+    assert flat == {"overall_corrected_f1_ci_low": 0.1, "overall_corrected_f1_ci_high": 0.2,
+                    "PER_f1_ci_low": 0.3, "PER_f1_ci_high": 0.4, "ci_low": 1.0, "ci_high": 2.0}
