@@ -191,13 +191,17 @@ def bca_interval(replicates: np.ndarray, estimate: np.ndarray, jackknife: np.nda
     return out
 
 
-def _summed_scores(arrays: np.ndarray, weights: np.ndarray, zero_division) -> dict[str, np.ndarray]:
-    """Per-type and overall scores of weighted sums: arrays (S, T, 3), weights (B, S)."""
-    n_types = arrays.shape[1]
-    sums = (weights @ arrays.reshape(arrays.shape[0], -1)).reshape(weights.shape[0], n_types, 3)
+def _scores_of_sums(sums: np.ndarray, zero_division) -> dict[str, np.ndarray]:
+    """Per-type and overall (last column) scores of summed statistics of shape (B, T, 3)."""
     per_type = scores_from_sums(sums, zero_division)
     overall = scores_from_sums(sums.sum(axis=1), zero_division)
     return {score: np.concatenate([per_type[score], overall[score][:, None]], axis=1) for score in SCORES}
+
+
+def _summed_scores(arrays: np.ndarray, weights: np.ndarray, zero_division) -> dict[str, np.ndarray]:
+    """Per-type and overall scores of weighted sums: arrays (S, T, 3), weights (B, S)."""
+    sums = (weights @ arrays.reshape(arrays.shape[0], -1)).reshape(weights.shape[0], arrays.shape[1], 3)
+    return _scores_of_sums(sums, zero_division)
 
 
 def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_level: float = 0.95,
@@ -221,9 +225,10 @@ def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_leve
         for score in SCORES:
             bounds[score] = percentile_interval(replicates[score], confidence_level)
     else:
-        full = np.ones((1, len(sentences)))
-        estimate = _summed_scores(arrays, full, zero_division)
-        jackknife = _summed_scores(arrays, full - np.eye(len(sentences)), zero_division) if len(sentences) > 1 else None
+        total = arrays.sum(axis=0)
+        estimate = _scores_of_sums(total[None], zero_division)
+        # leave-one-sentence-out: the total minus one row (no S x S weight matrix)
+        jackknife = _scores_of_sums(total[None] - arrays, zero_division) if len(sentences) > 1 else None
         for score in SCORES:
             if jackknife is None:
                 bounds[score] = percentile_interval(replicates[score], confidence_level)
@@ -249,8 +254,8 @@ def add_intervals(result: dict, sentences, fields, level: str, zero_division, co
     make_rng(random_state)
     if confidence_level is None:
         return result
-    intervals = bootstrap_scores(sentences, level, fields=fields, confidence_level=confidence_level, n_resamples=n_resamples,
-                                 random_state=random_state, zero_division=zero_division)
+    intervals = bootstrap_scores(sentences, level, fields=fields, confidence_level=confidence_level,
+                                 n_resamples=n_resamples, random_state=random_state, zero_division=zero_division)
     for score in SCORES:
         result[f"overall_{score}_ci"] = intervals["overall"][score]
     for name, scores in intervals["types"].items():
