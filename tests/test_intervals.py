@@ -510,3 +510,20 @@ def test_flatten_splits_interval_pairs_only():
                     "scores": [0.5, 0.6], "odd_ci": [1, 2, 3]})
     assert flat == {"overall_corrected_f1_ci_low": 0.1, "overall_corrected_f1_ci_high": 0.2,
                     "PER_f1_ci_low": 0.3, "PER_f1_ci_high": 0.4, "ci_low": 1.0, "ci_high": 2.0}
+
+
+def test_leaderboard_command_shows_intervals_tests_and_chance_difference(shared_data, capsys):
+    merged = str(shared_data / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv")
+    assert main(["leaderboard", merged, f"{merged}:3", f"{merged}:4", "--names", "flair,bert", "--confidence-level",
+                 "0.9", "--n-resamples", "200", "--random-state", "0", "--gold-noise", "0.01", "--format", "csv"]) == 0
+    rows = list(__import__("csv").DictReader(capsys.readouterr().out.splitlines()))
+    assert [row["system"] for row in rows] == ["flair", "bert"]
+    assert float(rows[0]["corrected_f1_ci_low"]) < float(rows[0]["corrected_f1"]) < float(rows[0]["corrected_f1_ci_high"])
+    assert rows[0]["differs_from_next"] == "True" and rows[1]["p_next"] == ""
+    from chance_agreement.noise.noise_model import chance_difference
+
+    # 46,435 gold tokens, 1% noisy; the chance difference at the table's level, 0.9
+    assert int(rows[0]["chance_difference"]) == chance_difference(46435, 464.35, 0.9).answers == 48
+    assert int(rows[0]["correct_difference"]) == 84
+    assert main(["leaderboard", merged, f"{merged}:3", "--gold-noise", "2"]) == 2
+    assert "gold_noise" in capsys.readouterr().err
