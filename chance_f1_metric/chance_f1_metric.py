@@ -55,6 +55,9 @@ class ChanceF1(evaluate.Metric):
         level="token",
         return_sentence_scores=False,
         lengths=None,
+        confidence_level=None,
+        n_resamples=1000,
+        random_state=None,
     ):
         if self.config_name in ("spans", "nested_spans"):
             if lengths is None:
@@ -63,7 +66,9 @@ class ChanceF1(evaluate.Metric):
                 return nested_chance_f1(predictions, references, lengths, zero_division=zero_division,
                                         model=model, level=level)
             return span_chance_f1(predictions, references, lengths, zero_division=zero_division, model=model,
-                                  level=level, return_sentence_scores=return_sentence_scores)
+                                  level=level, return_sentence_scores=return_sentence_scores,
+                                  confidence_level=confidence_level, n_resamples=n_resamples,
+                                  random_state=random_state)
         if lengths is not None:
             raise ValueError("lengths= belongs to the 'spans' and 'nested_spans' configurations (tags carry their lengths)")
         result = chance_f1(
@@ -77,5 +82,8 @@ class ChanceF1(evaluate.Metric):
             model=model,
             level=level,
             return_sentence_scores=return_sentence_scores,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            random_state=random_state,
         )
         return flatten(result) if self.config_name == "flat" else result

@@ -5,7 +5,8 @@ this script only declares the inputs of its three configurations."""
 import datasets
 import evaluate
 
-from chance_agreement.coefficients.agreement_coefficients import agreement_report, plain
+from chance_agreement.coefficients.agreement_coefficients import plain
+from chance_agreement.coefficients.table_inference import agreement_report_with_intervals
 from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
 from chance_agreement.coefficients.multi_annotator import multi_annotator_agreement
@@ -48,6 +49,8 @@ Args (config "default"):
     markables: one boolean mask per sentence, for the "markables" view: tokens both annotators
         leave as O count only where the mask is True.
     scheme, mode, suffix: as in seqeval.
+    confidence_level: optional, e.g. 0.95: adds "intervals" to each view (Gwet's standard errors,
+        t intervals and p-values, as irrCAC's *.table functions).
 Args (config "multi"):
     annotations: per sentence, the k annotators' tag sequences (None for a missing annotator).
     scheme, mode, suffix: as in seqeval.
@@ -96,5 +99,5 @@ class CoefficientsMetric(evaluate.Metric):
             if kwargs:
                 raise ValueError(f"unexpected arguments for 'segmentation': {sorted(kwargs)}")
             return plain(segmentation_alpha(list(items), distance=distance))
-        report = agreement_report(predictions, references, **kwargs)
+        report = agreement_report_with_intervals(predictions, references, **kwargs)
         return flatten(report) if self.config_name == "flat" else report

@@ -297,3 +297,33 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
         os.close(controller)
     assert on_terminal.returncode == 0
     assert b"scoring systems" in seen and b"2/2" in seen
+
+
+def test_intervals_tests_and_chance_difference_between_neighbours(loaded):
+    """Issue 12: each system's interval, a test against the next one down, the chance difference."""
+    from chance_agreement.noise.noise_model import chance_difference
+
+    references, systems = loaded
+    board = build_leaderboard(references, systems, progress=False, confidence_level=0.95, n_resamples=500,
+                              random_state=0, gold_noise=0.01)
+    rows = board["systems"]
+    tokens = sum(len(sentence) for sentence in references)
+    accuracy = {row["system"]: chance_f1(systems[row["system"]], references, zero_division=0)["overall_accuracy"]
+                for row in rows}
+    for upper, lower in zip(rows, rows[1:] + [None]):
+        assert upper["corrected_f1_ci_low"] < upper["corrected_f1"] < upper["corrected_f1_ci_high"]
+        assert upper["chance_difference"] == chance_difference(tokens, 0.01 * tokens).answers
+        if lower is None:
+            assert upper["p_next"] is None and upper["correct_difference"] is None
+            continue
+        assert upper["differs_from_next"] == (upper["p_next"] < 0.05)
+        gap = round((accuracy[upper["system"]] - accuracy[lower["system"]]) * tokens)
+        assert upper["correct_difference"] == gap
+        assert upper["beyond_chance_difference"] == (gap > upper["chance_difference"])
+    assert [row["differs_from_next"] for row in rows] == [True, True, None]
+    text = render(board, "markdown")
+    assert "| Cor 95% low | Cor 95% high | p vs next | differs from next |" in text
+    assert json.loads(render(board, "json"))["systems"][0]["p_next"] == rows[0]["p_next"]
+    assert "_statistics" not in rows[0]
+    with pytest.raises(ValueError, match="gold_noise"):
+        build_leaderboard(references, systems, progress=False, gold_noise=1.5)

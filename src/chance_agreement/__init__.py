@@ -45,12 +45,18 @@ _EXPORTS = {
     "read_brat": "spans.brat",
     "pair_annotations": "spans.annotated_text",
     "tokenize": "spans.tokenizer",
+    # intervals and significance tests
+    "bootstrap_scores": "chance.bootstrap_intervals",
+    "compare_systems": "chance.system_comparison",
+    "compare_statistics": "chance.system_comparison",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "coefficients.contingency_table",
     "coefficients": "coefficients.agreement_coefficients",
     "fleiss_kappa": "coefficients.multi_annotator",
     "krippendorff_alpha": "coefficients.multi_annotator",
     "agreement_report": "coefficients.agreement_coefficients",
+    "coefficient_intervals": "coefficients.table_inference",
+    "bootstrap_coefficient_intervals": "coefficients.table_inference",
     "multi_annotator_agreement": "coefficients.multi_annotator",
     "unitizing_alpha": "coefficients.unitizing",
     "unitizing_alpha_from_units": "coefficients.unitizing",

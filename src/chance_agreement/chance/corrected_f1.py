@@ -276,6 +276,9 @@ def chance_f1(
     model: str = "non_overlapping",
     level: str = "token",
     return_sentence_scores: bool = False,
+    confidence_level=None,
+    n_resamples: int = 1000,
+    random_state=None,
 ) -> dict:
     """seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
@@ -287,6 +290,11 @@ def chance_f1(
     Degenerate cases: a 0/0 score (no entities on either side; chance agreement 1 because both
     annotators cover every token) takes the ``zero_division`` value (0.0 with a warning by
     default), never NaN. Bad input raises ValueError naming the sentence.
+
+    ``confidence_level`` (None: off) adds sentence-bootstrap percentile intervals
+    (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low, high]``) from
+    ``n_resamples`` resamples drawn with ``np.random.default_rng(random_state)``; see
+    ``bootstrap_intervals``.
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
@@ -299,7 +307,9 @@ def chance_f1(
     result = scores_from_statistics(total, level, zero_division)
     if return_sentence_scores:
         result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
-    return result
+    from .bootstrap_intervals import add_intervals
+
+    return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)
 
 
 __all__ = [

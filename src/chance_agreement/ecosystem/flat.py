@@ -7,7 +7,9 @@ dicts instead, so ``flatten`` turns every nested key path into one key joined by
 (``{"PER": {"f1": 0.5}}`` -> ``{"PER_f1": 0.5}``) and keeps only numbers:
 
 - ``int``, ``float``, ``bool`` and numpy scalars become Python ``float`` (``PER_number`` too);
-- lists, tuples, arrays, strings and ``None`` are dropped (``sentence_scores``, contingency tables,
+- an interval, a ``[low, high]`` pair under a key ``ci`` or ending in ``_ci``, becomes two keys
+  ``..._ci_low`` and ``..._ci_high`` (``overall_corrected_f1_ci`` -> ``overall_corrected_f1_ci_low``);
+- other lists, tuples, arrays, strings and ``None`` are dropped (``sentence_scores``, contingency tables,
   category names, warnings, an undefined kappa), so the keys of a flat result are the same from
   one evaluation to the next as long as the same entity types occur.
 
@@ -41,6 +43,11 @@ def _scalar(value):
     return None
 
 
+def _is_interval(key, value) -> bool:
+    """A confidence interval: a ``[low, high]`` pair under ``ci`` or ``..._ci``."""
+    return (str(key) == "ci" or str(key).endswith("_ci")) and isinstance(value, (list, tuple)) and len(value) == 2
+
+
 def flatten(result: dict, separator: str = "_") -> dict[str, float]:
     """``{type: {stat: x}, key: y}`` -> ``{"{type}{separator}{stat}": float(x), key: float(y)}``.
 
@@ -59,6 +66,9 @@ def flatten(result: dict, separator: str = "_") -> dict[str, float]:
             name = f"{prefix}{separator}{key}" if prefix else str(key)
             if isinstance(value, dict):
                 visit(name, value)
+                continue
+            if _is_interval(key, value):
+                visit("", {f"{name}{separator}low": value[0], f"{name}{separator}high": value[1]})
                 continue
             number = _scalar(value)
             if number is None:

@@ -41,11 +41,18 @@ Args:
         predictions and references are per sentence lists of {"start", "end", "label"} token
         spans (half-open: tokens start .. end - 1). "spans" gives the tag result of their IOB2
         tags; "nested_spans" lets spans nest and adds "depths", the same keys for every depth.
+    confidence_level (float): None (default, off) or e.g. 0.95: add sentence-bootstrap percentile
+        intervals of observed, chance and corrected F1 ("..._ci" keys, [low, high]).
+    n_resamples (int): bootstrap resamples (default 1000).
+    random_state: int, numpy Generator or None (default, unseeded): the bootstrap's seed.
 Returns:
     seqeval's keys: one dict per entity type with precision, recall, f1, number, plus
     overall_precision, overall_recall, overall_f1, overall_accuracy; and
     overall_observed_f1, overall_chance_f1, overall_corrected_f1 at top level and
     observed_f1, chance_f1, corrected_f1 inside each type's dict. All plain Python numbers.
+    With confidence_level: overall_observed_f1_ci, overall_chance_f1_ci, overall_corrected_f1_ci
+    and, per type, observed_f1_ci, chance_f1_ci, corrected_f1_ci ([low, high] lists; the "flat"
+    configuration gives ..._ci_low and ..._ci_high).
 Examples:
     >>> import evaluate
     >>> chance_f1 = evaluate.load("./chance_f1_metric")
@@ -92,6 +99,18 @@ Examples:
     ...     print({key: value if value is None else round(value, 4) for key, value in sentence.items()})
     {'observed_f1': 0.8, 'chance_f1': 0.288, 'denominator': 5.0}
     {'observed_f1': None, 'chance_f1': None, 'denominator': 0.0}
+
+    Sentence-bootstrap intervals (seeded; 1,000 resamples of the 4 sentences by default):
+
+    >>> references = [["B-PER", "I-PER", "O", "O", "B-LOC", "O"], ["O", "B-ORG", "I-ORG", "I-ORG", "O"],
+    ...               ["B-LOC", "O", "O", "B-PER", "I-PER", "O", "O"], ["B-ORG", "O", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O"], ["O", "B-ORG", "I-ORG", "O", "O"],
+    ...                ["B-LOC", "O", "O", "B-PER", "O", "O", "B-LOC"], ["B-ORG", "O", "B-PER", "I-PER"]]
+    >>> results = chance_f1.compute(predictions=predictions, references=references, confidence_level=0.9, random_state=0)
+    >>> round(results["overall_corrected_f1"], 4), [round(bound, 4) for bound in results["overall_corrected_f1_ci"]]
+    (0.6491, [0.5859, 0.7167])
+    >>> [round(bound, 4) for bound in results["PER"]["corrected_f1_ci"]]
+    [0.5, 1.0]
 """
 
 # Examples shown in the coefficients and noise metric cards (hub_cards/); the module scripts

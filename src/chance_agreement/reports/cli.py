@@ -42,6 +42,18 @@ def format_report(result: dict, digits: int = 4) -> str:
     return "\n".join(lines)
 
 
+def format_intervals(result: dict, digits: int = 4) -> str:
+    """One line per type and overall: the bootstrap intervals of observed, chance and corrected F1."""
+    lines = []
+    for name, scores in [(k, v) for k, v in result.items() if isinstance(v, dict)] + [("overall", None)]:
+        keys = [f"{score}_ci" if scores is not None else f"overall_{score}_ci"
+                for score in ("observed_f1", "chance_f1", "corrected_f1")]
+        source = scores if scores is not None else result
+        cells = [f"[{source[key][0]:.{digits}f}, {source[key][1]:.{digits}f}]" for key in keys]
+        lines.append(f"{name:>10} observed {cells[0]}  chance {cells[1]}  corrected {cells[2]}")
+    return "\n".join(lines)
+
+
 def _add_span_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
     parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
@@ -53,13 +65,17 @@ def _run_f1(args) -> int:
 
     _, references, predictions = read_conll(args.file, args.reference_column, (args.prediction_column,))
     result = chance_f1(predictions[0], references, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-                       model=args.model, level=args.level)
+                       model=args.model, level=args.level, confidence_level=args.confidence_level,
+                       n_resamples=args.n_resamples, random_state=args.random_state)
     if args.json:
         json.dump(result, sys.stdout, indent=2)
         sys.stdout.write("\n")
     else:
         print(f"chance-corrected F1 ({args.level} level, {args.model} random model)\n")
         print(format_report(result, args.digits))
+        if args.confidence_level is not None:
+            print(f"\n{args.confidence_level:.0%} intervals (sentence bootstrap, {args.n_resamples} resamples, percentile):")
+            print(format_intervals(result, args.digits))
     return 0
 
 
@@ -100,6 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     f1.add_argument("--reference-column", type=int, default=1, help="0-based column of the reference tags")
     f1.add_argument("--prediction-column", type=int, default=-1, help="0-based column of the predicted tags")
     f1.add_argument("--digits", type=int, default=4)
+    f1.add_argument("--confidence-level", type=float, default=None,
+                    help="add sentence-bootstrap intervals at this level (e.g. 0.95)")
+    f1.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    f1.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap (default: not seeded)")
     _add_span_options(f1)
     f1.set_defaults(run=_run_f1)
 

@@ -18,6 +18,7 @@ from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_st
 from ..spans.conll import read_conll
 from ..chance.random_model import MODELS
 from ..spans.tags import SCHEMES
+from .leaderboard_significance import add_significance, significance_columns
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -139,12 +140,15 @@ def _progress(items, enabled, description):
 
 def build_leaderboard(references, systems: dict, level: str = "token", model: str = "non_overlapping",
                       split: float | None = None, split_by: str = "gold", progress=None,
-                      scheme=None, mode=None, suffix=False) -> dict:
+                      scheme=None, mode=None, suffix=False, confidence_level=None, n_resamples=1000,
+                      random_state=None, gold_noise=None) -> dict:
     """Scores, ranks and rank changes of each system, rows sorted by corrected F1.
 
     ``split`` adds subset1 / subset2 columns; ``split_by="gold"`` splits every system's sentences
     alike by the gold annotation's chance level against itself, ``"system"`` by each system's
     chance level against the gold. ``progress`` None shows a bar only on a terminal.
+    ``confidence_level`` adds bootstrap intervals and a test against the next system down;
+    ``gold_noise`` the noise paper's chance difference (``leaderboard_significance``).
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
@@ -164,7 +168,8 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     for name in _progress(list(systems), progress, "scoring systems"):
         predictions = systems[name]
         total, sentences = corpus_statistics(predictions, references, model=model, levels=(level,), **span_options)
-        row = {"system": name, "sentences": len(sentences), **_scores(total, level)}
+        row = {"system": name, "sentences": len(sentences), **_scores(total, level),
+               "_statistics": (total, sentences)}
         if split is not None:
             subsets = common_split or split_sentences(
                 sentence_chance(predictions, references, level, model, **span_options), split)
@@ -182,8 +187,9 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
         for subset in SUBSETS:
             _add_ranks(rows, f"{subset}_")
     rows.sort(key=lambda row: (row["corrected_rank"], row["observed_rank"], row["system"]))
+    add_significance(rows, level, confidence_level, n_resamples, random_state, gold_noise)
     return {"level": level, "model": model, "split": split, "split_by": split_by if split is not None else None,
-            "systems": rows}
+            "confidence_level": confidence_level, "gold_noise": gold_noise, "systems": rows}
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -194,6 +200,7 @@ def _columns(board: dict) -> list[tuple[str, str]]:
     columns = [("system", "system"), ("observed_f1", "Obs F1"), ("observed_rank", "Obs rank"),
                ("chance_f1", "Chance F1"), ("corrected_f1", "Cor F1"), ("corrected_rank", "Cor rank"),
                ("rank_change", "change")]
+    columns += significance_columns(board)
     if board["split"] is not None:
         for subset in SUBSETS:
             columns += [(f"{subset}_sentences", f"{subset} sentences"),
@@ -206,6 +213,8 @@ def _columns(board: dict) -> list[tuple[str, str]]:
 def _cell(key: str, value, digits: int) -> str:
     if value is None:
         return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if key.endswith("rank_change"):
         return f"{value:+d}" if value else "0"
     if isinstance(value, float):
@@ -263,7 +272,9 @@ def _run(args) -> int:
     names = args.names.split(",") if args.names else None
     references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names)
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
-                              split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
+                              split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
+                              confidence_level=args.confidence_level, n_resamples=args.n_resamples,
+                              random_state=args.random_state, gold_noise=args.gold_noise)
     text = render(board, args.format, args.digits)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
@@ -295,6 +306,12 @@ def register(commands) -> None:
                         help="also score sentences with chance F1 above / at most this value (paper: 0.825)")
     parser.add_argument("--split-by", choices=SPLIT_BY, default="gold",
                         help="whose chance level splits the sentences (default: the gold against itself)")
+    parser.add_argument("--confidence-level", type=float, default=None,
+                        help="add bootstrap intervals of corrected F1 and a test against the next system down")
+    parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples and permutations")
+    parser.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap and the test")
+    parser.add_argument("--gold-noise", type=float, default=None,
+                        help="share of noisy items in the gold: adds the noise paper's chance difference")
     parser.add_argument("--format", choices=FORMATS, default="markdown")
     parser.add_argument("--output", help="write the table to this file instead of standard output")
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")

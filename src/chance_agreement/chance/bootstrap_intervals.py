@@ -1,0 +1,268 @@
+"""Sentence-level bootstrap intervals for observed, chance and chance-corrected F1.
+
+Every corpus score is a ratio of sums over sentences (chance_agreement_sequence_annotation.txt,
+Proposition 1 and the micro average of section 4): per entity type, with ``a`` the agreement
+(2 x overlap at token level, 2 x exact matches at entity level), ``e`` its expectation under the
+random annotation model and ``d`` the denominator (a1 + a2, or k1 + k2),
+
+    observed = sum a / sum d,   chance = sum e / sum d,   corrected = (observed - chance) / (1 - chance)
+
+A bootstrap resample draws the sentences with replacement, so it is a count vector ``w``
+(multinomial(S, 1/S)) and its sums are ``w @ M`` for the (sentences x statistics) matrix ``M``:
+the random model is never recomputed, and 1,000 resamples cost one matrix product.
+
+Why sentences: the random model places segments within a sentence, so a sentence's statistics are
+computed together and depend on each other; sentences are the independent units of a test set.
+
+Intervals: ``"percentile"`` (the default: the alpha/2 and 1 - alpha/2 quantiles of the resampled
+scores, numpy's linear interpolation) or ``"bca"`` (bias-corrected and accelerated, Efron 1987:
+bias ``z0 = Phi^-1(#{theta* < theta} / B)``, acceleration ``a`` from the leave-one-sentence-out
+jackknife, which is cheap here because a jackknife value is the total minus one row). A
+proportion of 0 or 1 in ``z0`` is clipped to 1/(2B) or 1 - 1/(2B), so the BCa interval is
+always defined.
+
+Degenerate resamples: a resample whose denominator is 0 (no entity on either side), or whose
+chance F1 is 1, gives the score the ``zero_division`` value (0.0 for ``"warn"``, without one
+warning per resample), the same rule as the point estimate.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+# This module is called by ``corrected_f1.chance_f1``, so it does not import ``corrected_f1`` (no
+# import cycle): the caller passes its ``FIELDS`` (the layout of a ``ChanceStatistics`` vector).
+
+SCORES = ("observed_f1", "chance_f1", "corrected_f1")
+METHODS = ("percentile", "bca")
+DEFAULT_RESAMPLES = 1000
+# 1 - chance below this is chance == 1, as in corrected_f1 (no room for agreement beyond chance)
+_CHANCE_ONE = 1e-12
+
+
+# --- the one access to the per-sentence statistics of corrected_f1 --------------------------------
+
+
+def sentence_arrays(sentences, level: str, fields, types=None) -> tuple[list[str], np.ndarray]:
+    """``(types, M)``: ``M[s, t]`` = (agreement, expected agreement, denominator) of sentence s, type t.
+
+    ``sentences``: ``ChanceStatistics`` of each sentence (``corrected_f1.corpus_statistics``), whose
+    ``per_type`` vectors follow ``fields`` (``corrected_f1.FIELDS``). Token level: (2 overlap,
+    2 expected overlap, a1 + a2); entity level: (2 true positives, 2 expected matches, predicted +
+    actual spans). ``types`` defaults to every type seen, sorted.
+    """
+    fields = tuple(fields)
+    if types is None:
+        types = sorted({name for stats in sentences for name in stats.per_type})
+    if level == "token":
+        columns = [fields.index("overlap"), fields.index("expected_overlap"), fields.index("annotated_tokens")]
+    else:
+        columns = [fields.index("true_positives"), fields.index("expected_matches")]
+    index = {name: i for i, name in enumerate(types)}
+    raw = np.zeros((len(sentences), len(types), len(fields)))
+    for s, stats in enumerate(sentences):
+        for name, vector in stats.per_type.items():
+            raw[s, index[name]] = vector
+    arrays = np.empty((len(sentences), len(types), 3))
+    arrays[..., :2] = 2.0 * raw[..., columns[:2]]
+    if level == "token":
+        arrays[..., 2] = raw[..., columns[2]]
+    else:
+        arrays[..., 2] = raw[..., fields.index("predicted")] + raw[..., fields.index("actual")]
+    return list(types), arrays
+
+
+# --- scores from summed statistics, vectorised ----------------------------------------------------
+
+
+def zero_division_value(zero_division) -> float:
+    """The value of a 0/0 score: 0.0 for "warn" (the warning is the point estimate's), else 0 or 1."""
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return 0.0
+    if not isinstance(zero_division, str) and zero_division in (0, 1):
+        return float(zero_division)
+    raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
+
+
+def scores_from_sums(sums: np.ndarray, zero_division="warn") -> dict[str, np.ndarray]:
+    """Observed, chance and corrected F1 of summed (agreement, expected, denominator) on the last axis.
+
+    Works on any leading shape (resamples, types). A 0 denominator gives every score the
+    ``zero_division`` value; chance F1 = 1 gives corrected F1 that value (as ``chance_f1`` does).
+    """
+    fill = zero_division_value(zero_division)
+    agreement, expected, denominator = sums[..., 0], sums[..., 1], sums[..., 2]
+    defined = denominator > 0
+    safe = np.where(defined, denominator, 1.0)
+    observed = np.where(defined, agreement / safe, fill)
+    chance = np.where(defined, np.clip(expected / safe, 0.0, 1.0), fill)
+    room = 1.0 - chance
+    has_room = defined & (room >= _CHANCE_ONE)
+    corrected = np.where(has_room, (observed - chance) / np.where(has_room, room, 1.0), fill)
+    return {"observed_f1": observed, "chance_f1": chance, "corrected_f1": corrected}
+
+
+# --- arguments -----------------------------------------------------------------------------------
+
+
+def check_confidence_level(confidence_level) -> float:
+    if isinstance(confidence_level, bool) or not isinstance(confidence_level, (int, float, np.floating, np.integer)):
+        raise TypeError(f"confidence_level must be a number in (0, 1) or None, got {confidence_level!r}")
+    if not 0.0 < float(confidence_level) < 1.0:
+        raise ValueError(f"confidence_level must lie strictly between 0 and 1, got {confidence_level!r}")
+    return float(confidence_level)
+
+
+def check_resamples(n_resamples, name: str = "n_resamples") -> int:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, Integral):
+        raise TypeError(f"{name} must be a positive integer, got {n_resamples!r}")
+    if n_resamples < 1:
+        raise ValueError(f"{name} must be a positive integer, got {n_resamples}")
+    return int(n_resamples)
+
+
+def make_rng(random_state) -> np.random.Generator:
+    """``np.random.default_rng`` of an int seed, a Generator (used as is) or None (fresh entropy)."""
+    if random_state is None or isinstance(random_state, np.random.Generator):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, bool) or not isinstance(random_state, Integral):
+        raise TypeError(f"random_state must be an int, a numpy Generator or None, got {random_state!r}")
+    if random_state < 0:
+        raise ValueError(f"random_state must be a non-negative int, got {random_state}")
+    return np.random.default_rng(int(random_state))
+
+
+def check_method(method) -> str:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {list(METHODS)}, got {method!r}")
+    return method
+
+
+# --- resampling and intervals --------------------------------------------------------------------
+
+
+def resample_counts(rng: np.random.Generator, n_units: int, n_resamples: int) -> np.ndarray:
+    """(n_resamples, n_units) float counts: how often each unit is drawn in each resample.
+
+    Resample b draws ``rng.integers(0, n_units, size=(n_resamples, n_units), dtype=np.int32)[b]``
+    (32-bit draws are faster to generate); counting row by row keeps each ``bincount`` in cache
+    (faster than one offset ``bincount`` over all draws).
+    """
+    counts = np.empty((n_resamples, n_units))
+    if n_units == 0:
+        return counts
+    draws = rng.integers(0, n_units, size=(n_resamples, n_units), dtype=np.int32)
+    for row, drawn in zip(counts, draws):
+        row[:] = np.bincount(drawn, minlength=n_units)
+    return counts
+
+
+def percentile_interval(replicates: np.ndarray, confidence_level: float) -> np.ndarray:
+    """(2, ...) array: the (1 - level)/2 and (1 + level)/2 quantiles over the first axis."""
+    alpha = 1.0 - confidence_level
+    return np.quantile(replicates, [alpha / 2, 1 - alpha / 2], axis=0)
+
+
+def bca_interval(replicates: np.ndarray, estimate: np.ndarray, jackknife: np.ndarray,
+                 confidence_level: float) -> np.ndarray:
+    """(2, ...) BCa bounds; ``jackknife`` holds the leave-one-unit-out values on its first axis."""
+    n_resamples = replicates.shape[0]
+    below = np.mean(replicates < estimate, axis=0) + 0.5 * np.mean(replicates == estimate, axis=0)
+    below = np.clip(below, 1.0 / (2 * n_resamples), 1.0 - 1.0 / (2 * n_resamples))
+    z0 = ndtri(below)
+    deviations = jackknife.mean(axis=0) - jackknife
+    spread = np.sum(deviations**2, axis=0)
+    acceleration = np.where(spread > 0, np.sum(deviations**3, axis=0) / (6.0 * np.where(spread > 0, spread, 1.0) ** 1.5), 0.0)
+    alpha = 1.0 - confidence_level
+    bounds = []
+    for z_alpha in (ndtri(alpha / 2), ndtri(1 - alpha / 2)):
+        shifted = z0 + z_alpha
+        level = ndtr(z0 + shifted / (1.0 - acceleration * shifted))
+        bounds.append(level)
+    out = np.empty((2,) + np.shape(estimate))
+    flat_replicates = replicates.reshape(n_resamples, -1)
+    for side, level in enumerate(bounds):
+        flat_level = np.broadcast_to(level, np.shape(estimate)).ravel()
+        out[side] = np.array([np.quantile(flat_replicates[:, k], flat_level[k])
+                              for k in range(flat_replicates.shape[1])]).reshape(np.shape(estimate))
+    return out
+
+
+def _scores_of_sums(sums: np.ndarray, zero_division) -> dict[str, np.ndarray]:
+    """Per-type and overall (last column) scores of summed statistics of shape (B, T, 3)."""
+    per_type = scores_from_sums(sums, zero_division)
+    overall = scores_from_sums(sums.sum(axis=1), zero_division)
+    return {score: np.concatenate([per_type[score], overall[score][:, None]], axis=1) for score in SCORES}
+
+
+def _summed_scores(arrays: np.ndarray, weights: np.ndarray, zero_division) -> dict[str, np.ndarray]:
+    """Per-type and overall scores of weighted sums: arrays (S, T, 3), weights (B, S)."""
+    sums = (weights @ arrays.reshape(arrays.shape[0], -1)).reshape(weights.shape[0], arrays.shape[1], 3)
+    return _scores_of_sums(sums, zero_division)
+
+
+def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_level: float = 0.95,
+                     n_resamples: int = DEFAULT_RESAMPLES, random_state=None, method: str = "percentile",
+                     zero_division="warn") -> dict:
+    """Bootstrap intervals of the three scores, per type and overall, from per-sentence statistics.
+
+    ``sentences`` and ``fields`` as in ``sentence_arrays``. Returns ``{"overall": {score: [low, high]},
+    "types": {type: {score: [low, high]}}}`` with scores ``observed_f1``, ``chance_f1`` and ``corrected_f1``.
+    """
+    confidence_level = check_confidence_level(confidence_level)
+    n_resamples = check_resamples(n_resamples)
+    method = check_method(method)
+    zero_division_value(zero_division)
+    rng = make_rng(random_state)
+    types, arrays = sentence_arrays(sentences, level, fields)
+    weights = resample_counts(rng, len(sentences), n_resamples)
+    replicates = _summed_scores(arrays, weights, zero_division)
+    bounds = {}
+    if method == "percentile":
+        for score in SCORES:
+            bounds[score] = percentile_interval(replicates[score], confidence_level)
+    else:
+        total = arrays.sum(axis=0)
+        estimate = _scores_of_sums(total[None], zero_division)
+        # leave-one-sentence-out: the total minus one row (no S x S weight matrix)
+        jackknife = _scores_of_sums(total[None] - arrays, zero_division) if len(sentences) > 1 else None
+        for score in SCORES:
+            if jackknife is None:
+                bounds[score] = percentile_interval(replicates[score], confidence_level)
+            else:
+                bounds[score] = bca_interval(replicates[score], estimate[score][0], jackknife[score], confidence_level)
+    out = {"overall": {}, "types": {name: {} for name in types}}
+    for score in SCORES:
+        low, high = bounds[score]
+        for t, name in enumerate(types):
+            out["types"][name][score] = [float(low[t]), float(high[t])]
+        out["overall"][score] = [float(low[-1]), float(high[-1])]
+    return out
+
+
+def add_intervals(result: dict, sentences, fields, level: str, zero_division, confidence_level,
+                  n_resamples=DEFAULT_RESAMPLES, random_state=None) -> dict:
+    """Put percentile intervals into a ``chance_f1`` result (the call at the end of ``chance_f1``).
+
+    Adds ``overall_{score}_ci`` and, inside each type's dict, ``{score}_ci`` as ``[low, high]``.
+    ``confidence_level=None`` adds nothing (but the other two arguments are still checked).
+    """
+    check_resamples(n_resamples)
+    make_rng(random_state)
+    if confidence_level is None:
+        return result
+    intervals = bootstrap_scores(sentences, level, fields=fields, confidence_level=confidence_level,
+                                 n_resamples=n_resamples, random_state=random_state, zero_division=zero_division)
+    for score in SCORES:
+        result[f"overall_{score}_ci"] = intervals["overall"][score]
+    for name, scores in intervals["types"].items():
+        if name in result:
+            for score in SCORES:
+                result[name][f"{score}_ci"] = scores[score]
+    return result
+
+
+__all__ = ["METHODS", "SCORES", "add_intervals", "bootstrap_scores", "scores_from_sums", "sentence_arrays"]

@@ -1,0 +1,116 @@
+"""Is system A better than system B on the same gold? Paired bootstrap and approximate randomization.
+
+Both tests work on the per-sentence (agreement, expected agreement, denominator) rows of the two
+systems against the same references (``bootstrap_intervals.sentence_arrays``, summed over types),
+so neither recomputes the random annotation model.
+
+- Paired bootstrap: one count vector ``w`` per resample, applied to both systems (the same
+  sentences), gives the resampled difference ``D* = F(w @ A) - F(w @ B)``; its percentile interval
+  is reported.
+- Approximate randomization (Noreen 1989; Riezler & Maxwell 2005): under the null hypothesis the
+  two systems' outputs on a sentence are exchangeable, so each sentence's rows are swapped with
+  probability 1/2 (sums ``A + z @ (B - A)``, one 0/1 vector ``z`` per permutation) and
+  ``p = (1 + #{|D*| >= |D|}) / (1 + R)`` (two-sided; the +1 keeps the test valid).
+
+``F`` is the corpus-level corrected (or observed) F1 of ``bootstrap_intervals.scores_from_sums``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .bootstrap_intervals import (
+    DEFAULT_RESAMPLES,
+    check_confidence_level,
+    check_resamples,
+    make_rng,
+    percentile_interval,
+    resample_counts,
+    scores_from_sums,
+    sentence_arrays,
+    zero_division_value,
+)
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, corpus_statistics
+
+COMPARED = ("corrected_f1", "observed_f1")
+# |D*| >= |D| up to rounding: a permutation that reproduces D must count
+_TIES = 1e-12
+
+
+def _overall_rows(sentences: list[ChanceStatistics], level: str) -> np.ndarray:
+    """(S, 3) per-sentence rows summed over entity types."""
+    return sentence_arrays(sentences, level, FIELDS)[1].sum(axis=1)
+
+
+def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations: int, rng: np.random.Generator,
+                         zero_division=0) -> dict[str, float]:
+    """Two-sided approximate-randomization p-values of the differences in ``COMPARED``."""
+    observed = {score: scores_from_sums(rows_a.sum(axis=0), zero_division)[score]
+                - scores_from_sums(rows_b.sum(axis=0), zero_division)[score] for score in COMPARED}
+    swaps = rng.integers(0, 2, size=(n_permutations, rows_a.shape[0])).astype(float)
+    shift = swaps @ (rows_b - rows_a)
+    sums_a = rows_a.sum(axis=0) + shift
+    sums_b = rows_b.sum(axis=0) - shift
+    scores_a, scores_b = scores_from_sums(sums_a, zero_division), scores_from_sums(sums_b, zero_division)
+    out = {}
+    for score in COMPARED:
+        differences = scores_a[score] - scores_b[score]
+        extreme = np.count_nonzero(np.abs(differences) >= abs(observed[score]) - _TIES)
+        out[score] = float((1 + extreme) / (1 + n_permutations))
+    return out
+
+
+def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[ChanceStatistics], level: str = "token",
+                       *, confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
+                       n_permutations: int = DEFAULT_RESAMPLES, random_state=None, zero_division=0) -> dict:
+    """``compare_systems`` on per-sentence statistics of the two systems (same sentences, same order)."""
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    if len(sentences_a) != len(sentences_b):
+        raise ValueError(f"the two systems have {len(sentences_a)} and {len(sentences_b)} sentences; "
+                         "they must be scored on the same sentences")
+    confidence_level = check_confidence_level(confidence_level)
+    n_resamples = check_resamples(n_resamples)
+    n_permutations = check_resamples(n_permutations, "n_permutations")
+    zero_division_value(zero_division)
+    rng = make_rng(random_state)
+    rows_a, rows_b = _overall_rows(sentences_a, level), _overall_rows(sentences_b, level)
+    point_a, point_b = scores_from_sums(rows_a.sum(axis=0), zero_division), scores_from_sums(rows_b.sum(axis=0), zero_division)
+    weights = resample_counts(rng, len(sentences_a), n_resamples)
+    boot_a, boot_b = scores_from_sums(weights @ rows_a, zero_division), scores_from_sums(weights @ rows_b, zero_division)
+    p_values = permutation_p_values(rows_a, rows_b, n_permutations, rng, zero_division)
+    result: dict = {}
+    for score in COMPARED:
+        low, high = percentile_interval(boot_a[score] - boot_b[score], confidence_level)
+        result[f"{score}_a"] = float(point_a[score])
+        result[f"{score}_b"] = float(point_b[score])
+        result[f"{score}_difference"] = float(point_a[score] - point_b[score])
+        result[f"{score}_difference_ci"] = [float(low), float(high)]
+        result[f"{score}_p_value"] = p_values[score]
+    result.update({"sentences": len(sentences_a), "confidence_level": confidence_level,
+                   "n_resamples": n_resamples, "n_permutations": n_permutations, "level": level})
+    return result
+
+
+def compare_systems(predictions_a, predictions_b, references, *, level: str = "token",
+                    model: str = "non_overlapping", confidence_level: float = 0.95,
+                    n_resamples: int = DEFAULT_RESAMPLES, n_permutations: int = DEFAULT_RESAMPLES,
+                    random_state=None, zero_division=0, scheme=None, mode=None, suffix=False) -> dict:
+    """Difference of corrected and observed F1 between systems A and B on the same references.
+
+    Returns, for ``score`` in ``corrected_f1`` and ``observed_f1``: ``{score}_a``, ``{score}_b``,
+    ``{score}_difference`` (A - B), ``{score}_difference_ci`` (paired sentence-bootstrap
+    percentile interval, ``[low, high]``) and ``{score}_p_value`` (two-sided approximate
+    randomization test, sentences swapped between A and B); plus the settings. Seeded by
+    ``random_state`` (int, ``np.random.Generator`` or None) through ``np.random.default_rng``.
+    A 0/0 score takes the ``zero_division`` value (default 0, no warning) in every resample.
+    """
+    options = dict(scheme=scheme, mode=mode, suffix=suffix, model=model, levels=(level,))
+    _, sentences_a = corpus_statistics(predictions_a, references, **options)
+    _, sentences_b = corpus_statistics(predictions_b, references, **options)
+    return compare_statistics(sentences_a, sentences_b, level, confidence_level=confidence_level,
+                              n_resamples=n_resamples, n_permutations=n_permutations,
+                              random_state=random_state, zero_division=zero_division)
+
+
+__all__ = ["COMPARED", "compare_statistics", "compare_systems", "permutation_p_values"]

@@ -1,0 +1,229 @@
+"""Standard errors, confidence intervals and p-values of two-annotator agreement coefficients.
+
+Analytic (Gwet 2014, *Handbook of Inter-Rater Reliability*, 4th ed., chapter 5, the two-rater
+variances printed by irrCAC's ``*.table`` functions). For a q x q table of n items with cell
+proportions p_kl, agreement weights w (identity: unweighted), row / column margins p_k+, p_+l,
+p_a = sum w_kl p_kl and f = n / N (N the population size, infinite by default):
+
+    var(c) = (1 - f) / (n (1 - p_e)^2) * ( sum_kl p_kl (w_kl - (1 - c) g_kl)^2 - (p_a - 2 (1 - c) p_e)^2 )
+
+where p_e and g_kl depend on the coefficient c:
+
+- Cohen's kappa: p_e = sum w_kl p_k+ p_+l, g_kl = wbar_k + wbar'_l with wbar_k = sum_l w_kl p_+l,
+  wbar'_l = sum_k w_kl p_k+;
+- Scott's pi: pi_k = (p_k+ + p_+k)/2, p_e = sum w_kl pi_k pi_l, g_kl = pibar_k + pibar_l with
+  pibar_k = (wbar_k + wbar'_k)/2;
+- Gwet's AC1 (AC2 with weights): p_e = T_w sum_k pi_k (1 - pi_k) / (q (q - 1)), T_w = sum w,
+  g_kl = 2 T_w (1 - (pi_k + pi_l)/2) / (q (q - 1)) and the last term uses p_e as above;
+- Brennan-Prediger (Bennett's S): p_e = T_w / q^2, var = (1 - f)/(n (1 - p_e)^2) (sum p_kl w_kl^2 - p_a^2);
+- percent agreement: var = (1 - f)/n (sum p_kl w_kl^2 - p_a^2);
+- Krippendorff's alpha: p_a' = (1 - 1/(2n)) p_a + 1/(2n), p_e as Scott's, alpha = (p_a' - p_e)/(1 - p_e);
+  its variance is Scott's formula evaluated with p_a and c = (p_a - p_e)/(1 - p_e).
+
+Interval: c +- t_{n-1, (1+level)/2} se, the upper bound capped at 1 as irrCAC caps it (no
+coefficient exceeds 1); p-value: two-sided t test of c = 0 with n - 1 degrees of freedom
+(irrCAC prints 2 (1 - T(c/se)), the same for c >= 0). Undefined values (p_e = 1, n < 2) are None,
+explained in ``warnings``.
+
+Bootstrap (``bootstrap_coefficient_intervals``): the items are resampled, i.e. a resampled table
+is multinomial(n, p_kl), and any coefficient of ``coefficients`` (or a function of the table) is
+recomputed; percentile interval.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+from scipy.stats import t as student_t
+
+from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
+from .agreement_coefficients import _check_table, agreement_report, coefficients, plain
+
+TABLE_COEFFICIENTS = ("observed_agreement", "cohen_kappa", "scott_pi", "gwet_ac1", "bennett_s", "krippendorff_alpha")
+
+
+def _check_weights(weights, q: int) -> np.ndarray:
+    if weights is None:
+        return np.eye(q)
+    try:
+        matrix = np.asarray(weights, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError("weights must be a numeric q x q matrix of agreement weights") from error
+    if matrix.shape != (q, q):
+        raise ValueError(f"weights has shape {matrix.shape}, expected {(q, q)} for the table")
+    if not np.all(np.isfinite(matrix)) or np.any(matrix < 0) or np.any(matrix > 1):
+        raise ValueError("agreement weights must lie in [0, 1]")
+    if not np.allclose(np.diag(matrix), 1.0):
+        raise ValueError("agreement weights must be 1 on the diagonal (a category agrees with itself)")
+    return matrix
+
+
+def _fpc(population_size, n: float) -> float:
+    """1 - n/N, the finite population correction (1 for N = None, i.e. infinite)."""
+    if population_size is None:
+        return 1.0
+    if isinstance(population_size, bool) or not isinstance(population_size, (int, float)) or population_size < n:
+        raise ValueError(f"population_size must be a number of items >= n = {n:g}, got {population_size!r}")
+    return 1.0 - n / population_size if math.isfinite(population_size) else 1.0
+
+
+def _two_rater_variance(proportions, weights, agreement, expected, coefficient, g, fpc, n) -> float:
+    """Gwet's (2014) two-rater variance of a chance-corrected coefficient (see the module docstring)."""
+    inner = np.sum(proportions * (weights - (1.0 - coefficient) * g) ** 2)
+    inner -= (agreement - 2.0 * (1.0 - coefficient) * expected) ** 2
+    return fpc * inner / (n * (1.0 - expected) ** 2)
+
+
+def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, tuple[float | None, float | None]]:
+    """{name: (value, variance)} for every coefficient of ``TABLE_COEFFICIENTS``."""
+    n = float(table.sum())
+    q = table.shape[0]
+    p = table / n
+    rows, cols = p.sum(axis=1), p.sum(axis=0)
+    pi = (rows + cols) / 2.0
+    agreement = float(np.sum(weights * p))
+    squared = float(np.sum(p * weights**2))
+    total_weight = float(weights.sum())
+    wbar_rows, wbar_cols = weights @ cols, weights.T @ rows
+    pibar = (wbar_rows + wbar_cols) / 2.0
+    out: dict[str, tuple[float | None, float | None]] = {
+        "observed_agreement": (agreement, fpc * (squared - agreement**2) / n),
+    }
+
+    def chance_corrected(name, expected, g, observed=agreement):
+        if 1.0 - expected < 1e-12:
+            out[name] = (None, None)
+            return
+        value = (observed - expected) / (1.0 - expected)
+        out[name] = (value, _two_rater_variance(p, weights, observed, expected, value, g, fpc, n))
+
+    chance_corrected("cohen_kappa", float(rows @ weights @ cols), wbar_rows[:, None] + wbar_cols[None, :])
+    scott_expected = float(pi @ weights @ pi)
+    scott_g = pibar[:, None] + pibar[None, :]
+    chance_corrected("scott_pi", scott_expected, scott_g)
+    if q > 1:
+        scale = total_weight / (q * (q - 1))
+        chance_corrected("gwet_ac1", scale * float(np.sum(pi * (1.0 - pi))),
+                         2.0 * scale * (1.0 - (pi[:, None] + pi[None, :]) / 2.0))
+    else:
+        out["gwet_ac1"] = (None, None)
+    bp_expected = total_weight / q**2
+    if 1.0 - bp_expected < 1e-12:
+        out["bennett_s"] = (None, None)
+    else:
+        out["bennett_s"] = ((agreement - bp_expected) / (1.0 - bp_expected),
+                            fpc * (squared - agreement**2) / (n * (1.0 - bp_expected) ** 2))
+    # Krippendorff's alpha: the small-sample agreement, Scott's variance at the uncorrected value
+    chance_corrected("krippendorff_alpha", scott_expected, scott_g)
+    if out["krippendorff_alpha"][0] is not None:
+        epsilon = 1.0 / (2.0 * n)
+        corrected_agreement = (1.0 - epsilon) * agreement + epsilon
+        value = (corrected_agreement - scott_expected) / (1.0 - scott_expected)
+        out["krippendorff_alpha"] = (value, out["krippendorff_alpha"][1])
+    return out
+
+
+def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, population_size=None,
+                          categories=None) -> dict[str, Any]:
+    """Gwet's (2014) analytic standard errors, t intervals and p-values from a two-annotator table.
+
+    ``table[k][l]`` counts the items the first annotator put in category k and the second in l.
+    ``weights``: optional q x q agreement weights (1 on the diagonal; default identity, i.e.
+    unweighted). ``population_size``: N for the finite population correction (default infinite).
+    Returns ``{name: {"value", "standard_error", "ci": [low, high], "p_value"}}`` for
+    ``observed_agreement`` (percent agreement), ``cohen_kappa``, ``scott_pi``, ``gwet_ac1``,
+    ``bennett_s`` (Brennan-Prediger) and ``krippendorff_alpha``, plus ``n_items``,
+    ``confidence_level`` and ``warnings``. Undefined entries are None.
+    """
+    table, _ = _check_table(table, categories)
+    confidence_level = check_confidence_level(confidence_level)
+    weights = _check_weights(weights, table.shape[0])
+    n = float(table.sum())
+    fpc = _fpc(population_size, n)
+    warnings: list[str] = []
+    result: dict[str, Any] = {"n_items": n, "confidence_level": confidence_level, "warnings": warnings}
+    if n == 0:
+        warnings.append("the contingency table is empty (no items): every coefficient is undefined")
+        estimates = dict.fromkeys(TABLE_COEFFICIENTS, (None, None))
+    else:
+        estimates = _estimates(table, weights, fpc)
+    quantile = float(student_t.ppf((1.0 + confidence_level) / 2.0, n - 1)) if n >= 2 else None
+    if 0 < n < 2:
+        warnings.append("fewer than 2 items: no t interval or p-value (n - 1 degrees of freedom)")
+    for name in TABLE_COEFFICIENTS:
+        value, variance = estimates[name]
+        entry = {"value": value, "standard_error": None, "ci": None, "p_value": None}
+        if value is None:
+            if n > 0:
+                warnings.append(f"{name}: chance agreement is 1, undefined")
+        else:
+            se = math.sqrt(max(variance, 0.0))
+            entry["standard_error"] = se
+            if quantile is not None:
+                entry["ci"] = [value - quantile * se, min(1.0, value + quantile * se)]
+                if se > 0:
+                    entry["p_value"] = float(2.0 * student_t.sf(abs(value) / se, n - 1))
+                else:
+                    entry["p_value"] = 1.0 if value == 0 else 0.0
+        result[name] = entry
+    return result
+
+
+def bootstrap_coefficient_intervals(table, coefficient: str | Callable = "cohen_kappa", confidence_level: float = 0.95,
+                                    n_resamples: int = 1000, random_state=None, **options) -> dict[str, Any]:
+    """Percentile bootstrap interval of any coefficient, the items resampled (table ~ multinomial).
+
+    ``coefficient`` is a key of ``coefficients(...)`` (``options`` are passed to it: categories,
+    distance, finn_order, nothing) or a function of a count table returning a float or None.
+    Returns ``{"value", "ci": [low, high], "n_resamples", "undefined_resamples"}``; resamples where
+    the coefficient is undefined (None) are counted, not used; ``ci`` is None if all are.
+    """
+    table, _ = _check_table(table, options.get("categories"))
+    confidence_level = check_confidence_level(confidence_level)
+    n_resamples = check_resamples(n_resamples)
+    rng = make_rng(random_state)
+    if callable(coefficient):
+        statistic = coefficient
+    else:
+        known = coefficients(table, **options)
+        if coefficient not in known or not (known[coefficient] is None or isinstance(known[coefficient], float)):
+            raise ValueError(f"coefficient must name a number of coefficients(...), got {coefficient!r}")
+
+        def statistic(counts):
+            return coefficients(counts, **options)[coefficient]
+
+    n = int(round(table.sum()))
+    if n != table.sum():
+        raise ValueError("the bootstrap resamples items: the table must hold whole counts")
+    value = statistic(table) if n else None
+    values = []
+    if n:
+        tables = rng.multinomial(n, (table / n).ravel(), size=n_resamples).reshape((n_resamples,) + table.shape)
+        values = [statistic(resampled) for resampled in tables]
+    defined = np.array([v for v in values if v is not None], dtype=float)
+    ci = None
+    if defined.size:
+        low, high = percentile_interval(defined, confidence_level)
+        ci = [float(low), float(high)]
+    return {"value": None if value is None else float(value), "ci": ci, "n_resamples": n_resamples,
+            "undefined_resamples": n_resamples - int(defined.size) if n else n_resamples,
+            "confidence_level": confidence_level}
+
+
+def agreement_report_with_intervals(predictions, references, confidence_level=None, **options) -> dict[str, Any]:
+    """``agreement_report`` (the coefficients metric's core) plus, with ``confidence_level``, each
+    view's ``intervals``: ``coefficient_intervals`` of the view's contingency table."""
+    if confidence_level is not None:
+        confidence_level = check_confidence_level(confidence_level)
+    report = agreement_report(predictions, references, **options)
+    if confidence_level is not None:
+        for value in report.values():
+            if isinstance(value, dict) and "contingency" in value:
+                value["intervals"] = plain(coefficient_intervals(value["contingency"]["table"], confidence_level))
+    return report
+
+
+__all__ = ["TABLE_COEFFICIENTS", "agreement_report_with_intervals", "bootstrap_coefficient_intervals",
+           "coefficient_intervals"]

@@ -1,0 +1,83 @@
+"""How sure is a leaderboard? Intervals, tests against the next system down, the chance difference.
+
+For rows already sorted by corrected F1 (``leaderboard.build_leaderboard``):
+
+- with ``confidence_level``: each system's sentence-bootstrap percentile interval of corrected F1
+  (``corrected_f1_ci_low`` / ``corrected_f1_ci_high``) and, against the next system down, the
+  two-sided approximate-randomization p-value of the corrected-F1 difference (``p_next``) and
+  ``differs_from_next`` (p < 1 - confidence_level); the last row has None;
+- with ``gold_noise`` (the share gamma = R / L of noisy items in the gold standard, e.g. from the
+  noise metric on a doubly annotated sample): the noise paper's chance difference (section 4.1,
+  ``noise_model.chance_difference``, Chebyshev at ``confidence_level`` or 0.95) for L = the gold's
+  tokens, ``chance_difference`` in tokens, beside ``correct_difference``, the difference in
+  correctly tagged tokens to the next system down, and ``beyond_chance_difference``
+  (``correct_difference > chance_difference``).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..chance.bootstrap_intervals import bootstrap_scores, check_confidence_level, make_rng
+from ..chance.corrected_f1 import FIELDS
+from ..chance.system_comparison import compare_statistics
+from ..noise.noise_model import chance_difference
+
+
+def _check_gold_noise(gold_noise) -> float:
+    if isinstance(gold_noise, bool) or not isinstance(gold_noise, (int, float)):
+        raise TypeError(f"gold_noise must be a share of noisy items in [0, 1], got {gold_noise!r}")
+    if not (math.isfinite(gold_noise) and 0.0 <= gold_noise <= 1.0):
+        raise ValueError(f"gold_noise must be a share of noisy items in [0, 1], got {gold_noise!r}")
+    return float(gold_noise)
+
+
+def add_significance(rows: list[dict], level: str, confidence_level=None, n_resamples: int = 1000,
+                     random_state=None, gold_noise=None) -> None:
+    """Add the columns above to ``rows`` in place; each row's ``_statistics`` (total, sentences) is removed."""
+    statistics = [row.pop("_statistics") for row in rows]
+    if confidence_level is not None:
+        confidence_level = check_confidence_level(confidence_level)
+        rng = make_rng(random_state)
+        for row, (_, sentences) in zip(rows, statistics):
+            low, high = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=confidence_level,
+                                         n_resamples=n_resamples, random_state=rng,
+                                         zero_division=0)["overall"]["corrected_f1"]
+            row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = low, high
+        for index, row in enumerate(rows):
+            if index + 1 == len(rows):
+                row["p_next"] = row["differs_from_next"] = None
+                continue
+            test = compare_statistics(statistics[index][1], statistics[index + 1][1], level,
+                                      confidence_level=confidence_level, n_resamples=1,
+                                      n_permutations=n_resamples, random_state=rng)
+            row["p_next"] = test["corrected_f1_p_value"]
+            row["differs_from_next"] = test["corrected_f1_p_value"] < 1.0 - confidence_level
+    if gold_noise is not None:
+        gold_noise = _check_gold_noise(gold_noise)
+        tokens = statistics[0][0].total_tokens
+        difference = chance_difference(tokens, gold_noise * tokens, confidence_level or 0.95).answers
+        for index, row in enumerate(rows):
+            row["chance_difference"] = difference
+            if index + 1 == len(rows):
+                row["correct_difference"] = row["beyond_chance_difference"] = None
+                continue
+            gap = statistics[index][0].correct_tokens - statistics[index + 1][0].correct_tokens
+            row["correct_difference"] = gap
+            row["beyond_chance_difference"] = gap > difference
+
+
+def significance_columns(board: dict) -> list[tuple[str, str]]:
+    """(key, Markdown header) pairs of the columns ``add_significance`` added."""
+    columns = []
+    if board.get("confidence_level") is not None:
+        level = f"{board['confidence_level']:.0%}"
+        columns += [("corrected_f1_ci_low", f"Cor {level} low"), ("corrected_f1_ci_high", f"Cor {level} high"),
+                    ("p_next", "p vs next"), ("differs_from_next", "differs from next")]
+    if board.get("gold_noise") is not None:
+        columns += [("correct_difference", "correct tokens vs next"), ("chance_difference", "chance difference"),
+                    ("beyond_chance_difference", "beyond chance")]
+    return columns
+
+
+__all__ = ["add_significance", "significance_columns"]
