@@ -33,11 +33,13 @@ ANNOTATIONS = [[TAGS[0], TAGS_2[0], TAGS[0]], [TAGS[1], TAGS_2[1], TAGS_2[1]]]
 # card name -> module folder, and representative calls: (configuration or None, keyword arguments)
 FOLDERS = {"chance_f1": "chance_f1_metric", "coefficients": "coefficients_metric", "noise": "noise_metric"}
 CALLS = {
-    "chance_f1": [(None, dict(predictions=TAGS_2, references=TAGS, return_sentence_scores=True))],
+    "chance_f1": [(None, dict(predictions=TAGS_2, references=TAGS, return_sentence_scores=True)),
+                  ("multi", dict(annotations=ANNOTATIONS))],
     "coefficients": [
         (None, dict(predictions=TAGS_2, references=TAGS, views=["all", "markables", "entities", "grouped"],
                     markables=MARKABLES, distance=DISTANCE)),
-        ("multi", dict(annotations=ANNOTATIONS)),
+        ("multi", dict(annotations=ANNOTATIONS, benchmark_scale="altman")),
+        ("multi", dict(annotations=[[1, 2, None], [2, 2, 3], [3, 3, 3]])),
         ("segmentation", dict(items=[[[1, 0, 0, 1], [1, 0, 1, 0]], [[0, 1], [0, 1], [1, 0]]])),
     ],
     "noise": [

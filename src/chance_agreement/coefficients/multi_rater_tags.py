@@ -55,13 +55,22 @@ def _is_tag_input(annotations) -> bool:
     return True
 
 
+def _whole(value):
+    """1.0 -> 1: labels that are whole numbers read as integers (the evaluate module's table
+    stores numeric labels as floats); everything else unchanged."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def multi_rater_report(annotations, *, unit="token", weights="identity", categories=None, confidence_level=0.95,
                        population_size=None, benchmark_scale=None, scheme=None, mode=None, suffix=False) -> dict:
     """Fleiss' kappa and Krippendorff's alpha (the keys of ``multi_annotator_agreement``) and, under
     ``"multi_rater"``, the whole family with standard errors (``multi_rater_agreement``).
 
     ``annotations``: per sentence the m annotators' tag sequences (``unit`` says what an item is),
-    or per item the m raters' labels (an items-by-annotators array; ``None``/NaN missing). The
+    or per item the m raters' labels (an items-by-annotators array; ``None``/NaN missing; float
+    labels that are whole numbers are read as integers). The
     top-level ``fleiss_kappa`` is unweighted and ``krippendorff_alpha`` nominal, as before (with
     ``n_tokens`` for token items from tags); ``weights`` applies inside ``multi_rater``.
     """
@@ -73,7 +82,7 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
     else:
         if unit != "token" or scheme is not None or mode is not None or suffix:
             raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
-        ratings = [list(row) for row in annotations]
+        ratings = [[_whole(value) for value in row] for row in annotations]
         m = len(ratings[0])
     fleiss = fleiss_kappa(ratings, details=True)
     alpha = krippendorff_alpha(ratings, details=True)
