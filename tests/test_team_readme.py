@@ -10,20 +10,10 @@ import numpy as np
 
 from chance_agreement import multi_rater_agreement, team_chance_f1
 from conftest import REPO
+from test_readme import table_after  # cells of the first table after a heading (its headings are unique)
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 SECTION = README[README.index("## Teams: several annotators"):README.index("## Training and distributed evaluation")]
-
-
-def table_after(heading: str) -> list[list[str]]:
-    text = SECTION[SECTION.index(heading):]
-    rows = []
-    for line in text.splitlines():
-        if line.startswith("|"):
-            rows.append([cell.strip() for cell in line.strip("|").split("|")])
-        elif rows:
-            break
-    return rows[2:]
 
 
 def test_the_examples_run_and_print_what_the_readme_shows():
