@@ -218,6 +218,17 @@ def test_fleiss_per_category_is_fleiss_1971(shared_data):
         assert per_category[label]["standard_error"] > 0
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_light_kappa_jackknife_is_delete_one_recomputation(seed):
+    ratings = random_ratings(seed, n=15, r=4, missing=0.2)
+    result = light_kappa(ratings, weights="linear")
+    again = np.array([light_kappa(ratings[:i] + ratings[i + 1:], weights="linear", categories=[1, 2, 3, 4])["value"]
+                      for i in range(len(ratings))])
+    n = len(ratings)
+    assert result["standard_error"] == pytest.approx(math.sqrt((n - 1) / n * ((again - again.mean()) ** 2).sum()), rel=1e-12)
+    assert result["confidence_interval"][0] < result["value"] < result["confidence_interval"][1] or result["value"] == 1
+
+
 def test_interval_and_p_value_follow_the_t_distribution(distrib6):
     from scipy import stats
 

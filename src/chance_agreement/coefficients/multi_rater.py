@@ -332,37 +332,66 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
     return _result(float(value), float(pa), pe, variance, n, confidence_level, warnings)
 
 
-def light_kappa(ratings, *, weights="identity", categories=None) -> dict:
+def _cohen_from_table(table, w):
+    """Weighted Cohen's kappa of a q x q count table; None when undefined."""
+    total = table.sum()
+    if total == 0:
+        return None
+    p = table / total
+    pe = float(p.sum(axis=1) @ w @ p.sum(axis=0))
+    if 1.0 - pe < 1e-12:
+        return None
+    return (float((w * p).sum()) - pe) / (1 - pe)
+
+
+def light_kappa(ratings, *, weights="identity", categories=None, confidence_level=0.95) -> dict:
     """Light's (1971) kappa: the mean of Cohen's (weighted) kappa over every pair of raters, each
-    on the items both rated. Returns ``value``, ``pairwise`` (r x r, diagonal and undefined pairs
-    None), ``n_pairs`` (pairs averaged) and ``warnings``. No analytic standard error (Gwet's
-    family does not include it); use a bootstrap over items."""
+    on the items both rated. Returns ``value``, ``standard_error``, ``confidence_interval``,
+    ``p_value`` (t with n - 1 degrees of freedom), ``n_items``, ``pairwise`` (r x r, diagonal and
+    undefined pairs None), ``n_pairs`` (pairs averaged) and ``warnings``. Gwet's family has no
+    analytic variance for it: the standard error is the delete-one-item jackknife,
+    ``var = (n - 1)/n sum_i (L_(i) - mean L_(.))^2``."""
+    _check_level(confidence_level, None)
     data = _Data(ratings, None, categories, weights)
     raw, warnings = _raters(data)
     w = data.weights
     q = len(data.categories)
-    r = raw.shape[1]
+    n, r = raw.shape
     pairwise = [[None] * r for _ in range(r)]
-    values = []
+    values, leave_one_out = [], []
     for g, h in itertools.combinations(range(r), 2):
         both = (raw[:, g] >= 0) & (raw[:, h] >= 0)
-        if not both.any():
-            continue
         table = np.zeros((q, q))
         np.add.at(table, (raw[both, g], raw[both, h]), 1.0)
-        table /= table.sum()
-        pa = float((w * table).sum())
-        pe = float(table.sum(axis=1) @ w @ table.sum(axis=0))
-        if 1.0 - pe < 1e-12:
+        kappa = _cohen_from_table(table, w)
+        if kappa is None:
             continue
-        kappa = (pa - pe) / (1 - pe)
         pairwise[g][h] = pairwise[h][g] = kappa
         values.append(kappa)
+        # the pair's kappa without item i: unchanged unless i is one of its common items
+        without = np.full(n, kappa)
+        for a, b in zip(*np.nonzero(table)):
+            table[a, b] -= 1
+            cell = _cohen_from_table(table, w)
+            table[a, b] += 1
+            without[both & (raw[:, g] == a) & (raw[:, h] == b)] = np.nan if cell is None else cell
+        leave_one_out.append(without)
     if len(values) < r * (r - 1) // 2:
         warnings.append(f"{r * (r - 1) // 2 - len(values)} pair(s) of raters with no common item or chance "
                         "agreement 1 left out of the mean")
     value = float(np.mean(values)) if values else None
-    return {"value": value, "pairwise": pairwise, "n_pairs": len(values), "warnings": warnings}
+    variance = None
+    if values:
+        jack = np.mean(leave_one_out, axis=0)
+        if np.all(np.isfinite(jack)) and n > 1:
+            variance = (n - 1) / n * float(((jack - jack.mean()) ** 2).sum())
+        else:
+            warnings.append("a pair's kappa is undefined without some item: no jackknife standard error")
+    result = _result(value, None, None, variance, n, confidence_level, warnings)
+    for key in ("observed_agreement", "expected_agreement"):
+        del result[key]
+    result.update({"pairwise": pairwise, "n_pairs": len(values)})
+    return result
 
 
 def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", categories=None,
@@ -371,7 +400,8 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
 
     Keys: ``percent_agreement``, ``brennan_prediger``, ``gwet_ac1`` (``gwet_ac2`` with weights),
     ``fleiss_kappa`` (weighted with weights), ``krippendorff_alpha``, with raw ratings also
-    ``conger_kappa`` and ``light_kappa``; ``fleiss_kappa_per_category`` (unweighted);
+    ``conger_kappa`` and ``light_kappa`` (jackknife standard error); ``fleiss_kappa_per_category``
+    (unweighted);
     ``categories``, ``n_items``, ``n_raters`` (None for counts), ``weights``. With
     ``benchmark_scale`` ("landis_koch", "fleiss" or "altman") each coefficient with a standard
     error also gets ``benchmark`` (``benchmark_scales.benchmark``).
@@ -393,7 +423,8 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
     if data.raw is not None:
         out["conger_kappa"] = conger_kappa(ratings, weights=weights, categories=data.categories,
                                            confidence_level=confidence_level, population_size=population_size)
-        out["light_kappa"] = light_kappa(ratings, weights=weights, categories=data.categories)
+        out["light_kappa"] = light_kappa(ratings, weights=weights, categories=data.categories,
+                                         confidence_level=confidence_level)
     if benchmark_scale is not None:
         for result in out.values():
             if result.get("standard_error") is not None:
