@@ -302,3 +302,37 @@ def test_multi_configuration_of_the_evaluate_module(load_metric, level):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # seqeval's precision of LOC is 0/0
         assert overall(two) == overall(chance_f1(THREE[1], THREE[0], level=level))
+
+
+@settings(derandomize=True, max_examples=40, deadline=None)
+@given(st.integers(3, 5).flatmap(lambda m: st.lists(
+    st.integers(2, 9).flatmap(lambda n: st.lists(st.one_of(st.none(), st.lists(TAG, min_size=n, max_size=n)),
+                                                 min_size=m, max_size=m)), min_size=1, max_size=4)),
+    st.randoms(use_true_random=False))
+def test_relabelling_the_annotators_permutes_the_result(sentences, rnd):
+    """Invariants: the team scores do not depend on the annotators' order; the per-annotator and
+    pairwise scores follow them; corrected <= 1 and chance in [0, 1]."""
+    m = len(sentences[0])
+    for row in sentences:
+        row[0] = row[0] if row[0] is not None else ["O"] * len(next((r for r in row if r is not None), ["O"]))
+    sentences = [[r if r is None or len(r) == len(row[0]) else None for r in row] for row in sentences]
+    annotators = [[row[a] for row in sentences] for a in range(m)]
+    order = list(range(m))
+    rnd.shuffle(order)
+    names = [f"n{a}" for a in range(m)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        try:
+            result = team_chance_f1(annotators, names=names, zero_division=0)
+        except ValueError as error:  # every sentence had fewer than two annotators
+            assert "no sentence was annotated by two or more" in str(error)
+            return
+        shuffled = team_chance_f1([annotators[a] for a in order], names=[names[a] for a in order], zero_division=0)
+    assert overall(shuffled) == pytest.approx(overall(result), abs=1e-12)
+    assert 0.0 <= result["overall_chance_f1"] <= 1.0 and result["overall_corrected_f1"] <= 1.0 + 1e-12
+    for position, a in enumerate(order):
+        assert shuffled["per_annotator"][names[a]] == result["per_annotator"][names[a]] or all(
+            shuffled["per_annotator"][names[a]][key] == pytest.approx(result["per_annotator"][names[a]][key], abs=1e-12)
+            for key in SCORES)
+        for other, b in enumerate(order):
+            assert shuffled["pairwise_corrected_f1"][position][other] == result["pairwise_corrected_f1"][a][b]
