@@ -252,6 +252,9 @@ def test_degenerate_inputs_give_none_with_a_reason():
         gwet_ac1()
     with pytest.raises(ValueError, match="exactly one of ratings"):
         conger_kappa(None)
+    idle = conger_kappa([[1, 2, None], [2, 2, None], [1, 1, None], [3, 3, None]])
+    assert idle["value"] == pytest.approx(conger_kappa([[1, 2], [2, 2], [1, 1], [3, 3]])["value"], abs=1e-15)
+    assert "gave no rating" in idle["warnings"][0]
     with pytest.raises(ValueError, match="confidence_level"):
         gwet_ac1([[1, 2]], confidence_level=95)
 

@@ -224,9 +224,10 @@ def weighted_fleiss_kappa(ratings=None, *, counts=None, weights="identity", cate
 
 def fleiss_kappa_per_category(ratings=None, *, counts=None, categories=None, confidence_level=0.95,
                               population_size=None) -> dict:
-    """Fleiss (1971) kappa of each category: ``1 - sum_i r_ik (r_i - r_ik) / (r_i (r_i - 1)) / (n2 ... )``,
-    i.e. Fleiss' kappa of the ratings dichotomised into "k" and "not k" (identical with no
-    missing ratings), each with its standard error. Returns {category: result dict}."""
+    """Fleiss (1971, eq. 11) kappa of each category,
+    ``kappa_k = 1 - (1/n2 sum_i r_ik (r_i - r_ik) / (r_i (r_i - 1))) / (pi_k (1 - pi_k))``:
+    Fleiss' kappa of the ratings dichotomised into "k" and "not k", each with its standard
+    error. Returns {category: result dict}."""
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, "identity")
     out = {}
