@@ -195,6 +195,17 @@ def test_named_weights_match_irrcac_and_are_agreement_weights(name):
         assert np.all(np.diag(ours) == 1) and np.allclose(ours, ours.T) and ours.min() >= -1e-12
 
 
+@pytest.mark.parametrize("name", WEIGHTS)
+def test_named_weights_as_a_distance_for_the_distance_taking_functions(name):
+    from chance_agreement import distance_from_weights
+
+    ratings = random_ratings(4, r=3, missing=0.2)
+    categories = [1, 2, 3, 4]
+    distance = distance_from_weights(agreement_weights(name, categories))
+    assert krippendorff_alpha(ratings, distance, categories=categories) == pytest.approx(
+        krippendorff_alpha_inference(ratings, weights=name, categories=categories)["value"], abs=1e-12)
+
+
 def test_weights_bad_input():
     with pytest.raises(ValueError, match="weights must be one of"):
         agreement_weights("cubic", [1, 2])

@@ -54,6 +54,7 @@ _EXPORTS = {
     "fleiss_kappa_per_category": "coefficients.multi_rater",
     "krippendorff_alpha_inference": "coefficients.multi_rater",
     "agreement_weights": "coefficients.weights",
+    "distance_from_weights": "coefficients.weights",
     "multi_rater_report": "coefficients.multi_rater_tags",
     "tag_ratings": "coefficients.multi_rater_tags",
     "benchmark": "coefficients.benchmark_scales",
