@@ -158,8 +158,9 @@ def test_tiny_teams_equal_exact_enumeration(case, model):
 
 
 def test_monte_carlo_on_a_larger_team():
-    """Five annotators, 40-token sentences: the chance F1 is the mean pairwise F1 of independent
-    random re-placements of every annotator's segments (within four standard errors)."""
+    """Five annotators, 40-token sentences: the chance F1 (token and entity level) is the mean
+    pairwise F1 of independent random re-placements of every annotator's segments (within four
+    standard errors)."""
     rng = np.random.default_rng(13)
     sentences = []
     for _ in range(3):
@@ -180,19 +181,29 @@ def test_monte_carlo_on_a_larger_team():
                for s in range(3)]
     denominator = sum(sum(lengths[s][i]) + sum(lengths[s][j]) for s in range(3)
                       for i, j in itertools.combinations(range(5), 2))
-    draws = []
+    span_denominator = sum(len(lengths[s][i]) + len(lengths[s][j]) for s in range(3)
+                           for i, j in itertools.combinations(range(5), 2))
+    draws, match_draws = [], []
     for _ in range(4000):
-        numerator = 0
+        numerator = matches = 0
         for s in range(3):
             cover = np.zeros((5, 40))
+            placed = []
             for a in range(5):
-                for start, length in zip(sample_annotation(40, lengths[s][a], rng), lengths[s][a]):
+                starts = sample_annotation(40, lengths[s][a], rng)
+                placed.append(set(zip(starts.tolist(), lengths[s][a])))
+                for start, length in zip(starts, lengths[s][a]):
                     cover[a, start:start + length] += 1
             gram = cover @ cover.T
             numerator += 2 * (gram.sum() - np.trace(gram)) / 2
+            matches += 2 * sum(len(placed[i] & placed[j]) for i, j in itertools.combinations(range(5), 2))
         draws.append(numerator / denominator)
+        match_draws.append(matches / span_denominator)
     mean, error = np.mean(draws), np.std(draws) / np.sqrt(len(draws))
     assert abs(result["overall_chance_f1"] - mean) < 4 * error
+    entity = team_chance_f1(annotators, level="entity")
+    mean, error = np.mean(match_draws), np.std(match_draws) / np.sqrt(len(match_draws))
+    assert abs(entity["overall_chance_f1"] - mean) < 4 * error
 
 
 def test_per_annotator_and_pairwise_scores_pool_the_pairs():
