@@ -21,6 +21,11 @@ from ..spans.tags import effective_scheme, spans_from_tags
 
 UNITS = ("token", "entity")
 OUTSIDE = "O"
+# result key -> key of fleiss_kappa(details=True) / krippendorff_alpha(details=True)
+_FLEISS_KEYS = (("fleiss_kappa", "kappa"), ("observed_agreement", "observed_agreement"),
+                ("expected_agreement", "expected_agreement"))
+_ALPHA_KEYS = (("krippendorff_alpha", "alpha"), ("observed_disagreement", "observed_disagreement"),
+               ("expected_disagreement", "expected_disagreement"))
 
 
 def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False):
@@ -88,20 +93,11 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
     alpha = krippendorff_alpha(ratings, details=True)
     family = multi_rater_agreement(ratings, weights=weights, categories=categories, confidence_level=confidence_level,
                                    population_size=population_size, benchmark_scale=benchmark_scale)
-    out = {
-        "fleiss_kappa": fleiss["kappa"],
-        "krippendorff_alpha": alpha["alpha"],
-        "observed_agreement": fleiss["observed_agreement"],
-        "expected_agreement": fleiss["expected_agreement"],
-        "observed_disagreement": alpha["observed_disagreement"],
-        "expected_disagreement": alpha["expected_disagreement"],
-        "n_items": len(ratings),
-        "n_annotators": m,
-        "categories": [str(c) for c in fleiss["categories"]],
-        "warnings": fleiss["warnings"] + alpha["warnings"],
-        "unit": unit,
-        "multi_rater": family,
-    }
+    # the keys multi_annotator_agreement gives, from the same two functions
+    out = {key: fleiss[source] for key, source in _FLEISS_KEYS}
+    out.update({key: alpha[source] for key, source in _ALPHA_KEYS})
+    out.update(n_items=len(ratings), n_annotators=m, categories=[str(c) for c in fleiss["categories"]],
+               warnings=fleiss["warnings"] + alpha["warnings"], unit=unit, multi_rater=family)
     if tags and unit == "token":
         out["n_tokens"] = len(ratings)  # the key multi_annotator_agreement has always given
     return out
