@@ -58,12 +58,12 @@ class ChanceF1(evaluate.Metric):
         return_sentence_scores=False,
     ):
         if self.config_name == "multi":
-            if sample_weight is not None or return_sentence_scores:
-                raise ValueError("sample_weight and return_sentence_scores are not used by the 'multi' configuration")
+            if sample_weight is not None:
+                raise ValueError("sample_weight is not used by the 'multi' configuration")
             return team_chance_f1(
                 by_annotator(annotations),
                 names=names, level=level, model=model, suffix=suffix, scheme=scheme, mode=mode,
-                zero_division=zero_division,
+                zero_division=zero_division, return_sentence_scores=return_sentence_scores,
             )
         result = chance_f1(
             predictions,

@@ -230,6 +230,23 @@ def test_per_annotator_and_pairwise_scores_pool_the_pairs():
     assert json.loads(json.dumps(result)) == result
 
 
+def test_sentence_scores_pool_the_pairs_and_equal_chance_f1_for_two(conll_systems):
+    references, systems = conll_systems
+    predictions = systems["CbertWnon_snonMlp_9109"][:300]
+    references = references[:300]
+    for level in ("token", "entity"):
+        team = team_chance_f1([references, predictions], level=level, return_sentence_scores=True)
+        assert team["sentence_scores"] == chance_f1(predictions, references, level=level,
+                                                    return_sentence_scores=True)["sentence_scores"]
+    a = [bits_to_tags("0110"), bits_to_tags("0000")]
+    b = [bits_to_tags("0111"), None]
+    c = [bits_to_tags("1100"), bits_to_tags("0000")]
+    scores = team_chance_f1([a, b, c], return_sentence_scores=True)["sentence_scores"]
+    assert scores[0]["denominator"] == (2 + 3) + (2 + 2) + (3 + 2)
+    assert scores[0]["observed_f1"] == pytest.approx(2 * (2 + 1 + 1) / 14)
+    assert scores[1] == {"observed_f1": None, "chance_f1": None, "denominator": 0.0}
+
+
 def test_a_missing_annotator_is_not_an_empty_annotation():
     a = [bits_to_tags("0110"), bits_to_tags("1100")]
     b = [bits_to_tags("0110"), bits_to_tags("1100")]
@@ -309,6 +326,8 @@ def test_multi_configuration_of_the_evaluate_module(load_metric, level):
     assert metric.compute(level=level, names=["a", "b", "c"]) == expected
     with pytest.raises(ValueError, match="give exactly one of"):
         metric.compute(annotators=THREE, annotations=by_item(THREE))
+    scored = metric.compute(annotators=THREE, level=level, return_sentence_scores=True)
+    assert scored["sentence_scores"] == team_chance_f1(THREE, level=level, return_sentence_scores=True)["sentence_scores"]
     two = load_metric("chance_f1_metric", "multi").compute(annotators=THREE[:2], level=level)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # seqeval's precision of LOC is 0/0

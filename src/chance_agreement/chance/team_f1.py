@@ -27,7 +27,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from .corrected_f1 import FIELDS, LEVELS, _chance_scores, _sentence, _zero_division_value
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _chance_scores, _sentence, _sentence_score, _zero_division_value
 from .random_model import _check_model
 from ..spans.tags import effective_scheme, spans_from_tags
 
@@ -103,11 +103,13 @@ def by_item(annotators, items=None):
 
 
 def team_statistics(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
-                    scheme=None, mode=None):
+                    scheme=None, mode=None, sentences=None):
     """``(names, {(i, j): {type: FIELDS vector}})``: each pair's statistics summed over sentences.
 
     Pair ``(i, j)``, ``i < j``, holds ``chance_f1``'s statistics with annotator ``i`` as the
-    references and ``j`` as the predictions, summed over the sentences both annotated.
+    references and ``j`` as the predictions, summed over the sentences both annotated. If
+    ``sentences`` is a list, one ``ChanceStatistics`` per sentence (every pair of the sentence
+    pooled) is appended to it.
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
@@ -129,11 +131,15 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
                 spans[a] = spans_from_tags(list(tags), scheme=resolved, mode=mode, suffix=suffix)
             except ValueError as error:
                 raise ValueError(f"sentence {s}, annotator {names[a]}: {error}") from None
+        pooled = defaultdict(lambda: np.zeros(len(FIELDS)))
         for i, j in itertools.combinations(sorted(spans), 2):
             totals = pairs[i, j]
             for name, vector in _sentence(n, spans[j], spans[i], model, with_matches).items():
                 totals[name] += vector
+                pooled[name] += vector
             totals.setdefault(None, np.zeros(len(FIELDS)))  # marks that the pair met in a sentence
+        if sentences is not None:
+            sentences.append(ChanceStatistics(dict(pooled)))
     return names, pairs
 
 
@@ -158,7 +164,7 @@ def _overall(per_type, level, zero_division, what):
 
 
 def team_chance_f1(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
-                   scheme=None, mode=None, zero_division="warn") -> dict:
+                   scheme=None, mode=None, zero_division="warn", return_sentence_scores=False) -> dict:
     """Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
 
     ``annotations[a][s]``: annotator ``a``'s tags for sentence ``s``, or ``None`` if ``a`` did not
@@ -174,11 +180,14 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
     lists, symmetric, diagonal ``None``; ``None`` also for a pair that never annotated the same
     sentence, and ``per_annotator`` is ``None`` for an annotator who shares no sentence).
     With m = 2, the scores equal ``chance_f1(annotations[1], annotations[0])`` exactly.
+    ``return_sentence_scores=True`` adds ``sentence_scores`` as ``chance_f1`` gives them, every
+    pair of the sentence pooled (``None`` scores where fewer than two annotators have entities).
     A 0/0 score takes the ``zero_division`` value (with an ``UndefinedMetricWarning`` for "warn").
     """
     _zero_division_value(zero_division)
+    sentences = [] if return_sentence_scores else None
     names, pairs = team_statistics(annotations, names=names, level=level, model=model, suffix=suffix,
-                                   scheme=scheme, mode=mode)
+                                   scheme=scheme, mode=mode, sentences=sentences)
     m = len(names)
     team = _pooled(pairs.values())
     if team is None:
@@ -205,6 +214,8 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
             matrices[key][i][j] = matrices[key][j][i] = scores[key]
     for key in SCORES:
         result[f"pairwise_{key}"] = matrices[key]
+    if return_sentence_scores:
+        result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
     return result
 
 

@@ -41,7 +41,8 @@ Args (configuration "multi", m >= 2 annotators):
     annotations: per sentence, the m annotators' tag sequences (None for a missing annotator);
         or annotators=: per annotator, its tag sequences of every sentence (None likewise).
     names: the annotators' names (default annotator_1, ...).
-    suffix, scheme, mode, zero_division, model, level: as above.
+    suffix, scheme, mode, zero_division, model, level, return_sentence_scores: as above
+        (a sentence's scores pool all its pairs).
 Returns:
     seqeval's keys: one dict per entity type with precision, recall, f1, number, plus
     overall_precision, overall_recall, overall_f1, overall_accuracy; and
