@@ -9,7 +9,7 @@ from chance_agreement.coefficients.agreement_coefficients import plain
 from chance_agreement.coefficients.table_inference import agreement_report_with_intervals
 from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
-from chance_agreement.coefficients.multi_annotator import multi_annotator_agreement
+from chance_agreement.coefficients.multi_rater_tags import multi_rater_report
 from chance_agreement.coefficients.segmentation import segmentation_alpha
 
 _CITATION = """\
@@ -30,8 +30,11 @@ Configurations:
   Finn's R, F-measure, F', slot error rates, the category probabilities and similarities, with a
   distance also weighted kappa and two-annotator Krippendorff's alpha, plus the contingency table;
   then the unitizing alphas (u_alpha, mu_alpha) and the token-level chance-corrected F1.
-- "multi": k annotators per sentence (None for a missing one): token-level Fleiss' kappa and
-  nominal Krippendorff's alpha.
+- "multi": k annotators per sentence (None for a missing one), or an items-by-annotators array of
+  labels: Fleiss' kappa and nominal Krippendorff's alpha, and under "multi_rater" the several-rater
+  family of Gwet (2014) (percent agreement, Brennan-Prediger, Gwet's AC1/AC2, weighted Fleiss'
+  kappa, Krippendorff's alpha, Conger's and Light's kappa, Fleiss' kappa per category) with
+  standard errors, t intervals, p-values and optional benchmark probabilities.
 - "segmentation": per item, a list of boundary-value vectors (one per annotator): Krippendorff's
   alpha for segmentations.
 Prevalence warning: kappa and pi depend on how many unannotated tokens are counted (the
@@ -52,7 +55,14 @@ Args (config "default"):
     confidence_level: optional, e.g. 0.95: adds "intervals" to each view (Gwet's standard errors,
         t intervals and p-values, as irrCAC's *.table functions).
 Args (config "multi"):
-    annotations: per sentence, the k annotators' tag sequences (None for a missing annotator).
+    annotations: per sentence, the k annotators' tag sequences (None for a missing annotator);
+        or per item, the k raters' labels (None for a missing one).
+    unit: "token" (default; every token an item) or "entity" (every span anyone proposed).
+    weights: "identity" (default), "linear", "quadratic", "ordinal", "radical", "ratio",
+        "circular", "bipolar" or a matrix (irrCAC's weights), for "multi_rater".
+    categories: the category order (and unused categories) for the weights.
+    confidence_level (0.95), population_size (None = infinite): for the intervals.
+    benchmark_scale: None, "landis_koch", "fleiss" or "altman": membership probabilities.
     scheme, mode, suffix: as in seqeval.
 Args (config "segmentation"):
     items: per item, the annotators' boundary-value vectors.
@@ -60,7 +70,8 @@ Args (config "segmentation"):
 Returns:
     "default": {view: {coefficients..., "contingency": {"categories", "table"}}, ...,
         "unitizing_alpha": {"u_alpha": {...}, "mu_alpha": {...}}, "chance_f1": {...}}.
-    "multi": {"fleiss_kappa", "krippendorff_alpha", ...}.
+    "multi": {"fleiss_kappa", "krippendorff_alpha", ..., "multi_rater": {coefficient: {"value",
+        "standard_error", "confidence_interval", "p_value", ...}, ...}}.
     "segmentation": {"alpha", "within_variance", "between_variance", ...}.
     Undefined values are None, with the reason in "warnings".
 Examples:
@@ -70,7 +81,13 @@ _TAGS = datasets.Sequence(datasets.Value("string"))
 _FEATURES = {
     "default": datasets.Features({"predictions": _TAGS, "references": _TAGS}),
     "flat": datasets.Features({"predictions": _TAGS, "references": _TAGS}),
-    "multi": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
+    # "multi": per sentence the k annotators' tag sequences, or per item the k raters' labels
+    # (strings or numbers); evaluate picks the first form the input fits
+    "multi": [
+        datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
+        datasets.Features({"annotations": datasets.Sequence(datasets.Value("string"))}),
+        datasets.Features({"annotations": datasets.Sequence(datasets.Value("float64"))}),
+    ],
     "segmentation": datasets.Features(
         {"items": datasets.Sequence(datasets.Sequence(datasets.Value("float64")))}
     ),
@@ -93,7 +110,7 @@ class CoefficientsMetric(evaluate.Metric):
 
     def _compute(self, predictions=None, references=None, annotations=None, items=None, **kwargs):
         if self.config_name == "multi":
-            return plain(multi_annotator_agreement(annotations, **kwargs))
+            return plain(multi_rater_report(list(annotations), **kwargs))
         if self.config_name == "segmentation":
             distance = kwargs.pop("distance", "d2")
             if kwargs:

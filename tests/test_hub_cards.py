@@ -34,11 +34,13 @@ ANNOTATIONS = [[TAGS[0], TAGS_2[0], TAGS[0]], [TAGS[1], TAGS_2[1], TAGS_2[1]]]
 FOLDERS = {"chance_f1": "chance_f1_metric", "coefficients": "coefficients_metric", "noise": "noise_metric"}
 CALLS = {
     "chance_f1": [(None, dict(predictions=TAGS_2, references=TAGS, return_sentence_scores=True)),
-                  (None, dict(predictions=TAGS_2, references=TAGS, confidence_level=0.9, n_resamples=50, random_state=0))],
+                  (None, dict(predictions=TAGS_2, references=TAGS, confidence_level=0.9, n_resamples=50, random_state=0)),
+                  ("multi", dict(annotations=ANNOTATIONS))],
     "coefficients": [
         (None, dict(predictions=TAGS_2, references=TAGS, views=["all", "markables", "entities", "grouped"],
                     markables=MARKABLES, distance=DISTANCE)),
-        ("multi", dict(annotations=ANNOTATIONS)),
+        ("multi", dict(annotations=ANNOTATIONS, benchmark_scale="altman")),
+        ("multi", dict(annotations=[[1, 2, None], [2, 2, 3], [3, 3, 3]])),
         (None, dict(predictions=TAGS_2, references=TAGS, confidence_level=0.95)),
         ("segmentation", dict(items=[[[1, 0, 0, 1], [1, 0, 1, 0]], [[0, 1], [0, 1], [1, 0]]])),
     ],

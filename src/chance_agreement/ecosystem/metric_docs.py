@@ -45,6 +45,12 @@ Args:
         intervals of observed, chance and corrected F1 ("..._ci" keys, [low, high]).
     n_resamples (int): bootstrap resamples (default 1000).
     random_state: int, numpy Generator or None (default, unseeded): the bootstrap's seed.
+Args (configuration "multi", m >= 2 annotators):
+    annotations: per sentence, the m annotators' tag sequences (None for a missing annotator);
+        or annotators=: per annotator, its tag sequences of every sentence (None likewise).
+    names: the annotators' names (default annotator_1, ...).
+    suffix, scheme, mode, zero_division, model, level, return_sentence_scores: as above
+        (a sentence's scores pool all its pairs).
 Returns:
     seqeval's keys: one dict per entity type with precision, recall, f1, number, plus
     overall_precision, overall_recall, overall_f1, overall_accuracy; and
@@ -53,6 +59,9 @@ Returns:
     With confidence_level: overall_observed_f1_ci, overall_chance_f1_ci, overall_corrected_f1_ci
     and, per type, observed_f1_ci, chance_f1_ci, corrected_f1_ci ([low, high] lists; the "flat"
     configuration gives ..._ci_low and ..._ci_high).
+    "multi": overall_observed_f1, overall_chance_f1, overall_corrected_f1; per type observed_f1,
+    chance_f1, corrected_f1; annotators; per_annotator {name: the three scores}; and
+    pairwise_observed_f1, pairwise_chance_f1, pairwise_corrected_f1 (m x m, diagonal None).
 Examples:
     >>> import evaluate
     >>> chance_f1 = evaluate.load("./chance_f1_metric")
@@ -111,6 +120,24 @@ Examples:
     (0.6491, [0.5859, 0.7167])
     >>> [round(bound, 4) for bound in results["PER"]["corrected_f1_ci"]]
     [0.5, 1.0]
+
+    A team of three annotators ("multi" configuration): one list of tag sequences per annotator,
+    None where an annotator did not annotate the sentence (annotations= takes the transposed,
+    per-sentence form). Pairwise micro average; per annotator: against all the others pooled.
+
+    >>> team = evaluate.load("./chance_f1_metric", "multi")
+    >>> annotators = [
+    ...     [["B-PER", "I-PER", "O", "O", "B-LOC", "O"], ["O", "B-ORG", "I-ORG", "O"]],
+    ...     [["B-PER", "I-PER", "O", "O", "B-LOC", "O"], ["O", "B-ORG", "O", "O"]],
+    ...     [["B-PER", "O", "O", "B-LOC", "I-LOC", "O"], None],
+    ... ]
+    >>> results = team.compute(annotators=annotators, names=["ann", "bob", "cy"])
+    >>> print(round(results["overall_observed_f1"], 4), round(results["overall_chance_f1"], 4), round(results["overall_corrected_f1"], 4))
+    0.7619 0.259 0.6787
+    >>> print({name: round(scores["corrected_f1"], 4) for name, scores in results["per_annotator"].items()})
+    {'ann': 0.7246, 'bob': 0.7246, 'cy': 0.5714}
+    >>> print([[None if value is None else round(value, 4) for value in row] for row in results["pairwise_corrected_f1"]])
+    [[None, 0.8394, 0.5714], [0.8394, None, 0.5714], [0.5714, 0.5714, None]]
 """
 
 # Examples shown in the coefficients and noise metric cards (hub_cards/); the module scripts
@@ -150,6 +177,31 @@ COEFFICIENTS_EXAMPLES = """
     >>> results = multi.compute(annotations=annotations)
     >>> print(round(results["fleiss_kappa"], 4), round(results["krippendorff_alpha"], 4), results["n_tokens"], results["n_annotators"])
     0.7308 0.7043 7 3
+
+    The several-rater family with Gwet's standard errors and t intervals (under "multi_rater"):
+
+    >>> family = results["multi_rater"]
+    >>> for name in ("percent_agreement", "brennan_prediger", "gwet_ac1", "fleiss_kappa", "krippendorff_alpha", "conger_kappa"):
+    ...     print(name, round(family[name]["value"], 4), round(family[name]["standard_error"], 4), [round(x, 3) for x in family[name]["confidence_interval"]])
+    percent_agreement 0.8095 0.123 [0.509, 1.0]
+    brennan_prediger 0.746 0.1639 [0.345, 1.0]
+    gwet_ac1 0.7507 0.164 [0.349, 1.0]
+    fleiss_kappa 0.7308 0.164 [0.33, 1.0]
+    krippendorff_alpha 0.7043 0.1822 [0.259, 1.0]
+    conger_kappa 0.7377 0.1642 [0.336, 1.0]
+
+    An items-by-annotators array (Krippendorff's C data, irrCAC's cac.raw4raters: 12 units, 4
+    raters, None where a rater is missing), benchmarked on the Landis-Koch scale:
+
+    >>> ratings = [[1, 1, None, 1], [2, 2, 3, 2], [3, 3, 3, 3], [3, 3, 3, 3], [2, 2, 2, 2], [1, 2, 3, 4],
+    ...            [4, 4, 4, 4], [1, 1, 2, 1], [2, 2, 2, 2], [None, 5, 5, 5], [None, None, 1, 1], [None, None, 3, None]]
+    >>> results = multi.compute(annotations=ratings, benchmark_scale="landis_koch")
+    >>> ac1 = results["multi_rater"]["gwet_ac1"]
+    >>> print(round(ac1["value"], 5), round(ac1["expected_agreement"], 7), round(ac1["standard_error"], 5), round(ac1["p_value"], 6))
+    0.77544 0.1903212 0.14295 0.000209
+    >>> most_likely, retained = ac1["benchmark"]["most_likely"], ac1["benchmark"]["retained"]
+    >>> print(most_likely["label"], round(most_likely["probability"], 2), "| at least", retained["label"], round(retained["probability"], 3))
+    Substantial 0.49 | at least Moderate 0.995
 
     Segmentations as boundary vectors, one per annotator and item ("segmentation" configuration):
 

@@ -1,0 +1,222 @@
+"""Chance-corrected F1 for a team of m >= 2 annotators: the pairwise micro average.
+
+For every sentence ``s``, entity type and pair ``(i, j)`` of annotators who both annotated ``s``
+(an annotator given as ``None`` for a sentence is left out of it; an empty annotation is an
+annotation with no entities), with ``a_i`` the tokens annotator ``i`` marks with the type and
+``o_ij`` the tokens both mark::
+
+    observed = sum 2 o_ij / sum (a_i + a_j)
+    chance   = sum 2 E[o_ij] / sum (a_i + a_j)
+    corrected = (observed - chance) / (1 - chance)
+
+with ``E[o_ij] = sum_t c_i(t) c_j(t)`` under the random annotation model, every annotator
+randomised independently (chance_agreement_sequence_annotation.txt, Proposition 1 applied to each
+pair). The entity level uses exact span matches and span counts instead (``2 m_ij / (k_i + k_j)``).
+Each pair's per-sentence statistics are exactly those of the two-annotator ``chance_f1`` (the same
+function computes them), so with m = 2 the result equals ``chance_f1`` bit for bit.
+
+Besides the team scores (overall and per type), ``per_annotator`` pools the pairs of one
+annotator with every other annotator (who agrees least beyond chance) and ``pairwise_*`` give
+the m x m matrices of the pairs.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+
+import numpy as np
+
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _chance_scores, _sentence, _sentence_score, _zero_division_value
+from .random_model import _check_model
+from ..spans.tags import effective_scheme, spans_from_tags
+
+SCORES = ("observed_f1", "chance_f1", "corrected_f1")
+
+
+def _check_annotations(annotations, names):
+    """Annotator-major input checked: m >= 2 annotators, the same sentences, equal lengths."""
+    if isinstance(annotations, (str, bytes)) or not hasattr(annotations, "__len__"):
+        raise TypeError("annotations must be a list with one list of tag sequences per annotator")
+    annotations = [list(a) if a is not None and not isinstance(a, str) else a for a in annotations]
+    m = len(annotations)
+    if m < 2:
+        raise ValueError(f"need at least two annotators, got {m}")
+    for a, sentences in enumerate(annotations):
+        if sentences is None or isinstance(sentences, str):
+            raise TypeError(f"annotations[{a}] must be a list of tag sequences (None per missing sentence)")
+    sizes = {len(sentences) for sentences in annotations}
+    if len(sizes) > 1:
+        raise ValueError(f"annotators have different numbers of sentences: {[len(s) for s in annotations]}")
+    if not sizes or sizes == {0}:
+        raise ValueError("empty input: no sentences were given")
+    if names is None:
+        names = [f"annotator_{a + 1}" for a in range(m)]
+    else:
+        names = [str(name) for name in names]
+        if len(names) != m or len(set(names)) != m:
+            raise ValueError(f"names must be {m} distinct names, one per annotator, got {names!r}")
+    lengths = []
+    for s in range(len(annotations[0])):
+        given = {}
+        for a in range(m):
+            tags = annotations[a][s]
+            if tags is None:
+                continue
+            if isinstance(tags, str):
+                raise ValueError(f"sentence {s}, annotator {names[a]}: expected a list of tags, got a string")
+            given[a] = len(tags)
+        if len(set(given.values())) > 1:
+            detail = ", ".join(f"{names[a]}: {n}" for a, n in given.items())
+            raise ValueError(f"sentence {s}: the annotators' tag sequences have different lengths ({detail})")
+        lengths.append(next(iter(given.values()), 0))
+    if not any(lengths):
+        raise ValueError("empty input: every sentence has zero tokens or no annotator")
+    return annotations, names, lengths
+
+
+def by_annotator(items):
+    """Items-by-annotators (``items[s][a]``, as coefficients_metric's "multi" takes) to
+    annotator-major (``annotations[a][s]``); ``None`` stays ``None``."""
+    if isinstance(items, str) or not hasattr(items, "__len__"):
+        raise TypeError("items must be a list of sentences, each a list of the annotators' tag sequences")
+    rows = [list(item) if item is not None else None for item in items]
+    if not rows:
+        raise ValueError("empty input: no sentences were given")
+    for s, row in enumerate(rows):
+        if row is None:
+            raise ValueError(f"sentence {s}: expected a list of the annotators' tag sequences, got None")
+        if len(row) != len(rows[0]):
+            raise ValueError(f"sentence {s} has {len(row)} annotator slots but sentence 0 has {len(rows[0])}: "
+                             "give every sentence one slot per annotator (None for a missing one)")
+    return [[row[a] for row in rows] for a in range(len(rows[0]))]
+
+
+def by_item(annotators, items=None):
+    """Annotator-major (``annotators[a][s]``) to items-by-annotators, the inverse of
+    ``by_annotator``; ``items`` must be None (the two forms are alternatives)."""
+    if items is not None:
+        raise ValueError("give exactly one of annotations (per sentence, the annotators' tag sequences) "
+                         "or annotators= (per annotator, a list of tag sequences)")
+    annotators, _, _ = _check_annotations(annotators, None)
+    return [list(sentence) for sentence in zip(*annotators)]
+
+
+def team_statistics(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
+                    scheme=None, mode=None, sentences=None):
+    """``(names, {(i, j): {type: FIELDS vector}})``: each pair's statistics summed over sentences.
+
+    Pair ``(i, j)``, ``i < j``, holds ``chance_f1``'s statistics with annotator ``i`` as the
+    references and ``j`` as the predictions, summed over the sentences both annotated. If
+    ``sentences`` is a list, one ``ChanceStatistics`` per sentence (every pair of the sentence
+    pooled) is appended to it.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    _check_model(model)
+    annotations, names, lengths = _check_annotations(annotations, names)
+    m = len(annotations)
+    resolved = effective_scheme(
+        [tags for sentences in annotations for tags in sentences if tags is not None], scheme, mode, suffix
+    )
+    pairs = {pair: defaultdict(lambda: np.zeros(len(FIELDS))) for pair in itertools.combinations(range(m), 2)}
+    with_matches = level == "entity"
+    for s, n in enumerate(lengths):
+        spans = {}
+        for a in range(m):
+            tags = annotations[a][s]
+            if tags is None:
+                continue
+            try:
+                spans[a] = spans_from_tags(list(tags), scheme=resolved, mode=mode, suffix=suffix)
+            except ValueError as error:
+                raise ValueError(f"sentence {s}, annotator {names[a]}: {error}") from None
+        pooled = defaultdict(lambda: np.zeros(len(FIELDS)))
+        for i, j in itertools.combinations(sorted(spans), 2):
+            totals = pairs[i, j]
+            for name, vector in _sentence(n, spans[j], spans[i], model, with_matches).items():
+                totals[name] += vector
+                pooled[name] += vector
+            totals.setdefault(None, np.zeros(len(FIELDS)))  # marks that the pair met in a sentence
+        if sentences is not None:
+            sentences.append(ChanceStatistics(dict(pooled)))
+    return names, pairs
+
+
+def _pooled(pair_totals):
+    """Per-type vectors summed over the given pairs (in order); ``None`` if no pair ever met."""
+    met = [totals for totals in pair_totals if None in totals]
+    if not met:
+        return None
+    per_type = defaultdict(lambda: np.zeros(len(FIELDS)))
+    for totals in met:
+        for name, vector in totals.items():
+            if name is not None:
+                per_type[name] += vector
+    return dict(per_type)
+
+
+def _overall(per_type, level, zero_division, what):
+    total = np.zeros(len(FIELDS))
+    for name in sorted(per_type):
+        total += per_type[name]
+    return _chance_scores(total, level, zero_division, what)
+
+
+def team_chance_f1(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
+                   scheme=None, mode=None, zero_division="warn", return_sentence_scores=False) -> dict:
+    """Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
+
+    ``annotations[a][s]``: annotator ``a``'s tags for sentence ``s``, or ``None`` if ``a`` did not
+    annotate ``s`` (left out of that sentence's pairs; ``[]``-like all-``O`` tags are an
+    annotation with no entities). ``level``, ``model``, ``suffix``, ``scheme``, ``mode`` and
+    ``zero_division`` as in ``chance_f1``; strict mode without a scheme detects it from every
+    given sequence.
+
+    Returns ``overall_observed_f1``, ``overall_chance_f1``, ``overall_corrected_f1``; per entity
+    type a dict with ``observed_f1``, ``chance_f1``, ``corrected_f1``; ``annotators`` (the
+    names); ``per_annotator`` {name: the three scores over that annotator's pairs with all the
+    others}; ``pairwise_observed_f1``, ``pairwise_chance_f1``, ``pairwise_corrected_f1`` (m x m
+    lists, symmetric, diagonal ``None``; ``None`` also for a pair that never annotated the same
+    sentence, and ``per_annotator`` is ``None`` for an annotator who shares no sentence).
+    With m = 2, the scores equal ``chance_f1(annotations[1], annotations[0])`` exactly.
+    ``return_sentence_scores=True`` adds ``sentence_scores`` as ``chance_f1`` gives them, every
+    pair of the sentence pooled (``None`` scores where fewer than two annotators have entities).
+    A 0/0 score takes the ``zero_division`` value (with an ``UndefinedMetricWarning`` for "warn").
+    """
+    _zero_division_value(zero_division)
+    sentences = [] if return_sentence_scores else None
+    names, pairs = team_statistics(annotations, names=names, level=level, model=model, suffix=suffix,
+                                   scheme=scheme, mode=mode, sentences=sentences)
+    m = len(names)
+    team = _pooled(pairs.values())
+    if team is None:
+        raise ValueError("no sentence was annotated by two or more annotators: agreement is undefined")
+    result: dict = {}
+    for name in sorted(team):
+        result[name] = _chance_scores(team[name], level, zero_division, name)
+    overall = _overall(team, level, zero_division, "overall")
+    for key in SCORES:
+        result[f"overall_{key}"] = overall[key]
+    result["annotators"] = list(names)
+    per_annotator = {}
+    for a, name in enumerate(names):
+        pooled = _pooled(totals for pair, totals in pairs.items() if a in pair)
+        per_annotator[name] = None if pooled is None else _overall(pooled, level, zero_division, f"annotator {name}")
+    result["per_annotator"] = per_annotator
+    matrices = {key: [[None] * m for _ in range(m)] for key in SCORES}
+    for (i, j), totals in pairs.items():
+        pooled = _pooled([totals])
+        if pooled is None:
+            continue
+        scores = _overall(pooled, level, zero_division, f"pair {names[i]}, {names[j]}")
+        for key in SCORES:
+            matrices[key][i][j] = matrices[key][j][i] = scores[key]
+    for key in SCORES:
+        result[f"pairwise_{key}"] = matrices[key]
+    if return_sentence_scores:
+        result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
+    return result
+
+
+__all__ = ["by_annotator", "team_chance_f1", "by_item", "team_statistics"]

@@ -1,0 +1,106 @@
+"""The several-rater family (``multi_rater``) from m annotators' BIO tags or from an
+items-by-annotators array: what coefficients_metric's "multi" configuration returns.
+
+Items from tags (``annotations[i]``: the m annotators' tag sequences of sentence ``i``, ``None``
+for an annotator who did not annotate it):
+
+- ``unit="token"``: every token is an item; an annotator's rating is the entity type of the span
+  covering it, or ``"O"`` (``multi_annotator.token_ratings``);
+- ``unit="entity"``: every distinct span ``(sentence, start, end)`` proposed by any annotator is
+  an item, as the two-annotator path and the noise metric count them; an annotator's rating is
+  the type it gave that exact span, or ``"O"`` if it annotated the sentence without that span.
+
+A missing annotator's rating is missing (``None``), never ``"O"``.
+"""
+
+from __future__ import annotations
+
+from .multi_annotator import fleiss_kappa, krippendorff_alpha, token_ratings
+from .multi_rater import multi_rater_agreement
+from ..spans.tags import effective_scheme, spans_from_tags
+
+UNITS = ("token", "entity")
+OUTSIDE = "O"
+# result key -> key of fleiss_kappa(details=True) / krippendorff_alpha(details=True)
+_FLEISS_KEYS = (("fleiss_kappa", "kappa"), ("observed_agreement", "observed_agreement"),
+                ("expected_agreement", "expected_agreement"))
+_ALPHA_KEYS = (("krippendorff_alpha", "alpha"), ("observed_disagreement", "observed_disagreement"),
+               ("expected_disagreement", "expected_disagreement"))
+
+
+def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False):
+    """Items-by-annotators ratings from per-sentence lists of m annotators' tags (module docstring).
+
+    Returns ``(ratings, m)``; ratings is a list of rows with ``None`` for a missing annotator.
+    """
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {list(UNITS)}, got {unit!r}")
+    ratings, m = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)  # also validates
+    if unit == "token":
+        return ratings, m
+    resolved = effective_scheme([seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix)
+    rows = []
+    for item in annotations:
+        given = [None if seq is None else {(start, end): type_ for type_, start, end in
+                                           spans_from_tags(list(seq), scheme=resolved, mode=mode, suffix=suffix)}
+                 for seq in item]
+        proposed = set().union(*(spans for spans in given if spans is not None))
+        for position in sorted(proposed):
+            rows.append([None if spans is None else spans.get(position, OUTSIDE) for spans in given])
+    if not rows:
+        raise ValueError("no annotator proposed any entity span: there are no entity items")
+    return rows, m
+
+
+def _is_tag_input(annotations) -> bool:
+    for item in annotations:
+        for value in item if item is not None and not isinstance(item, str) else ():
+            if value is not None:
+                return isinstance(value, (list, tuple)) or hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0
+    return True
+
+
+def _whole(value):
+    """1.0 -> 1: labels that are whole numbers read as integers (the evaluate module's table
+    stores numeric labels as floats); everything else unchanged."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def multi_rater_report(annotations, *, unit="token", weights="identity", categories=None, confidence_level=0.95,
+                       population_size=None, benchmark_scale=None, scheme=None, mode=None, suffix=False) -> dict:
+    """Fleiss' kappa and Krippendorff's alpha (the keys of ``multi_annotator_agreement``) and, under
+    ``"multi_rater"``, the whole family with standard errors (``multi_rater_agreement``).
+
+    ``annotations``: per sentence the m annotators' tag sequences (``unit`` says what an item is),
+    or per item the m raters' labels (an items-by-annotators array; ``None``/NaN missing; float
+    labels that are whole numbers are read as integers). The
+    top-level ``fleiss_kappa`` is unweighted and ``krippendorff_alpha`` nominal, as before (with
+    ``n_tokens`` for token items from tags); ``weights`` applies inside ``multi_rater``.
+    """
+    if isinstance(annotations, str) or not hasattr(annotations, "__len__") or not len(annotations):
+        raise ValueError("annotations must be a non-empty list of items")
+    tags = _is_tag_input(annotations)
+    if tags:
+        ratings, m = tag_ratings(annotations, unit=unit, scheme=scheme, mode=mode, suffix=suffix)
+    else:
+        if unit != "token" or scheme is not None or mode is not None or suffix:
+            raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
+        ratings = [[_whole(value) for value in row] for row in annotations]
+        m = len(ratings[0])
+    fleiss = fleiss_kappa(ratings, details=True)
+    alpha = krippendorff_alpha(ratings, details=True)
+    family = multi_rater_agreement(ratings, weights=weights, categories=categories, confidence_level=confidence_level,
+                                   population_size=population_size, benchmark_scale=benchmark_scale)
+    # the keys multi_annotator_agreement gives, from the same two functions
+    out = {key: fleiss[source] for key, source in _FLEISS_KEYS}
+    out.update({key: alpha[source] for key, source in _ALPHA_KEYS})
+    out.update(n_items=len(ratings), n_annotators=m, categories=[str(c) for c in fleiss["categories"]],
+               warnings=fleiss["warnings"] + alpha["warnings"], unit=unit, multi_rater=family)
+    if tags and unit == "token":
+        out["n_tokens"] = len(ratings)  # the key multi_annotator_agreement has always given
+    return out
+
+
+__all__ = ["UNITS", "multi_rater_report", "tag_ratings"]

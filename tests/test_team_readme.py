@@ -1,0 +1,57 @@
+"""The README's "Teams: several annotators" section: its examples run and its tables come out of
+the code (to the digits shown)."""
+
+from __future__ import annotations
+
+import doctest
+import re
+
+import numpy as np
+
+from chance_agreement import multi_rater_agreement, team_chance_f1
+from conftest import REPO
+from test_readme import table_after  # cells of the first table after a heading (its headings are unique)
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+SECTION = README[README.index("## Teams: several annotators"):README.index("## Training and distributed evaluation")]
+
+
+def test_the_examples_run_and_print_what_the_readme_shows():
+    source = "\n".join(re.findall(r"```python\n(.*?)```", SECTION, re.DOTALL))
+    test = doctest.DocTestParser().get_doctest(source, {}, "README teams", "README.md", 0)
+    runner = doctest.DocTestRunner()
+    report: list[str] = []
+    runner.run(test, out=report.append)
+    results = runner.summarize(verbose=False)
+    assert results.attempted >= 6 and results.failed == 0, "".join(report)
+
+
+def test_conll_team_table(conll_systems):
+    references, systems = conll_systems
+    rows = table_after("| member |")
+    result = team_chance_f1([references, *systems.values()], names=["gold", *systems])
+    assert [row[0] for row in rows] == ["gold", *systems, "team"]
+    for name, *printed in rows:
+        scores = result["per_annotator"][name] if name != "team" else {
+            key: result[f"overall_{key}"] for key in ("observed_f1", "chance_f1", "corrected_f1")}
+        assert [f"{scores[key]:.4f}" for key in ("observed_f1", "chance_f1", "corrected_f1")] == printed, name
+
+
+def test_distrib6raters_table(shared_data):
+    import csv
+
+    with open(shared_data / "agreement_reference" / "irrCAC_R_package" / "distrib.6raters.csv") as handle:
+        counts = np.array([[int(v) for v in row[1:]] for row in list(csv.reader(handle))[1:]])
+    result = multi_rater_agreement(counts=counts)
+    keys = {"Gwet's AC1": "gwet_ac1", "Fleiss' kappa": "fleiss_kappa", "Krippendorff's alpha": "krippendorff_alpha",
+            "Brennan-Prediger": "brennan_prediger"}
+    rows = table_after("| coefficient |")
+    assert len(rows) == 4
+    for name, value, pe, se, interval, p_value in rows:
+        ours = result[keys[name]]
+        for number, printed in ((ours["value"], value), (ours["expected_agreement"], pe), (ours["standard_error"], se)):
+            digits = len(printed.split(".")[1])
+            assert abs(number - float(printed)) <= 0.5 * 10**-digits + 1e-12, (name, printed)
+        low, high = (float(x) for x in interval.strip("()").split(","))
+        assert abs(ours["confidence_interval"][0] - low) <= 5e-4 and abs(ours["confidence_interval"][1] - high) <= 5e-4
+        assert abs(ours["p_value"] / float(p_value) - 1) < 5e-4
