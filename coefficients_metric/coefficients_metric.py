@@ -5,12 +5,12 @@ this script only declares the inputs of its three configurations."""
 import datasets
 import evaluate
 
-from chance_agreement.coefficients.agreement_coefficients import plain
-from chance_agreement.coefficients.table_inference import agreement_report_with_intervals
+from chance_agreement.reliability.agreement_coefficients import plain
+from chance_agreement.reliability.table_inference import agreement_report_with_intervals
 from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
-from chance_agreement.coefficients.multi_rater_tags import multi_rater_report
-from chance_agreement.coefficients.segmentation import segmentation_alpha
+from chance_agreement.reliability.multi_rater_tags import multi_rater_report
+from chance_agreement.reliability.segmentation import segmentation_alpha
 
 _CITATION = """\
 Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.

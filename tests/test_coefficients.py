@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chance_agreement import coefficients
-from chance_agreement.coefficients.agreement_coefficients import distance_matrix
+from chance_agreement.reliability.agreement_coefficients import distance_matrix
 
 TABLE_1 = [[71, 13, 23], [8, 69, 15], [7, 8, 18840]]
 TABLE_3 = [[71, 13, 23], [8, 69, 15], [7, 8, 951]]

@@ -13,7 +13,7 @@ from test_coefficients import TABLE_7, TABLE_8, assert_printed
 from test_contingency import TABLE_1, TABLE_3, TABLE_4, TABLE_5, gene_renaming_corpus
 
 from chance_agreement import chance_f1, fleiss_kappa, unitizing_alpha
-from chance_agreement.coefficients.multi_annotator import token_ratings
+from chance_agreement.reliability.multi_annotator import token_ratings
 
 METRIC = str(Path(__file__).resolve().parent.parent / "coefficients_metric")
 VIEWS = ("all", "markables", "entities", "grouped")

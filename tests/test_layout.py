@@ -22,7 +22,7 @@ ROOT = Path(chance_agreement.__file__).resolve().parent
 
 # lowest first: spans from tags and files, the chance model, classical coefficients, noise of the
 # agreed subset, hooks into the ecosystem, what people read
-LAYERS = ("spans", "chance", "coefficients", "noise", "ecosystem", "reports")
+LAYERS = ("spans", "chance", "reliability", "noise", "ecosystem", "reports")
 
 
 def module_name(path: Path, root: Path) -> str:

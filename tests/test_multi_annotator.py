@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chance_agreement import coefficients, fleiss_kappa, krippendorff_alpha, multi_annotator_agreement
-from chance_agreement.coefficients.multi_annotator import token_ratings
+from chance_agreement.reliability.multi_annotator import token_ratings
 
 
 def _csv(shared_data, relative, numeric=False):

@@ -12,12 +12,12 @@ import pytest
 from scipy.stats import norm
 
 from chance_agreement import fleiss_kappa, krippendorff_alpha
-from chance_agreement.coefficients.benchmark_scales import SCALES, benchmark
-from chance_agreement.coefficients.multi_rater import (
+from chance_agreement.reliability.benchmark_scales import SCALES, benchmark
+from chance_agreement.reliability.multi_rater import (
     brennan_prediger, conger_kappa, fleiss_kappa_per_category, gwet_ac1, gwet_ac2, krippendorff_alpha_inference,
     light_kappa, multi_rater_agreement, percent_agreement, weighted_fleiss_kappa,
 )
-from chance_agreement.coefficients.weights import WEIGHTS, agreement_weights
+from chance_agreement.reliability.weights import WEIGHTS, agreement_weights
 
 
 def read_csv(path):

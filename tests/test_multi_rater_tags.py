@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from chance_agreement import agreement_report, multi_annotator_agreement
-from chance_agreement.coefficients.multi_annotator import token_ratings
-from chance_agreement.coefficients.multi_rater import multi_rater_agreement
-from chance_agreement.coefficients.multi_rater_tags import multi_rater_report, tag_ratings
+from chance_agreement.reliability.multi_annotator import token_ratings
+from chance_agreement.reliability.multi_rater import multi_rater_agreement
+from chance_agreement.reliability.multi_rater_tags import multi_rater_report, tag_ratings
 from chance_agreement.noise.annotation_instances import instance_labels
 from chance_agreement.spans.tags import spans_from_tags
 

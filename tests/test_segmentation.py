@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 import chance_agreement
-from chance_agreement.coefficients.segmentation import boundaries_from_tags, entails, load_segmentation_json, segmentation_alpha
+from chance_agreement.reliability.segmentation import boundaries_from_tags, entails, load_segmentation_json, segmentation_alpha
 
 Q1 = "major league baseball salary cap"
 Q2 = "wind beneath my wings sheet music"

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chance_agreement import bootstrap_coefficient_intervals, coefficient_intervals
-from chance_agreement.coefficients.agreement_coefficients import coefficients
-from chance_agreement.coefficients.table_inference import TABLE_COEFFICIENTS
+from chance_agreement.reliability.agreement_coefficients import coefficients
+from chance_agreement.reliability.table_inference import TABLE_COEFFICIENTS
 
 # SOURCE.md, "Standard errors printed by irrCAC": value, standard error, interval (3 digits)
 PRINTED = {

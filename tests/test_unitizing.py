@@ -15,7 +15,7 @@ from fractions import Fraction
 import pytest
 
 import chance_agreement
-from chance_agreement.coefficients.unitizing import unitizing_alpha, unitizing_alpha_from_units
+from chance_agreement.reliability.unitizing import unitizing_alpha, unitizing_alpha_from_units
 
 KEYS = ("observed_disagreement", "expected_disagreement", "alpha")
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
-from ..coefficients.agreement_coefficients import agreement_report
+from ..reliability.agreement_coefficients import agreement_report
 from ..noise.noise_model import noise_report
 from .flat import flatten
 

@@ -22,7 +22,7 @@ def instance_labels(spans, lengths, unit: str) -> list[tuple]:
     ``spans[i][j]``: the spans annotator j marked in item i; ``lengths[i]``: item i's tokens.
     Instances come item by item, tokens in order, entity spans sorted by (start, end).
     """
-    from ..coefficients.contingency_table import token_categories
+    from ..reliability.contingency_table import token_categories
 
     rows: list[tuple] = []
     if unit == "token":

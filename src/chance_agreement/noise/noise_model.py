@@ -402,7 +402,7 @@ def _check_options(unit, confidence, max_noise) -> tuple[float, float]:
 
 def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_noise) -> dict:
     from .annotation_instances import instance_labels
-    from ..coefficients.multi_annotator import fleiss_kappa
+    from ..reliability.multi_annotator import fleiss_kappa
 
     rows = instance_labels(spans, lengths, unit)
     n = len(rows)

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from ..chance.corrected_f1 import FIELDS, LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
 from ..chance.random_model import MODELS
-from ..coefficients.agreement_coefficients import coefficients
-from ..coefficients.contingency_table import NOTHING, contingency
-from ..coefficients.multi_annotator import multi_annotator_agreement
+from ..reliability.agreement_coefficients import coefficients
+from ..reliability.contingency_table import NOTHING, contingency
+from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi
 from ..spans.conll import read_conll
 from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
