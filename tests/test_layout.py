@@ -20,7 +20,7 @@ import chance_agreement
 PACKAGE = "chance_agreement"
 ROOT = Path(chance_agreement.__file__).resolve().parent
 
-# lowest first: spans from tags and files, the chance model, classical coefficients, noise of the
+# lowest first: spans from tags and files, the chance model, classical reliability coefficients, noise of the
 # agreed subset, hooks into the ecosystem, what people read
 LAYERS = ("spans", "chance", "reliability", "noise", "ecosystem", "reports")
 
@@ -123,6 +123,13 @@ def test_every_module_sits_in_a_layer_folder():
     assert not loose, f"modules outside the layer folders {LAYERS}: {loose}"
     folders = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists())
     assert folders == sorted(LAYERS)
+
+
+def test_no_layer_folder_shadows_a_public_name():
+    """Importing a subpackage sets it as an attribute of the package: ``chance_agreement.coefficients``
+    must stay the function, so no layer folder (or module) may carry a public name."""
+    modules = {name.split(".")[1] for name in package_sources() if name != PACKAGE}
+    assert not modules & set(chance_agreement.__all__)
 
 
 def test_imports_run_downward_only():

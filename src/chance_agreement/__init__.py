@@ -5,8 +5,8 @@ the layers below (``tests/test_layout.py`` checks it):
 
 - ``spans``: entity spans from BIO/IOBES/BILOU tags, exactly as seqeval finds them, and file readers.
 - ``chance``: the random annotation model and the chance-corrected F1 built on it (``chance_f1``).
-- ``coefficients``: contingency tables, kappa-type coefficients, several annotators, unitizing and
-  segmentation alphas.
+- ``reliability``: the classical coefficients: contingency tables, kappa-type coefficients, several
+  annotators, unitizing and segmentation alphas.
 - ``noise``: the noise bound of an agreed gold standard.
 - ``ecosystem``: evaluate module docs, flat results, the Trainer hook, sharding, Hub export.
 - ``reports``: the leaderboard, plots and the command line.

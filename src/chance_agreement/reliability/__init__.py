@@ -1,2 +1,2 @@
-"""Classical agreement coefficients: contingency tables, two- and several-annotator coefficients,
-unitizing and segmentation alphas."""
+"""Classical reliability coefficients: contingency tables, two- and several-annotator coefficients,
+unitizing and segmentation alphas. (Not named ``coefficients``: that is a public function.)"""
