@@ -17,11 +17,11 @@ system.
 from __future__ import annotations
 
 import html
-import inspect
 import math
 from pathlib import Path
 
-from ..chance.corrected_f1 import FIELDS, LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import LEVELS, chance_f1
+from ..chance.team_f1 import team_chance_f1
 from ..chance.random_model import MODELS
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, contingency
@@ -45,64 +45,15 @@ SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
 
 def _interval_options(confidence_level, n_resamples, random_state) -> dict:
-    """``chance_f1``'s bootstrap options if this version of ``chance_f1`` has them, else {}."""
-    if confidence_level is None or "confidence_level" not in inspect.signature(chance_f1).parameters:
+    """``chance_f1``'s bootstrap options, or {} when intervals are off."""
+    if confidence_level is None:
         return {}
     return {"confidence_level": confidence_level, "n_resamples": n_resamples, "random_state": random_state}
-
-
-def _sentence_scores_from(sentences, level: str) -> list[dict]:
-    """observed/chance F1 and denominator per sentence from (pooled) per-sentence statistics,
-    the keys of ``chance_f1(..., return_sentence_scores=True)``; None without entities."""
-    field = {name: index for index, name in enumerate(FIELDS)}
-    if level == "token":
-        agreement, expected, denominator = ["overlap"], ["expected_overlap"], ["annotated_tokens"]
-    else:
-        agreement, expected, denominator = ["true_positives"], ["expected_matches"], ["predicted", "actual"]
-    scores = []
-    for stats in sentences:
-        sums = {name: float(sum(v[field[name]] for v in stats.per_type.values()))
-                for name in agreement + expected + denominator}
-        size = sum(sums[name] for name in denominator)
-        if size == 0:
-            scores.append({"observed_f1": None, "chance_f1": None, "denominator": 0.0})
-        else:
-            scores.append({"observed_f1": 2 * sums[agreement[0]] / size, "chance_f1": 2 * sums[expected[0]] / size,
-                           "denominator": size})
-    return scores
-
-
 def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
-    """Several annotators from pairwise chance F1: every pair's statistics pooled (``overall_*``
-    and per type), each annotator against the rest (the pooled statistics of its pairs) and the
-    m x m ``pairwise_corrected_f1`` (diagonal None); plus pooled ``sentence_scores``.
-
-    The shape of ``team_chance_f1(annotations, names=...)`` (several-annotators issue); replace
-    this function's body by a call to it once it is available.
-    """
-    names = list(annotations)
-    pair_totals, pair_sentences = {}, {}
-    for i, first in enumerate(names):
-        for second in names[i + 1:]:
-            total, sentences = corpus_statistics(annotations[second], annotations[first], model=model,
-                                                 levels=(level,), **span_options)
-            pair_totals[first, second], pair_sentences[first, second] = total, sentences
-    pooled = sum(pair_totals.values(), ChanceStatistics())
-    result = scores_from_statistics(pooled, level, zero_division=0)
-    result["annotators"] = names
-    result["per_annotator"] = {}
-    for name in names:
-        mine = sum((t for pair, t in pair_totals.items() if name in pair), ChanceStatistics())
-        scores = scores_from_statistics(mine, level, zero_division=0)
-        result["per_annotator"][name] = {key: scores[f"overall_{key}"] for key in SCORES}
-    matrix = [[None] * len(names) for _ in names]
-    for (first, second), total in pair_totals.items():
-        value = scores_from_statistics(total, level, zero_division=0)["overall_corrected_f1"]
-        matrix[names.index(first)][names.index(second)] = matrix[names.index(second)][names.index(first)] = value
-    result["pairwise_corrected_f1"] = matrix
-    by_sentence = [sum(parts, ChanceStatistics()) for parts in zip(*pair_sentences.values())]
-    result["sentence_scores"] = _sentence_scores_from(by_sentence, level)
-    return result
+    """Several annotators: ``team_chance_f1`` (pairwise micro average, each annotator against the
+    rest, the m x m pairwise matrix) with its pooled per-sentence scores."""
+    return team_chance_f1(list(annotations.values()), names=list(annotations), level=level, model=model,
+                          zero_division=0, return_sentence_scores=True, **span_options)
 
 
 def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[list[int]], list[str]]:
