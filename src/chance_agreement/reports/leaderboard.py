@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from ..spans.conll import read_conll
+from ..spans.conll import check_tag_columns, read_column_file
 from ..chance.random_model import MODELS
 from ..spans.tags import SCHEMES
+from .command_io import UsageError, check_output_path, write_text
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -54,31 +55,29 @@ def check_alignment(gold_tokens, system_tokens, source) -> None:
             raise ValueError(f"{source}: sentence {number}: {problem}")
 
 
-def _read(path, reference_column, prediction_columns):
-    try:
-        return read_conll(path, reference_column, prediction_columns)
-    except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read ({error.strerror})") from None
-
-
-def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None):
+def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
+                 scheme=None, mode=None, suffix=False):
     """``(references, {name: predictions})`` from a gold column file and system column files.
 
     A system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``. Every system's tokens
-    must equal the gold's, sentence by sentence.
+    must equal the gold's, sentence by sentence. A tag the chunker cannot take (with these
+    ``scheme``/``mode``/``suffix``) is a ValueError naming its file and 1-based line.
     """
     if not systems:
-        raise ValueError("give at least one system file")
+        raise UsageError("give at least one system file")
     if names is not None and len(names) != len(systems):
-        raise ValueError(f"{len(names)} names for {len(systems)} systems")
-    gold_tokens, references, _ = _read(gold, gold_column, ())
+        raise UsageError(f"{len(names)} names for {len(systems)} systems")
+    gold_file = read_column_file(gold)
+    gold_tokens, references = gold_file.tokens, gold_file.column(gold_column)
+    scheme = check_tag_columns(gold_file, [gold_column], scheme, mode, suffix)
     predictions: dict[str, list] = {}
     for index, spec in enumerate(systems):
         path, column = parse_system_spec(spec)
-        tokens, _, (tags,) = _read(path, 0, (prediction_column if column is None else column,))
-        check_alignment(gold_tokens, tokens, spec)
+        system_file = gold_file if str(path) == str(gold) else read_column_file(path)
+        column = prediction_column if column is None else column
+        tags = system_file.column(column)
+        check_alignment(gold_tokens, system_file.tokens, spec)
+        check_tag_columns(system_file, [column], scheme, mode, suffix)
         name = names[index] if names is not None else system_name(spec)
         if name in predictions:
             raise ValueError(f"two systems are named {name!r}; give --names")
@@ -183,7 +182,27 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
             _add_ranks(rows, f"{subset}_")
     rows.sort(key=lambda row: (row["corrected_rank"], row["observed_rank"], row["system"]))
     return {"level": level, "model": model, "split": split, "split_by": split_by if split is not None else None,
+            "span_options": {"scheme": getattr(scheme, "__name__", scheme), "mode": mode, "suffix": suffix},
             "systems": rows}
+
+
+def metric_args(board: dict) -> dict:
+    """The ``chance_f1`` arguments the board's scores were computed with (defaults left out)."""
+    args = {"level": board["level"], "model": board["model"]}
+    options = board.get("span_options") or {}
+    args.update({key: value for key, value in options.items() if value not in (None, False)})
+    return args
+
+
+def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str = "CoNLL-2003",
+                dataset_split: str | None = "test", dataset_config: str | None = None) -> dict:
+    """``{system: huggingface_hub.ModelCard}``: per system the model-index metadata that
+    ``evaluate.push_to_hub`` writes (see ``ecosystem.model_cards``), at the board's level."""
+    from ..ecosystem.model_cards import model_card
+
+    return {row["system"]: model_card(row["system"], row, metric_args(board), dataset_type, dataset_name,
+                                      dataset_split, dataset_config)
+            for row in board["systems"]}
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -261,14 +280,25 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
 
 def _run(args) -> int:
     names = args.names.split(",") if args.names else None
-    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names)
+    for path in (args.output, args.plot):
+        if path:
+            check_output_path(path)
+    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
+                                       scheme=args.scheme, mode=args.mode, suffix=args.suffix)
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
                               split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
     text = render(board, args.format, args.digits)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
+    if args.model_cards:
+        from ..ecosystem.model_cards import write_model_cards
+
+        cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, args.dataset_split or None,
+                            args.dataset_config)
+        for path in write_model_cards(cards, args.model_cards):
+            print(path, file=sys.stderr)
     if args.plot:
         from .plots import plot_leaderboard
 
@@ -299,6 +329,13 @@ def register(commands) -> None:
     parser.add_argument("--output", help="write the table to this file instead of standard output")
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
     parser.add_argument("--digits", type=int, default=4, help="decimals in the Markdown table")
+    parser.add_argument("--model-cards", metavar="DIR",
+                        help="write DIR/<system>/README.md: a model card whose metadata lists the system's "
+                             "observed, chance and corrected F1 (what evaluate.push_to_hub writes)")
+    parser.add_argument("--dataset", default="conll2003", help="dataset id in the model cards (default conll2003)")
+    parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
+    parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
+    parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
     parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
     parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
     parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")

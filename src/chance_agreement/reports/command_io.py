@@ -1,0 +1,40 @@
+"""The command line's output files (checked up front, errors that name the path) and its usage
+errors (``UsageError``: exit status 2, where other ValueErrors mean bad data, exit status 1).
+
+``-o name`` writes exactly ``name``: an image without a known extension is written as PNG under
+the name given (no ``.png`` is appended behind the user's back).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+IMAGE_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
+
+
+class UsageError(ValueError):
+    """The command line asks for something impossible (e.g. one annotator): exit status 2."""
+
+
+def check_output_path(path) -> Path:
+    """``path`` as a Path once it can be written: not a folder, its folder exists."""
+    target = Path(path)
+    if target.is_dir():
+        raise ValueError(f"{path}: is a folder; give a file name to write")
+    parent = target.parent
+    if not parent.is_dir():
+        raise ValueError(f"{path}: cannot write: the folder {str(parent)!r} does not exist")
+    return target
+
+
+def write_text(path, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` after ``check_output_path``."""
+    target = check_output_path(path)
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def image_format(path) -> str:
+    """The image format for ``path``: its extension when matplotlib knows it, else PNG."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    return suffix if suffix in IMAGE_FORMATS else "png"
