@@ -235,7 +235,7 @@ def test_start_distributions_api_and_figure1_cli(tmp_path, capsys):
 
 def test_missing_matplotlib_is_a_clear_cli_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # what an install without the extra sees
-    assert main(["figure1", "--output", str(tmp_path / "f.png")]) == 2
+    assert main(["figure1", "--output", str(tmp_path / "f.png")]) == 1
     assert "chance-agreement: error: plotting needs matplotlib" in capsys.readouterr().err
     assert not (tmp_path / "f.png").exists()
 
@@ -245,19 +245,19 @@ def _write(path: Path, sentences) -> str:
     return str(path)
 
 
-def test_misaligned_system_is_a_value_error_naming_file_and_sentence(tmp_path, capsys):
+def test_misaligned_system_is_a_value_error_naming_files_and_lines(tmp_path, capsys):
     gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")], [("Peter", "B-PER"), ("Blackburn", "I-PER")]])
     shifted = _write(tmp_path / "shifted.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")],
                                                 [("Peter", "B-PER", "B-PER"), ("Blackbum", "I-PER", "I-PER")]])
     short = _write(tmp_path / "short.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
-    with pytest.raises(ValueError, match=r"shifted\.txt: sentence 2: token 2 is 'Blackbum', the gold has 'Blackburn'"):
+    with pytest.raises(ValueError, match=r"gold\.txt line 5 has 'Blackburn', .*shifted\.txt line 5 has 'Blackbum'"):
         load_systems(gold, [shifted])
-    with pytest.raises(ValueError, match=r"short\.txt: 1 sentences, the gold file has 2"):
+    with pytest.raises(ValueError, match=r"gold\.txt line 4 has 'Peter', .*short\.txt has only 1 sentences"):
         load_systems(gold, [short])
-    assert main(["leaderboard", gold, shifted]) == 2
+    assert main(["leaderboard", gold, shifted]) == 1
     assert "chance-agreement: error: " in capsys.readouterr().err
-    assert main(["leaderboard", gold, str(tmp_path / "missing.txt")]) == 2
-    assert "missing.txt: cannot read" in capsys.readouterr().err
+    assert main(["leaderboard", gold, str(tmp_path / "missing.txt")]) == 1
+    assert "missing.txt: no such file" in capsys.readouterr().err
     with pytest.raises(ValueError, match="split"):
         build_leaderboard(GOLD, SMALL_SYSTEMS, split=1.5)
     assert parse_system_spec("runs/out.txt:3") == ("runs/out.txt", 3)

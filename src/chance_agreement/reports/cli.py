@@ -116,10 +116,14 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from importlib.metadata import PackageNotFoundError, version
 
+    try:
+        installed = version("chance-agreement")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        installed = "(not installed)"
     parser = OneLineParser(prog="chance-agreement", description="Chance-corrected agreement for sequence annotation.")
-    parser.add_argument("--version", action="version", version=f"chance-agreement {__version__}")
+    parser.add_argument("--version", action="version", version=f"chance-agreement {installed}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     f1 = commands.add_parser("f1", help="observed, chance and corrected F1 of a CoNLL column file")

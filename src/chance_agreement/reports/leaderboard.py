@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from ..spans.conll import check_tag_columns, read_column_file
+from ..spans.conll import check_same_tokens, check_tag_columns, read_column_file
 from ..chance.random_model import MODELS
 from ..spans.tags import SCHEMES
 from .command_io import UsageError, check_output_path, write_text
@@ -41,26 +41,12 @@ def system_name(spec: str) -> str:
     return Path(path).stem if column is None else f"{Path(path).stem}:{column}"
 
 
-def check_alignment(gold_tokens, system_tokens, source) -> None:
-    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's."""
-    if len(system_tokens) != len(gold_tokens):
-        raise ValueError(f"{source}: {len(system_tokens)} sentences, the gold file has {len(gold_tokens)}")
-    for number, (gold, system) in enumerate(zip(gold_tokens, system_tokens), start=1):
-        if gold != system:
-            if len(gold) != len(system):
-                problem = f"{len(system)} tokens, the gold has {len(gold)}"
-            else:
-                position = next(i for i, (g, s) in enumerate(zip(gold, system)) if g != s)
-                problem = f"token {position + 1} is {system[position]!r}, the gold has {gold[position]!r}"
-            raise ValueError(f"{source}: sentence {number}: {problem}")
-
-
 def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
                  scheme=None, mode=None, suffix=False):
     """``(references, {name: predictions})`` from a gold column file and system column files.
 
     A system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``. Every system's tokens
-    must equal the gold's, sentence by sentence. A tag the chunker cannot take (with these
+    must equal the gold's, sentence by sentence (else a ValueError names both files and lines). A tag the chunker cannot take (with these
     ``scheme``/``mode``/``suffix``) is a ValueError naming its file and 1-based line.
     """
     if not systems:
@@ -68,7 +54,7 @@ def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -
     if names is not None and len(names) != len(systems):
         raise UsageError(f"{len(names)} names for {len(systems)} systems")
     gold_file = read_column_file(gold)
-    gold_tokens, references = gold_file.tokens, gold_file.column(gold_column)
+    references = gold_file.column(gold_column)
     scheme = check_tag_columns(gold_file, [gold_column], scheme, mode, suffix)
     predictions: dict[str, list] = {}
     for index, spec in enumerate(systems):
@@ -76,7 +62,7 @@ def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -
         system_file = gold_file if str(path) == str(gold) else read_column_file(path)
         column = prediction_column if column is None else column
         tags = system_file.column(column)
-        check_alignment(gold_tokens, system_file.tokens, spec)
+        check_same_tokens(gold_file, system_file)
         check_tag_columns(system_file, [column], scheme, mode, suffix)
         name = names[index] if names is not None else system_name(spec)
         if name in predictions:
