@@ -65,6 +65,9 @@ _EXPORTS = {
     "merge_statistics": "ecosystem.sharding",
     "scores_from_shards": "ecosystem.sharding",
     "sentence_statistics_batch": "ecosystem.sharding",
+    # the evaluate module folders after a plain pip install; Hub model cards
+    "module_path": "ecosystem.module_paths",
+    "model_card": "ecosystem.model_cards",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
