@@ -14,7 +14,7 @@ mkdir source
 cp -r "$repo/pyproject.toml" "$repo/README.md" "$repo/src" "$repo/hub_cards" \
       "$repo/chance_f1_metric" "$repo/coefficients_metric" "$repo/noise_metric" source/
 python3 -m venv venv
-venv/bin/pip install -q "setuptools>=68" wheel
+venv/bin/pip install -q "setuptools>=70.1"
 venv/bin/pip wheel -q --no-deps --no-build-isolation -w dist ./source
 cp "$repo/.ci/check_install.py" .
 

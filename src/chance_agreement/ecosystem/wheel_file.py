@@ -47,14 +47,16 @@ def _wheel_from_clone(target: Path) -> Path:
         for folder in ("src", CARDS_FOLDER, *(metric.folder for metric in METRICS)):
             shutil.copytree(CHECKOUT_DIR / folder, copy / folder, ignore=ignore)
         out = Path(scratch) / "wheel"
-        command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                   "--wheel-dir", str(out), str(copy)]
-        done = subprocess.run(command, capture_output=True, text=True)
+        command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(copy)]
+        # the environment's setuptools first (no download); if too old, pip's isolated build
+        done = subprocess.run(command[:5] + ["--no-build-isolation"] + command[5:], capture_output=True, text=True)
+        if done.returncode != 0:
+            done = subprocess.run(command, capture_output=True, text=True)
         wheels = sorted(out.glob("*.whl"))
         if done.returncode != 0 or len(wheels) != 1:
             last = [line for line in done.stderr.splitlines() if "error" in line.lower()] or done.stderr.splitlines()
             raise ValueError(f"building the wheel of {CHECKOUT_DIR} failed: {last[-1] if last else done.returncode} "
-                             f"(pip wheel needs setuptools>=68 installed; or give a wheel with --wheel)")
+                             f"(give a wheel with --wheel)")
         return Path(shutil.copy2(wheels[0], target / wheels[0].name))
 
 
