@@ -297,3 +297,66 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
         os.close(controller)
     assert on_terminal.returncode == 0
     assert b"scoring systems" in seen and b"2/2" in seen
+
+
+def _results_by_name(card) -> dict:
+    return {result.metric_name: result for result in card.data.eval_results}
+
+
+@pytest.mark.parametrize("level", ["token", "entity"])
+def test_model_cards_hold_every_score_as_push_to_hub_writes_it(gold_path, system_paths, tmp_path, level):
+    """Gap 6: per system a model card whose model-index lists observed, chance and corrected F1,
+    written by the command and the API, read back with huggingface_hub (offline, from disk)."""
+    from huggingface_hub import ModelCard
+
+    from chance_agreement.ecosystem.model_cards import METRIC_TYPE, SCORES, metric_name
+    from chance_agreement.reports.leaderboard import model_cards
+
+    folder = tmp_path / "cards"
+    assert main(["leaderboard", gold_path, *system_paths, "--gold-column", "3", "--names", ",".join(NAMES),
+                 "--level", level, "--model-cards", str(folder), "--format", "json",
+                 "--output", str(tmp_path / "board.json")]) == 0
+    board = json.loads((tmp_path / "board.json").read_text())
+    assert sorted(p.name for p in folder.iterdir()) == sorted(NAMES)
+    api_cards = model_cards(board)
+    for row in board["systems"]:
+        card = ModelCard.load(folder / row["system"] / "README.md")
+        assert card.data.model_name == row["system"]
+        assert str(api_cards[row["system"]]) == (folder / row["system"] / "README.md").read_text()
+        results = _results_by_name(card)
+        assert len(results) == len(SCORES)
+        for score in SCORES:
+            result = results[metric_name(score, level)]
+            assert result.metric_value == row[score]
+            assert (result.task_type, result.dataset_type, result.dataset_name, result.dataset_split) == (
+                "token-classification", "conll2003", "CoNLL-2003", "test")
+            assert result.metric_type == METRIC_TYPE and result.metric_config == "default"
+            assert result.metric_args == {"level": level, "model": "non_overlapping"}
+
+
+def test_model_card_options_and_the_yaml_is_huggingface_hubs(tmp_path):
+    import yaml
+    from huggingface_hub import ModelCard
+
+    from chance_agreement import model_card
+
+    card = model_card("my-ner", {"observed_f1": 0.9, "chance_f1": 0.25, "corrected_f1": 0.8667},
+                      {"level": "entity", "model": "overlapping", "mode": "strict", "scheme": "IOB2"},
+                      dataset_type="wnut_17", dataset_name="WNUT 17", dataset_split="validation")
+    meta = yaml.safe_load(str(card).split("---\n")[1])
+    (entry,) = meta["model-index"]
+    assert entry["name"] == "my-ner"
+    (result,) = entry["results"]
+    assert result["task"]["type"] == "token-classification"
+    assert result["dataset"] == {"name": "WNUT 17", "type": "wnut_17", "split": "validation"}
+    assert [m["value"] for m in result["metrics"]] == [0.9, 0.25, 0.8667]
+    assert all(m["args"] == {"level": "entity", "model": "overlapping", "mode": "strict", "scheme": "IOB2"}
+               for m in result["metrics"])
+    parsed = ModelCard(str(card))
+    assert [r.metric_value for r in parsed.data.eval_results] == [0.9, 0.25, 0.8667]
+    with pytest.raises(ValueError, match="no value for"):
+        model_card("x", {"observed_f1": 0.9, "chance_f1": None, "corrected_f1": 0.8}, {"level": "token"})
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    assert main(["leaderboard", _write(tmp_path / "g.txt", [[("EU", "B-ORG")]]),
+                 _write(tmp_path / "s.txt", [[("EU", "B-ORG", "B-ORG")]]), "--model-cards", str(not_a_folder)]) == 1
