@@ -127,3 +127,16 @@ def test_columns_of_one_file_and_the_command(conll_systems, shared_data, tmp_pat
                            "--format", "markdown", "-o", str(out)], capture_output=True, text=True)
     assert done.returncode == 0 and done.stderr == ""
     assert "## Fleiss' kappa and Krippendorff's alpha (nominal)" in out.read_text()
+
+
+def test_readme_excerpt_is_what_the_command_prints(shared_data, capsys):
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("$ chance-agreement agreement conll03"):]
+    block = block[:block.index("```")].splitlines()
+    command, excerpt = block[0].split()[2:], block[1:]
+    derived = shared_data / "conll03_systems" / "derived" / command[1]
+    assert main(["agreement", str(derived), *command[2:]]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(excerpt) == 5 and all(line in printed for line in excerpt), excerpt
