@@ -20,8 +20,7 @@ import warnings
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
-from ..spans.tags import SCHEMES
-from .command_io import UsageError
+from .command_io import UsageError, add_span_options
 
 
 def format_report(result: dict, digits: int = 4) -> str:
@@ -48,12 +47,6 @@ def format_report(result: dict, digits: int = 4) -> str:
                      result["overall_corrected_f1"]))
     lines.append(f"\naccuracy {result['overall_accuracy']:.{digits}f}")
     return "\n".join(lines)
-
-
-def _add_span_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
-    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
-    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
 
 
 def _run_f1(args) -> int:
@@ -134,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     f1.add_argument("--reference-column", type=int, default=1, help="0-based column of the reference tags")
     f1.add_argument("--prediction-column", type=int, default=-1, help="0-based column of the predicted tags")
     f1.add_argument("--digits", type=int, default=4)
-    _add_span_options(f1)
+    add_span_options(f1)
     f1.set_defaults(run=_run_f1)
 
     demo = commands.add_parser("demo", help="the paper's simulations, ours beside the paper's values")

@@ -16,6 +16,15 @@ class UsageError(ValueError):
     """The command line asks for something impossible (e.g. one annotator): exit status 2."""
 
 
+def add_span_options(parser) -> None:
+    """seqeval's chunking options (``--mode``, ``--scheme``, ``--suffix``) on a sub-command."""
+    from ..spans.tags import SCHEMES
+
+    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
+    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
+    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
+
+
 def check_output_path(path) -> Path:
     """``path`` as a Path once it can be written: not a folder, its folder exists."""
     target = Path(path)
@@ -32,6 +41,16 @@ def write_text(path, text: str) -> Path:
     target = check_output_path(path)
     target.write_text(text, encoding="utf-8")
     return target
+
+
+def emit(text: str, output=None) -> None:
+    """Write a command's result to ``output`` (after ``check_output_path``) or standard output."""
+    if output:
+        write_text(output, text)
+    else:
+        import sys
+
+        sys.stdout.write(text)
 
 
 def image_format(path) -> str:

@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from ..spans.conll import check_same_tokens, check_tag_columns, read_column_file
+from ..spans.conll import check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from ..chance.random_model import MODELS
-from ..spans.tags import SCHEMES
-from .command_io import UsageError, check_output_path, write_text
+from .command_io import UsageError, add_span_options, check_output_path, emit
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -28,12 +27,7 @@ SUBSETS = ("subset1", "subset2")
 # --- reading -------------------------------------------------------------------------------------
 
 
-def parse_system_spec(spec: str) -> tuple[str, int | None]:
-    """``FILE`` or ``FILE:COLUMN`` (0-based prediction column) -> (path, column or None)."""
-    path, sep, column = str(spec).rpartition(":")
-    if sep and path and column.lstrip("-").isdigit() and not Path(spec).exists():
-        return path, int(column)
-    return str(spec), None
+parse_system_spec = parse_column_spec  # ``FILE`` or ``FILE:COLUMN`` -> (path, column or None)
 
 
 def system_name(spec: str) -> str:
@@ -273,11 +267,7 @@ def _run(args) -> int:
                                        scheme=args.scheme, mode=args.mode, suffix=args.suffix)
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
                               split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix)
-    text = render(board, args.format, args.digits)
-    if args.output:
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    emit(render(board, args.format, args.digits), args.output)
     if args.model_cards:
         from ..ecosystem.model_cards import write_model_cards
 
@@ -322,7 +312,5 @@ def register(commands) -> None:
     parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
     parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
     parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
-    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
-    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
-    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
+    add_span_options(parser)
     parser.set_defaults(run=_run)

@@ -27,9 +27,8 @@ from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
-from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, read_column_file
-from ..spans.tags import SCHEMES
-from .command_io import UsageError, write_text
+from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
+from .command_io import UsageError, add_span_options, check_output_path, emit
 
 FORMATS = ("text", "markdown", "json", "csv")
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
@@ -72,14 +71,6 @@ class Annotations:
 # --- reading -------------------------------------------------------------------------------------
 
 
-def parse_spec(spec: str) -> tuple[str, int | None]:
-    """``FILE`` or ``FILE:COLUMN`` (0-based) -> (path, column or None)."""
-    path, sep, column = str(spec).rpartition(":")
-    if sep and path and column.lstrip("-").isdigit() and not Path(spec).exists():
-        return path, int(column)
-    return str(spec), None
-
-
 def load_annotations(specs, column: int = -1, names=None, scheme=None, mode=None, suffix=False) -> Annotations:
     """Annotators from ``FILE`` (its ``column``) or ``FILE:COLUMN`` specs; one ``FILE`` alone means
     every tag column of it (columns 1 to the last). Files must be token-aligned and every tag one
@@ -87,7 +78,7 @@ def load_annotations(specs, column: int = -1, names=None, scheme=None, mode=None
     files: dict[str, ColumnFile] = {}
     chosen: list[tuple[ColumnFile, int, str]] = []
     for spec in specs:
-        path, index = parse_spec(spec)
+        path, index = parse_column_spec(spec)
         if path not in files:
             files[path] = read_column_file(path)
         columns = files[path]
@@ -312,36 +303,25 @@ def to_json(report: dict) -> str:
 
 
 def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
-    if fmt == "text":
-        return to_text(report, digits)
-    if fmt == "markdown":
-        return to_markdown(report, digits)
-    if fmt == "csv":
-        return to_csv(report)
-    if fmt == "json":
-        return to_json(report)
-    raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
+    """The report as ``fmt``: one of ``FORMATS``."""
+    writers = {"text": lambda: to_text(report, digits), "markdown": lambda: to_markdown(report, digits),
+               "csv": lambda: to_csv(report), "json": lambda: to_json(report)}
+    if fmt not in writers:
+        raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
+    return writers[fmt]()
 
 
 # --- command line --------------------------------------------------------------------------------
 
 
 def _run(args) -> int:
-    import sys
-
     if args.output:
-        from .command_io import check_output_path
-
         check_output_path(args.output)
     names = args.names.split(",") if args.names else None
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, names, **span)
     report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise, **span)
-    text = render(report, args.format, args.digits)
-    if args.output:
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    emit(render(report, args.format, args.digits), args.output)
     return 0
 
 
@@ -373,7 +353,5 @@ def register(commands) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
     parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
-    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
-    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
-    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
+    add_span_options(parser)
     parser.set_defaults(run=_run)

@@ -78,6 +78,15 @@ class ColumnFile:
         return self.column(0)
 
 
+def parse_column_spec(spec) -> tuple[str, int | None]:
+    """``FILE`` or ``FILE:COLUMN`` (0-based column) -> (path, column or None); a file whose name
+    really ends in ``:N`` is taken as it is."""
+    path, sep, column = str(spec).rpartition(":")
+    if sep and path and column.lstrip("-").isdigit() and not Path(spec).exists():
+        return path, int(column)
+    return str(spec), None
+
+
 def read_column_file(source) -> ColumnFile:
     """Read a column file (path, ``"-"`` for standard input, or an open text file)."""
     name = source_name(source)
