@@ -20,8 +20,10 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
 def run(*args, cwd=None, stdin=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "chance_agreement.reports.cli", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, input=stdin)
+    """The command in a subprocess; ``stdin`` bytes go to its standard input."""
+    done = subprocess.run([sys.executable, "-m", "chance_agreement.reports.cli", *map(str, args)],
+                          capture_output=True, cwd=cwd, input=stdin if stdin is not None else b"")
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
 
 
 def failed(result: subprocess.CompletedProcess, status: int) -> str:
@@ -109,8 +111,20 @@ def test_non_utf8_byte_names_the_line(files):
     latin.write_bytes("a O O\n\nM\u00fcller B-PER B-PER\n".encode("latin-1"))
     line = failed(run("f1", latin), 1)
     assert f"{latin}: line 3: byte 0xfc at column 2 is not UTF-8" in line
-    line = failed(run("f1", "-", stdin=None), 1)  # empty standard input
+    line = failed(run("f1", "-"), 1)  # empty standard input
     assert "<stdin>: empty input" in line
+    line = failed(run("f1", "-", stdin="a O O\nb O O\n\xe9t\u00e9 O O\n".encode("latin-1")), 1)
+    assert "<stdin>: line 3: byte 0xe9 at column 1 is not UTF-8" in line
+
+
+def test_warnings_are_one_line_each(tmp_path):
+    no_entities = tmp_path / "plain.conll"
+    no_entities.write_text("a O O\nb O O\n")
+    result = run("f1", no_entities)
+    assert result.returncode == 0 and "overall" in result.stdout
+    lines = result.stderr.strip().splitlines()
+    assert lines and all(line.startswith("chance-agreement: warning: ") for line in lines)
+    assert any("ill-defined (0/0)" in line for line in lines)
 
 
 def test_invalid_tag_in_a_leaderboard_system_file_names_file_and_line(files):

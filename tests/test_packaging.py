@@ -43,3 +43,41 @@ def test_ci_runs_the_install_check():
     assert "\n.ci/check_install.sh\n" in run
     check = (REPO / ".ci" / "check_install.sh").read_text()
     assert "unset PYTHONPATH" in check and "pip install -q -r" in check and "hub-export" in (REPO / ".ci" / "check_install.py").read_text()
+
+
+def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path):
+    """Gap 1 in the suite (offline): the wheel installed with ``pip install --target`` (no clone
+    on the path, the shared venv's dependencies) loads each module through ``module_path`` and
+    runs ``hub-export``, whose Spaces then carry a wheel packed from the installed files."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+
+    from chance_agreement.ecosystem.wheel_file import build_wheel
+
+    wheel = build_wheel(tmp_path / "dist")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
+    script = f"""
+import sys, evaluate, chance_agreement
+from chance_agreement import module_path
+from chance_agreement.reports.cli import main
+assert chance_agreement.__file__.startswith({str(tmp_path / "site")!r}), chance_agreement.__file__
+references = [["B-PER", "I-PER", "O", "B-LOC"]]
+for name in ("chance_f1", "coefficients", "noise"):
+    assert module_path(name).startswith({str(tmp_path / "site")!r})
+    print(name, sorted(evaluate.load(module_path(name)).compute(predictions=references, references=references))[:2])
+sys.exit(main(["hub-export", {str(tmp_path / "spaces")!r}]))
+"""
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("\n") == 3 + 3  # three modules computed, three Space folders printed
+    for metric in METRICS:
+        (packed,) = (tmp_path / "spaces" / metric.folder).glob("*.whl")
+        with zipfile.ZipFile(packed) as repacked, zipfile.ZipFile(wheel) as original:
+            assert sorted(repacked.namelist()) == sorted(original.namelist())
+            for name in original.namelist():
+                if not name.endswith("RECORD"):
+                    assert repacked.read(name) == original.read(name), name
