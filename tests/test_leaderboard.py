@@ -360,3 +360,12 @@ def test_model_card_options_and_the_yaml_is_huggingface_hubs(tmp_path):
     not_a_folder.write_text("")
     assert main(["leaderboard", _write(tmp_path / "g.txt", [[("EU", "B-ORG")]]),
                  _write(tmp_path / "s.txt", [[("EU", "B-ORG", "B-ORG")]]), "--model-cards", str(not_a_folder)]) == 1
+
+
+def test_gold_column_as_its_own_system_is_an_error(tmp_path, capsys):
+    """Like ``f1`` on a two-column file (issue 10 item 2): never score the gold against itself."""
+    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
+    with pytest.raises(ValueError, match=r"gold\.txt: the system column -1 is the gold column 1"):
+        load_systems(gold, [gold])
+    assert main(["leaderboard", gold, gold]) == 1
+    assert "is the gold column" in capsys.readouterr().err

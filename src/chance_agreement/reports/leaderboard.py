@@ -55,6 +55,9 @@ def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -
         path, column = parse_system_spec(spec)
         system_file = gold_file if str(path) == str(gold) else read_column_file(path)
         column = prediction_column if column is None else column
+        if system_file is gold_file and system_file.resolve(column) == system_file.resolve(gold_column):
+            raise ValueError(f"{spec}: the system column {column} is the gold column {gold_column} of "
+                             f"{gold_file.name}; give the system's own column (FILE:COLUMN)")
         tags = system_file.column(column)
         check_same_tokens(gold_file, system_file)
         check_tag_columns(system_file, [column], scheme, mode, suffix)
