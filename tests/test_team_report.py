@@ -140,3 +140,26 @@ def test_readme_excerpt_is_what_the_command_prints(shared_data, capsys):
     assert main(["agreement", str(derived), *command[2:]]) == 0
     printed = capsys.readouterr().out.splitlines()
     assert len(excerpt) == 5 and all(line in printed for line in excerpt), excerpt
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, capsys):
+    paths = []
+    for index in range(count):
+        path = tmp_path / f"plain{index}.conll"
+        path.write_text("a O\nb O\n\nc O\n")
+        paths.append(str(path))
+    assert main(["agreement", *paths, "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert parsed["noise"]["entity"] == {"undefined": "no instances: with unit='entity' at least one annotator "
+                                                      "must mark an entity"}
+    assert parsed["noise"]["token"]["disagreed"] == 0
+    assert any("no instances" in note for note in parsed["notes"]["noise"])
+    f1_key = "chance_f1" if count == 2 else "pairwise_chance_f1"
+    assert parsed["notes"][f1_key] == ["a score whose denominator is 0 (no entity on either side) is reported as 0"]
+    if count == 2:
+        assert parsed["coefficients"]["all"]["cohen_kappa"] is None
+        assert any("cohen_kappa" in note for note in parsed["notes"]["coefficients"])
+    assert main(["agreement", *paths]) == 0
+    text = capsys.readouterr().out
+    assert "note: entity: no instances" in text

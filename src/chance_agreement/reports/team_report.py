@@ -36,6 +36,7 @@ COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "f
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
               "tolerable_disagreements", "chance_difference")
 NOISE_UNITS = ("token", "entity")
+ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
 
 
 @dataclass
@@ -51,6 +52,7 @@ class Section:
     title: str
     data: dict
     tables: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # why a value is missing ("-"), shown under the tables
 
 
 @dataclass
@@ -136,7 +138,7 @@ def chance_f1_section(annotations: Annotations, options: dict) -> Section | None
         tables.append(_per_type_table(result, f"{level} level"))
     title = (f"Chance-corrected F1, {annotations.names[1]} against {annotations.names[0]} "
              f"({options['model'].replace('_', '-')} random model)")
-    return Section("chance_f1", title, data, tables)
+    return Section("chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
 
 
 def pairwise_chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
@@ -154,7 +156,8 @@ def pairwise_chance_f1_section(annotations: Annotations, options: dict) -> Secti
     table = Table("every pair (the first as reference)",
                   ["reference", "other", "level", "observed F1", "chance F1", "corrected F1"], rows)
     return Section("pairwise_chance_f1", f"Chance-corrected F1 of every pair "
-                   f"({options['model'].replace('_', '-')} random model)", {"pairs": data}, [table])
+                   f"({options['model'].replace('_', '-')} random model)", {"pairs": data}, [table],
+                   [ZERO_DIVISION_NOTE])
 
 
 def coefficients_section(annotations: Annotations, options: dict) -> Section | None:
@@ -178,7 +181,8 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
     rows = [[name, *(columns[view].get(name) for view in columns)] for name in COEFFICIENTS]
     tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
                            ["coefficient", "all tokens", "entity tokens"], rows))
-    return Section("coefficients", "Agreement coefficients and their contingency tables", data, tables)
+    notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
+    return Section("coefficients", "Agreement coefficients and their contingency tables", data, tables, notes)
 
 
 def several_annotators_section(annotations: Annotations, options: dict) -> Section | None:
@@ -198,7 +202,8 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
     tables = [Table("token-level coefficients", ["coefficient", "value"], values),
               Table("tokens per category and annotator", ["category", *annotations.names],
                     [[category, *row] for category, row in zip(categories, counts)])]
-    return Section("several_annotators", "Fleiss' kappa and Krippendorff's alpha (nominal)", result, tables)
+    return Section("several_annotators", "Fleiss' kappa and Krippendorff's alpha (nominal)", result, tables,
+                   list(result["warnings"]))
 
 
 def noise_section(annotations: Annotations, options: dict) -> Section | None:
@@ -219,9 +224,8 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
     notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]]
-    table = Table("instances = tokens, or spans anyone proposed" + (f" ({'; '.join(notes)})" if notes else ""),
-                  ["", *NOISE_UNITS], rows)
-    return Section("noise", title, data, [table])
+    table = Table("instances = tokens, or spans anyone proposed", ["", *NOISE_UNITS], rows)
+    return Section("noise", title, data, [table], notes)
 
 
 # (annotations, options) -> Section or None; a new section is one more function here.
@@ -269,6 +273,8 @@ def to_text(report: dict, digits: int = 4) -> str:
             lines += ["", table.title]
             for row in cells:
                 lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+        if section.notes:
+            lines += [""] + [f"note: {note}" for note in section.notes]
     return "\n".join(lines) + "\n"
 
 
@@ -280,6 +286,8 @@ def to_markdown(report: dict, digits: int = 4) -> str:
             lines += ["", f"{table.title}:", "", "| " + " | ".join(str(c) for c in table.columns) + " |",
                       "|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|"]
             lines += ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in table.rows]
+        if section.notes:
+            lines += [""] + [f"- {note}" for note in section.notes]
     return "\n".join(lines) + "\n"
 
 
@@ -299,6 +307,7 @@ def to_csv(report: dict) -> str:
 def to_json(report: dict) -> str:
     body = {key: value for key, value in report.items() if key != "sections"}
     body.update({section.key: section.data for section in report["sections"]})
+    body["notes"] = {section.key: section.notes for section in report["sections"] if section.notes}
     return json.dumps(body, indent=2) + "\n"
 
 
