@@ -156,3 +156,10 @@ def test_output_without_extension_is_written_exactly(files, name):
     assert result.returncode == 0, result.stderr
     assert target.read_bytes()[:8] == PNG_MAGIC
     assert not Path(f"{target}.png").exists()
+
+
+def test_invalid_tag_of_an_annotator_names_file_and_line(files):
+    bad = files["dir"] / "annotator.conll"
+    bad.write_text("John B-PER\nlives O\nin O\nNew B-LOC\nYork I-LOC\n\nAcme B-ORG\nhired O\nMary PER\n")
+    line = failed(run("agreement", files["gold"], bad), 1)
+    assert f"{bad}: line 9: column 1: invalid tag 'PER'" in line

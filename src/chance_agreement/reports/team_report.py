@@ -87,9 +87,9 @@ def load_annotations(specs, column: int = -1, names=None, scheme=None, mode=None
         if len(specs) == 1 and index is None:
             chosen += [(columns, i, f"{Path(path).stem}:{i}") for i in range(1, columns.width)]
         else:
+            label = Path(path).stem if index is None else f"{Path(path).stem}:{columns.resolve(index)}"
             index = column if index is None else index
             columns.resolve(index)
-            label = Path(path).stem if ":" not in str(spec) or index is None else f"{Path(path).stem}:{index % columns.width}"
             chosen.append((columns, index, label))
     if len(chosen) < 2:
         raise UsageError("give two or more annotators: files, FILE:COLUMN, or one file with two or more tag columns")
