@@ -35,6 +35,21 @@ def system_name(spec: str) -> str:
     return Path(path).stem if column is None else f"{Path(path).stem}:{column}"
 
 
+def check_alignment(gold_tokens, system_tokens, source) -> None:
+    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's
+    (for token lists; files are compared line by line with ``spans.conll.check_same_tokens``)."""
+    if len(system_tokens) != len(gold_tokens):
+        raise ValueError(f"{source}: {len(system_tokens)} sentences, the gold file has {len(gold_tokens)}")
+    for number, (gold, system) in enumerate(zip(gold_tokens, system_tokens), start=1):
+        if gold != system:
+            if len(gold) != len(system):
+                problem = f"{len(system)} tokens, the gold has {len(gold)}"
+            else:
+                position = next(i for i, (g, s) in enumerate(zip(gold, system)) if g != s)
+                problem = f"token {position + 1} is {system[position]!r}, the gold has {gold[position]!r}"
+            raise ValueError(f"{source}: sentence {number}: {problem}")
+
+
 def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
                  scheme=None, mode=None, suffix=False):
     """``(references, {name: predictions})`` from a gold column file and system column files.
