@@ -16,6 +16,20 @@ class UsageError(ValueError):
     """The command line asks for something impossible (e.g. one annotator): exit status 2."""
 
 
+def open_fraction(text: str) -> float:
+    """argparse type of a level or share strictly between 0 and 1 (e.g. ``--confidence``): a value
+    outside is a usage error (exit status 2) before any file is read."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not strictly between 0 and 1")
+    return value
+
+
 def add_span_options(parser) -> None:
     """seqeval's chunking options (``--mode``, ``--scheme``, ``--suffix``) on a sub-command."""
     from ..spans.tags import SCHEMES

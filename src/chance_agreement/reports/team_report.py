@@ -28,7 +28,7 @@ from pathlib import Path
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
-from .command_io import UsageError, add_span_options, check_output_path, emit
+from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
 
 FORMATS = ("text", "markdown", "json", "csv")
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
@@ -334,18 +334,6 @@ def _run(args) -> int:
     return 0
 
 
-def _fraction(text: str) -> float:
-    import argparse
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is not strictly between 0 and 1")
-    return value
-
-
 def register(commands) -> None:
     """Add the ``agreement`` sub-command to the CLI's subparsers."""
     parser = commands.add_parser(
@@ -357,8 +345,8 @@ def register(commands) -> None:
     parser.add_argument("--column", type=int, default=-1, help="0-based tag column of FILE annotators (default: last)")
     parser.add_argument("--names", help="comma-separated annotator names (default: file names)")
     parser.add_argument("--model", choices=MODELS, default="non_overlapping", help="random annotation model")
-    parser.add_argument("--confidence", type=_fraction, default=0.95, help="confidence of the noise bound")
-    parser.add_argument("--max-noise", type=_fraction, default=0.05, help="noise level for tolerable disagreements")
+    parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
+    parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
     parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
