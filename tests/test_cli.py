@@ -58,16 +58,27 @@ def test_f1_reads_standard_input(conll_file, monkeypatch, capsys):
 def test_bad_files_give_an_error_naming_the_problem(tmp_path, capsys):
     ragged = tmp_path / "ragged.conll"
     ragged.write_text("a O O\nb O\n")
-    assert main(["f1", str(ragged)]) == 2
-    assert "line 2: expected 3 columns" in capsys.readouterr().err
+    assert main(["f1", str(ragged)]) == 1
+    assert f"{ragged}: line 2: expected 3 columns" in capsys.readouterr().err
     invalid = tmp_path / "invalid.conll"
     invalid.write_text("a O O\n\nb O X-PER\n")
-    assert main(["f1", str(invalid)]) == 2
-    assert "predictions[1]: invalid tag 'X-PER'" in capsys.readouterr().err
+    assert main(["f1", str(invalid)]) == 1
+    assert f"{invalid}: line 3: column 2: invalid tag 'X-PER'" in capsys.readouterr().err
     empty = tmp_path / "empty.conll"
     empty.write_text("\n\n")
-    assert main(["f1", str(empty)]) == 2
+    assert main(["f1", str(empty)]) == 1
     assert "empty input" in capsys.readouterr().err
+
+
+def test_f1_refuses_a_file_without_a_prediction_column(tmp_path, capsys):
+    """Issue 10 item 2: two columns used to score the reference against itself (1.0 everywhere)."""
+    two = tmp_path / "two.conll"
+    two.write_text("John B-PER\nsaw O\n")
+    assert main(["f1", str(two)]) == 1
+    err = capsys.readouterr().err
+    assert f"{two}: the prediction column -1 is the reference column 1" in err
+    assert main(["f1", str(two), "--prediction-column", "0", "--json"]) == 1  # tokens as tags: line named
+    assert f"{two}: line 1: column 0: invalid tag 'John'" in capsys.readouterr().err
 
 
 def test_demo_prints_our_values_beside_the_papers():

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import math
+import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -37,8 +40,15 @@ def _check(result: dict, metric_name: str) -> None:
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     target = tmp_path_factory.mktemp("spaces")
+    before = _build_leftovers()
     assert main(["hub-export", str(target)]) == 0
+    assert _build_leftovers() == before, "building the wheel left files in the clone"
     return target
+
+
+def _build_leftovers() -> set:
+    """What a setuptools build may leave in the clone (an editable install leaves egg-info already)."""
+    return {path.name for path in [REPO / "build", *(REPO / "src").glob("*.egg-info")] if path.exists()}
 
 
 def test_every_available_metric_is_exported(exported):
@@ -54,18 +64,24 @@ def test_space_folder_files(exported, metric):
     if metric not in available_metrics():
         assert not folder.exists()
         return
-    assert sorted(p.name for p in folder.iterdir()) == sorted(["README.md", "app.py", "requirements.txt", metric.script])
+    wheels = [p.name for p in folder.glob("*.whl")]
+    assert len(wheels) == 1 and wheels[0].startswith("chance_agreement-")
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["README.md", "app.py", "requirements.txt", metric.script,
+                                                                 wheels[0]])
     assert (folder / metric.script).read_bytes() == (REPO / metric.folder / metric.script).read_bytes()
     card = (folder / "README.md").read_text(encoding="utf-8")
     assert card == (REPO / "hub_cards" / f"{metric.name}.md").read_text(encoding="utf-8")
     meta = yaml.safe_load(card.split("---\n")[1])
     assert meta["app_file"] == "app.py" and meta["sdk"] == "gradio"
-    requirements = (folder / "requirements.txt").read_text().split()
-    assert requirements[0] == "chance-agreement" and set(REQUIREMENTS) == set(requirements)
+    requirements = (folder / "requirements.txt").read_text().splitlines()
+    version = wheels[0].split("-")[1]
+    assert requirements[:2] == ["--find-links .", f"chance-agreement=={version}"]
+    assert requirements[2:] == list(REQUIREMENTS)
     app = (folder / "app.py").read_text()
     tree = ast.parse(app)
     calls = [node.func for node in ast.walk(tree) if isinstance(node, ast.Call)]
     assert any(isinstance(f, ast.Name) and f.id == "launch_gradio_widget" for f in calls)
+    assert "if __name__ == \"__main__\":\n    launch_gradio_widget(module)" in app
     assert any(isinstance(f, ast.Attribute) and f.attr == "load" for f in calls)
 
 
@@ -82,27 +98,44 @@ def test_assembled_folder_loads_and_computes(exported, metric):
 
 @pytest.mark.parametrize("metric", METRICS, ids=[m.name for m in METRICS])
 def test_app_loads_the_module_next_to_it(exported, metric):
-    """Run app.py up to (not including) the widget launch: gradio is not installed here."""
+    """Import app.py as a module: it loads the metric and launches no widget (gradio is not
+    installed here, so a launch would fail)."""
     if metric not in available_metrics():
         pytest.fail(f"{metric.name}: module or card not available yet")
     app = exported / metric.folder / "app.py"
-    tree = ast.parse(app.read_text())
-    last = tree.body[-1]
-    assert isinstance(last, ast.Expr) and ast.unparse(last) == "launch_gradio_widget(module)"
-    tree.body = tree.body[:-1]
-    namespace = {"__file__": str(app), "__name__": "app"}
-    exec(compile(tree, str(app), "exec"), namespace)
-    module = namespace["module"]
-    _check(module.compute(predictions=PREDICTIONS, references=REFERENCES), metric.name)
+    spec = importlib.util.spec_from_file_location(f"space_app_{metric.name}", app)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert "gradio" not in sys.modules
+    _check(module.module.compute(predictions=PREDICTIONS, references=REFERENCES), metric.name)
+
+
+def test_every_space_carries_the_same_wheel_with_the_modules_and_cards(exported):
+    wheels = sorted(exported.glob("*/*.whl"))
+    assert len(wheels) == len(available_metrics())
+    assert len({wheel.read_bytes() for wheel in wheels}) == 1
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        names = set(wheel.namelist())
+        assert "chance_agreement/ecosystem/module_paths.py" in names
+        for metric in METRICS:
+            script = f"chance_agreement/metric_modules/{metric.folder}/{metric.script}"
+            assert wheel.read(script) == (REPO / metric.folder / metric.script).read_bytes()
+            card = f"chance_agreement/metric_modules/hub_cards/{metric.name}.md"
+            assert wheel.read(card) == (REPO / "hub_cards" / f"{metric.name}.md").read_bytes()
+        metadata = next(name for name in names if name.endswith(".dist-info/METADATA"))
+        assert "Requires-Dist: evaluate" in wheel.read(metadata).decode()
 
 
 def test_existing_folder_needs_force(exported, capsys):
-    assert main(["hub-export", str(exported), "--metric", "chance_f1"]) == 2
+    wheel = next(exported.glob("chance_f1_metric/*.whl"))
+    assert main(["hub-export", str(exported), "--metric", "chance_f1", "--wheel", str(wheel)]) == 1
     assert "already exists" in capsys.readouterr().err
     marker = exported / "chance_f1_metric" / "stale.txt"
     marker.write_text("old")
-    assert main(["hub-export", str(exported), "--metric", "chance_f1", "--force"]) == 0
-    assert not marker.exists()
+    copy = exported.parent / wheel.name
+    copy.write_bytes(wheel.read_bytes())
+    assert main(["hub-export", str(exported), "--metric", "chance_f1", "--force", "--wheel", str(copy)]) == 0
+    assert not marker.exists() and (exported / "chance_f1_metric" / wheel.name).read_bytes() == wheel.read_bytes()
 
 
 def test_bad_source_and_unknown_metric(tmp_path):
@@ -110,3 +143,22 @@ def test_bad_source_and_unknown_metric(tmp_path):
         export_all(tmp_path / "out", source=tmp_path)
     with pytest.raises(ValueError, match="unknown metric"):
         export_all(tmp_path / "out", names=["bleu"])
+    with pytest.raises(ValueError, match="not a wheel file"):
+        export_all(tmp_path / "out", wheel=tmp_path / "missing.whl")
+    with pytest.raises(ValueError, match="does not exist"):
+        export_all(tmp_path / "no" / "out")
+
+
+def test_module_path_is_a_folder_evaluate_loads():
+    import evaluate
+
+    from chance_agreement import module_path
+
+    for metric in METRICS:
+        folder = Path(module_path(metric.name))
+        assert (folder / metric.script).is_file()
+        assert module_path(metric.folder) == str(folder)
+    result = evaluate.load(module_path("chance_f1")).compute(predictions=PREDICTIONS, references=REFERENCES)
+    _check(result, "chance_f1")
+    with pytest.raises(ValueError, match="unknown metric 'bleu'"):
+        module_path("bleu")

@@ -279,7 +279,7 @@ def test_cli_f1_prints_and_returns_intervals(tmp_path, capsys):
     assert "90% intervals (sentence bootstrap, 200 resamples, percentile)" in text
     assert f"corrected [{low:.4f}, {high:.4f}]" in text
     assert main(["f1", str(path), "--confidence-level", "2"]) == 2
-    assert "confidence_level" in capsys.readouterr().err
+    assert "--confidence-level: 2 is not strictly between 0 and 1" in capsys.readouterr().err
 
 
 def test_conll_intervals_surround_the_estimates(conll_systems):
@@ -526,4 +526,4 @@ def test_leaderboard_command_shows_intervals_tests_and_chance_difference(shared_
     assert int(rows[0]["chance_difference"]) == chance_difference(46435, 464.35, 0.9).answers == 48
     assert int(rows[0]["correct_difference"]) == 84
     assert main(["leaderboard", merged, f"{merged}:3", "--gold-noise", "2"]) == 2
-    assert "gold_noise" in capsys.readouterr().err
+    assert "--gold-noise: 2 is not strictly between 0 and 1" in capsys.readouterr().err

@@ -235,7 +235,7 @@ def test_start_distributions_api_and_figure1_cli(tmp_path, capsys):
 
 def test_missing_matplotlib_is_a_clear_cli_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # what an install without the extra sees
-    assert main(["figure1", "--output", str(tmp_path / "f.png")]) == 2
+    assert main(["figure1", "--output", str(tmp_path / "f.png")]) == 1
     assert "chance-agreement: error: plotting needs matplotlib" in capsys.readouterr().err
     assert not (tmp_path / "f.png").exists()
 
@@ -245,19 +245,19 @@ def _write(path: Path, sentences) -> str:
     return str(path)
 
 
-def test_misaligned_system_is_a_value_error_naming_file_and_sentence(tmp_path, capsys):
+def test_misaligned_system_is_a_value_error_naming_files_and_lines(tmp_path, capsys):
     gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")], [("Peter", "B-PER"), ("Blackburn", "I-PER")]])
     shifted = _write(tmp_path / "shifted.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")],
                                                 [("Peter", "B-PER", "B-PER"), ("Blackbum", "I-PER", "I-PER")]])
     short = _write(tmp_path / "short.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
-    with pytest.raises(ValueError, match=r"shifted\.txt: sentence 2: token 2 is 'Blackbum', the gold has 'Blackburn'"):
+    with pytest.raises(ValueError, match=r"gold\.txt line 5 has 'Blackburn', .*shifted\.txt line 5 has 'Blackbum'"):
         load_systems(gold, [shifted])
-    with pytest.raises(ValueError, match=r"short\.txt: 1 sentences, the gold file has 2"):
+    with pytest.raises(ValueError, match=r"gold\.txt line 4 has 'Peter', .*short\.txt has only 1 sentences"):
         load_systems(gold, [short])
-    assert main(["leaderboard", gold, shifted]) == 2
+    assert main(["leaderboard", gold, shifted]) == 1
     assert "chance-agreement: error: " in capsys.readouterr().err
-    assert main(["leaderboard", gold, str(tmp_path / "missing.txt")]) == 2
-    assert "missing.txt: cannot read" in capsys.readouterr().err
+    assert main(["leaderboard", gold, str(tmp_path / "missing.txt")]) == 1
+    assert "missing.txt: no such file" in capsys.readouterr().err
     with pytest.raises(ValueError, match="split"):
         build_leaderboard(GOLD, SMALL_SYSTEMS, split=1.5)
     assert parse_system_spec("runs/out.txt:3") == ("runs/out.txt", 3)
@@ -327,3 +327,85 @@ def test_intervals_tests_and_chance_difference_between_neighbours(loaded):
     assert "_statistics" not in rows[0]
     with pytest.raises(ValueError, match="gold_noise"):
         build_leaderboard(references, systems, progress=False, gold_noise=1.5)
+
+
+def _results_by_name(card) -> dict:
+    return {result.metric_name: result for result in card.data.eval_results}
+
+
+@pytest.mark.parametrize("level", ["token", "entity"])
+def test_model_cards_hold_every_score_as_push_to_hub_writes_it(gold_path, system_paths, tmp_path, level):
+    """Gap 6: per system a model card whose model-index lists observed, chance and corrected F1,
+    written by the command and the API, read back with huggingface_hub (offline, from disk)."""
+    from huggingface_hub import ModelCard
+
+    from chance_agreement.ecosystem.model_cards import METRIC_TYPE, SCORES, metric_name
+    from chance_agreement.reports.leaderboard import model_cards
+
+    folder = tmp_path / "cards"
+    assert main(["leaderboard", gold_path, *system_paths, "--gold-column", "3", "--names", ",".join(NAMES),
+                 "--level", level, "--model-cards", str(folder), "--format", "json",
+                 "--output", str(tmp_path / "board.json")]) == 0
+    board = json.loads((tmp_path / "board.json").read_text())
+    assert sorted(p.name for p in folder.iterdir()) == sorted(NAMES)
+    api_cards = model_cards(board)
+    for row in board["systems"]:
+        card = ModelCard.load(folder / row["system"] / "README.md")
+        assert card.data.model_name == row["system"]
+        assert str(api_cards[row["system"]]) == (folder / row["system"] / "README.md").read_text()
+        results = _results_by_name(card)
+        assert len(results) == len(SCORES)
+        for score in SCORES:
+            result = results[metric_name(score, level)]
+            assert result.metric_value == row[score]
+            assert (result.task_type, result.dataset_type, result.dataset_name, result.dataset_split) == (
+                "token-classification", "conll2003", "CoNLL-2003", "test")
+            assert result.metric_type == METRIC_TYPE and result.metric_config == "default"
+            assert result.metric_args == {"level": level, "model": "non_overlapping"}
+
+
+def test_model_card_options_and_the_yaml_is_huggingface_hubs(tmp_path):
+    import yaml
+    from huggingface_hub import ModelCard
+
+    from chance_agreement import model_card
+
+    card = model_card("my-ner", {"observed_f1": 0.9, "chance_f1": 0.25, "corrected_f1": 0.8667},
+                      {"level": "entity", "model": "overlapping", "mode": "strict", "scheme": "IOB2"},
+                      dataset_type="wnut_17", dataset_name="WNUT 17", dataset_split="validation")
+    meta = yaml.safe_load(str(card).split("---\n")[1])
+    (entry,) = meta["model-index"]
+    assert entry["name"] == "my-ner"
+    (result,) = entry["results"]
+    assert result["task"]["type"] == "token-classification"
+    assert result["dataset"] == {"name": "WNUT 17", "type": "wnut_17", "split": "validation"}
+    assert [m["value"] for m in result["metrics"]] == [0.9, 0.25, 0.8667]
+    assert all(m["args"] == {"level": "entity", "model": "overlapping", "mode": "strict", "scheme": "IOB2"}
+               for m in result["metrics"])
+    parsed = ModelCard(str(card))
+    assert [r.metric_value for r in parsed.data.eval_results] == [0.9, 0.25, 0.8667]
+    with pytest.raises(ValueError, match="no value for"):
+        model_card("x", {"observed_f1": 0.9, "chance_f1": None, "corrected_f1": 0.8}, {"level": "token"})
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("")
+    assert main(["leaderboard", _write(tmp_path / "g.txt", [[("EU", "B-ORG")]]),
+                 _write(tmp_path / "s.txt", [[("EU", "B-ORG", "B-ORG")]]), "--model-cards", str(not_a_folder)]) == 1
+
+
+def test_gold_column_as_its_own_system_is_an_error(tmp_path, capsys):
+    """Like ``f1`` on a two-column file (issue 10 item 2): never score the gold against itself."""
+    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
+    with pytest.raises(ValueError, match=r"gold\.txt: the system column -1 is the gold column 1"):
+        load_systems(gold, [gold])
+    assert main(["leaderboard", gold, gold]) == 1
+    assert "is the gold column" in capsys.readouterr().err
+
+
+def test_check_alignment_of_token_lists_names_the_sentence():
+    from chance_agreement.reports.leaderboard import check_alignment
+
+    check_alignment([["EU", "rejects"]], [["EU", "rejects"]], "same")
+    with pytest.raises(ValueError, match=r"sys: sentence 1: token 2 is 'reject', the gold has 'rejects'"):
+        check_alignment([["EU", "rejects"]], [["EU", "reject"]], "sys")
+    with pytest.raises(ValueError, match=r"sys: 2 sentences, the gold file has 1"):
+        check_alignment([["EU"]], [["EU"], ["x"]], "sys")

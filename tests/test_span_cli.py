@@ -9,7 +9,6 @@ import pytest
 
 from chance_agreement import nested_chance_f1, span_chance_f1
 from chance_agreement.reports.cli import main
-from chance_agreement.spans.annotated_text import WidenedSpansWarning
 from chance_agreement.spans.nested import innermost
 from test_span_input import A, B, LENGTHS
 
@@ -38,27 +37,27 @@ def test_flat_view_and_table(capsys):
     assert f"{pooled['depths'][1]['LOC']['chance_f1']:.4f}" in out
 
 
-def test_errors_are_one_line_with_exit_code_2(tmp_path, capsys):
+def test_data_errors_are_one_line_with_exit_code_1(tmp_path, capsys):
     (tmp_path / "doc.txt").write_text("Ada met Bob\n", encoding="utf-8")
     (tmp_path / "doc.ann").write_text("T1\tPER 0 3\tAda\nT2\tPER 4 7;8 11\tmet Bob\n", encoding="utf-8")
-    assert main(["spans", str(tmp_path / "doc.ann"), str(tmp_path / "doc.ann")]) == 2
+    assert main(["spans", str(tmp_path / "doc.ann"), str(tmp_path / "doc.ann")]) == 1
     error = capsys.readouterr().err
     assert "doc.ann line 2: discontinuous annotation T2" in error and "Traceback" not in error
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "x.txt").write_text("Ada\n", encoding="utf-8")
     (tmp_path / "other" / "x.ann").write_text("", encoding="utf-8")
-    assert main(["spans", str(DATA / "brat_a"), str(tmp_path / "other")]) == 2
+    assert main(["spans", str(DATA / "brat_a"), str(tmp_path / "other")]) == 1
     assert "different .ann files" in capsys.readouterr().err
-    assert main(["spans", str(DATA / "annotator_a.jsonl"), str(tmp_path / "x.csv")]) == 2
+    assert main(["spans", str(DATA / "annotator_a.jsonl"), str(tmp_path / "x.csv")]) == 1
     assert "no such file" in capsys.readouterr().err
 
 
 def test_widen_warns_with_the_count(tmp_path, capsys):
     path = tmp_path / "a.jsonl"
     path.write_text(json.dumps({"text": "Ada met Bob", "spans": [[0, 2, "PER"], [8, 11, "PER"]]}) + "\n", encoding="utf-8")
-    assert main(["spans", str(path), str(path)]) == 2
+    assert main(["spans", str(path), str(path)]) == 1
     assert "'Ad' does not fall on token boundaries" in capsys.readouterr().err
-    with pytest.warns(WidenedSpansWarning, match="a.jsonl: 1 span"):
-        assert main(["spans", str(path), str(path), "--widen", "--json"]) == 0
+    assert main(["spans", str(path), str(path), "--widen", "--json"]) == 0  # warnings: one stderr line each
     captured = capsys.readouterr()
+    assert captured.err == f"chance-agreement: warning: {path}: 1 span(s) widened to the tokens they touch\n"
     assert json.loads(captured.out)["overall_observed_f1"] == 1.0

@@ -101,6 +101,9 @@ _EXPORTS = {
     "html_report": "reports.html_report",
     "report_data": "reports.html_report",
     "render_report": "reports.html_report",
+    # the evaluate module folders after a plain pip install; Hub model cards
+    "module_path": "ecosystem.module_paths",
+    "model_card": "ecosystem.model_cards",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

@@ -2,20 +2,25 @@
 
 Each folder holds what evaluate's own metric Spaces hold: the module script (named like the
 folder, so ``evaluate.load(folder)`` finds it), the metric card as README.md, requirements.txt
-and app.py launching evaluate's gradio widget.
+and app.py launching evaluate's gradio widget; and the package's wheel, which requirements.txt
+installs (``--find-links .``), so the Space builds with nothing but its own files and the public
+package index. Scripts and cards come from the installed package or the clone
+(``module_paths``), or from ``--source`` (a clone).
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
-# The source checkout holding the module folders and hub_cards/ (src/chance_agreement/ecosystem/ -> repo).
-DEFAULT_SOURCE = Path(__file__).resolve().parents[3]
+from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
+from .wheel_file import DISTRIBUTION, build_wheel
 
-REQUIREMENTS = ("chance-agreement", "evaluate", "datasets", "seqeval", "numpy", "scipy")
+HubMetric = MetricModule  # the name this module used before module_paths
+
+# installed besides the package (its own requirements come with its wheel's metadata)
+REQUIREMENTS = ("evaluate", "datasets", "seqeval", "numpy", "scipy")
 
 APP_TEMPLATE = '''\
 """Gradio widget of the {name} metric, as evaluate's own metric Spaces launch it."""
@@ -29,55 +34,58 @@ from evaluate.utils import launch_gradio_widget
 # named "app", so loading the folder would look for app.py, this file.
 module = evaluate.load(str(Path(__file__).resolve().parent / "{script}"))
 
-launch_gradio_widget(module)
+# The Space runs `python app.py`; importing this file only loads the module.
+if __name__ == "__main__":
+    launch_gradio_widget(module)
 '''
 
 
-@dataclass(frozen=True)
-class HubMetric:
-    """One metric: its card in hub_cards/ and its module folder in the source checkout."""
-
-    name: str
-    folder: str
-
-    @property
-    def script(self) -> str:
-        return f"{self.folder}.py"
-
-
-METRICS = (
-    HubMetric("chance_f1", "chance_f1_metric"),
-    HubMetric("coefficients", "coefficients_metric"),
-    HubMetric("noise", "noise_metric"),
-)
+def _files(metric: MetricModule, source) -> tuple[Path, Path]:
+    """(module script, card) of ``metric``: from ``source`` (a clone) or where the package has them."""
+    if source is not None:
+        root = Path(source)
+        if not (root / CARDS_FOLDER).is_dir():
+            raise ValueError(f"{root}: no {CARDS_FOLDER}/ folder; give the repository checkout with --source")
+        return root / metric.folder / metric.script, root / CARDS_FOLDER / metric.card
+    try:
+        return Path(module_path(metric.name)) / metric.script, Path(cards_path()) / metric.card
+    except FileNotFoundError as error:
+        raise ValueError(str(error)) from None
 
 
-def _source_root(source) -> Path:
-    root = Path(source) if source is not None else DEFAULT_SOURCE
-    if not (root / "hub_cards").is_dir():
-        raise ValueError(f"{root}: no hub_cards/ folder; give the repository checkout with --source")
-    return root
+def available_metrics(source=None) -> list[MetricModule]:
+    """The metrics whose module script and card both exist."""
+    found = []
+    for metric in METRICS:
+        try:
+            script, card = _files(metric, source)
+        except ValueError:
+            if source is not None:
+                raise
+            continue
+        if script.is_file() and card.is_file():
+            found.append(metric)
+    return found
 
 
-def available_metrics(source=None) -> list[HubMetric]:
-    """The metrics whose module script and card both exist in the source checkout."""
-    root = _source_root(source)
-    return [m for m in METRICS if (root / m.folder / m.script).is_file() and (root / "hub_cards" / f"{m.name}.md").is_file()]
+def requirements_text(wheel_name: str) -> str:
+    """requirements.txt of a Space: the wheel next to it (``--find-links .`` is relative to this file
+    for pip), then the libraries the module script imports."""
+    version = wheel_name.split("-")[1]
+    lines = ["--find-links .", f"{DISTRIBUTION}=={version}", *REQUIREMENTS]
+    return "".join(f"{line}\n" for line in lines)
 
 
-def requirements_text() -> str:
-    return "".join(f"{name}\n" for name in REQUIREMENTS)
-
-
-def app_text(metric: HubMetric) -> str:
+def app_text(metric: MetricModule) -> str:
     return APP_TEMPLATE.format(name=metric.name, script=metric.script)
 
 
-def export_metric(metric: HubMetric, target_dir, source=None, overwrite: bool = False) -> Path:
-    """Write one Space folder ``target_dir/<metric.folder>`` and return its path."""
-    root = _source_root(source)
-    script = root / metric.folder / metric.script
-    card = root / "hub_cards" / f"{metric.name}.md"
+def export_metric(metric: MetricModule, target_dir, source=None, overwrite: bool = False, wheel=None) -> Path:
+    """Write one Space folder ``target_dir/<metric.folder>`` and return its path.
+
+    ``wheel``: the package's wheel to ship (built with ``wheel_file.build_wheel`` when None).
+    """
+    script, card = _files(metric, source)
     for needed in (script, card):
         if not needed.is_file():
             raise ValueError(f"{metric.name}: {needed} not found")
@@ -85,17 +93,27 @@ def export_metric(metric: HubMetric, target_dir, source=None, overwrite: bool = 
     if folder.exists():
         if not overwrite:
             raise ValueError(f"{folder} already exists; use --force to replace it")
+        if not folder.is_dir():
+            raise ValueError(f"{folder} exists and is not a folder")
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
+    wheel = Path(wheel) if wheel is not None else build_wheel(folder)
+    if wheel.parent.resolve() != folder.resolve():
+        shutil.copyfile(wheel, folder / wheel.name)
     shutil.copyfile(script, folder / metric.script)
     shutil.copyfile(card, folder / "README.md")
-    (folder / "requirements.txt").write_text(requirements_text(), encoding="utf-8")
+    (folder / "requirements.txt").write_text(requirements_text(wheel.name), encoding="utf-8")
     (folder / "app.py").write_text(app_text(metric), encoding="utf-8")
     return folder
 
 
-def export_all(target_dir, source=None, names=None, overwrite: bool = False) -> list[Path]:
-    """Export every available metric (or those named) into ``target_dir``."""
+def export_all(target_dir, source=None, names=None, overwrite: bool = False, wheel=None) -> list[Path]:
+    """Export every available metric (or those named) into ``target_dir``, each with the wheel."""
+    target = Path(target_dir)
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"{target}: exists and is not a folder")
+    if not target.parent.is_dir():
+        raise ValueError(f"{target}: cannot write: the folder {str(target.parent)!r} does not exist")
     available = {m.name: m for m in available_metrics(source)}
     known = {m.name for m in METRICS}
     if names:
@@ -104,18 +122,25 @@ def export_all(target_dir, source=None, names=None, overwrite: bool = False) -> 
             raise ValueError(f"unknown metric(s) {unknown}; choose from {sorted(known)}")
         absent = [name for name in names if name not in available]
         if absent:
-            raise ValueError(f"metric(s) {absent} have no module script or no card in the source checkout")
+            raise ValueError(f"metric(s) {absent} have no module script or no card")
         chosen = [available[name] for name in names]
     else:
         chosen = list(available.values())
     if not chosen:
         raise ValueError("no metric has both a module script and a card to export")
-    Path(target_dir).mkdir(parents=True, exist_ok=True)
-    return [export_metric(metric, target_dir, source, overwrite) for metric in chosen]
+    if wheel is not None and not (Path(wheel).is_file() and str(wheel).endswith(".whl")):
+        raise ValueError(f"{wheel}: not a wheel file")
+    target.mkdir(exist_ok=True)
+    folders = []
+    for metric in chosen:
+        folders.append(export_metric(metric, target, source, overwrite, wheel))
+        if wheel is None:  # build once, copy to the other Spaces
+            wheel = next(folders[-1].glob("*.whl"))
+    return folders
 
 
 def _run(args) -> int:
-    folders = export_all(args.directory, args.source, args.metric, args.force)
+    folders = export_all(args.directory, args.source, args.metric, args.force, args.wheel)
     for folder in folders:
         print(folder)
     exported = {folder.name for folder in folders}
@@ -127,10 +152,11 @@ def _run(args) -> int:
 
 def register(commands) -> None:
     """Add the ``hub-export`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("hub-export", help="assemble Hub Space folders (script, card, app.py) for the metrics")
+    parser = commands.add_parser("hub-export", help="assemble Hub Space folders (script, card, app.py, wheel) for the metrics")
     parser.add_argument("directory", help="folder to write one sub-folder per metric into")
     parser.add_argument("--metric", action="append", choices=[m.name for m in METRICS],
                         help="export only this metric (repeatable); default: every metric present")
     parser.add_argument("--source", default=None, help="repository checkout with the module folders and hub_cards/")
+    parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
     parser.add_argument("--force", action="store_true", help="replace existing metric folders")
     parser.set_defaults(run=_run)

@@ -1,19 +1,26 @@
 """The ``chance-agreement`` command line.
 
     chance-agreement f1 FILE            seqeval-style table with observed, chance, corrected F1
+    chance-agreement agreement A B ...  one report on two or more annotators (``team_report``)
     chance-agreement demo               the paper's simulations, our values beside the paper's
+
+Each other module adds its sub-command with ``register(subparsers)``. Errors are one line on
+standard error, ``chance-agreement: error: FILE: line N: problem``, never a traceback; exit status
+2 for a wrong command line, 1 for input that cannot be read or used, 0 otherwise (also when the
+reader of a pipe stops early, as ``| head -1`` does).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
-from ..spans.tags import SCHEMES
+from .command_io import UsageError, add_span_options, open_fraction
 
 
 def format_report(result: dict, digits: int = 4) -> str:
@@ -54,16 +61,19 @@ def format_intervals(result: dict, digits: int = 4) -> str:
     return "\n".join(lines)
 
 
-def _add_span_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
-    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
-    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
-
-
 def _run_f1(args) -> int:
-    from ..spans.conll import read_conll
+    from ..spans.conll import check_tag_columns, read_column_file
 
-    _, references, predictions = read_conll(args.file, args.reference_column, (args.prediction_column,))
+    columns = read_column_file(args.file)
+    reference_column = columns.resolve(args.reference_column)
+    prediction_column = columns.resolve(args.prediction_column)
+    if prediction_column == reference_column:
+        raise ValueError(f"{columns.name}: the prediction column {args.prediction_column} is the reference column "
+                         f"{args.reference_column} (the file has {columns.width} columns); give a file with token, "
+                         f"reference and prediction columns, or choose them with --reference-column and "
+                         f"--prediction-column")
+    references, predictions = columns.column(reference_column), [columns.column(prediction_column)]
+    check_tag_columns(columns, (reference_column, prediction_column), args.scheme, args.mode, args.suffix)
     result = chance_f1(predictions[0], references, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                        model=args.model, level=args.level, confidence_level=args.confidence_level,
                        n_resamples=args.n_resamples, random_state=args.random_state)
@@ -94,7 +104,7 @@ def demo_rows():
 
 
 def _run_demo(args) -> int:
-    print("The paper's simulations (chance_agreement_sequence_annotation.txt, Tables 2-9):")
+    print(f"{PAPER}, Tables 2-9: the simulated annotations")
     print("token-level F1, non-overlapping random annotation model; ours | paper\n")
     print(f"{'case':<26}{'ObsF1':>16}{'ChanceF1':>18}{'CorrF1':>18}")
     for name, ours, paper in demo_rows():
@@ -104,9 +114,26 @@ def _run_demo(args) -> int:
     return 0
 
 
+PAPER = '"Estimating Agreement by Chance for Sequence Annotation" (anonymous ACL submission)'
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse that reports a wrong command line in one line (and exit status 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="chance-agreement", description="Chance-corrected agreement for sequence annotation.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        installed = version("chance-agreement")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        installed = "(not installed)"
+    parser = OneLineParser(prog="chance-agreement", description="Chance-corrected agreement for sequence annotation.")
+    parser.add_argument("--version", action="version", version=f"chance-agreement {installed}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     f1 = commands.add_parser("f1", help="observed, chance and corrected F1 of a CoNLL column file")
     f1.add_argument("file", help="CoNLL columns: token, reference tag, predicted tag ('-' for stdin)")
@@ -116,21 +143,21 @@ def build_parser() -> argparse.ArgumentParser:
     f1.add_argument("--reference-column", type=int, default=1, help="0-based column of the reference tags")
     f1.add_argument("--prediction-column", type=int, default=-1, help="0-based column of the predicted tags")
     f1.add_argument("--digits", type=int, default=4)
-    f1.add_argument("--confidence-level", type=float, default=None,
+    f1.add_argument("--confidence-level", type=open_fraction, default=None,
                     help="add sentence-bootstrap intervals at this level (e.g. 0.95)")
     f1.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     f1.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap (default: not seeded)")
-    _add_span_options(f1)
+    add_span_options(f1)
     f1.set_defaults(run=_run_f1)
 
     demo = commands.add_parser("demo", help="the paper's simulations, ours beside the paper's values")
     demo.set_defaults(run=_run_demo)
 
     from ..ecosystem import hub_export
-    from . import html_report, leaderboard, plots, span_agreement
+    from . import html_report, leaderboard, plots, span_agreement, team_report
 
-    for register in (hub_export.register, leaderboard.register, plots.register, html_report.register,
-                     span_agreement.register, *_EXTRA_COMMANDS):
+    for register in (team_report.register, hub_export.register, leaderboard.register, plots.register,
+                     html_report.register, span_agreement.register, *_EXTRA_COMMANDS):
         register(commands)
     return parser
 
@@ -139,15 +166,69 @@ def build_parser() -> argparse.ArgumentParser:
 _EXTRA_COMMANDS: list = []
 
 
+def _one_line(text) -> str:
+    return " ".join(str(text).split())
+
+
+def _warning_line(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"chance-agreement: warning: {_one_line(message)}", file=sys.stderr)
+
+
+def _os_error(error: OSError) -> str:
+    reason = error.strerror or str(error)
+    if isinstance(error, IsADirectoryError):
+        reason = "is a folder, not a file"
+    elif isinstance(error, FileNotFoundError):
+        reason = "no such file"
+    return f"{error.filename}: {reason}" if error.filename else reason
+
+
+def _stdout_closed() -> int:
+    """The reader of our standard output went away (``| head -1``): stop quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version and usage errors (already printed, one line)
+        return done.code if isinstance(done.code, int) else 2
+    problem = None
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
-            return args.run(args)
-    except ValueError as error:
-        print(f"chance-agreement: error: {error}", file=sys.stderr)
+            warnings.showwarning = _warning_line
+            status = args.run(args)
+            sys.stdout.flush()
+            return status
+    except BrokenPipeError:
+        return _stdout_closed()
+    except UsageError as error:
+        print(f"chance-agreement {args.command}: error: {_one_line(error)} (see chance-agreement {args.command} "
+              f"--help)", file=sys.stderr)
         return 2
+    except ValueError as error:
+        problem = str(error)
+    except OSError as error:
+        problem = _os_error(error)
+    except KeyboardInterrupt:
+        problem = "interrupted"
+    except Exception as error:  # a bug: still one line, with a way to see the traceback
+        if os.environ.get("CHANCE_AGREEMENT_DEBUG"):
+            raise
+        problem = (f"internal error {type(error).__name__}: {error} (please report it; set "
+                   f"CHANCE_AGREEMENT_DEBUG=1 to see the traceback)")
+    try:
+        print(f"chance-agreement: error: {_one_line(problem)}", file=sys.stderr)
+    except (BrokenPipeError, ValueError):
+        pass
+    return 1
 
 
 if __name__ == "__main__":

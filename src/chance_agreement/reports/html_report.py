@@ -29,6 +29,7 @@ from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi
 from ..spans.conll import read_conll
 from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
+from .command_io import UsageError
 from .leaderboard import build_leaderboard, check_alignment, parse_system_spec, system_name
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -674,8 +675,6 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     for name, spec, (path, _), column in zip(names, specs, parsed, columns):
         try:
             file_tokens, _, (tags,) = read_conll(path, 0, (column,))
-        except ValueError as error:
-            raise ValueError(f"{path}: {error}") from None
         except OSError as error:
             raise ValueError(f"{path}: cannot read ({error.strerror})") from None
         if tokens is None:
@@ -700,9 +699,9 @@ def _run(args) -> int:
 
     names = args.names.split(",") if args.names else None
     if names is not None and len(names) != len(args.annotations):
-        raise ValueError(f"--names gives {len(names)} names for {len(args.annotations)} annotation files")
+        raise UsageError(f"--names gives {len(names)} names for {len(args.annotations)} annotation files")
     if args.leaderboard and len(args.annotations) < 2:
-        raise ValueError("--leaderboard needs a gold file and at least one system")
+        raise UsageError("--leaderboard needs a gold file and at least one system")
     try:
         tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column)
         html_report(tokens, annotations, args.output, leaderboard=args.leaderboard, level=args.level,

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from ..spans.conll import read_conll
+from ..spans.conll import check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from ..chance.random_model import MODELS
-from ..spans.tags import SCHEMES
+from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
 from .leaderboard_significance import add_significance, significance_columns
 
 FORMATS = ("markdown", "csv", "json")
@@ -28,12 +28,7 @@ SUBSETS = ("subset1", "subset2")
 # --- reading -------------------------------------------------------------------------------------
 
 
-def parse_system_spec(spec: str) -> tuple[str, int | None]:
-    """``FILE`` or ``FILE:COLUMN`` (0-based prediction column) -> (path, column or None)."""
-    path, sep, column = str(spec).rpartition(":")
-    if sep and path and column.lstrip("-").isdigit() and not Path(spec).exists():
-        return path, int(column)
-    return str(spec), None
+parse_system_spec = parse_column_spec  # ``FILE`` or ``FILE:COLUMN`` -> (path, column or None)
 
 
 def system_name(spec: str) -> str:
@@ -42,7 +37,8 @@ def system_name(spec: str) -> str:
 
 
 def check_alignment(gold_tokens, system_tokens, source) -> None:
-    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's."""
+    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's
+    (for token lists; files are compared line by line with ``spans.conll.check_same_tokens``)."""
     if len(system_tokens) != len(gold_tokens):
         raise ValueError(f"{source}: {len(system_tokens)} sentences, the gold file has {len(gold_tokens)}")
     for number, (gold, system) in enumerate(zip(gold_tokens, system_tokens), start=1):
@@ -55,31 +51,32 @@ def check_alignment(gold_tokens, system_tokens, source) -> None:
             raise ValueError(f"{source}: sentence {number}: {problem}")
 
 
-def _read(path, reference_column, prediction_columns):
-    try:
-        return read_conll(path, reference_column, prediction_columns)
-    except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
-    except OSError as error:
-        raise ValueError(f"{path}: cannot read ({error.strerror})") from None
-
-
-def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None):
+def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
+                 scheme=None, mode=None, suffix=False):
     """``(references, {name: predictions})`` from a gold column file and system column files.
 
     A system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``. Every system's tokens
-    must equal the gold's, sentence by sentence.
+    must equal the gold's, sentence by sentence (else a ValueError names both files and lines). A tag the chunker cannot take (with these
+    ``scheme``/``mode``/``suffix``) is a ValueError naming its file and 1-based line.
     """
     if not systems:
-        raise ValueError("give at least one system file")
+        raise UsageError("give at least one system file")
     if names is not None and len(names) != len(systems):
-        raise ValueError(f"{len(names)} names for {len(systems)} systems")
-    gold_tokens, references, _ = _read(gold, gold_column, ())
+        raise UsageError(f"{len(names)} names for {len(systems)} systems")
+    gold_file = read_column_file(gold)
+    references = gold_file.column(gold_column)
+    scheme = check_tag_columns(gold_file, [gold_column], scheme, mode, suffix)
     predictions: dict[str, list] = {}
     for index, spec in enumerate(systems):
         path, column = parse_system_spec(spec)
-        tokens, _, (tags,) = _read(path, 0, (prediction_column if column is None else column,))
-        check_alignment(gold_tokens, tokens, spec)
+        system_file = gold_file if str(path) == str(gold) else read_column_file(path)
+        column = prediction_column if column is None else column
+        if system_file is gold_file and system_file.resolve(column) == system_file.resolve(gold_column):
+            raise ValueError(f"{spec}: the system column {column} is the gold column {gold_column} of "
+                             f"{gold_file.name}; give the system's own column (FILE:COLUMN)")
+        tags = system_file.column(column)
+        check_same_tokens(gold_file, system_file)
+        check_tag_columns(system_file, [column], scheme, mode, suffix)
         name = names[index] if names is not None else system_name(spec)
         if name in predictions:
             raise ValueError(f"two systems are named {name!r}; give --names")
@@ -189,7 +186,28 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     rows.sort(key=lambda row: (row["corrected_rank"], row["observed_rank"], row["system"]))
     add_significance(rows, level, confidence_level, n_resamples, random_state, gold_noise)
     return {"level": level, "model": model, "split": split, "split_by": split_by if split is not None else None,
-            "confidence_level": confidence_level, "gold_noise": gold_noise, "systems": rows}
+            "confidence_level": confidence_level, "gold_noise": gold_noise,
+            "span_options": {"scheme": getattr(scheme, "__name__", scheme), "mode": mode, "suffix": suffix},
+            "systems": rows}
+
+
+def metric_args(board: dict) -> dict:
+    """The ``chance_f1`` arguments the board's scores were computed with (defaults left out)."""
+    args = {"level": board["level"], "model": board["model"]}
+    options = board.get("span_options") or {}
+    args.update({key: value for key, value in options.items() if value not in (None, False)})
+    return args
+
+
+def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str = "CoNLL-2003",
+                dataset_split: str | None = "test", dataset_config: str | None = None) -> dict:
+    """``{system: huggingface_hub.ModelCard}``: per system the model-index metadata that
+    ``evaluate.push_to_hub`` writes (see ``ecosystem.model_cards``), at the board's level."""
+    from ..ecosystem.model_cards import model_card
+
+    return {row["system"]: model_card(row["system"], row, metric_args(board), dataset_type, dataset_name,
+                                      dataset_split, dataset_config)
+            for row in board["systems"]}
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -270,16 +288,23 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
 
 def _run(args) -> int:
     names = args.names.split(",") if args.names else None
-    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names)
+    for path in (args.output, args.plot):
+        if path:
+            check_output_path(path)
+    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
+                                       scheme=args.scheme, mode=args.mode, suffix=args.suffix)
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
                               split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                               confidence_level=args.confidence_level, n_resamples=args.n_resamples,
                               random_state=args.random_state, gold_noise=args.gold_noise)
-    text = render(board, args.format, args.digits)
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    emit(render(board, args.format, args.digits), args.output)
+    if args.model_cards:
+        from ..ecosystem.model_cards import write_model_cards
+
+        cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, args.dataset_split or None,
+                            args.dataset_config)
+        for path in write_model_cards(cards, args.model_cards):
+            print(path, file=sys.stderr)
     if args.plot:
         from .plots import plot_leaderboard
 
@@ -306,17 +331,22 @@ def register(commands) -> None:
                         help="also score sentences with chance F1 above / at most this value (paper: 0.825)")
     parser.add_argument("--split-by", choices=SPLIT_BY, default="gold",
                         help="whose chance level splits the sentences (default: the gold against itself)")
-    parser.add_argument("--confidence-level", type=float, default=None,
+    parser.add_argument("--confidence-level", type=open_fraction, default=None,
                         help="add bootstrap intervals of corrected F1 and a test against the next system down")
     parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples and permutations")
     parser.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap and the test")
-    parser.add_argument("--gold-noise", type=float, default=None,
+    parser.add_argument("--gold-noise", type=open_fraction, default=None,
                         help="share of noisy items in the gold: adds the noise paper's chance difference")
     parser.add_argument("--format", choices=FORMATS, default="markdown")
     parser.add_argument("--output", help="write the table to this file instead of standard output")
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
     parser.add_argument("--digits", type=int, default=4, help="decimals in the Markdown table")
-    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
-    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
-    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
+    parser.add_argument("--model-cards", metavar="DIR",
+                        help="write DIR/<system>/README.md: a model card whose metadata lists the system's "
+                             "observed, chance and corrected F1 (what evaluate.push_to_hub writes)")
+    parser.add_argument("--dataset", default="conll2003", help="dataset id in the model cards (default conll2003)")
+    parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
+    parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
+    parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
+    add_span_options(parser)
     parser.set_defaults(run=_run)

@@ -1,6 +1,7 @@
 """Figures: the random model's start distributions (the paper's Figure 1) and the leaderboard plot.
 
-matplotlib is an optional extra (``pip install "chance-agreement[plot]"``), imported only here and
+matplotlib is an optional extra (``pip install matplotlib``, or ``pip install ".[plot]"`` in a clone),
+imported only here and
 only when a figure is drawn. Figures are built without pyplot (Agg canvas), so no global backend
 is changed; pass your own ``ax`` to draw into a pyplot or notebook figure.
 """
@@ -10,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..chance.random_model import MODELS, start_probabilities
+from .command_io import check_output_path, image_format
 
 FIGURE1_LENGTHS = (1, 5, 10, 15)
-_MISSING = "plotting needs matplotlib: pip install \"chance-agreement[plot]\" (or pip install matplotlib)"
+_MISSING = "plotting needs matplotlib: pip install matplotlib"
 
 
 def _new_axes(width: float, height: float):
@@ -49,10 +51,12 @@ def plot_start_distributions(n: int = 100, lengths=FIGURE1_LENGTHS, ax=None, mod
 
 
 def save_start_distributions(path, n: int = 100, lengths=FIGURE1_LENGTHS, model: str = "non_overlapping") -> Path:
-    """The paper's Figure 1 (by default) written to ``path`` (format from its suffix)."""
+    """The paper's Figure 1 (by default) written to exactly ``path`` (format from its suffix, PNG
+    without one)."""
+    check_output_path(path)
     ax = plot_start_distributions(n, lengths, model=model)
     ax.figure.tight_layout()
-    ax.figure.savefig(path)
+    ax.figure.savefig(path, format=image_format(path))
     return Path(path)
 
 
@@ -95,8 +99,9 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1, frameon=False,
               title="rank by corrected F1", title_fontsize=8)
     if path is not None:
+        check_output_path(path)
         ax.figure.tight_layout()
-        ax.figure.savefig(path, bbox_inches="tight")
+        ax.figure.savefig(path, bbox_inches="tight", format=image_format(path))
     return ax
 
 
@@ -112,7 +117,8 @@ def _run_figure1(args) -> int:
 def register(commands) -> None:
     """Add the ``figure1`` sub-command to the CLI's subparsers."""
     parser = commands.add_parser("figure1", help="plot the random model's start distributions (the paper's Figure 1)")
-    parser.add_argument("--output", "-o", required=True, metavar="FILE.png", help="image file to write")
+    parser.add_argument("--output", "-o", required=True, metavar="FILE.png",
+                        help="image file to write, exactly this name (PNG unless it ends in .pdf, .svg or .jpg)")
     parser.add_argument("--n", type=int, default=100, help="text length in tokens (default 100)")
     parser.add_argument("--lengths", type=int, nargs="+", default=list(FIGURE1_LENGTHS),
                         help="segment lengths (default 1 5 10 15)")

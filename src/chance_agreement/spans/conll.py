@@ -1,46 +1,124 @@
 """Reading CoNLL-style column files: one token per line, blank line between sentences.
 
 Columns are separated by whitespace (tabs or spaces); ``-DOCSTART-`` lines are document markers
-and are skipped. ``"-"`` reads standard input.
+and are skipped. ``"-"`` reads standard input. Files are UTF-8; every error names the file and
+the 1-based line (``FILE: line N: problem``). A missing or unreadable file raises the OSError
+``open`` raises (it carries the file name).
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
+
+STDIN_NAME = "<stdin>"
 
 
-def _lines(source) -> Iterable[str]:
+def source_name(source) -> str:
+    """How errors name a source: the path as given, ``<stdin>``, or an open file's name."""
     if source == "-" or source is None:
-        return sys.stdin
+        return STDIN_NAME
     if isinstance(source, (str, Path)):
-        return Path(source).read_text(encoding="utf-8").splitlines()
-    return source  # an open text file
+        return str(source)
+    return str(getattr(source, "name", "<file>"))
 
 
-def read_columns(source) -> list[list[list[str]]]:
-    """Sentences as lists of rows (each row the line's columns); every row has the same width."""
-    sentences: list[list[list[str]]] = []
-    current: list[list[str]] = []
+def decode_lines(data: bytes, name: str) -> list[str]:
+    """UTF-8 text lines of ``data``; a byte that is not UTF-8 is a ValueError naming its line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise ValueError(f"{name}: line {line}: byte 0x{data[error.start]:02x} at column {column} "
+                         f"is not UTF-8 (save the file as UTF-8)") from None
+    return text.splitlines()
+
+
+def _lines(source) -> list[str]:
+    name = source_name(source)
+    if source == "-" or source is None:
+        stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+        return decode_lines(stream.read(), name) if stream is not None else sys.stdin.read().splitlines()
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if path.is_dir():
+            raise IsADirectoryError(21, "is a folder, not a file", str(source))
+        return decode_lines(path.read_bytes(), name)
+    return [line.rstrip("\n") for line in source]  # an open text file
+
+
+@dataclass(frozen=True)
+class ColumnFile:
+    """A column file: ``rows[s][t]`` = the columns of token t of sentence s, ``lines[s][t]`` its
+    1-based line in the file, ``name`` how errors name the file."""
+
+    name: str
+    rows: list
+    lines: list
+    width: int
+
+    def column(self, index: int) -> list[list[str]]:
+        """One column, sentence by sentence; ValueError naming the file if it does not exist."""
+        if not -self.width <= index < self.width:
+            raise ValueError(f"{self.name}: column {index} does not exist: the file has {self.width} columns "
+                             f"(numbered 0 to {self.width - 1})")
+        return [[row[index] for row in sentence] for sentence in self.rows]
+
+    def resolve(self, index: int) -> int:
+        """``index`` as a non-negative column number (after checking it exists)."""
+        if not -self.width <= index < self.width:
+            self.column(index)  # raises the error naming the file
+        return index % self.width
+
+    @property
+    def tokens(self) -> list[list[str]]:
+        return self.column(0)
+
+
+def parse_column_spec(spec) -> tuple[str, int | None]:
+    """``FILE`` or ``FILE:COLUMN`` (0-based column) -> (path, column or None); a file whose name
+    really ends in ``:N`` is taken as it is."""
+    path, sep, column = str(spec).rpartition(":")
+    if sep and path and column.lstrip("-").isdigit() and not Path(spec).exists():
+        return path, int(column)
+    return str(spec), None
+
+
+def read_column_file(source) -> ColumnFile:
+    """Read a column file (path, ``"-"`` for standard input, or an open text file)."""
+    name = source_name(source)
+    rows: list = []
+    lines: list = []
+    current, current_lines = [], []
     width = None
     for number, line in enumerate(_lines(source), start=1):
         fields = line.split()
         if not fields or fields[0] == "-DOCSTART-":
             if current:
-                sentences.append(current)
-                current = []
+                rows.append(current)
+                lines.append(current_lines)
+                current, current_lines = [], []
             continue
         if width is None:
             width = len(fields)
         elif len(fields) != width:
-            raise ValueError(f"line {number}: expected {width} columns like the first line, found {len(fields)}")
+            raise ValueError(f"{name}: line {number}: expected {width} columns like the first line, found {len(fields)}")
         current.append(fields)
+        current_lines.append(number)
     if current:
-        sentences.append(current)
-    if not sentences:
-        raise ValueError("empty input: no token lines found")
-    return sentences
+        rows.append(current)
+        lines.append(current_lines)
+    if not rows:
+        raise ValueError(f"{name}: empty input: no token lines found")
+    return ColumnFile(name, rows, lines, width)
+
+
+def read_columns(source) -> list[list[list[str]]]:
+    """Sentences as lists of rows (each row the line's columns); every row has the same width."""
+    return read_column_file(source).rows
 
 
 def read_conll(source, reference_column: int = 1, prediction_columns=(-1,)):
@@ -48,15 +126,10 @@ def read_conll(source, reference_column: int = 1, prediction_columns=(-1,)):
 
     Default layout: ``token reference prediction`` (the prediction is the last column).
     """
-    sentences = read_columns(source)
-    width = len(sentences[0][0])
-    for column in (reference_column, *prediction_columns):
-        if not -width <= column < width:
-            raise ValueError(f"column {column} does not exist: the file has {width} columns")
-    tokens = [[row[0] for row in sentence] for sentence in sentences]
-    references = [[row[reference_column] for row in sentence] for sentence in sentences]
-    predictions = [[[row[column] for row in sentence] for sentence in sentences] for column in prediction_columns]
-    return tokens, references, predictions
+    columns = read_column_file(source)
+    references = columns.column(reference_column)
+    predictions = [columns.column(column) for column in prediction_columns]
+    return columns.tokens, references, predictions
 
 
 def write_conll(handle: IO[str], tokens, references, predictions) -> None:
@@ -65,3 +138,72 @@ def write_conll(handle: IO[str], tokens, references, predictions) -> None:
         for row in zip(sentence_tokens, sentence_refs, sentence_preds):
             handle.write(" ".join(row) + "\n")
         handle.write("\n")
+
+
+def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, suffix: bool = False) -> None:
+    """Chunk every sentence of one tag column as ``spans_from_tags`` does; the first tag it cannot
+    take is a ValueError naming the file, its 1-based line and the column. ``scheme`` is the
+    already resolved scheme in strict mode (see ``tags.effective_scheme``)."""
+    import re
+    import warnings
+
+    from .tags import spans_from_tags
+
+    column = columns.column(index)
+    for number, tags in enumerate(column):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the computation itself warns, once
+            try:
+                spans_from_tags(tags, scheme, mode, suffix)
+                continue
+            except ValueError as error:
+                message = str(error)
+            # the shortest failing prefix ends at the tag at fault
+            low, high = 0, len(tags) - 1
+            while low < high:
+                middle = (low + high) // 2
+                try:
+                    spans_from_tags(tags[: middle + 1], scheme, mode, suffix)
+                    low = middle + 1
+                except ValueError as error:
+                    high, message = middle, str(error)
+        message = re.sub(r" at position \d+", "", message)
+        if repr(tags[low]) not in message:
+            message = f"tag {tags[low]!r}: {message}"
+        raise ValueError(f"{columns.name}: line {columns.lines[number][low]}: column {index % columns.width}: {message}")
+
+
+def check_tag_columns(columns: ColumnFile, indices, scheme=None, mode=None, suffix: bool = False):
+    """``check_column_tags`` on several columns of one file; returns the scheme used. In strict
+    mode without a scheme it is detected, as seqeval does, from the first column given."""
+    from .tags import effective_scheme
+
+    indices = list(indices)
+    try:
+        resolved = effective_scheme(columns.column(indices[0]) if mode == "strict" else (), scheme, mode, suffix)
+    except ValueError as error:
+        raise ValueError(f"{columns.name}: {error}") from None
+    for index in indices:
+        check_column_tags(columns, index, resolved, mode, suffix)
+    return resolved
+
+
+def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
+    """Both files hold the same tokens in the same sentences; else a ValueError naming both files
+    and the 1-based line of each where they part."""
+
+    def where(columns: ColumnFile, sentence: int, token: int) -> str:
+        if sentence >= len(columns.rows):
+            return f"{columns.name} has only {len(columns.rows)} sentences"
+        if token >= len(columns.rows[sentence]):
+            return f"{columns.name} line {columns.lines[sentence][-1] + 1} ends sentence {sentence + 1}"
+        return f"{columns.name} line {columns.lines[sentence][token]} has {columns.rows[sentence][token][0]!r}"
+
+    for sentence in range(max(len(first.rows), len(other.rows))):
+        a = first.rows[sentence] if sentence < len(first.rows) else []
+        b = other.rows[sentence] if sentence < len(other.rows) else []
+        for token in range(max(len(a), len(b))):
+            if token < len(a) and token < len(b) and a[token][0] == b[token][0]:
+                continue
+            raise ValueError(f"the files are not token-aligned: {where(first, sentence, token)}, "
+                             f"{where(other, sentence, token)} (sentence {sentence + 1}, token {token + 1})")

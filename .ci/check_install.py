@@ -1,0 +1,70 @@
+"""Run by .ci/check_install.sh with a fresh venv's python, from outside the clone.
+
+    check_install.py wheel SPACES_DIR   the plain-installed package: module_path() + evaluate.load
+                                        + compute for each module, then `chance-agreement hub-export`
+    check_install.py space SPACE_DIR    a Space folder installed from its requirements.txt:
+                                        evaluate.load(folder), compute, import app.py (no server)
+"""
+
+import importlib.util
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+REFERENCES = [["O", "O", "O", "B-PER", "I-PER", "O", "O", "O", "B-LOC", "O"]]
+PREDICTIONS = [["O", "O", "O", "B-PER", "I-PER", "I-PER", "O", "O", "B-LOC", "O"]]
+FOLDERS = {"chance_f1": "chance_f1_metric", "coefficients": "coefficients_metric", "noise": "noise_metric"}
+
+
+def check(name: str, result: dict) -> None:
+    """Values of the small example, worked out by hand (tests/test_hub_export.py has the derivation)."""
+    if name == "chance_f1":
+        assert result["overall_f1"] == 0.5 and math.isclose(result["overall_observed_f1"], 6 / 7), result
+        assert round(result["overall_corrected_f1"], 4) == 0.8189, result
+    elif name == "coefficients":
+        assert math.isclose(result["all"]["observed_agreement"], 0.9), result
+    else:
+        assert (result["instances"], result["agreed"], result["disagreed"]) == (10, 9, 1), result
+    print(f"  {name}: computed and checked")
+
+
+def not_from_a_clone(module) -> None:
+    path = Path(module.__file__).resolve()
+    assert "site-packages" in path.parts, f"{module.__name__} imported from {path}, not from the venv"
+
+
+def check_wheel(spaces: Path) -> None:
+    import evaluate
+
+    import chance_agreement
+    from chance_agreement import module_path
+
+    not_from_a_clone(chance_agreement)
+    for name in FOLDERS:
+        folder = Path(module_path(name))
+        assert "site-packages" in folder.parts, folder
+        check(name, evaluate.load(str(folder)).compute(predictions=PREDICTIONS, references=REFERENCES))
+    script = Path(sys.executable).with_name("chance-agreement")
+    subprocess.run([str(script), "hub-export", str(spaces)], check=True)
+    assert sorted(p.name for p in spaces.iterdir()) == sorted(FOLDERS.values())
+
+
+def check_space(space: Path) -> None:
+    import evaluate
+
+    import chance_agreement
+
+    not_from_a_clone(chance_agreement)
+    name = next(name for name, folder in FOLDERS.items() if folder == space.name)
+    check(name, evaluate.load(str(space)).compute(predictions=PREDICTIONS, references=REFERENCES))
+    spec = importlib.util.spec_from_file_location("app", space / "app.py")
+    app = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(app)  # loads the metric; the widget launches only under __main__
+    assert "gradio" not in sys.modules
+    check(name, app.module.compute(predictions=PREDICTIONS, references=REFERENCES))
+
+
+if __name__ == "__main__":
+    kind, folder = sys.argv[1], Path(sys.argv[2])
+    check_wheel(folder) if kind == "wheel" else check_space(folder)

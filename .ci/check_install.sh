@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A plain (non-editable) install and the exported Hub Spaces, each in a fresh venv with nothing
+# from the clone importable: issue 9 gaps 1 and 2. Dependencies come from the package index
+# (pip's cache makes reruns fast); one venv serves both checks.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+unset PYTHONPATH
+cd "$scratch"
+
+# The wheel, built from a clean copy of the sources (no build/ left in the clone).
+mkdir source
+tar -C "$repo" --exclude=__pycache__ --exclude='*.egg-info' -cf - pyproject.toml README.md src hub_cards \
+    chance_f1_metric coefficients_metric noise_metric | tar -C source -xf -
+python3 -m venv venv
+venv/bin/pip install -q "setuptools>=70.1"
+venv/bin/pip wheel -q --no-deps --no-build-isolation -w dist ./source
+cp "$repo/.ci/check_install.py" .
+
+# Nothing may load from the Hub at run time.
+export HF_HUB_OFFLINE=1 HF_DATASETS_OFFLINE=1 HF_EVALUATE_OFFLINE=1
+
+echo "plain install of $(ls dist)"
+venv/bin/pip install -q dist/*.whl
+venv/bin/python check_install.py wheel spaces
+
+for space in spaces/*/; do
+    echo "Space ${space}: pip install -r requirements.txt"
+    venv/bin/pip uninstall -q -y chance-agreement
+    venv/bin/pip install -q -r "${space}requirements.txt"
+    venv/bin/python check_install.py space "$space"
+done
+echo "plain install and Spaces: OK"

@@ -1,0 +1,83 @@
+"""The wheel's configuration: every package of src/ is listed, and the evaluate module folders and
+hub_cards/ (kept once, at the top of the repository) are mapped into the package.
+
+The end-to-end proof, a plain install in a fresh venv loading each module and exporting Spaces
+that install from their own requirements.txt, is .ci/check_install.sh (run by .ci/run); the
+wheel's contents are checked by tests/test_hub_export.py."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from chance_agreement.ecosystem.module_paths import CARDS_FOLDER, METRICS
+
+REPO = Path(__file__).resolve().parent.parent
+CONFIG = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+
+
+def test_every_package_of_src_is_in_the_wheel():
+    src = REPO / "src"
+    found = {".".join(path.parent.relative_to(src).parts) for path in src.glob("chance_agreement/**/__init__.py")}
+    listed = set(CONFIG["packages"])
+    assert found <= listed, f"add {sorted(found - listed)} to [tool.setuptools] packages"
+    assert sorted(listed - found) == sorted(f"chance_agreement.metric_modules.{folder}" for folder in
+                                            [CARDS_FOLDER, *(metric.folder for metric in METRICS)])
+
+
+def test_module_folders_and_cards_are_mapped_from_the_top_of_the_repository():
+    mapping = CONFIG["package-dir"]
+    assert mapping[""] == "src"
+    for metric in METRICS:
+        package = f"chance_agreement.metric_modules.{metric.folder}"
+        assert mapping[package] == metric.folder
+        assert (REPO / metric.folder / metric.script).is_file()
+        assert CONFIG["package-data"][package] == ["requirements.txt"]
+        assert (REPO / CARDS_FOLDER / metric.card).is_file()
+    assert mapping[f"chance_agreement.metric_modules.{CARDS_FOLDER}"] == CARDS_FOLDER
+    assert not (REPO / "src" / "chance_agreement" / "metric_modules").exists()  # one copy in git
+
+
+def test_ci_runs_the_install_check():
+    run = (REPO / ".ci" / "run").read_text()
+    assert "\n.ci/check_install.sh\n" in run
+    check = (REPO / ".ci" / "check_install.sh").read_text()
+    assert "unset PYTHONPATH" in check and "pip install -q -r" in check and "hub-export" in (REPO / ".ci" / "check_install.py").read_text()
+
+
+def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path):
+    """Gap 1 in the suite (offline): the wheel installed with ``pip install --target`` (no clone
+    on the path, the shared venv's dependencies) loads each module through ``module_path`` and
+    runs ``hub-export``, whose Spaces then carry a wheel packed from the installed files."""
+    import os
+    import subprocess
+    import sys
+    import zipfile
+
+    from chance_agreement.ecosystem.wheel_file import build_wheel
+
+    wheel = build_wheel(tmp_path / "dist")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
+    script = f"""
+import sys, evaluate, chance_agreement
+from chance_agreement import module_path
+from chance_agreement.reports.cli import main
+assert chance_agreement.__file__.startswith({str(tmp_path / "site")!r}), chance_agreement.__file__
+references = [["B-PER", "I-PER", "O", "B-LOC"]]
+for name in ("chance_f1", "coefficients", "noise"):
+    assert module_path(name).startswith({str(tmp_path / "site")!r})
+    print(name, sorted(evaluate.load(module_path(name)).compute(predictions=references, references=references))[:2])
+sys.exit(main(["hub-export", {str(tmp_path / "spaces")!r}]))
+"""
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("\n") == 3 + 3  # three modules computed, three Space folders printed
+    for metric in METRICS:
+        (packed,) = (tmp_path / "spaces" / metric.folder).glob("*.whl")
+        with zipfile.ZipFile(packed) as repacked, zipfile.ZipFile(wheel) as original:
+            assert sorted(repacked.namelist()) == sorted(original.namelist())
+            for name in original.namelist():
+                if not name.endswith("RECORD"):
+                    assert repacked.read(name) == original.read(name), name

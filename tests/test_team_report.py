@@ -1,0 +1,165 @@
+"""``chance-agreement agreement``: one report on two or more annotators, equal to the API's values."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from chance_agreement import chance_f1, coefficients, contingency, multi_annotator_agreement, noise_report, noise_report_multi
+from chance_agreement.reports.cli import main
+from chance_agreement.reports.team_report import (
+    SECTIONS,
+    Section,
+    Table,
+    build_report,
+    load_annotations,
+    render,
+)
+from chance_agreement.spans.conll import write_conll
+
+TOKENS = [["John", "lives", "in", "New", "York"], ["Acme", "hired", "Mary", "Smith"]]
+A = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "O", "B-PER", "I-PER"]]
+B = [["B-PER", "O", "O", "B-LOC", "O"], ["B-ORG", "O", "B-PER", "O"]]
+C = [["B-PER", "O", "B-LOC", "I-LOC", "I-LOC"], ["B-PER", "O", "B-PER", "I-PER"]]
+
+
+@pytest.fixture
+def annotator_files(tmp_path):
+    paths = []
+    for name, tags in (("ann_a", A), ("ann_b", B), ("ann_c", C)):
+        path = tmp_path / f"{name}.conll"
+        with path.open("w") as handle:
+            write_conll(handle, TOKENS, tags, tags)
+        paths.append(str(path))
+    return paths
+
+
+def _section(report, key):
+    return next(section for section in report["sections"] if section.key == key)
+
+
+def test_two_annotators_report_equals_the_api(annotator_files):
+    report = build_report(load_annotations(annotator_files[:2]))
+    assert report["annotators"] == ["ann_a", "ann_b"] and report["tokens"] == 9
+    assert [s.key for s in report["sections"]] == ["chance_f1", "coefficients", "noise"]
+    f1 = _section(report, "chance_f1").data
+    for level in ("token", "entity"):
+        assert f1[level] == chance_f1(B, A, level=level, zero_division=0)
+    coefficient_data = _section(report, "coefficients").data
+    table, categories = contingency(B, A)
+    expected = coefficients(table, categories)
+    assert coefficient_data["all"]["cohen_kappa"] == expected["cohen_kappa"]
+    assert coefficient_data["all"]["contingency"] == {"categories": categories, "table": table.tolist()}
+    noise = _section(report, "noise").data
+    assert noise["token"] == noise_report(B, A) and noise["entity"] == noise_report(B, A, unit="entity")
+
+
+def test_three_annotators_report_pairs_and_several_annotator_coefficients(annotator_files):
+    report = build_report(load_annotations(annotator_files))
+    assert [s.key for s in report["sections"]] == ["pairwise_chance_f1", "several_annotators", "noise"]
+    pairs = _section(report, "pairwise_chance_f1").data["pairs"]
+    assert [(p["reference"], p["other"]) for p in pairs][::2] == [("ann_a", "ann_b"), ("ann_a", "ann_c"), ("ann_b", "ann_c")]
+    tags = {"ann_a": A, "ann_b": B, "ann_c": C}
+    for pair in pairs:
+        expected = chance_f1(tags[pair["other"]], tags[pair["reference"]], level=pair["level"], zero_division=0)
+        assert pair["corrected_f1"] == expected["overall_corrected_f1"]
+    items = [list(item) for item in zip(A, B, C)]
+    several = _section(report, "several_annotators").data
+    expected = multi_annotator_agreement(items)
+    assert several["fleiss_kappa"] == expected["fleiss_kappa"]
+    assert several["krippendorff_alpha"] == expected["krippendorff_alpha"]
+    counts = dict(zip(several["category_counts"]["categories"], several["category_counts"]["counts"]))
+    assert counts["LOC"] == [2, 1, 3] and sum(map(sum, counts.values())) == 27
+    assert _section(report, "noise").data["token"] == noise_report_multi(items)
+
+
+def test_every_format_carries_the_numbers(annotator_files):
+    report = build_report(load_annotations(annotator_files[:2]))
+    corrected = _section(report, "chance_f1").data["entity"]["overall_corrected_f1"]
+    kappa = _section(report, "coefficients").data["all"]["cohen_kappa"]
+    text = render(report, "text")
+    assert f"{corrected:.4f}" in text and f"{kappa:.4f}" in text and "contingency table, all tokens" in text
+    markdown = render(report, "markdown", digits=3)
+    assert f"| overall | 4 |" in markdown and f"{corrected:.3f} |" in markdown
+    parsed = json.loads(render(report, "json"))
+    assert parsed["chance_f1"]["entity"]["overall_corrected_f1"] == corrected
+    assert parsed["coefficients"]["all"]["cohen_kappa"] == kappa
+    rows = list(csv.DictReader(io.StringIO(render(report, "csv"))))
+    cell = next(r for r in rows if r["section"] == "chance_f1" and r["table"] == "entity level"
+                and r["row"] == "overall" and r["column"] == "corrected F1")
+    assert float(cell["value"]) == corrected
+    with pytest.raises(ValueError, match="format"):
+        render(report, "html")
+
+
+def test_one_more_section_is_one_function(annotator_files):
+    """How the lead wires in the team-level chance F1: a function appended to SECTIONS."""
+
+    def team_section(annotations, options):
+        return Section("team", "Team section", {"annotators": len(annotations.tags)},
+                       [Table("size", ["what", "value"], [["annotators", len(annotations.tags)]])])
+
+    report = build_report(load_annotations(annotator_files), sections=[*SECTIONS, team_section])
+    assert report["sections"][-1].key == "team"
+    assert json.loads(render(report, "json"))["team"] == {"annotators": 3}
+    assert "Team section" in render(report, "text") and "## Team section" in render(report, "markdown")
+
+
+def test_columns_of_one_file_and_the_command(conll_systems, shared_data, tmp_path, capsys):
+    derived = shared_data / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv"
+    references, systems = conll_systems
+    first = list(systems.values())[0]
+    assert main(["agreement", f"{derived}:1", f"{derived}:2", "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    expected = chance_f1(first, references, zero_division=0)
+    assert parsed["chance_f1"]["token"]["overall_corrected_f1"] == expected["overall_corrected_f1"]
+    assert parsed["annotators"] == [f"{derived.stem}:1", f"{derived.stem}:2"]
+    whole = load_annotations([str(derived)])  # one file: every tag column is an annotator
+    assert whole.names == [f"{derived.stem}:{c}" for c in (1, 2, 3, 4)]
+    assert whole.tags[0] == references and whole.tags[1] == first
+    out = tmp_path / "report.md"
+    done = subprocess.run([sys.executable, "-m", "chance_agreement.reports.cli", "agreement", str(derived),
+                           "--format", "markdown", "-o", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == ""
+    assert "## Fleiss' kappa and Krippendorff's alpha (nominal)" in out.read_text()
+
+
+def test_readme_excerpt_is_what_the_command_prints(shared_data, capsys):
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = readme[readme.index("$ chance-agreement agreement conll03"):]
+    block = block[:block.index("```")].splitlines()
+    command, excerpt = block[0].split()[2:], block[1:]
+    derived = shared_data / "conll03_systems" / "derived" / command[1]
+    assert main(["agreement", str(derived), *command[2:]]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert len(excerpt) == 5 and all(line in printed for line in excerpt), excerpt
+
+
+@pytest.mark.parametrize("count", [2, 3])
+def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, capsys):
+    paths = []
+    for index in range(count):
+        path = tmp_path / f"plain{index}.conll"
+        path.write_text("a O\nb O\n\nc O\n")
+        paths.append(str(path))
+    assert main(["agreement", *paths, "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert parsed["noise"]["entity"] == {"undefined": "no instances: with unit='entity' at least one annotator "
+                                                      "must mark an entity"}
+    assert parsed["noise"]["token"]["disagreed"] == 0
+    assert any("no instances" in note for note in parsed["notes"]["noise"])
+    f1_key = "chance_f1" if count == 2 else "pairwise_chance_f1"
+    assert parsed["notes"][f1_key] == ["a score whose denominator is 0 (no entity on either side) is reported as 0"]
+    if count == 2:
+        assert parsed["coefficients"]["all"]["cohen_kappa"] is None
+        assert any("cohen_kappa" in note for note in parsed["notes"]["coefficients"])
+    assert main(["agreement", *paths]) == 0
+    text = capsys.readouterr().out
+    assert "note: entity: no instances" in text
