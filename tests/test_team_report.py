@@ -7,10 +7,19 @@ import io
 import json
 import subprocess
 import sys
+from itertools import combinations
 
 import pytest
 
-from chance_agreement import chance_f1, coefficients, contingency, multi_annotator_agreement, noise_report, noise_report_multi
+from chance_agreement import (
+    chance_f1,
+    coefficients,
+    contingency,
+    multi_annotator_agreement,
+    noise_report,
+    noise_report_multi,
+    team_chance_f1,
+)
 from chance_agreement.reports.cli import main
 from chance_agreement.reports.team_report import (
     SECTIONS,
@@ -61,13 +70,14 @@ def test_two_annotators_report_equals_the_api(annotator_files):
 
 def test_three_annotators_report_pairs_and_several_annotator_coefficients(annotator_files):
     report = build_report(load_annotations(annotator_files))
-    assert [s.key for s in report["sections"]] == ["pairwise_chance_f1", "several_annotators", "noise"]
-    pairs = _section(report, "pairwise_chance_f1").data["pairs"]
-    assert [(p["reference"], p["other"]) for p in pairs][::2] == [("ann_a", "ann_b"), ("ann_a", "ann_c"), ("ann_b", "ann_c")]
+    assert [s.key for s in report["sections"]] == ["team_chance_f1", "several_annotators", "noise"]
+    team = _section(report, "team_chance_f1").data
     tags = {"ann_a": A, "ann_b": B, "ann_c": C}
-    for pair in pairs:
-        expected = chance_f1(tags[pair["other"]], tags[pair["reference"]], level=pair["level"], zero_division=0)
-        assert pair["corrected_f1"] == expected["overall_corrected_f1"]
+    for level in ("token", "entity"):
+        assert team[level] == team_chance_f1([A, B, C], names=list(tags), level=level, zero_division=0)
+        for (i, first), (j, second) in combinations(enumerate(tags), 2):
+            expected = chance_f1(tags[second], tags[first], level=level, zero_division=0)
+            assert team[level]["pairwise_corrected_f1"][i][j] == expected["overall_corrected_f1"]
     items = [list(item) for item in zip(A, B, C)]
     several = _section(report, "several_annotators").data
     expected = multi_annotator_agreement(items)
@@ -155,7 +165,7 @@ def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, c
                                                       "must mark an entity"}
     assert parsed["noise"]["token"]["disagreed"] == 0
     assert any("no instances" in note for note in parsed["notes"]["noise"])
-    f1_key = "chance_f1" if count == 2 else "pairwise_chance_f1"
+    f1_key = "chance_f1" if count == 2 else "team_chance_f1"
     assert parsed["notes"][f1_key] == ["a score whose denominator is 0 (no entity on either side) is reported as 0"]
     if count == 2:
         assert parsed["coefficients"]["all"]["cohen_kappa"] is None

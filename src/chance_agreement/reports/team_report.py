@@ -22,13 +22,15 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
-from itertools import combinations
 from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
+from ..chance.team_f1 import team_chance_f1
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
+
+SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
 FORMATS = ("text", "markdown", "json", "csv")
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
@@ -141,23 +143,29 @@ def chance_f1_section(annotations: Annotations, options: dict) -> Section | None
     return Section("chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
 
 
-def pairwise_chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
-    """More than two annotators: every pair's overall chance-corrected F1 at both levels."""
+def team_chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
+    """More than two annotators: the team's chance-corrected F1 (pairwise micro average) per type,
+    each annotator against the rest, and the matrix of pairwise corrected F1, at both levels."""
     if len(annotations.tags) < 3:
         return None
-    data, rows = [], []
-    for a, b in combinations(range(len(annotations.tags)), 2):
-        for level in LEVELS:
-            result = chance_f1(annotations.tags[b], annotations.tags[a], level=level, model=options["model"],
-                               zero_division=0, **options["span"])
-            scores = {key: result[f"overall_{key}"] for key in ("observed_f1", "chance_f1", "corrected_f1")}
-            data.append({"reference": annotations.names[a], "other": annotations.names[b], "level": level, **scores})
-            rows.append([annotations.names[a], annotations.names[b], level, *scores.values()])
-    table = Table("every pair (the first as reference)",
-                  ["reference", "other", "level", "observed F1", "chance F1", "corrected F1"], rows)
-    return Section("pairwise_chance_f1", f"Chance-corrected F1 of every pair "
-                   f"({options['model'].replace('_', '-')} random model)", {"pairs": data}, [table],
-                   [ZERO_DIVISION_NOTE])
+    data, tables = {}, []
+    for level in LEVELS:
+        result = team_chance_f1(annotations.tags, names=annotations.names, level=level, model=options["model"],
+                                zero_division=0, **options["span"])
+        data[level] = result
+        tables.append(Table(f"{level} level, the team (every pair pooled)",
+                            ["type", "observed F1", "chance F1", "corrected F1"],
+                            [[name, *(result[name][key] for key in SCORES)]
+                             for name, value in result.items() if isinstance(value, dict) and name != "per_annotator"]
+                            + [["overall", *(result[f"overall_{key}"] for key in SCORES)]]))
+        tables.append(Table(f"{level} level, each annotator against the rest",
+                            ["annotator", "observed F1", "chance F1", "corrected F1"],
+                            [[name, *((scores or {}).get(key) for key in SCORES)]
+                             for name, scores in result["per_annotator"].items()]))
+        tables.append(Table(f"{level} level, corrected F1 of every pair", ["", *annotations.names],
+                            [[name, *row] for name, row in zip(annotations.names, result["pairwise_corrected_f1"])]))
+    title = f"Chance-corrected F1 of the team ({options['model'].replace('_', '-')} random model)"
+    return Section("team_chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
 
 
 def coefficients_section(annotations: Annotations, options: dict) -> Section | None:
@@ -229,7 +237,7 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
 
 
 # (annotations, options) -> Section or None; a new section is one more function here.
-SECTIONS = [chance_f1_section, pairwise_chance_f1_section, coefficients_section, several_annotators_section,
+SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, several_annotators_section,
             noise_section]
 
 
