@@ -35,6 +35,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .agreement_coefficients import check_distance_values, sum_of_others
+
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
 
 
@@ -196,13 +198,6 @@ def _count_matrix(rows, categories) -> np.ndarray:
     return count_matrix(codes, len(categories))
 
 
-def _sum_of_others(values: np.ndarray) -> np.ndarray:
-    """``sum_{k != j} values_k`` for every j, without the cancellation of ``total - values_j``."""
-    before = np.concatenate(([0.0], np.cumsum(values[:-1])))
-    after = np.concatenate((np.cumsum(values[::-1][:-1])[::-1], [0.0]))
-    return before + after
-
-
 def _check_counts(counts) -> np.ndarray:
     try:
         array = np.asarray(counts, dtype=float)
@@ -251,6 +246,8 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
 
     warnings: list[str] = []
     per_item = table.sum(axis=1)
+    if not np.all(np.isfinite(per_item)):
+        raise ValueError("counts are too large: an item's total overflows a float")
     rated = per_item >= 1
     pairable = per_item >= 2
     result: dict[str, Any] = {
@@ -266,7 +263,8 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
         return result if details else None
     r = per_item[pairable]
     a = table[pairable]
-    observed = float(np.mean((a * (a - 1)).sum(axis=1) / (r * (r - 1))))
+    # a(a - 1) / (r(r - 1)) as a product of two ratios: counts of 1e200 do not overflow
+    observed = float(np.mean(((a / r[:, None]) * ((a - 1) / (r - 1)[:, None])).sum(axis=1)))
     proportions = (table[rated] / per_item[rated, None]).mean(axis=0)
     expected = float(np.sum(proportions**2))
     result["observed_agreement"] = observed
@@ -278,7 +276,7 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
             "every rating is the same category, so chance agreement is 1 and kappa is undefined"
         )
         return result if details else None
-    chance_disagreement = float(np.sum(proportions * _sum_of_others(proportions)))
+    chance_disagreement = float(np.sum(proportions * sum_of_others(proportions)))
     kappa = float((observed - expected) / chance_disagreement)
     result["kappa"] = kappa
     return result if details else kappa
@@ -352,8 +350,6 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
                 f"distance matrix has shape {matrix.shape}, expected {(m, m)} for categories "
                 f"{categories!r} (pass categories= to fix their order)"
             )
-    from .agreement_coefficients import check_distance_values
-
     return check_distance_values(matrix, list(categories)), scale
 
 
