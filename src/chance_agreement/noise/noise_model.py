@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import betaln, ndtri
+from scipy.special import betainc, betaln, ndtri
 
 __all__ = [
     "ChanceDifference",
@@ -52,6 +52,9 @@ METHODS = ("chebyshev", "normal")
 # window edge: weights below exp(-_LOG_CUTOFF) times the largest one are left out; their total
 # relative mass is below 2 n exp(-80) < 1e-25 for any n a computer can hold.
 _LOG_CUTOFF = 80.0
+# widest window of weights summed term by term (32 MiB per float array); wider windows (n of 1e12
+# with p near 1) use the closed-form tail of the negative binomial instead
+MAX_WINDOW = 1 << 22
 
 
 # --------------------------------------------------------------------------- validation
@@ -132,6 +135,8 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
         return max(0, math.floor(n - alpha * (n + 1)) + 1)
     log_p = math.log(p)
     left, right = _window(d, K, log_p)
+    if right - left >= MAX_WINDOW:
+        return d + _t0_by_tail_bisection(d, K, p, alpha)
     # log w_j over the window: exact at its start, then log(w_{j+1}/w_j) = log p + log1p(d/(j+1))
     j = np.arange(left, right, dtype=float)
     steps = np.log1p(d / (j + 1.0))
@@ -147,6 +152,40 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
     above -= w
     first = int(np.argmax(above < alpha * total))  # above[-1] == 0, so a hit exists
     return d + left + first
+
+
+def _t0_by_tail_bisection(d: int, K: int, p: float, alpha: float) -> int:
+    """Smallest j in [0, K] with P(J > j | J <= K) < alpha for the negative binomial J of the
+    module docstring, by bisection on its closed-form tail, for windows too wide to enumerate.
+
+    P(J > j) = S(j) = I_p(j + 1, d + 1) and P(J <= j) = F(j) = I_{1-p}(d + 1, j + 1)
+    (regularised incomplete beta), so the truncated tail is (F(K) - F(j)) / F(K) =
+    (S(j) - S(K)) / (1 - S(K)); it decreases in j. The form without cancellation is used: F
+    when F(K) < 1/2 (the truncation cuts the bulk), S otherwise.
+    """
+    below_k = float(betainc(d + 1.0, K + 1.0, 1.0 - p))
+    if below_k < 1e-250:  # the truncated mass is not representable: no bound can be trusted
+        raise ValueError(
+            f"noise_bound cannot evaluate n = {d + K}, d = {d}, p = {p}: the posterior mass lies "
+            "far beyond double precision (its window is too wide to sum and its tail underflows)"
+        )
+    if below_k < 0.5:
+        def small_enough(j: int) -> bool:
+            return below_k - float(betainc(d + 1.0, j + 1.0, 1.0 - p)) < alpha * below_k
+    else:
+        beyond = float(betainc(K + 1.0, d + 1.0, p))
+
+        def small_enough(j: int) -> bool:
+            return float(betainc(j + 1.0, d + 1.0, p)) - beyond < alpha * (1.0 - beyond)
+
+    lo, hi = 0, K  # small_enough(K) holds: the tail above K is 0
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if small_enough(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 @dataclass(frozen=True)
