@@ -55,6 +55,7 @@ _LOG_CUTOFF = 80.0
 # widest window of weights summed term by term (32 MiB per float array); wider windows (n of 1e12
 # with p near 1) use the closed-form tail of the negative binomial instead
 MAX_WINDOW = 1 << 22
+MAX_SUMMED = 1 << 27  # beyond this many values (seconds of summing) an underflowing case is refused
 
 
 # --------------------------------------------------------------------------- validation
@@ -136,7 +137,16 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
     log_p = math.log(p)
     left, right = _window(d, K, log_p)
     if right - left >= MAX_WINDOW:
-        return d + _t0_by_tail_bisection(d, K, p, alpha)
+        bisected = _t0_by_tail_bisection(d, K, p, alpha)
+        if bisected is not None:
+            return d + bisected
+        if right - left >= MAX_SUMMED:
+            raise ValueError(
+                f"noise_bound cannot evaluate n = {n}, d = {d}, p = {p}: the posterior spreads over "
+                f"{right - left + 1:,} values (more than {MAX_SUMMED:,} to sum) and its closed-form "
+                "tail underflows double precision"
+            )
+        return d + _t0_in_chunks(d, left, right, log_p, alpha)
     # log w_j over the window: exact at its start, then log(w_{j+1}/w_j) = log p + log1p(d/(j+1))
     j = np.arange(left, right, dtype=float)
     steps = np.log1p(d / (j + 1.0))
@@ -154,7 +164,7 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
     return d + left + first
 
 
-def _t0_by_tail_bisection(d: int, K: int, p: float, alpha: float) -> int:
+def _t0_by_tail_bisection(d: int, K: int, p: float, alpha: float) -> int | None:
     """Smallest j in [0, K] with P(J > j | J <= K) < alpha for the negative binomial J of the
     module docstring, by bisection on its closed-form tail, for windows too wide to enumerate.
 
@@ -164,11 +174,8 @@ def _t0_by_tail_bisection(d: int, K: int, p: float, alpha: float) -> int:
     when F(K) < 1/2 (the truncation cuts the bulk), S otherwise.
     """
     below_k = float(betainc(d + 1.0, K + 1.0, 1.0 - p))
-    if below_k < 1e-250:  # the truncated mass is not representable: no bound can be trusted
-        raise ValueError(
-            f"noise_bound cannot evaluate n = {d + K}, d = {d}, p = {p}: the posterior mass lies "
-            "far beyond double precision (its window is too wide to sum and its tail underflows)"
-        )
+    if below_k < 1e-250:  # the truncated mass underflows: sum the window instead
+        return None
     if below_k < 0.5:
         def small_enough(j: int) -> bool:
             return below_k - float(betainc(d + 1.0, j + 1.0, 1.0 - p)) < alpha * below_k
@@ -186,6 +193,40 @@ def _t0_by_tail_bisection(d: int, K: int, p: float, alpha: float) -> int:
         else:
             lo = mid + 1
     return lo
+
+
+def _chunk_log_weights(d: int, start: int, stop: int, first: float, log_p: float) -> np.ndarray:
+    """log w_j for j in [start, stop), from log w_start = ``first`` by the cumulative log ratios."""
+    j = np.arange(start, stop - 1, dtype=float)
+    log_w = np.empty(stop - start)
+    log_w[0] = first
+    np.cumsum(np.log1p(d / (j + 1.0)) + log_p, out=log_w[1:])
+    log_w[1:] += first
+    return log_w
+
+
+def _t0_in_chunks(d: int, left: int, right: int, log_p: float, alpha: float) -> int:
+    """The window sum of ``_t0`` in chunks of ``MAX_WINDOW`` values: memory O(chunk), two passes
+    (the log mass of every chunk, then the weights of the chunk holding the quantile)."""
+    starts = list(range(left, right + 1, MAX_WINDOW))
+    firsts, log_masses = [], []
+    first = float(_log_weights(left, d, log_p))
+    for start in starts:
+        stop = min(start + MAX_WINDOW, right + 1)
+        log_w = _chunk_log_weights(d, start, stop, first, log_p)
+        firsts.append(first)
+        log_masses.append(float(np.logaddexp.reduce(log_w)))
+        first = float(log_w[-1]) + log_p + math.log1p(d / stop)  # log w_stop
+    top = max(log_masses)
+    chunk_mass = np.exp(np.array(log_masses) - top)
+    total = float(chunk_mass.sum())
+    after = np.concatenate((np.cumsum(chunk_mass[::-1])[::-1][1:], [0.0]))  # mass of later chunks
+    c = int(np.argmax(after < alpha * total))  # the last chunk always qualifies (after = 0)
+    start = starts[c]
+    stop = min(start + MAX_WINDOW, right + 1)
+    w = np.exp(_chunk_log_weights(d, start, stop, firsts[c], log_p) - top)
+    above = np.cumsum(w[::-1])[::-1] - w + after[c]
+    return start + int(np.argmax(above < alpha * total))
 
 
 @dataclass(frozen=True)
