@@ -271,7 +271,8 @@ def coefficients(
     if delta is not None:
         result["weighted_kappa"] = None
         result["krippendorff_alpha"] = None
-    original_total = float(n.sum())
+    with np.errstate(over="ignore"):
+        original_total = float(n.sum())
     if not math.isfinite(original_total):
         raise ValueError("the contingency table's counts are too large: their sum overflows a float")
     result["n_items"] = original_total
