@@ -245,7 +245,8 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
         table = count_matrix(codes, len(cats))
 
     warnings: list[str] = []
-    per_item = table.sum(axis=1)
+    with np.errstate(over="ignore"):
+        per_item = table.sum(axis=1)
     if not np.all(np.isfinite(per_item)):
         raise ValueError("counts are too large: an item's total overflows a float")
     rated = per_item >= 1
