@@ -435,3 +435,51 @@ def test_public_names_are_exported():
         "NoiseBound", "ChanceDifference",
     ):
         assert getattr(chance_agreement, name).__module__ == "chance_agreement.noise.noise_model"
+
+
+# -- posteriors too wide to enumerate (issue 10 item 5) --------------------------------------------
+
+
+def test_noise_bound_of_1e12_instances_needs_no_94_gib():
+    bound = noise_bound(10**12, 10**6, 0.999999)
+    assert 10**6 < bound.t0 <= 10**12 and 0.0 < bound.noise < 1.0
+    # the posterior of j = h - d is a negative binomial truncated at n - d; its mean p(d+1)/(1-p)
+    # is about 1e12, so nearly all of the agreed subset may be noise
+    assert bound.noise > 0.999
+
+
+def _wide_cases(count, seed=4):
+    import random
+
+    from chance_agreement.noise.noise_model import _window
+
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        n = rng.randint(10**4, 10**6)
+        d = rng.randint(0, n - 1)
+        p = rng.choice([0.5, 0.9, 0.99, 0.999, 0.3])
+        confidence = rng.choice([0.9, 0.95, 0.99])
+        left, right = _window(d, n - d, math.log(p))
+        if right - left > 1000:
+            cases.append((n, d, p, confidence))
+    return cases
+
+
+@pytest.mark.parametrize("n, d, p, confidence", _wide_cases(25))
+def test_closed_form_tail_and_chunked_sum_agree_with_the_window_sum(monkeypatch, n, d, p, confidence):
+    import chance_agreement.noise.noise_model as module
+
+    expected = noise_bound(n, d, p, confidence).t0
+    monkeypatch.setattr(module, "MAX_WINDOW", 97)  # force the wide-window paths
+    assert noise_bound(n, d, p, confidence).t0 == expected  # closed form, else chunks
+    left, right = module._window(d, n - d, math.log(p))
+    assert d + module._t0_in_chunks(d, left, right, math.log(p), 1 - confidence) == expected
+
+
+def test_posterior_too_wide_even_to_sum_is_refused_up_front(monkeypatch):
+    import chance_agreement.noise.noise_model as module
+
+    monkeypatch.setattr(module, "MAX_SUMMED", 1 << 20)
+    with pytest.raises(ValueError, match="noise_bound cannot evaluate n = 1000000000000, d = 1000000"):
+        noise_bound(10**12, 10**6, 0.9999999)
