@@ -416,3 +416,29 @@ def test_interval_alpha_refuses_inf_and_overflowing_labels():
     with pytest.raises(ValueError, match="too far apart"):
         krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], "interval")
     assert krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], "ratio") is not None
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 8), st.lists(st.booleans(), min_size=3, max_size=3), st.randoms()),
+                min_size=1, max_size=6))
+def test_token_ratings_by_tag_match_the_span_path(items):
+    """The default chunker's categories come from each tag alone; the span path is the oracle."""
+    from chance_agreement.coefficients.contingency_table import token_categories
+    from chance_agreement.spans.tags import spans_from_tags
+
+    tags = ["O", "O", "B-A", "I-A", "I-B", "E-A", "S-C", "B", "I"]
+    annotations = []
+    for length, present, rng in items:
+        annotations.append([[rng.choice(tags) for _ in range(length)] if keep else None for keep in present])
+    if not any(len(seq) for item in annotations for seq in item if seq is not None):
+        annotations.append([["O"], ["B-A"], None])
+    expected = []
+    for item in annotations:
+        given_ = [seq for seq in item if seq is not None]
+        if not given_:
+            continue
+        columns = [[None] * len(given_[0]) if seq is None else token_categories(spans_from_tags(seq), len(seq))
+                   for seq in item]
+        expected.extend([list(row) for row in zip(*columns)])
+    ratings, k = token_ratings(annotations)
+    assert k == 3 and ratings == expected

@@ -38,6 +38,19 @@ def token_categories(spans, length: int) -> list[str]:
     return labels
 
 
+def lenient_token_categories(tags_: Sequence[str], cache: dict, suffix: bool = False) -> list[str]:
+    """``token_categories`` of one tag sequence under the default (conlleval) chunker, without
+    spans: each distinct tag's category is found once (``tag_category``) and kept in ``cache``.
+    Raises ValueError for an invalid tag (the caller re-runs the span path for its message)."""
+    try:
+        return [cache[tag] for tag in tags_]
+    except KeyError:
+        for tag in tags_:
+            if tag not in cache:
+                cache[tag] = tag_category(tag, suffix)
+        return [cache[tag] for tag in tags_]
+
+
 def _check_markables(markables, references) -> list[np.ndarray]:
     if isinstance(markables, str) or len(markables) != len(references):
         count = "a string" if isinstance(markables, str) else f"{len(markables)} masks"
@@ -130,7 +143,7 @@ def contingency(
 CHUNK_TOKENS = 1 << 17  # tokens coded at once: memory stays O(chunk + tags), not O(tokens)
 
 
-def _tag_type(tag, suffix: bool) -> str:
+def tag_category(tag, suffix: bool = False) -> str:
     """Entity type of a tag under the conlleval chunker (``NOTHING`` for O): every non-O token
     lies in a span of its own tag's type, so a token's category depends on its tag alone."""
     spans = tags.spans_from_tags([tag], suffix=suffix)  # raises for an invalid tag
@@ -162,7 +175,7 @@ def _lenient_counts(predictions, references, scheme, suffix: bool, view: str, ma
         for sequences in (references, predictions):
             flat = list(chain.from_iterable(sequences[begin:end]))
             for tag in set(flat).difference(code_of):
-                type_ = _tag_type(tag, suffix)
+                type_ = tag_category(tag, suffix)
                 if type_ == NOTHING and tag != NOTHING:
                     return None, None  # an entity type named "O": the span path raises
                 if type_ not in type_index:

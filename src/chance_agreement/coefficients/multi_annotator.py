@@ -429,7 +429,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
     from ..spans import tags
-    from .contingency_table import token_categories
+    from .contingency_table import lenient_token_categories, token_categories
 
     if isinstance(annotations, str) or not len(annotations):
         raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
@@ -458,6 +458,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
         [seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix
     )
     ratings: list[list] = []
+    categories_of: dict = {}  # tag -> category, for the default chunker
     for i, item in enumerate(annotations):
         given = [seq for seq in item if seq is not None]
         if not given:
@@ -468,6 +469,12 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
             if seq is None:
                 columns.append([None] * length)
                 continue
+            if mode is None:  # a token's category depends on its tag alone: no spans needed
+                try:
+                    columns.append(lenient_token_categories(seq, categories_of, suffix))
+                    continue
+                except (ValueError, TypeError):
+                    pass  # the span path below raises the message naming the position
             try:
                 spans = tags.spans_from_tags(list(seq), scheme=resolved, mode=mode, suffix=suffix)
             except ValueError as error:
