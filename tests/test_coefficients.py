@@ -419,3 +419,12 @@ def test_counts_whose_total_overflows_are_refused():
         coefficients([[1e308, 1e308], [1e308, 1e308]])
     with pytest.raises(ValueError, match="NaN or infinite"):
         coefficients([[float("inf"), 1], [1, 1]])
+
+
+def test_readme_sparse_table_number():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    kappa = coefficients([[999997, 1], [0, 2]])["cohen_kappa"]
+    assert f"{kappa:.7f} (= 999997/1249997)" in readme
+    assert kappa == pytest.approx(999997 / 1249997, rel=1e-12)
