@@ -442,3 +442,9 @@ def test_token_ratings_by_tag_match_the_span_path(items):
         expected.extend([list(row) for row in zip(*columns)])
     ratings, k = token_ratings(annotations)
     assert k == 3 and ratings == expected
+
+
+def test_too_many_distinct_labels_are_refused_up_front():
+    ratings = np.random.default_rng(0).random((20_000, 3)) * 1e6  # 60,000 distinct interval labels
+    with pytest.raises(ValueError, match=r"20,000 items x 60,000 distinct labels need 1,200,000,000 count cells"):
+        krippendorff_alpha(ratings, "interval")

@@ -38,6 +38,8 @@ import numpy as np
 from .agreement_coefficients import check_distance_values, sum_of_others
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
+# largest items x categories count matrix (float64: 800 MB); beyond it a clear error up front
+MAX_COUNT_CELLS = 100_000_000
 
 
 def _is_missing(value) -> bool:
@@ -187,6 +189,11 @@ def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
     ``codes`` as returned by ``rating_codes`` (-1 = missing). One ``np.bincount``, no loop.
     """
     n_items = codes.shape[0]
+    if n_items * n_categories > MAX_COUNT_CELLS:
+        raise ValueError(
+            f"{n_items:,} items x {n_categories:,} distinct labels need {n_items * n_categories:,} "
+            f"count cells (limit {MAX_COUNT_CELLS:,}); with interval labels, round or bin them"
+        )
     rows = np.broadcast_to(np.arange(n_items, dtype=np.int64)[:, None], codes.shape)
     given = codes >= 0
     flat = rows[given] * n_categories + codes[given]
