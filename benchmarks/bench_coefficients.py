@@ -2,8 +2,8 @@
 
     python benchmarks/bench_coefficients.py [--repeats 5]   (data from $CHANCE_AGREEMENT_DATA)
 
-Rows (each figure the best of ``--repeats`` runs; ratio = ours / peer, measured side by side in
-the same run, because the machine is shared and absolute times drift):
+Rows (each figure the best of ``--repeats`` runs, ours and the peer alternating run by run;
+ratio = ours / peer in the same run, because the machine is shared and absolute times drift):
 
 - Fleiss' kappa, 100,000 items x 10 annotators, 5 categories: ``fleiss_kappa(ratings)`` against
   statsmodels ``fleiss_kappa(aggregate_raters(ratings)[0])`` (both from the raw ratings).
@@ -34,11 +34,18 @@ CONLL = DATA / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems
 
 
 def best_time(function, repeats: int) -> float:
-    best = float("inf")
+    return best_times([function], repeats)[0]
+
+
+def best_times(functions, repeats: int) -> list[float]:
+    """Best of ``repeats`` runs of each function, the functions alternating run by run so that a
+    load change on the shared machine hits ours and the peer alike."""
+    best = [float("inf")] * len(functions)
     for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
+        for k, function in enumerate(functions):
+            start = time.perf_counter()
+            function()
+            best[k] = min(best[k], time.perf_counter() - start)
     return best
 
 
@@ -62,8 +69,7 @@ def bench_fleiss(repeats: int, seed: int = 0) -> dict:
     from chance_agreement import fleiss_kappa
 
     ratings = np.random.default_rng(seed).integers(0, 5, size=(100_000, 10))
-    ours = best_time(lambda: fleiss_kappa(ratings), repeats)
-    peer = best_time(lambda: sm_fleiss(aggregate_raters(ratings)[0]), repeats)
+    ours, peer = best_times([lambda: fleiss_kappa(ratings), lambda: sm_fleiss(aggregate_raters(ratings)[0])], repeats)
     return row("Fleiss' kappa, 100,000 x 10", ours, peer, "statsmodels")
 
 
@@ -77,9 +83,9 @@ def bench_krippendorff(repeats: int, seed: int = 0) -> list[dict]:
     ratings[rng.random(ratings.shape) < 0.1] = np.nan
     rows = []
     for level in ("nominal", "interval"):
-        ours = best_time(lambda: krippendorff_alpha(ratings, level), repeats)
-        peer = best_time(
-            lambda: krippendorff.alpha(reliability_data=ratings.T, level_of_measurement=level),
+        ours, peer = best_times(
+            [lambda: krippendorff_alpha(ratings, level),
+             lambda: krippendorff.alpha(reliability_data=ratings.T, level_of_measurement=level)],
             repeats,
         )
         rows.append(row(f"Krippendorff's alpha, 100,000 x 10, 10% missing, {level}", ours, peer, "krippendorff"))
@@ -123,8 +129,9 @@ def bench_contingency(repeats: int, references, systems, tokens: int = 10_000_00
         pred_labels += token_categories(p_spans, len(ref))
     ref_labels, pred_labels = ref_labels * copies, pred_labels * copies
 
-    ours = best_time(lambda: contingency(preds, refs), repeats)
-    peer = best_time(lambda: confusion_matrix(ref_labels, pred_labels), repeats)
+    ours, peer = best_times(
+        [lambda: contingency(preds, refs), lambda: confusion_matrix(ref_labels, pred_labels)], repeats
+    )
     ours_memory = peak_memory(lambda: contingency(preds, refs))
     peer_memory = peak_memory(lambda: confusion_matrix(ref_labels, pred_labels))
     note = f"{n_tokens:,} tokens; extra memory ours {ours_memory / 2**20:.0f} MiB, peer {peer_memory / 2**20:.0f} MiB"
