@@ -121,7 +121,7 @@ def test_finn_r_depends_on_the_coding_order():
     assert abs(default["finn_r"] - paper_order["finn_r"]) > 1e-4
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50, deadline=None, derandomize=True)
 @given(st.lists(st.integers(0, 50), min_size=4, max_size=4).filter(lambda c: sum(c) > 0))
 def test_finn_r_equals_s_for_two_categories(cells):
     table = np.array(cells).reshape(2, 2)

@@ -203,7 +203,7 @@ def test_bad_mode():
 _TAG = st.sampled_from(["O", "O", "B-A", "I-A", "B-B", "I-B", "I-C"])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(st.lists(st.lists(st.tuples(_TAG, _TAG, st.booleans()), min_size=1, max_size=12), min_size=1, max_size=5))
 def test_views_are_consistent(sentences):
     references = [[t[0] for t in s] for s in sentences]

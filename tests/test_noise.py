@@ -244,7 +244,7 @@ def test_degenerate_counts():
     assert nothing.t0 == exact_t0(1000, 0, Fraction(1, 2), Fraction(95, 100)) == 4
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(
     n=st.integers(1, 60),
     data=st.data(),
@@ -268,7 +268,7 @@ def test_bound_equals_exact_equation_1(n, data, p, confidence):
         assert t0 == exact_t0(n, d, p, confidence)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(
     n=st.integers(2, 400),
     p=st.floats(0.001, 0.999),
@@ -292,7 +292,7 @@ def test_bound_grows_with_d_away_from_saturation():
         assert np.all(np.diff(below) >= 0) and len(below) > 50
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True)
 @given(
     weights=st.lists(st.floats(0.05, 1.0), min_size=2, max_size=4),
     k=st.integers(2, 6),
@@ -307,7 +307,7 @@ def test_bound_shrinks_as_annotators_are_added(weights, k, n, data):
     assert noise_bound(n, d, p_more).noise <= noise_bound(n, d, p_k).noise
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80, deadline=None, derandomize=True)
 @given(
     n=st.integers(1, 100_000),
     data=st.data(),
