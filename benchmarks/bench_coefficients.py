@@ -11,6 +11,8 @@ ratio = ours / peer in the same run, because the machine is shared and absolute 
   ``krippendorff_alpha`` against the ``krippendorff`` package's ``alpha`` on the same array.
 - Segmentation alpha, CoNLL-2003 test gold vs one system (boundary vectors from the tags, built
   before the clock starts): absolute time, no peer.
+- Token-level Fleiss' kappa and alpha of four annotators (CoNLL-2003 gold and the three
+  systems, ``multi_annotator_agreement``): absolute time, no peer.
 - Contingency table from BIO tags, 10 million tokens (the CoNLL-2003 test set repeated):
   ``contingency(predictions, references)`` against scikit-learn's ``confusion_matrix`` on the
   ready per-token category labels; the extra memory (tracemalloc peak, one separate run) of
@@ -110,6 +112,14 @@ def bench_segmentation(repeats: int, references, systems) -> dict:
     return row("segmentation alpha, CoNLL-2003 gold vs one system", ours, note=f"{len(items)} items")
 
 
+def bench_multi_annotator(repeats: int, references, systems) -> dict:
+    from chance_agreement import multi_annotator_agreement
+
+    annotations = [[ref, *preds] for ref, *preds in zip(references, *systems)]
+    ours = best_time(lambda: multi_annotator_agreement(annotations), repeats)
+    return row("token-level Fleiss + alpha, CoNLL-2003 gold + 3 systems", ours, note="4 annotators")
+
+
 def bench_contingency(repeats: int, references, systems, tokens: int = 10_000_000) -> dict:
     from sklearn.metrics import confusion_matrix
 
@@ -153,8 +163,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument(
-        "--rows", default="fleiss,krippendorff,segmentation,contingency",
-        help="comma-separated subset of fleiss,krippendorff,segmentation,contingency",
+        "--rows", default="fleiss,krippendorff,segmentation,multi,contingency",
+        help="comma-separated subset of fleiss,krippendorff,segmentation,multi,contingency",
     )
     args = parser.parse_args(argv)
     wanted = set(args.rows.split(","))
@@ -163,13 +173,15 @@ def main(argv=None) -> int:
         rows.append(bench_fleiss(args.repeats))
     if "krippendorff" in wanted:
         rows.extend(bench_krippendorff(args.repeats))
-    if wanted & {"segmentation", "contingency"}:
+    if wanted & {"segmentation", "multi", "contingency"}:
         if not CONLL.exists():
             print(f"data not found: {CONLL} (set CHANCE_AGREEMENT_DATA)", file=sys.stderr)
             return 1
         references, systems = conll()
         if "segmentation" in wanted:
             rows.append(bench_segmentation(args.repeats, references, systems))
+        if "multi" in wanted:
+            rows.append(bench_multi_annotator(args.repeats, references, systems))
         if "contingency" in wanted:
             rows.append(bench_contingency(args.repeats, references, systems))
     print_table(rows, args.repeats)

@@ -61,7 +61,7 @@ def _rows(ratings) -> list[list]:
         rows = ratings.tolist()
     else:
         try:
-            rows = [list(row) for row in ratings]
+            rows = [row if type(row) is list else list(row) for row in ratings]
         except TypeError as error:
             raise ValueError(
                 "ratings must be a sequence of items, each a sequence of annotators' labels"
@@ -250,7 +250,11 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
     else:
         codes, cats = rating_codes(ratings, categories)
         table = count_matrix(codes, len(cats))
+    return _fleiss_from_counts(table, cats, details)
 
+
+def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
+    """``fleiss_kappa`` of an items x categories count matrix."""
     warnings: list[str] = []
     with np.errstate(over="ignore"):
         per_item = table.sum(axis=1)
@@ -388,7 +392,11 @@ def krippendorff_alpha(
     ``n_pairable_values``, ``warnings``.
     """
     codes, cats = rating_codes(ratings, categories)
-    counts = count_matrix(codes, len(cats))
+    return _alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
+
+
+def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
+    """``krippendorff_alpha`` of an items x categories count matrix."""
     coincidences = coincidence_matrix(counts)
     marginals = coincidences.sum(axis=1)
     n = float(marginals.sum())
@@ -501,8 +509,10 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     ``n_annotators``, ``categories`` and ``warnings`` (reasons for any None).
     """
     ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)
-    fleiss = fleiss_kappa(ratings, details=True)
-    alpha = krippendorff_alpha(ratings, details=True)
+    codes, cats = rating_codes(ratings)
+    counts = count_matrix(codes, len(cats))  # counted once for both coefficients
+    fleiss = _fleiss_from_counts(counts, cats, details=True)
+    alpha = _alpha_from_counts(counts, cats, "nominal", details=True)
     return {
         "fleiss_kappa": fleiss["kappa"],
         "krippendorff_alpha": alpha["alpha"],
