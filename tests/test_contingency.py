@@ -303,3 +303,23 @@ def test_coded_path_errors_still_name_the_sentence():
         contingency([["O"], ["I-O"]], [["O"], ["O"]])
     with pytest.raises(ValueError, match="sentence 1: the markables mask has shape"):
         contingency([["O"], ["O"]], [["O"], ["O"]], markables=[[True], [True, False]])
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.lists(st.lists(st.tuples(_TAG, _TAG, st.booleans()), min_size=1, max_size=12), min_size=1, max_size=5),
+       st.sampled_from(["all", "entities", "grouped"]))
+def test_strict_mode_on_valid_iob2_matches_the_default_chunker(sentences, view):
+    """On IOB2-valid tags (I- only after B-/I- of its type) both chunkers find the same spans."""
+    def valid(tags):
+        out = []
+        for tag in tags:
+            previous = out[-1] if out else "O"
+            out.append(tag if not tag.startswith("I-") or previous[2:] == tag[2:] else "B-" + tag[2:])
+        return out
+
+    references = [valid([t[0] for t in s]) for s in sentences]
+    predictions = [valid([t[1] for t in s]) for s in sentences]
+    masks = [[t[2] for t in s] for s in sentences] if view == "all" else None
+    strict = contingency(predictions, references, mode="strict", scheme="IOB2", view=view, markables=masks)
+    default = contingency(predictions, references, view=view, markables=masks)
+    assert (strict[0].tolist(), strict[1]) == (default[0].tolist(), default[1])

@@ -18,6 +18,7 @@ both annotations, then ``"O"``. The four ways of building the table of section 4
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -103,7 +104,7 @@ def contingency(
     pred_spans, ref_spans = tags.paired_spans(predictions, references, scheme, mode, suffix)
     masks = _check_markables(markables, references) if markables is not None else None
 
-    pairs: list[tuple[str, str]] = []
+    pairs: Counter = Counter()  # (reference, prediction) -> tokens: memory O(categories^2)
     for index, (ref, p_spans, r_spans) in enumerate(zip(references, pred_spans, ref_spans)):
         ref_labels = token_categories(r_spans, len(ref))
         pred_labels = token_categories(p_spans, len(ref))
@@ -113,7 +114,7 @@ def contingency(
                     continue
             elif view == "entities" and NOTHING in (r, p):
                 continue
-            pairs.append((r, p))
+            pairs[r, p] += 1
 
     types = sorted(
         {t for spans in (pred_spans, ref_spans) for sent in spans for t, _, _ in sent}
@@ -122,17 +123,13 @@ def contingency(
         raise ValueError(f"an entity type is named {NOTHING!r}, which is the Nothing category")
     if view == "grouped":
         categories = [GROUPED, NOTHING]
-        pairs = [
-            (GROUPED if r != NOTHING else r, GROUPED if p != NOTHING else p) for r, p in pairs
-        ]
-    elif view == "entities":
-        categories = types
+        index_of = {t: 0 for t in types} | {NOTHING: 1}
     else:
-        categories = types + [NOTHING]
-    index_of = {c: i for i, c in enumerate(categories)}
+        categories = types if view == "entities" else types + [NOTHING]
+        index_of = {c: i for i, c in enumerate(categories)}
     table = np.zeros((len(categories), len(categories)), dtype=np.int64)
-    for r, p in pairs:
-        table[index_of[r], index_of[p]] += 1
+    for (r, p), count in pairs.items():
+        table[index_of[r], index_of[p]] += count
     return table, categories
 
 
