@@ -448,3 +448,19 @@ def test_too_many_distinct_labels_are_refused_up_front():
     ratings = np.random.default_rng(0).random((20_000, 3)) * 1e6  # 60,000 distinct interval labels
     with pytest.raises(ValueError, match=r"20,000 items x 60,000 distinct labels need 1,200,000,000 count cells"):
         krippendorff_alpha(ratings, "interval")
+
+
+def test_benchmark_sized_arrays_agree_with_the_peers():
+    """The benchmark's shapes (issue 11), smaller: 20,000 items x 10 annotators."""
+    import krippendorff
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+    rng = np.random.default_rng(11)
+    ratings = rng.integers(0, 5, size=(20_000, 10))
+    assert fleiss_kappa(ratings) == pytest.approx(sm_fleiss(aggregate_raters(ratings)[0]), abs=1e-9)
+    data = rng.integers(1, 6, size=(20_000, 10)).astype(float)
+    data[rng.random(data.shape) < 0.1] = np.nan
+    for level in ("nominal", "interval"):
+        theirs = krippendorff.alpha(reliability_data=data.T, level_of_measurement=level)
+        assert krippendorff_alpha(data, level) == pytest.approx(theirs, abs=1e-9)
