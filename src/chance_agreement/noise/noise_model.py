@@ -215,7 +215,8 @@ def _t0_in_chunks(d: int, left: int, right: int, log_p: float, alpha: float) -> 
         stop = min(start + MAX_WINDOW, right + 1)
         log_w = _chunk_log_weights(d, start, stop, first, log_p)
         firsts.append(first)
-        log_masses.append(float(np.logaddexp.reduce(log_w)))
+        peak = float(log_w.max())
+        log_masses.append(peak + math.log(float(np.sum(np.exp(log_w - peak)))))
         first = float(log_w[-1]) + log_p + math.log1p(d / stop)  # log w_stop
     top = max(log_masses)
     chunk_mass = np.exp(np.array(log_masses) - top)
