@@ -464,3 +464,18 @@ def test_benchmark_sized_arrays_agree_with_the_peers():
     for level in ("nominal", "interval"):
         theirs = krippendorff.alpha(reliability_data=data.T, level_of_measurement=level)
         assert krippendorff_alpha(data, level) == pytest.approx(theirs, abs=1e-9)
+
+
+def test_fleiss_expected_agreement_within_1e_9_of_one_is_still_defined():
+    """P_E = 1 - 5e-11 here: a float tolerance on P_E called this "one category" (issue 10 item 1)."""
+    from fractions import Fraction
+
+    big = 10**10
+    counts = [[big, 1], [2, 0]]
+    observed = (Fraction(big * (big - 1), (big + 1) * big) + 1) / 2
+    p_b = Fraction(1, big + 1) / 2
+    p_e = p_b**2 + (1 - p_b) ** 2
+    expected = (observed - p_e) / (1 - p_e)
+    result = fleiss_kappa(counts=counts, details=True)
+    assert result["kappa"] == pytest.approx(float(expected), rel=1e-6)
+    assert result["warnings"] == []

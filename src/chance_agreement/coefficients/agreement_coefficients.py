@@ -175,9 +175,12 @@ def _chance_corrected(observed_disagreement: float, chance_disagreement: float, 
 
 
 def sum_of_others(values: np.ndarray) -> np.ndarray:
-    """``sum_{k != j} values_k`` for every j, without the cancellation of ``total - values_j``."""
-    before = np.concatenate(([0.0], np.cumsum(values[:-1])))
-    after = np.concatenate((np.cumsum(values[::-1][:-1])[::-1], [0.0]))
+    """``sum_{k != j} values_k`` for every j along the last axis, without the cancellation of
+    ``total - values_j`` (a prefix and a suffix sum of non-negative terms)."""
+    values = np.asarray(values, dtype=float)
+    zero = np.zeros(values.shape[:-1] + (1,))
+    before = np.concatenate((zero, np.cumsum(values[..., :-1], axis=-1)), axis=-1)
+    after = np.concatenate((np.cumsum(values[..., ::-1][..., :-1], axis=-1)[..., ::-1], zero), axis=-1)
     return before + after
 
 

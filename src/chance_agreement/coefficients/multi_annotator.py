@@ -288,8 +288,13 @@ def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
             "every rating is the same category, so chance agreement is 1 and kappa is undefined"
         )
         return result if details else None
+    # kappa = 1 - D_o / D_e with D = 1 - P, both from non-negative terms: an item's disagreement
+    # is sum_j a_ij (r_i - a_ij) / (r_i (r_i - 1)), chance's sum_j p_j sum_{k != j} p_k
+    observed_disagreement = float(np.mean(
+        ((a / r[:, None]) * (sum_of_others(a) / (r - 1)[:, None])).sum(axis=1)
+    ))
     chance_disagreement = float(np.sum(proportions * sum_of_others(proportions)))
-    kappa = float((observed - expected) / chance_disagreement)
+    kappa = float(1.0 - observed_disagreement / chance_disagreement)
     result["kappa"] = kappa
     return result if details else kappa
 
