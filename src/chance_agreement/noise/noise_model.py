@@ -16,7 +16,10 @@ truncated to ``j <= n - d``. Its mass lies within a window around the mode, foun
 the concave log weights; the log weights (``betaln`` at the window start, then a cumulative sum
 of the log ratios ``log p + log1p(d/(j+1))``) are vectorised over that window only, so
 ``n = 10**7`` needs no overflow-prone arithmetic and no loop over ``n`` (at most ~0.3 s, when the
-window is the whole range; milliseconds usually).
+window is the whole range; milliseconds usually). A window wider than ``MAX_WINDOW`` values (n of
+1e12 with p near 1: 94 GiB if held) is not held: t0 comes from bisection on the closed-form tail
+``P(j' > j) = I_p(j + 1, d + 1)`` (regularised incomplete beta), or, where that underflows, from
+the window summed in chunks; beyond ``MAX_SUMMED`` values such a case is a ValueError up front.
 
 Also here: footnote 3's estimate of ``p``; the tolerable number of disagreements (section 3.1);
 the chance difference between two systems on a noisy gold standard (section 4.1); and the
