@@ -121,16 +121,24 @@ def distance_matrix(distance, categories: Sequence[str]) -> np.ndarray:
                 f"distance has no value for the pair ({categories[i]!r}, {categories[j]!r})"
             )
     else:
-        try:
-            matrix = np.asarray(distance, dtype=float)
-        except (TypeError, ValueError) as error:
-            raise ValueError("distance must be a numeric matrix or a dict") from error
-        if matrix.shape != (q, q):
-            raise ValueError(
-                f"distance matrix has shape {matrix.shape}, expected {(q, q)} for the categories "
-                f"{list(categories)!r}"
-            )
+        matrix = square_distance_matrix(distance, categories, "or a dict")
     return check_distance_values(matrix, categories)
+
+
+def square_distance_matrix(distance, categories, other_forms: str = "", hint: str = "") -> np.ndarray:
+    """``distance`` as a numeric q x q float matrix for the q ``categories``, or a ValueError
+    naming the other accepted forms and the expected shape (values are not checked here)."""
+    q = len(categories)
+    try:
+        matrix = np.asarray(distance, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"distance must be a numeric matrix {other_forms}".rstrip()) from error
+    if matrix.shape != (q, q):
+        raise ValueError(
+            f"distance matrix has shape {matrix.shape}, expected {(q, q)} for the categories "
+            f"{list(categories)!r}{hint}"
+        )
+    return matrix
 
 
 def check_distance_values(matrix: np.ndarray, categories) -> np.ndarray:

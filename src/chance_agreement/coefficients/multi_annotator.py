@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .agreement_coefficients import check_distance_values, sum_of_others
+from .agreement_coefficients import check_distance_values, square_distance_matrix, sum_of_others
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
 # largest items x categories count matrix (float64: 800 MB); beyond it a clear error up front
@@ -358,15 +358,9 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
             ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
         return ratio**2, scale
     else:
-        try:
-            matrix = np.asarray(distance, dtype=float)
-        except (TypeError, ValueError) as error:
-            raise ValueError("distance matrix must be numeric") from error
-        if matrix.shape != (m, m):
-            raise ValueError(
-                f"distance matrix has shape {matrix.shape}, expected {(m, m)} for categories "
-                f"{categories!r} (pass categories= to fix their order)"
-            )
+        matrix = square_distance_matrix(
+            distance, list(categories), "or a callable", " (pass categories= to fix their order)"
+        )
     return check_distance_values(matrix, list(categories)), scale
 
 
