@@ -479,3 +479,13 @@ def test_fleiss_expected_agreement_within_1e_9_of_one_is_still_defined():
     result = fleiss_kappa(counts=counts, details=True)
     assert result["kappa"] == pytest.approx(float(expected), rel=1e-6)
     assert result["warnings"] == []
+
+
+@pytest.mark.parametrize("size", [1e308, 1e-300])
+def test_distance_matrices_of_extreme_size_keep_alpha(size):
+    ratings = [[1, 2], [2, 2], [1, 1], [3, 2], [3, None]]
+    matrix = [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
+    reference = krippendorff_alpha(ratings, matrix)
+    scaled = krippendorff_alpha(ratings, [[d * (size / 2) for d in row] for row in matrix], details=True)
+    assert scaled["alpha"] == pytest.approx(reference, rel=1e-12)
+    assert np.isfinite(scaled["observed_disagreement"]) and np.isfinite(scaled["expected_disagreement"])

@@ -361,7 +361,12 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
         matrix = square_distance_matrix(
             distance, list(categories), "or a callable", " (pass categories= to fix their order)"
         )
-    return check_distance_values(matrix, list(categories)), scale
+    matrix = check_distance_values(matrix, list(categories))
+    largest = float(matrix.max()) if matrix.size else 0.0
+    if largest > 0:  # a given matrix of 1e308 or 1e-320: rescale exactly, as the labels above
+        scale = math.frexp(largest)[1]
+        matrix = np.ldexp(matrix, -scale)
+    return matrix, scale
 
 
 def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
