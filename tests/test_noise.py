@@ -483,3 +483,25 @@ def test_posterior_too_wide_even_to_sum_is_refused_up_front(monkeypatch):
     monkeypatch.setattr(module, "MAX_SUMMED", 1 << 20)
     with pytest.raises(ValueError, match="noise_bound cannot evaluate n = 1000000000000, d = 1000000"):
         noise_bound(10**12, 10**6, 0.9999999)
+
+
+def test_posterior_beyond_2_to_the_53_is_refused_not_rounded():
+    with pytest.raises(ValueError, match="beyond 2\\^53"):
+        noise_bound(10**20, 10**19, 0.9)
+    # a huge n whose posterior stays near d is fine: the hidden counts are small
+    bound = noise_bound(10**30, 10**10, 0.5)
+    assert 10**10 < bound.t0 < 3 * 10**10
+
+
+def test_closed_form_tail_matches_the_normal_limit_up_to_2_to_the_53():
+    """Truncated at its mean, the posterior's upper 5% lies within 0.0627 standard deviations
+    below n (half-normal limit: 0.025 / phi(0) = 0.06267)."""
+    import chance_agreement.noise.noise_model as module
+
+    for exponent in (12, 14, 15):
+        n = 10**exponent
+        d = n // 10
+        t0 = noise_bound(n, d, 0.9).t0
+        sd = math.sqrt((d + 1) * 0.9) / 0.1
+        assert (n - t0) / sd == pytest.approx(0.0627, abs=2e-4)
+    assert module._EXACT_INTEGERS == 2**53

@@ -58,6 +58,7 @@ _LOG_CUTOFF = 80.0
 # widest window of weights summed term by term (32 MiB per float array); wider windows (n of 1e12
 # with p near 1) use the closed-form tail of the negative binomial instead
 MAX_WINDOW = 1 << 22
+_EXACT_INTEGERS = 2**53  # counts beyond this are not all representable as floats
 MAX_SUMMED = 1 << 27  # beyond this many values (seconds of summing) an underflowing case is refused
 
 
@@ -139,6 +140,12 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
         return max(0, math.floor(n - alpha * (n + 1)) + 1)
     log_p = math.log(p)
     left, right = _window(d, K, log_p)
+    if right > _EXACT_INTEGERS:
+        raise ValueError(
+            f"noise_bound cannot evaluate n = {n}, d = {d}, p = {p}: the posterior reaches "
+            f"{right:,} hidden hard instances, beyond 2^53, where double precision no longer "
+            "tells consecutive counts apart"
+        )
     if right - left >= MAX_WINDOW:
         bisected = _t0_by_tail_bisection(d, K, p, alpha)
         if bisected is not None:
