@@ -121,7 +121,7 @@ def test_finn_r_depends_on_the_coding_order():
     assert abs(default["finn_r"] - paper_order["finn_r"]) > 1e-4
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=50, deadline=None, derandomize=True)
 @given(st.lists(st.integers(0, 50), min_size=4, max_size=4).filter(lambda c: sum(c) > 0))
 def test_finn_r_equals_s_for_two_categories(cells):
     table = np.array(cells).reshape(2, 2)
@@ -330,3 +330,101 @@ def test_bad_finn_order():
         coefficients(TABLE_1, NAMES, finn_order=["New", "Former"])
     with pytest.raises(ValueError, match="not a string"):
         coefficients(TABLE_1, NAMES, finn_order="New")
+
+
+# -- sparse and extreme tables (issue 10 items 1 and 6) -------------------------------------------
+
+
+def _exact_pi_kappa(table):
+    """Scott's pi and Cohen's kappa in exact rationals, straight from section 3.1."""
+    from fractions import Fraction
+
+    cells = [[Fraction(x) for x in row] for row in table]
+    q = len(cells)
+    n = sum(map(sum, cells))
+    rows = [sum(row) for row in cells]
+    cols = [sum(cells[i][j] for i in range(q)) for j in range(q)]
+    observed = sum(cells[i][i] for i in range(q)) / n
+    e_pi = sum(((r + c) / (2 * n)) ** 2 for r, c in zip(rows, cols))
+    e_kappa = sum(r * c for r, c in zip(rows, cols)) / n**2
+    return (observed - e_pi) / (1 - e_pi), (observed - e_kappa) / (1 - e_kappa)
+
+
+@pytest.mark.parametrize(
+    "table, kappa",
+    [([[999997, 1], [0, 2]], 999997 / 1249997), ([[5, 1], [2, 10**7]], None), ([[1, 0], [0, 10**12]], 1.0)],
+)
+def test_sparse_tables_keep_kappa_and_pi(table, kappa):
+    """Issue 10 item 1: A_e within 1e-5 of 1 is not "one category"; only the table decides."""
+    result = coefficients(table)
+    pi, exact_kappa = _exact_pi_kappa(table)
+    assert result["cohen_kappa"] == pytest.approx(float(exact_kappa), rel=1e-12)
+    assert result["scott_pi"] == pytest.approx(float(pi), rel=1e-12)
+    if kappa is not None:
+        assert result["cohen_kappa"] == pytest.approx(kappa, rel=1e-12)
+    assert not any("chance agreement is 1" in w for w in result["warnings"])
+
+
+def test_kappa_and_pi_undefined_exactly_when_one_category_is_used():
+    assert coefficients([[10**9, 0], [0, 0]])["cohen_kappa"] is None
+    assert coefficients([[0, 0], [0, 1e-300]])["scott_pi"] is None
+    # rows all in one category, columns all in the other: A_e = 0, kappa = 0, pi = -1
+    result = coefficients([[0, 5], [0, 0]])
+    assert result["cohen_kappa"] == 0.0 and result["scott_pi"] == -1.0
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(
+    st.integers(2, 4).flatmap(
+        lambda q: st.lists(
+            st.lists(st.one_of(st.integers(0, 3), st.integers(0, 10**9)), min_size=q, max_size=q),
+            min_size=q, max_size=q,
+        )
+    )
+)
+def test_pi_and_kappa_match_exact_rationals(table):
+    result = coefficients(table)
+    used = sum(1 for k in range(len(table)) if sum(table[k]) + sum(row[k] for row in table) > 0)
+    if used <= 1:
+        assert result["cohen_kappa"] is None and result["scott_pi"] is None
+        return
+    pi, kappa = _exact_pi_kappa(table)
+    assert result["scott_pi"] == pytest.approx(float(pi), rel=1e-12, abs=1e-15)
+    assert result["cohen_kappa"] == pytest.approx(float(kappa), rel=1e-12, abs=1e-15)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 1e-300])
+def test_huge_and_tiny_counts_give_the_scaled_tables_values(scale):
+    """Issue 10 item 6: counts of 1e200 or 1e-200 give the same ratios, never NaN or overflow."""
+    reference = coefficients(TABLE_1, NAMES, distance=TABLE_2_DISTANCE)
+    scaled = coefficients((np.array(TABLE_1) * scale).tolist(), NAMES, distance=TABLE_2_DISTANCE)
+    json.dumps(scaled, allow_nan=False)
+    for name in ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
+                 "f_prime", "slot_error_rate", "weighted_kappa"):
+        assert scaled[name] == pytest.approx(reference[name], rel=1e-12), name
+    for c in NAMES:
+        assert scaled["category_probabilities"][c] == pytest.approx(reference["category_probabilities"][c])
+
+
+def test_counts_spanning_600_orders_of_magnitude_use_exact_rationals():
+    # the off-diagonal mass is 1e-330 of the total: D_e underflows in floats; exactly kappa = 2/3
+    result = coefficients([[1e300, 1e-30], [0, 1e-30]])
+    assert result["cohen_kappa"] == pytest.approx(2 / 3, rel=1e-12)
+    assert result["scott_pi"] == pytest.approx(2 / 3, rel=1e-12)
+    assert result["category_probabilities"]["1"]["1"] == pytest.approx(2 / 3)  # 2e-30 / 3e-30
+
+
+def test_counts_whose_total_overflows_are_refused():
+    with pytest.raises(ValueError, match="too large: their sum overflows"):
+        coefficients([[1e308, 1e308], [1e308, 1e308]])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        coefficients([[float("inf"), 1], [1, 1]])
+
+
+def test_readme_sparse_table_number():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    kappa = coefficients([[999997, 1], [0, 2]])["cohen_kappa"]
+    assert f"{kappa:.7f} (= 999997/1249997)" in readme
+    assert kappa == pytest.approx(999997 / 1249997, rel=1e-12)

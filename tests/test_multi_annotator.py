@@ -111,7 +111,7 @@ def test_distance_as_matrix_or_callable_matches_named(shared_data):
 # -- relations and cross-checks --------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("abc")), min_size=2, max_size=60))
 def test_two_annotator_fleiss_is_scott_pi(pairs):
     """Fleiss' kappa generalises Scott's pi (Fleiss 1971; Artstein & Poesio 2008)."""
@@ -280,3 +280,212 @@ def test_multi_annotator_errors_name_the_item():
         multi_annotator_agreement([[["O"], ["Z-PER"]]])
     with pytest.raises(ValueError, match="need at least two annotators per item, got 1"):
         multi_annotator_agreement([[["O"]]])
+
+
+# -- the numpy counting against the former loop over every cell (issue 11) -------------------------
+
+
+def _loop_counts(rows):
+    """The former implementation: one Python step per cell (None/NaN missing), categories sorted."""
+    def missing(v):
+        return v is None or (isinstance(v, float) and v != v)
+
+    seen = sorted({v for row in rows for v in row if not missing(v)},
+                  key=lambda v: (0, v, "") if isinstance(v, (int, float)) else (1, 0, str(v)))
+    index = {c: j for j, c in enumerate(seen)}
+    counts = np.zeros((len(rows), len(seen)))
+    for i, row in enumerate(rows):
+        for v in row:
+            if not missing(v):
+                counts[i, index[v]] += 1
+    return counts, seen
+
+
+def _loop_fleiss(rows):
+    counts, _ = _loop_counts(rows)
+    per_item = counts.sum(axis=1)
+    pairable, rated = per_item >= 2, per_item >= 1
+    a, r = counts[pairable], per_item[pairable]
+    observed = np.mean((a * (a - 1)).sum(axis=1) / (r * (r - 1)))
+    p = (counts[rated] / per_item[rated, None]).mean(axis=0)
+    expected = np.sum(p**2)
+    return (observed - expected) / (1 - expected)
+
+
+def _loop_alpha(rows, level):
+    counts, cats = _loop_counts(rows)
+    o = np.zeros((len(cats), len(cats)))
+    for u in counts:
+        m = u.sum()
+        if m >= 2:
+            o += (np.outer(u, u) - np.diag(u)) / (m - 1)
+    n_c = o.sum(axis=1)
+    n = n_c.sum()
+    values = np.array(cats, dtype=float) if level == "interval" else None
+    delta = (values[:, None] - values[None, :]) ** 2 if level == "interval" else 1 - np.eye(len(cats))
+    return 1 - (np.sum(o * delta) / n) / (np.sum(np.outer(n_c, n_c) * delta) / (n * (n - 1)))
+
+
+def _random_ratings(seed, n_items=300, k=6, q=4, missing=0.15, labels=None):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, q, size=n_items)
+    codes = np.where(rng.random((n_items, k)) < 0.5, truth[:, None], rng.integers(0, q, size=(n_items, k)))
+    rows = [[(labels[c] if labels else int(c) + 1) for c in row] for row in codes]
+    for i, j in zip(*np.nonzero(rng.random((n_items, k)) < missing)):
+        rows[i][j] = None
+    return rows
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("form", ["list of ints", "list of strings", "float array with NaN"])
+def test_numpy_counting_matches_the_cell_loop(seed, form):
+    labels = ["PER", "LOC", "ORG", "O"] if form == "list of strings" else None
+    rows = _random_ratings(seed, labels=labels)
+    given = rows
+    if form == "float array with NaN":
+        given = np.array([[np.nan if v is None else float(v) for v in row] for row in rows])
+    assert fleiss_kappa(given) == pytest.approx(_loop_fleiss(rows), rel=1e-12, abs=1e-15)
+    assert krippendorff_alpha(given) == pytest.approx(_loop_alpha(rows, "nominal"), rel=1e-12, abs=1e-15)
+    if form != "list of strings":
+        assert krippendorff_alpha(given, "interval") == pytest.approx(
+            _loop_alpha(rows, "interval"), rel=1e-12, abs=1e-15)
+
+
+def test_rating_codes_and_count_matrix():
+    from chance_agreement.reliability.multi_annotator import count_matrix, rating_codes
+
+    codes, cats = rating_codes([["b", "a", None], ["a", "a", float("nan")]])
+    assert cats == ["a", "b"] and codes.tolist() == [[1, 0, -1], [0, 0, -1]]
+    assert count_matrix(codes, 2).tolist() == [[1, 1], [2, 0]]
+    codes, cats = rating_codes(np.array([[3, 1], [1, 10**12]]))  # a wide range: np.unique
+    assert cats == [1, 3, 10**12] and codes.tolist() == [[1, 0], [0, 2]]
+    codes, cats = rating_codes(np.array([[3.0, np.nan], [1.0, 3.0]]), categories=[3.0, 1.0, 2.0])
+    assert cats == [3.0, 1.0, 2.0] and codes.tolist() == [[0, -1], [1, 0]]
+    codes, cats = rating_codes(np.array([[True, False], [True, True]]))
+    assert cats == [False, True] and codes.tolist() == [[1, 0], [1, 1]]
+
+
+def test_array_and_list_forms_give_identical_results():
+    rows = _random_ratings(7, n_items=50)
+    array = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
+    assert fleiss_kappa(array, details=True) == fleiss_kappa(rows, details=True) | {
+        "categories": [float(c) for c in fleiss_kappa(rows, details=True)["categories"]]}
+    assert krippendorff_alpha(array, "interval") == krippendorff_alpha(rows, "interval")
+
+
+# -- sparse and extreme ratings (issue 10 items 1 and 6) -------------------------------------------
+
+
+def test_fleiss_sparse_disagreement_is_not_one_category():
+    """Issue 10 item 1: P_E within 1e-5 of 1 is not "every rating the same category"."""
+    from fractions import Fraction
+
+    ratings = [["a", "a"]] * 999_999 + [["a", "b"], ["b", "b"]]
+    # P_A = 1,000,000/1,000,001; p_b = 3/2,000,002; K = (P_A - P_E) / (1 - P_E)
+    n = 1_000_001
+    p_b = Fraction(3, 2 * n)
+    p_e = p_b**2 + (1 - p_b) ** 2
+    expected = (Fraction(n - 1, n) - p_e) / (1 - p_e)
+    assert fleiss_kappa(ratings) == pytest.approx(float(expected), rel=1e-9)
+    assert fleiss_kappa(np.array([[0, 0]] * 999_999 + [[0, 1], [1, 1]])) == pytest.approx(float(expected), rel=1e-9)
+
+
+def test_fleiss_counts_of_1e200_do_not_overflow():
+    small = fleiss_kappa(counts=[[2, 1], [0, 3], [1, 2]])
+    huge = fleiss_kappa(counts=[[2e200, 1e200], [0, 3e200], [1e200, 2e200]])
+    assert small == pytest.approx(0.0, abs=1e-12)
+    assert huge == pytest.approx(1 / 3, rel=1e-12)  # a(a - 1) / (r(r - 1)) -> (a / r)^2
+    with pytest.raises(ValueError, match="whole numbers"):
+        fleiss_kappa(counts=[[1e-200, 1], [1, 1]])
+    with pytest.raises(ValueError, match="overflows"):
+        fleiss_kappa(counts=[[1e308, 1e308], [1, 1]])
+
+
+@pytest.mark.parametrize("scale", [1e100, 1e-200, 1e-300])
+def test_interval_alpha_is_scale_free_for_huge_and_tiny_labels(scale):
+    rows = _random_ratings(3, n_items=40)
+    reference = krippendorff_alpha(rows, "interval")
+    scaled = [[None if v is None else v * scale for v in row] for row in rows]
+    assert krippendorff_alpha(scaled, "interval") == pytest.approx(reference, rel=1e-12)
+    assert krippendorff_alpha(scaled, "ratio") == pytest.approx(krippendorff_alpha(rows, "ratio"), rel=1e-12)
+
+
+def test_interval_alpha_refuses_inf_and_overflowing_labels():
+    with pytest.raises(ValueError, match="finite numeric labels"):
+        krippendorff_alpha([[1.0, float("inf")], [2.0, 2.0]], "interval")
+    with pytest.raises(ValueError, match="too far apart"):
+        krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], "interval")
+    assert krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], "ratio") is not None
+
+
+@settings(max_examples=50, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 8), st.lists(st.booleans(), min_size=3, max_size=3), st.randoms()),
+                min_size=1, max_size=6))
+def test_token_ratings_by_tag_match_the_span_path(items):
+    """The default chunker's categories come from each tag alone; the span path is the oracle."""
+    from chance_agreement.reliability.contingency_table import token_categories
+    from chance_agreement.spans.tags import spans_from_tags
+
+    tags = ["O", "O", "B-A", "I-A", "I-B", "E-A", "S-C", "B", "I"]
+    annotations = []
+    for length, present, rng in items:
+        annotations.append([[rng.choice(tags) for _ in range(length)] if keep else None for keep in present])
+    if not any(len(seq) for item in annotations for seq in item if seq is not None):
+        annotations.append([["O"], ["B-A"], None])
+    expected = []
+    for item in annotations:
+        given_ = [seq for seq in item if seq is not None]
+        if not given_:
+            continue
+        columns = [[None] * len(given_[0]) if seq is None else token_categories(spans_from_tags(seq), len(seq))
+                   for seq in item]
+        expected.extend([list(row) for row in zip(*columns)])
+    ratings, k = token_ratings(annotations)
+    assert k == 3 and ratings == expected
+
+
+def test_too_many_distinct_labels_are_refused_up_front():
+    ratings = np.random.default_rng(0).random((20_000, 3)) * 1e6  # 60,000 distinct interval labels
+    with pytest.raises(ValueError, match=r"20,000 items x 60,000 distinct labels need 1,200,000,000 count cells"):
+        krippendorff_alpha(ratings, "interval")
+
+
+def test_benchmark_sized_arrays_agree_with_the_peers():
+    """The benchmark's shapes (issue 11), smaller: 20,000 items x 10 annotators."""
+    import krippendorff
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+    rng = np.random.default_rng(11)
+    ratings = rng.integers(0, 5, size=(20_000, 10))
+    assert fleiss_kappa(ratings) == pytest.approx(sm_fleiss(aggregate_raters(ratings)[0]), abs=1e-9)
+    data = rng.integers(1, 6, size=(20_000, 10)).astype(float)
+    data[rng.random(data.shape) < 0.1] = np.nan
+    for level in ("nominal", "interval"):
+        theirs = krippendorff.alpha(reliability_data=data.T, level_of_measurement=level)
+        assert krippendorff_alpha(data, level) == pytest.approx(theirs, abs=1e-9)
+
+
+def test_fleiss_expected_agreement_within_1e_9_of_one_is_still_defined():
+    """P_E = 1 - 5e-11 here: a float tolerance on P_E called this "one category" (issue 10 item 1)."""
+    from fractions import Fraction
+
+    big = 10**10
+    counts = [[big, 1], [2, 0]]
+    observed = (Fraction(big * (big - 1), (big + 1) * big) + 1) / 2
+    p_b = Fraction(1, big + 1) / 2
+    p_e = p_b**2 + (1 - p_b) ** 2
+    expected = (observed - p_e) / (1 - p_e)
+    result = fleiss_kappa(counts=counts, details=True)
+    assert result["kappa"] == pytest.approx(float(expected), rel=1e-6)
+    assert result["warnings"] == []
+
+
+@pytest.mark.parametrize("size", [1e308, 1e-300])
+def test_distance_matrices_of_extreme_size_keep_alpha(size):
+    ratings = [[1, 2], [2, 2], [1, 1], [3, 2], [3, None]]
+    matrix = [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
+    reference = krippendorff_alpha(ratings, matrix)
+    scaled = krippendorff_alpha(ratings, [[d * (size / 2) for d in row] for row in matrix], details=True)
+    assert scaled["alpha"] == pytest.approx(reference, rel=1e-12)
+    assert np.isfinite(scaled["observed_disagreement"]) and np.isfinite(scaled["expected_disagreement"])

@@ -332,3 +332,107 @@ def test_load_accepts_lists_separated_values_and_file_objects():
 def test_load_bad_files(text, message):
     with pytest.raises(ValueError, match=message):
         load_segmentation_json(io.StringIO(text))
+
+
+# ---------------------------------------------------------------------------------------------
+# the histogram kernel against the former one (a sort per sliding window), issue 11
+
+
+def _former_alpha(items, distance="d2"):
+    """The former implementation: for every pair of lengths and every window, one sort."""
+    import numpy as np
+
+    def abs_sum(x, y):
+        y = np.sort(y)
+        prefix = np.concatenate(([0.0], np.cumsum(y)))
+        below = np.searchsorted(y, x)
+        return float((x * below - prefix[below] + (prefix[-1] - prefix[below]) - x * (len(y) - below)).sum())
+
+    vectors = {k: np.array(v, dtype=float) for k, v in items.items() if len(v) >= 2 and len(v[0])}
+    if distance == "d2":
+        vectors = {k: m**2 for k, m in vectors.items()}
+    within = sum(
+        sum(abs_sum(m[:, t], m[:, t]) for t in range(m.shape[1])) / m.shape[1] / (m.shape[0] * (m.shape[0] - 1))
+        for m in vectors.values()
+    ) / (2 * len(vectors))
+    groups = {}
+    for m in vectors.values():
+        groups.setdefault(m.shape[1], []).append(m)
+    groups = {length: np.vstack(parts) for length, parts in sorted(groups.items())}
+    lengths, total = list(groups), 0.0
+    for i, a in enumerate(lengths):
+        for b in lengths[i:]:
+            windows = b - a + 1
+            pair = sum(abs_sum(groups[a][:, t], groups[b][:, k + t]) for k in range(windows) for t in range(a))
+            total += (1 if a == b else 2) * pair / a / windows
+    n = sum(m.shape[0] for m in vectors.values())
+    between = total / (2 * n * (n - 1))
+    return within, between
+
+
+def _conll_items(conll_systems, count):
+    references, systems = conll_systems
+    predictions = systems["CnonWrand_lstmCrf_7849"]
+    return {i: [boundaries_from_tags(r), boundaries_from_tags(p)]
+            for i, (r, p) in enumerate(zip(references[:count], predictions[:count]))}
+
+
+def test_histogram_kernel_matches_the_former_one_on_conll(conll_systems):
+    items = _conll_items(conll_systems, 120)
+    within, between = _former_alpha(items)
+    result = segmentation_alpha(items)
+    assert result["within_variance"] == pytest.approx(within, rel=1e-12)
+    assert result["between_variance"] == pytest.approx(between, rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("distance", ["d1", "d2"])
+def test_histogram_kernel_matches_the_former_one_on_random_levels(seed, distance):
+    rng = random.Random(seed)
+    items = {
+        f"q{k}": [[rng.choice([0, 0, 1, 2, 3.5]) for _ in range(words)] for _ in range(rng.randint(2, 4))]
+        for k, words in enumerate(rng.randint(1, 25) for _ in range(20))
+    }
+    within, between = _former_alpha(items, distance)
+    result = segmentation_alpha(items, distance=distance)
+    assert result["within_variance"] == pytest.approx(within, rel=1e-12)
+    assert result["between_variance"] == pytest.approx(between, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# long vectors and extreme values (issue 10 items 5 and 6)
+
+
+def test_long_vectors_of_10000_and_20000_values():
+    rng = random.Random(5)
+    long_a = [rng.randint(0, 1) for _ in range(10_000)]
+    long_b = [rng.randint(0, 1) for _ in range(20_000)]
+    result = segmentation_alpha({"a": [long_a, long_a], "b": [long_b, long_b]}, distance="d1")
+    # identical annotations within each item: within 0, alpha 1; between from the two lengths
+    assert result["within_variance"] == 0.0 and result["alpha"] == 1.0
+    assert result["between_variance"] > 0
+
+
+def test_too_many_distinct_values_are_refused_up_front():
+    rng = random.Random(6)
+    items = {"a": [[rng.random() for _ in range(10_000)] for _ in range(2)],
+             "b": [[rng.random() for _ in range(20_000)] for _ in range(2)]}
+    with pytest.raises(ValueError, match="input too large for segmentation_alpha: 60000 distinct boundary values"):
+        segmentation_alpha(items)
+
+
+@pytest.mark.parametrize("distance", ["d1", "d2"])
+@pytest.mark.parametrize("scale", [1e-200, 1e100])
+def test_huge_and_tiny_boundary_values_keep_alpha(scale, distance):
+    reference = segmentation_alpha(TOY, distance=distance)
+    scaled = segmentation_alpha({k: [[x * scale for x in v] for v in vs] for k, vs in TOY.items()}, distance=distance)
+    assert scaled["alpha"] == pytest.approx(reference["alpha"], rel=1e-12)
+    power = 1 if distance == "d1" else 2
+    assert scaled["between_variance"] == pytest.approx(reference["between_variance"] * scale**power, rel=1e-12)
+
+
+def test_boundary_values_of_1e200_with_d2_are_a_clear_error():
+    big = {k: [[x * 1e200 for x in v] for v in vs] for k, vs in TOY.items()}
+    assert segmentation_alpha(big, distance="d1")["alpha"] == pytest.approx(segmentation_alpha(TOY, distance="d1")["alpha"])
+    with pytest.raises(ValueError, match="boundary values too large: the variances overflow"):
+        segmentation_alpha(big, distance="d2")

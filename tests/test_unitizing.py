@@ -425,3 +425,22 @@ def test_bad_units(length, units, kwargs, message):
 def test_overlapping_units_of_different_types_are_fine_for_u_alpha():
     result = unitizing_alpha_from_units(10, [[("A", 0, 4), ("B", 2, 6)], [("A", 0, 4), ("B", 2, 6)]])
     assert result["alpha"] == 1.0 and set(result["per_type"]) == {"A", "B"}
+
+
+def test_mu_alpha_on_a_continuum_of_a_billion_positions():
+    """Issue 10 item 5: no per-position array (7.45 GiB before); eq. 5a by hand in fractions."""
+    L = 10**9
+    result = unitizing_alpha_from_units(L, [[(0, 10)], [(5, 10)]], variant="mu_alpha")
+    n = 2 * L
+    observed = 1 - Fraction(2 * (L - 5), n)  # the two annotators differ on positions 0..4
+    n_1, w_1 = 15, 10**2 + 5**2
+    n_0 = w_0 = n - n_1
+    expected = 1 - Fraction(n_0 * n_0 - w_0 + n_1 * n_1 - w_1, n * n - w_0 - w_1)
+    assert result["observed_disagreement"] == float(observed)
+    assert result["expected_disagreement"] == pytest.approx(float(expected), rel=1e-12)
+    assert result["alpha"] == pytest.approx(float(1 - observed / expected), rel=1e-12)
+
+
+def test_mu_alpha_still_refuses_overlapping_units():
+    with pytest.raises(ValueError, match=r"annotator 1: units overlap at \[3, 8\); mu_alpha needs one value"):
+        unitizing_alpha_from_units(20, [[(0, 4)], [("A", 0, 5), ("B", 3, 8)]], variant="mu_alpha")

@@ -16,7 +16,10 @@ truncated to ``j <= n - d``. Its mass lies within a window around the mode, foun
 the concave log weights; the log weights (``betaln`` at the window start, then a cumulative sum
 of the log ratios ``log p + log1p(d/(j+1))``) are vectorised over that window only, so
 ``n = 10**7`` needs no overflow-prone arithmetic and no loop over ``n`` (at most ~0.3 s, when the
-window is the whole range; milliseconds usually).
+window is the whole range; milliseconds usually). A window wider than ``MAX_WINDOW`` values (n of
+1e12 with p near 1: 94 GiB if held) is not held: t0 comes from bisection on the closed-form tail
+``P(j' > j) = I_p(j + 1, d + 1)`` (regularised incomplete beta), or, where that underflows, from
+the window summed in chunks; beyond ``MAX_SUMMED`` values such a case is a ValueError up front.
 
 Also here: footnote 3's estimate of ``p``; the tolerable number of disagreements (section 3.1);
 the chance difference between two systems on a noisy gold standard (section 4.1); and the
@@ -32,7 +35,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import betaln, ndtri
+from scipy.special import betainc, betaln, ndtri
 
 __all__ = [
     "ChanceDifference",
@@ -52,6 +55,11 @@ METHODS = ("chebyshev", "normal")
 # window edge: weights below exp(-_LOG_CUTOFF) times the largest one are left out; their total
 # relative mass is below 2 n exp(-80) < 1e-25 for any n a computer can hold.
 _LOG_CUTOFF = 80.0
+# widest window of weights summed term by term (32 MiB per float array); wider windows (n of 1e12
+# with p near 1) use the closed-form tail of the negative binomial instead
+MAX_WINDOW = 1 << 22
+_EXACT_INTEGERS = 2**53  # counts beyond this are not all representable as floats
+MAX_SUMMED = 1 << 27  # beyond this many values (seconds of summing) an underflowing case is refused
 
 
 # --------------------------------------------------------------------------- validation
@@ -132,6 +140,23 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
         return max(0, math.floor(n - alpha * (n + 1)) + 1)
     log_p = math.log(p)
     left, right = _window(d, K, log_p)
+    if right > _EXACT_INTEGERS:
+        raise ValueError(
+            f"noise_bound cannot evaluate n = {n}, d = {d}, p = {p}: the posterior reaches "
+            f"{right:,} hidden hard instances, beyond 2^53, where double precision no longer "
+            "tells consecutive counts apart"
+        )
+    if right - left >= MAX_WINDOW:
+        bisected = _t0_by_tail_bisection(d, K, p, alpha)
+        if bisected is not None:
+            return d + bisected
+        if right - left >= MAX_SUMMED:
+            raise ValueError(
+                f"noise_bound cannot evaluate n = {n}, d = {d}, p = {p}: the posterior spreads over "
+                f"{right - left + 1:,} values (more than {MAX_SUMMED:,} to sum) and its closed-form "
+                "tail underflows double precision"
+            )
+        return d + _t0_in_chunks(d, left, right, log_p, alpha)
     # log w_j over the window: exact at its start, then log(w_{j+1}/w_j) = log p + log1p(d/(j+1))
     j = np.arange(left, right, dtype=float)
     steps = np.log1p(d / (j + 1.0))
@@ -147,6 +172,72 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
     above -= w
     first = int(np.argmax(above < alpha * total))  # above[-1] == 0, so a hit exists
     return d + left + first
+
+
+def _t0_by_tail_bisection(d: int, K: int, p: float, alpha: float) -> int | None:
+    """Smallest j in [0, K] with P(J > j | J <= K) < alpha for the negative binomial J of the
+    module docstring, by bisection on its closed-form tail, for windows too wide to enumerate.
+
+    P(J > j) = S(j) = I_p(j + 1, d + 1) and P(J <= j) = F(j) = I_{1-p}(d + 1, j + 1)
+    (regularised incomplete beta), so the truncated tail is (F(K) - F(j)) / F(K) =
+    (S(j) - S(K)) / (1 - S(K)); it decreases in j. The form without cancellation is used: F
+    when F(K) < 1/2 (the truncation cuts the bulk), S otherwise.
+    """
+    below_k = float(betainc(d + 1.0, K + 1.0, 1.0 - p))
+    if below_k < 1e-250:  # the truncated mass underflows: sum the window instead
+        return None
+    if below_k < 0.5:
+        def small_enough(j: int) -> bool:
+            return below_k - float(betainc(d + 1.0, j + 1.0, 1.0 - p)) < alpha * below_k
+    else:
+        beyond = float(betainc(K + 1.0, d + 1.0, p))
+
+        def small_enough(j: int) -> bool:
+            return float(betainc(j + 1.0, d + 1.0, p)) - beyond < alpha * (1.0 - beyond)
+
+    lo, hi = 0, K  # small_enough(K) holds: the tail above K is 0
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if small_enough(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _chunk_log_weights(d: int, start: int, stop: int, first: float, log_p: float) -> np.ndarray:
+    """log w_j for j in [start, stop), from log w_start = ``first`` by the cumulative log ratios."""
+    j = np.arange(start, stop - 1, dtype=float)
+    log_w = np.empty(stop - start)
+    log_w[0] = first
+    np.cumsum(np.log1p(d / (j + 1.0)) + log_p, out=log_w[1:])
+    log_w[1:] += first
+    return log_w
+
+
+def _t0_in_chunks(d: int, left: int, right: int, log_p: float, alpha: float) -> int:
+    """The window sum of ``_t0`` in chunks of ``MAX_WINDOW`` values: memory O(chunk), two passes
+    (the log mass of every chunk, then the weights of the chunk holding the quantile)."""
+    starts = list(range(left, right + 1, MAX_WINDOW))
+    firsts, log_masses = [], []
+    first = float(_log_weights(left, d, log_p))
+    for start in starts:
+        stop = min(start + MAX_WINDOW, right + 1)
+        log_w = _chunk_log_weights(d, start, stop, first, log_p)
+        firsts.append(first)
+        peak = float(log_w.max())
+        log_masses.append(peak + math.log(float(np.sum(np.exp(log_w - peak)))))
+        first = float(log_w[-1]) + log_p + math.log1p(d / stop)  # log w_stop
+    top = max(log_masses)
+    chunk_mass = np.exp(np.array(log_masses) - top)
+    total = float(chunk_mass.sum())
+    after = np.concatenate((np.cumsum(chunk_mass[::-1])[::-1][1:], [0.0]))  # mass of later chunks
+    c = int(np.argmax(after < alpha * total))  # the last chunk always qualifies (after = 0)
+    start = starts[c]
+    stop = min(start + MAX_WINDOW, right + 1)
+    w = np.exp(_chunk_log_weights(d, start, stop, firsts[c], log_p) - top)
+    above = np.cumsum(w[::-1])[::-1] - w + after[c]
+    return start + int(np.argmax(above < alpha * total))
 
 
 @dataclass(frozen=True)

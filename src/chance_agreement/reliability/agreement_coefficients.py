@@ -30,6 +30,8 @@ Undefined values are ``None`` with the reason in ``warnings``; every number is a
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -119,16 +121,24 @@ def distance_matrix(distance, categories: Sequence[str]) -> np.ndarray:
                 f"distance has no value for the pair ({categories[i]!r}, {categories[j]!r})"
             )
     else:
-        try:
-            matrix = np.asarray(distance, dtype=float)
-        except (TypeError, ValueError) as error:
-            raise ValueError("distance must be a numeric matrix or a dict") from error
-        if matrix.shape != (q, q):
-            raise ValueError(
-                f"distance matrix has shape {matrix.shape}, expected {(q, q)} for the categories "
-                f"{list(categories)!r}"
-            )
+        matrix = square_distance_matrix(distance, categories, "or a dict")
     return check_distance_values(matrix, categories)
+
+
+def square_distance_matrix(distance, categories, other_forms: str = "", hint: str = "") -> np.ndarray:
+    """``distance`` as a numeric q x q float matrix for the q ``categories``, or a ValueError
+    naming the other accepted forms and the expected shape (values are not checked here)."""
+    q = len(categories)
+    try:
+        matrix = np.asarray(distance, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"distance must be a numeric matrix {other_forms}".rstrip()) from error
+    if matrix.shape != (q, q):
+        raise ValueError(
+            f"distance matrix has shape {matrix.shape}, expected {(q, q)} for the categories "
+            f"{list(categories)!r}{hint}"
+        )
+    return matrix
 
 
 def check_distance_values(matrix: np.ndarray, categories) -> np.ndarray:
@@ -159,12 +169,60 @@ def check_distance_values(matrix: np.ndarray, categories) -> np.ndarray:
     return matrix
 
 
-def _chance_corrected(observed: float, expected: float, name: str, warnings: list[str]):
-    """(A_o - A_e) / (1 - A_e); None when A_e = 1."""
-    if np.isclose(expected, 1.0):
+def _chance_corrected(observed_disagreement: float, chance_disagreement: float, name: str,
+                      warnings: list[str]):
+    """(A_o - A_e) / (1 - A_e) = 1 - D_o / D_e with D = 1 - A; None when A_e = 1.
+
+    The caller decides undefinedness from the table (``chance_disagreement`` None when at most
+    one category is used); D_o and D_e are sums of non-negative terms, with no cancellation.
+    """
+    if chance_disagreement is None:
         warnings.append(f"{name}: chance agreement is 1 (a single category), undefined")
         return None
-    return float((observed - expected) / (1.0 - expected))
+    return float(1.0 - observed_disagreement / chance_disagreement)
+
+
+def sum_of_others(values: np.ndarray) -> np.ndarray:
+    """``sum_{k != j} values_k`` for every j along the last axis, without the cancellation of
+    ``total - values_j`` (a prefix and a suffix sum of non-negative terms)."""
+    values = np.asarray(values, dtype=float)
+    zero = np.zeros(values.shape[:-1] + (1,))
+    before = np.concatenate((zero, np.cumsum(values[..., :-1], axis=-1)), axis=-1)
+    after = np.concatenate((np.cumsum(values[..., ::-1][..., :-1], axis=-1)[..., ::-1], zero), axis=-1)
+    return before + after
+
+
+def _pair_disagreement(first: np.ndarray, second: np.ndarray) -> float:
+    """sum_k first_k sum_{j != k} second_j, the chance that two independent draws differ (times
+    the two totals); computed from non-negative terms only, so it is 0 only when it truly is."""
+    return float(np.sum(first * sum_of_others(second)))
+
+
+def _exact_chance_corrected(table: np.ndarray, name: str) -> float:
+    """1 - D_o / D_e of Scott's pi or Cohen's kappa in exact rationals (floats are dyadic
+    rationals): the fallback when D_e underflows in floats, for a table whose counts span more
+    than ~600 orders of magnitude."""
+    cells = [[Fraction(float(x)) for x in row] for row in table]
+    q = len(cells)
+    rows = [sum(row, Fraction(0)) for row in cells]
+    cols = [sum((cells[i][j] for i in range(q)), Fraction(0)) for j in range(q)]
+    if name == "scott_pi":
+        rows = cols = [r + c for r, c in zip(rows, cols)]
+    total = sum(rows, Fraction(0))
+    observed = sum((cells[i][j] for i in range(q) for j in range(q) if i != j), Fraction(0))
+    observed /= sum(map(sum, cells), Fraction(0))
+    chance = sum((r * (total - c) for r, c in zip(rows, cols)), Fraction(0)) / (total * total)
+    return float(1 - observed / chance)
+
+
+def scale_table(table: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(table / 2**e, e)`` with the largest count scaled into [0.5, 1): exact (a power of two),
+    so that N^2 and products of margins neither overflow (counts of 1e200) nor underflow (1e-200)."""
+    largest = float(table.max()) if table.size else 0.0
+    if largest <= 0.0:
+        return table, 0
+    exponent = math.frexp(largest)[1]
+    return np.ldexp(table, -exponent), exponent
 
 
 def _ratio(numerator: float, denominator: float, name: str, reason: str, warnings: list[str]):
@@ -213,7 +271,7 @@ def coefficients(
     result: dict[str, Any] = {name: None for name in _COEFFICIENTS}
     result.update(
         {
-            "n_items": float(n.sum()),
+            "n_items": None,
             "categories": list(categories),
             "expected_agreement": {},
             "category_probabilities": {},
@@ -224,13 +282,21 @@ def coefficients(
     if delta is not None:
         result["weighted_kappa"] = None
         result["krippendorff_alpha"] = None
-    total = float(n.sum())
-    if total == 0:
+    with np.errstate(over="ignore"):
+        original_total = float(n.sum())
+    if not math.isfinite(original_total):
+        raise ValueError("the contingency table's counts are too large: their sum overflows a float")
+    result["n_items"] = original_total
+    if original_total == 0:
         warnings.append("the contingency table is empty (no items): every coefficient is undefined")
         return result
+    original = n
+    n, exponent = scale_table(n)  # exact power-of-two scaling; every ratio below is unchanged
+    total = float(n.sum())
 
     rows, cols = n.sum(axis=1), n.sum(axis=0)
-    observed = float(np.trace(n) / total)
+    diagonal = np.diag(n)
+    observed = float(np.sum(diagonal) / total)
     result["observed_agreement"] = observed
     expected = {
         "bennett_s": 1.0 / q,
@@ -238,8 +304,22 @@ def coefficients(
         "cohen_kappa": float(np.sum(rows * cols) / total**2),
     }
     result["expected_agreement"] = expected
-    for name, chance in expected.items():
-        result[name] = _chance_corrected(observed, chance, name, warnings)
+    # undefined exactly when at most one category is used (then A_e = 1 for pi and kappa), decided
+    # from the table, never from a float tolerance on A_e
+    used = int(np.count_nonzero(original.sum(axis=0) + original.sum(axis=1)))
+    off_diagonal = ~np.eye(q, dtype=bool)
+    observed_disagreement = float(np.sum(n[off_diagonal]) / total)
+    bennett = (q - 1) / q if q > 1 else None
+    result["bennett_s"] = _chance_corrected(observed_disagreement, bennett, "bennett_s", warnings)
+    for name, first, second, pooled in (
+        ("scott_pi", rows + cols, rows + cols, 2 * total),
+        ("cohen_kappa", rows, cols, total),
+    ):
+        chance = _pair_disagreement(first / pooled, second / pooled) if used > 1 else None
+        if chance == 0.0:  # underflow only (two categories are used): exact rationals instead
+            result[name] = _exact_chance_corrected(original, name)
+        else:
+            result[name] = _chance_corrected(observed_disagreement, chance, name, warnings)
 
     # Finn's R: mean sample variance of the two codes per item over (q^2 - 1)/12
     expected_variance = (q**2 - 1) / 12.0
@@ -256,9 +336,11 @@ def coefficients(
         observed_d = float(np.sum(n * delta) / total)
         kappa_expected = float(np.sum(np.outer(rows, cols) * delta) / total**2)
         values = rows + cols
+        # 2N (2N - 1) in scaled counts: N = total 2^e, so 2N(2N - 1) = 2^2e 2 total (2 total - 2^-e)
         alpha_expected = (
-            float(np.sum(np.outer(values, values) * delta) / (2 * total * (2 * total - 1)))
-            if total > 0.5
+            float(np.sum(np.outer(values, values) * delta)
+                  / (2 * total * (2 * total - math.ldexp(1.0, -exponent))))
+            if original_total > 0.5
             else 0.0
         )
         for name, chance in (
@@ -293,10 +375,10 @@ def coefficients(
         result["slot_error_rate_full"] = float((substitutions + deletions_insertions) / divisor)
 
     probabilities: dict[str, dict[str, float | None]] = {}
-    used = rows + cols
+    used = original.sum(axis=1) + original.sum(axis=0)  # unscaled: a tiny count is not lost
     for i, c1 in enumerate(categories):
         probabilities[c1] = {
-            c2: (float((n[i, j] + n[j, i]) / used[i]) if used[i] > 0 else None)
+            c2: (float((original[i, j] + original[j, i]) / used[i]) if used[i] > 0 else None)
             for j, c2 in enumerate(categories)
         }
     unused = [c for c, u in zip(categories, used) if u == 0]

@@ -18,6 +18,7 @@ both annotations, then ``"O"``. The four ways of building the table of section 4
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Sequence
 
 import numpy as np
@@ -36,6 +37,19 @@ def token_categories(spans, length: int) -> list[str]:
         for position in range(start, end):
             labels[position] = entity_type
     return labels
+
+
+def lenient_token_categories(tags_: Sequence[str], cache: dict, suffix: bool = False) -> list[str]:
+    """``token_categories`` of one tag sequence under the default (conlleval) chunker, without
+    spans: each distinct tag's category is found once (``tag_category``) and kept in ``cache``.
+    Raises ValueError for an invalid tag (the caller re-runs the span path for its message)."""
+    try:
+        return [cache[tag] for tag in tags_]
+    except KeyError:
+        for tag in tags_:
+            if tag not in cache:
+                cache[tag] = tag_category(tag, suffix)
+        return [cache[tag] for tag in tags_]
 
 
 def _check_markables(markables, references) -> list[np.ndarray]:
@@ -80,10 +94,17 @@ def contingency(
     """
     if view not in VIEWS:
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
+    if mode is None:
+        try:
+            counts, types = _lenient_counts(predictions, references, scheme, suffix, view, markables)
+        except Exception:  # bad input: the span path below raises the precise error
+            counts = None
+        if counts is not None:
+            return _arrange(counts, types, view)
     pred_spans, ref_spans = tags.paired_spans(predictions, references, scheme, mode, suffix)
     masks = _check_markables(markables, references) if markables is not None else None
 
-    pairs: list[tuple[str, str]] = []
+    pairs: Counter = Counter()  # (reference, prediction) -> tokens: memory O(categories^2)
     for index, (ref, p_spans, r_spans) in enumerate(zip(references, pred_spans, ref_spans)):
         ref_labels = token_categories(r_spans, len(ref))
         pred_labels = token_categories(p_spans, len(ref))
@@ -93,7 +114,7 @@ def contingency(
                     continue
             elif view == "entities" and NOTHING in (r, p):
                 continue
-            pairs.append((r, p))
+            pairs[r, p] += 1
 
     types = sorted(
         {t for spans in (pred_spans, ref_spans) for sent in spans for t, _, _ in sent}
@@ -102,15 +123,89 @@ def contingency(
         raise ValueError(f"an entity type is named {NOTHING!r}, which is the Nothing category")
     if view == "grouped":
         categories = [GROUPED, NOTHING]
-        pairs = [
-            (GROUPED if r != NOTHING else r, GROUPED if p != NOTHING else p) for r, p in pairs
-        ]
-    elif view == "entities":
-        categories = types
+        index_of = {t: 0 for t in types} | {NOTHING: 1}
     else:
-        categories = types + [NOTHING]
-    index_of = {c: i for i, c in enumerate(categories)}
+        categories = types if view == "entities" else types + [NOTHING]
+        index_of = {c: i for i, c in enumerate(categories)}
     table = np.zeros((len(categories), len(categories)), dtype=np.int64)
-    for r, p in pairs:
-        table[index_of[r], index_of[p]] += 1
+    for (r, p), count in pairs.items():
+        table[index_of[r], index_of[p]] += count
     return table, categories
+
+
+# ---------------------------------------------------------------------------------------------
+# fast path for the default (conlleval) chunker: no span lists, no per-token Python objects
+
+
+CHUNK_TOKENS = 1 << 17  # tokens coded at once: memory stays O(chunk + tags), not O(tokens)
+
+
+def tag_category(tag, suffix: bool = False) -> str:
+    """Entity type of a tag under the conlleval chunker (``NOTHING`` for O): every non-O token
+    lies in a span of its own tag's type, so a token's category depends on its tag alone."""
+    spans = tags.spans_from_tags([tag], suffix=suffix)  # raises for an invalid tag
+    return spans[0][0] if spans else NOTHING
+
+
+def _lenient_counts(predictions, references, scheme, suffix: bool, view: str, markables):
+    """``(counts, types)``: counts[i, j] = tokens with reference type i and prediction type j,
+    types[0] = ``NOTHING``; tokens are coded chunk by chunk with one dict look-up each and
+    counted with ``np.bincount``. Raises on any bad input (the caller then takes the span path,
+    whose error names the sentence)."""
+    from itertools import chain
+
+    tags.check_pairs(predictions, references)
+    tags.effective_scheme(references, scheme, None, suffix)  # validates scheme, as the span path
+    masks = _check_markables(markables, references) if markables is not None else None
+    types = [NOTHING]
+    type_index = {NOTHING: 0}
+    code_of: dict = {}
+    counts = np.zeros((1, 1), dtype=np.int64)
+    n_sentences = len(references)
+    begin = 0
+    while begin < n_sentences:
+        end, size = begin, 0
+        while end < n_sentences and size < CHUNK_TOKENS:
+            size += len(references[end])
+            end += 1
+        coded = []
+        for sequences in (references, predictions):
+            flat = list(chain.from_iterable(sequences[begin:end]))
+            for tag in set(flat).difference(code_of):
+                type_ = tag_category(tag, suffix)
+                if type_ == NOTHING and tag != NOTHING:
+                    return None, None  # an entity type named "O": the span path raises
+                if type_ not in type_index:
+                    type_index[type_] = len(types)
+                    types.append(type_)
+                code_of[tag] = type_index[type_]
+            coded.append(np.fromiter(map(code_of.__getitem__, flat), dtype=np.int64, count=len(flat)))
+        ref_codes, pred_codes = coded
+        keep = None
+        if view == "entities":
+            keep = (ref_codes != 0) & (pred_codes != 0)
+        elif masks is not None:
+            keep = (ref_codes != 0) | (pred_codes != 0) | np.concatenate(masks[begin:end] or [np.zeros(0, bool)])
+        if keep is not None:
+            ref_codes, pred_codes = ref_codes[keep], pred_codes[keep]
+        q = len(types)
+        if counts.shape[0] < q:
+            grown = np.zeros((q, q), dtype=np.int64)
+            grown[: counts.shape[0], : counts.shape[1]] = counts
+            counts = grown
+        counts += np.bincount(ref_codes * q + pred_codes, minlength=q * q).reshape(q, q)
+        begin = end
+    return counts, types
+
+
+def _arrange(counts: np.ndarray, types: list[str], view: str) -> tuple[np.ndarray, list[str]]:
+    """The table in the order of the span path: sorted entity types, then O (by view)."""
+    entity = sorted(types[1:])
+    if view == "grouped":
+        merged = np.zeros((2, 2), dtype=np.int64)
+        is_entity = np.array([0] + [1] * (len(types) - 1))
+        np.add.at(merged, (1 - is_entity[:, None], 1 - is_entity[None, :]), counts)
+        return merged, [GROUPED, NOTHING]
+    order = [types.index(t) for t in entity] + ([] if view == "entities" else [0])
+    categories = entity + ([] if view == "entities" else [NOTHING])
+    return counts[np.ix_(order, order)].astype(np.int64), categories

@@ -35,7 +35,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .agreement_coefficients import check_distance_values, square_distance_matrix, sum_of_others
+
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
+# largest items x categories count matrix (float64: 800 MB); beyond it a clear error up front
+MAX_COUNT_CELLS = 100_000_000
 
 
 def _is_missing(value) -> bool:
@@ -57,7 +61,7 @@ def _rows(ratings) -> list[list]:
         rows = ratings.tolist()
     else:
         try:
-            rows = [list(row) for row in ratings]
+            rows = [row if type(row) is list else list(row) for row in ratings]
         except TypeError as error:
             raise ValueError(
                 "ratings must be a sequence of items, each a sequence of annotators' labels"
@@ -65,23 +69,14 @@ def _rows(ratings) -> list[list]:
     if not rows:
         raise ValueError("ratings is empty: no items")
     width = len(rows[0])
-    for i, row in enumerate(rows):
-        if len(row) != width:
-            raise ValueError(
-                f"item {i} has {len(row)} annotator columns, item 0 has {width}: every item needs "
-                "one column per annotator (use None for a missing label)"
-            )
+    if len({len(row) for row in rows}) > 1:
+        i = next(i for i, row in enumerate(rows) if len(row) != width)
+        raise ValueError(
+            f"item {i} has {len(rows[i])} annotator columns, item 0 has {width}: every item needs "
+            "one column per annotator (use None for a missing label)"
+        )
     if width < 2:
         raise ValueError(f"need at least two annotators (columns), got {width}")
-    for i, row in enumerate(rows):
-        for value in row:
-            if not _is_missing(value):
-                try:
-                    hash(value)
-                except TypeError as error:
-                    raise ValueError(
-                        f"item {i}: label {value!r} is not a hashable category label"
-                    ) from error
     return rows
 
 
@@ -89,12 +84,34 @@ def _sort_key(value):
     return (0, value, "") if isinstance(value, (int, float, np.number)) else (1, 0, str(value))
 
 
+def _distinct_labels(rows) -> dict:
+    """Every distinct cell value (missing ones included) in first-seen order, as dict keys."""
+    try:
+        return dict.fromkeys(value for row in rows for value in row)
+    except TypeError:
+        for i, row in enumerate(rows):
+            for value in row:
+                try:
+                    hash(value)
+                except TypeError as error:
+                    raise ValueError(
+                        f"item {i}: label {value!r} is not a hashable category label"
+                    ) from error
+        raise
+
+
 def _categories(rows, categories=None) -> list:
-    seen = {value for row in rows for value in row if not _is_missing(value)}
+    seen = [value for value in _distinct_labels(rows) if not _is_missing(value)]
+    return _ordered_categories(seen, categories)
+
+
+def _ordered_categories(seen, categories) -> list:
+    """The labels seen, sorted (numbers by value first, then the rest by text), or ``categories``
+    (which must include every label seen)."""
     if categories is None:
         return sorted(seen, key=_sort_key)
     categories = list(categories)
-    unknown = seen.difference(categories)
+    unknown = set(seen).difference(categories)
     if unknown:
         raise ValueError(
             f"labels {sorted(unknown, key=_sort_key)!r} are not in categories {categories!r}"
@@ -102,14 +119,90 @@ def _categories(rows, categories=None) -> list:
     return categories
 
 
+def rating_codes(ratings, categories=None) -> tuple[np.ndarray, list]:
+    """Validate an items-by-annotators ratings array; return ``(codes, categories)``.
+
+    ``codes`` is an int64 items x annotators array: the index of each label in ``categories``,
+    -1 for a missing label (None, NaN, pandas.NA). ``categories`` is the given list, or the
+    labels seen sorted (numbers by value first, then the rest by their text). A numeric numpy
+    array is coded without a Python loop; other input with one dict look-up per cell.
+    """
+    if isinstance(ratings, np.ndarray) and ratings.dtype.kind in "biuf":
+        if ratings.ndim != 2:
+            raise ValueError(
+                f"ratings must be a 2-d items-by-annotators array, got {ratings.ndim} dimension(s)"
+            )
+        if ratings.shape[0] == 0:
+            raise ValueError("ratings is empty: no items")
+        if ratings.shape[1] < 2:
+            raise ValueError(f"need at least two annotators (columns), got {ratings.shape[1]}")
+        return _numeric_codes(ratings, categories)
+    rows = _rows(ratings)
+    labels = _distinct_labels(rows)
+    cats = _ordered_categories([v for v in labels if not _is_missing(v)], categories)
+    index = {c: j for j, c in enumerate(cats)}
+    code_of = {v: (-1 if _is_missing(v) else index[v]) for v in labels}
+    flat = [value for row in rows for value in row]
+    codes = np.array(list(map(code_of.__getitem__, flat)), dtype=np.int64)
+    return codes.reshape(len(rows), len(rows[0])), cats
+
+
+def _numeric_codes(ratings: np.ndarray, categories) -> tuple[np.ndarray, list]:
+    """``rating_codes`` of a bool/int/float array (NaN = missing), by a look-up table over a
+    small integer range, else by ``np.unique``."""
+    values = ratings.astype(np.float64) if ratings.dtype.kind == "b" else ratings
+    present = ~np.isnan(values) if values.dtype.kind == "f" else None
+    given = values[present] if present is not None else values.ravel()
+    codes = np.full(values.shape, -1, dtype=np.int64)
+    if given.size == 0:
+        distinct, inverse = given[:0], np.zeros(0, dtype=np.int64)
+    else:
+        low, high = given.min(), given.max()
+        span = float(high) - float(low)
+        small_integers = (
+            np.isfinite(span) and span <= 4 * given.size + 1024
+            and (given.dtype.kind in "iu" or bool(np.all(given == np.round(given))))
+        )
+        if small_integers:
+            offsets = (given - low).astype(np.int64)
+            used = np.bincount(offsets, minlength=int(span) + 1) > 0
+            lookup = np.cumsum(used) - 1
+            distinct = np.flatnonzero(used) + low
+            inverse = lookup[offsets]
+        else:
+            distinct, inverse = np.unique(given, return_inverse=True)
+    seen = distinct.astype(ratings.dtype).tolist()
+    cats = _ordered_categories(seen, categories)
+    if categories is not None:  # re-map the sorted distinct values onto the given order
+        index = {c: j for j, c in enumerate(cats)}
+        inverse = np.array([index[v] for v in seen], dtype=np.int64)[inverse]
+    if present is None:
+        codes = inverse.reshape(values.shape).astype(np.int64, copy=False)
+    else:
+        codes[present] = inverse
+    return codes, cats
+
+
+def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """Items x categories float array: how many annotators put item i in category j.
+
+    ``codes`` as returned by ``rating_codes`` (-1 = missing). One ``np.bincount``, no loop.
+    """
+    n_items = codes.shape[0]
+    if n_items * n_categories > MAX_COUNT_CELLS:
+        raise ValueError(
+            f"{n_items:,} items x {n_categories:,} distinct labels need {n_items * n_categories:,} "
+            f"count cells (limit {MAX_COUNT_CELLS:,}); with interval labels, round or bin them"
+        )
+    rows = np.broadcast_to(np.arange(n_items, dtype=np.int64)[:, None], codes.shape)
+    given = codes >= 0
+    flat = rows[given] * n_categories + codes[given]
+    return np.bincount(flat, minlength=n_items * n_categories).reshape(n_items, n_categories).astype(float)
+
+
 def _count_matrix(rows, categories) -> np.ndarray:
-    index = {c: j for j, c in enumerate(categories)}
-    counts = np.zeros((len(rows), len(categories)), dtype=float)
-    for i, row in enumerate(rows):
-        for value in row:
-            if not _is_missing(value):
-                counts[i, index[value]] += 1
-    return counts
+    codes, _ = rating_codes(rows, categories)
+    return count_matrix(codes, len(categories))
 
 
 def _check_counts(counts) -> np.ndarray:
@@ -155,12 +248,18 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
                 f"counts has {table.shape[1]} category columns but {len(cats)} categories given"
             )
     else:
-        rows = _rows(ratings)
-        cats = _categories(rows, categories)
-        table = _count_matrix(rows, cats)
+        codes, cats = rating_codes(ratings, categories)
+        table = count_matrix(codes, len(cats))
+    return _fleiss_from_counts(table, cats, details)
 
+
+def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
+    """``fleiss_kappa`` of an items x categories count matrix."""
     warnings: list[str] = []
-    per_item = table.sum(axis=1)
+    with np.errstate(over="ignore"):
+        per_item = table.sum(axis=1)
+    if not np.all(np.isfinite(per_item)):
+        raise ValueError("counts are too large: an item's total overflows a float")
     rated = per_item >= 1
     pairable = per_item >= 2
     result: dict[str, Any] = {
@@ -176,24 +275,41 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
         return result if details else None
     r = per_item[pairable]
     a = table[pairable]
-    observed = float(np.mean((a * (a - 1)).sum(axis=1) / (r * (r - 1))))
+    # a(a - 1) / (r(r - 1)) as a product of two ratios: counts of 1e200 do not overflow
+    observed = float(np.mean(((a / r[:, None]) * ((a - 1) / (r - 1)[:, None])).sum(axis=1)))
     proportions = (table[rated] / per_item[rated, None]).mean(axis=0)
     expected = float(np.sum(proportions**2))
     result["observed_agreement"] = observed
     result["expected_agreement"] = expected
-    if math.isclose(expected, 1.0):
+    # undefined exactly when at most one category is ever used (then P_E = 1), decided from the
+    # counts; 1 - P_E = sum_j p_j sum_{k != j} p_k has no cancellation, so it is never 0 otherwise
+    if np.count_nonzero(table[rated].sum(axis=0)) <= 1:
         warnings.append(
             "every rating is the same category, so chance agreement is 1 and kappa is undefined"
         )
         return result if details else None
-    kappa = float((observed - expected) / (1.0 - expected))
+    # kappa = 1 - D_o / D_e with D = 1 - P, both from non-negative terms: an item's disagreement
+    # is sum_j a_ij (r_i - a_ij) / (r_i (r_i - 1)), chance's sum_j p_j sum_{k != j} p_k
+    observed_disagreement = float(np.mean(
+        ((a / r[:, None]) * (sum_of_others(a) / (r - 1)[:, None])).sum(axis=1)
+    ))
+    chance_disagreement = float(np.sum(proportions * sum_of_others(proportions)))
+    kappa = float(1.0 - observed_disagreement / chance_disagreement)
     result["kappa"] = kappa
     return result if details else kappa
 
 
 def _distance_matrix(distance, categories, marginals) -> np.ndarray:
     """delta_ck for the categories (Krippendorff 2011 metric differences)."""
+    matrix, exponent = _scaled_distance_matrix(distance, categories, marginals)
+    return np.ldexp(matrix, exponent)
+
+
+def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray, int]:
+    """``(matrix, e)`` with delta = matrix * 2**e: interval labels are divided by a power of two
+    before squaring (exact), so labels of 1e200 or 1e-200 neither overflow nor underflow."""
     m = len(categories)
+    scale = 0
     if callable(distance) and not isinstance(distance, str):
         matrix = np.array(
             [[float(distance(c, k)) for k in categories] for c in categories], dtype=float
@@ -204,7 +320,7 @@ def _distance_matrix(distance, categories, marginals) -> np.ndarray:
                 f"distance must be one of {DISTANCES}, a matrix or a callable, got {distance!r}"
             )
         if distance == "nominal":
-            return 1.0 - np.eye(m)
+            return 1.0 - np.eye(m), scale
         if distance == "ordinal":
             # (sum_{g=c}^{k} n_g - (n_c + n_k)/2)^2 over ranks in the order of ``categories``
             cumulative = np.concatenate([[0.0], np.cumsum(marginals)])
@@ -214,35 +330,43 @@ def _distance_matrix(distance, categories, marginals) -> np.ndarray:
                     lo, hi = min(c, k), max(c, k)
                     total = cumulative[hi + 1] - cumulative[lo]
                     matrix[c, k] = (total - (marginals[c] + marginals[k]) / 2.0) ** 2
-            return matrix
+            return matrix, scale
         try:
             values = np.array([float(c) for c in categories])
         except (TypeError, ValueError) as error:
             raise ValueError(
                 f"the {distance} distance needs numeric labels, got {categories!r}"
             ) from error
+        if not np.all(np.isfinite(values)):
+            raise ValueError(
+                f"the {distance} distance needs finite numeric labels, got "
+                f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
+            )
+        if distance == "ratio" and np.any(values < 0):
+            raise ValueError("the ratio distance needs non-negative labels")
+        largest = float(np.max(np.abs(values))) if m else 0.0
+        if largest > 0:  # exact power-of-two rescaling: no overflow of (c - k)^2 or c + k
+            exponent = math.frexp(largest)[1]
+            values = np.ldexp(values, -exponent)
+            if distance == "interval":
+                scale = 2 * exponent
         diff = values[:, None] - values[None, :]
         if distance == "interval":
-            return diff**2
+            return diff**2, scale
         total = values[:, None] + values[None, :]
-        if np.any(values < 0):
-            raise ValueError("the ratio distance needs non-negative labels")
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
-        return ratio**2
+        return ratio**2, scale
     else:
-        try:
-            matrix = np.asarray(distance, dtype=float)
-        except (TypeError, ValueError) as error:
-            raise ValueError("distance matrix must be numeric") from error
-        if matrix.shape != (m, m):
-            raise ValueError(
-                f"distance matrix has shape {matrix.shape}, expected {(m, m)} for categories "
-                f"{categories!r} (pass categories= to fix their order)"
-            )
-    from .agreement_coefficients import check_distance_values
-
-    return check_distance_values(matrix, list(categories))
+        matrix = square_distance_matrix(
+            distance, list(categories), "or a callable", " (pass categories= to fix their order)"
+        )
+    matrix = check_distance_values(matrix, list(categories))
+    largest = float(matrix.max()) if matrix.size else 0.0
+    if largest > 0:  # a given matrix of 1e308 or 1e-320: rescale exactly, as the labels above
+        scale = math.frexp(largest)[1]
+        matrix = np.ldexp(matrix, -scale)
+    return matrix, scale
 
 
 def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
@@ -250,8 +374,8 @@ def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
     m_u = counts.sum(axis=1)
     pairable = counts[m_u >= 2]
     weights = 1.0 / (m_u[m_u >= 2] - 1.0)
-    outer = np.einsum("u,uc,uk->ck", weights, pairable, pairable)
-    return outer - np.diag((pairable * weights[:, None]).sum(axis=0))
+    weighted = pairable * weights[:, None]
+    return weighted.T @ pairable - np.diag(weighted.sum(axis=0))
 
 
 def krippendorff_alpha(
@@ -271,13 +395,16 @@ def krippendorff_alpha(
     a dict with ``alpha``, ``observed_disagreement``, ``expected_disagreement``,
     ``n_pairable_values``, ``warnings``.
     """
-    rows = _rows(ratings)
-    cats = _categories(rows, categories)
-    counts = _count_matrix(rows, cats)
+    codes, cats = rating_codes(ratings, categories)
+    return _alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
+
+
+def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
+    """``krippendorff_alpha`` of an items x categories count matrix."""
     coincidences = coincidence_matrix(counts)
     marginals = coincidences.sum(axis=1)
     n = float(marginals.sum())
-    delta = _distance_matrix(distance, cats, marginals)
+    delta, scale = _scaled_distance_matrix(distance, cats, marginals)
     warnings: list[str] = []
     result: dict[str, Any] = {
         "alpha": None,
@@ -291,9 +418,18 @@ def krippendorff_alpha(
         return result if details else None
     observed = float(np.sum(coincidences * delta) / n)
     expected = float(np.sum(np.outer(marginals, marginals) * delta) / (n * (n - 1.0)))
-    result["observed_disagreement"] = observed
-    result["expected_disagreement"] = expected
-    if expected <= 0.0:
+    try:
+        result["observed_disagreement"] = math.ldexp(observed, scale)
+        result["expected_disagreement"] = math.ldexp(expected, scale)
+    except OverflowError:
+        raise ValueError(
+            "the labels are too far apart: their squared differences overflow a float "
+            "(rescale the labels; interval alpha does not change)"
+        ) from None
+    # undefined exactly when no two pairable values differ (D_e = 0); all terms of D_e are
+    # non-negative, so a positive distance between two used categories makes it positive
+    used = marginals > 0
+    if not np.any(delta[np.ix_(used, used)] > 0):
         warnings.append(
             "expected disagreement is 0 (a single value is used), so alpha is undefined"
         )
@@ -312,7 +448,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
     from ..spans import tags
-    from .contingency_table import token_categories
+    from .contingency_table import lenient_token_categories, token_categories
 
     if isinstance(annotations, str) or not len(annotations):
         raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
@@ -341,6 +477,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
         [seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix
     )
     ratings: list[list] = []
+    categories_of: dict = {}  # tag -> category, for the default chunker
     for i, item in enumerate(annotations):
         given = [seq for seq in item if seq is not None]
         if not given:
@@ -351,6 +488,12 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
             if seq is None:
                 columns.append([None] * length)
                 continue
+            if mode is None:  # a token's category depends on its tag alone: no spans needed
+                try:
+                    columns.append(lenient_token_categories(seq, categories_of, suffix))
+                    continue
+                except (ValueError, TypeError):
+                    pass  # the span path below raises the message naming the position
             try:
                 spans = tags.spans_from_tags(list(seq), scheme=resolved, mode=mode, suffix=suffix)
             except ValueError as error:
@@ -370,8 +513,10 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     ``n_annotators``, ``categories`` and ``warnings`` (reasons for any None).
     """
     ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)
-    fleiss = fleiss_kappa(ratings, details=True)
-    alpha = krippendorff_alpha(ratings, details=True)
+    codes, cats = rating_codes(ratings)
+    counts = count_matrix(codes, len(cats))  # counted once for both coefficients
+    fleiss = _fleiss_from_counts(counts, cats, details=True)
+    alpha = _alpha_from_counts(counts, cats, "nominal", details=True)
     return {
         "fleiss_kappa": fleiss["kappa"],
         "krippendorff_alpha": alpha["alpha"],

@@ -77,68 +77,126 @@ def segmentation_alpha(items, distance: str = "d2") -> dict:
     if distance not in DISTANCES:
         raise ValueError(f"distance must be one of {DISTANCES}, got {distance!r}")
     vectors, warnings = _check_items(items)
-    if distance == "d2":
-        vectors = {item: matrix**2 for item, matrix in vectors.items()}
-
-    # Algorithm 3: per item, the mean normalised distance over ordered pairs of annotations
-    within_total = 0.0
-    for matrix in vectors.values():
-        c, length = matrix.shape
-        pair_sum = sum(_abs_sum(matrix[:, t], matrix[:, t]) for t in range(length)) / length
-        within_total += pair_sum / (c * (c - 1))
     n_items = len(vectors)
-    n_annotations = sum(matrix.shape[0] for matrix in vectors.values())
-
     if n_items == 0:
         warnings.append("no item has two or more annotations: every value is None")
         return {"alpha": None, "within_variance": None, "between_variance": None,
                 "n_items": 0, "n_annotations": 0, "warnings": warnings}
-    within = within_total / (2 * n_items)
-
-    # Algorithms 4 and 5: all ordered pairs of annotations; vectors of one length stacked together
-    by_length: dict[int, list[np.ndarray]] = defaultdict(list)
+    n_annotations = sum(matrix.shape[0] for matrix in vectors.values())
+    by_shape: dict[tuple[int, int], list[np.ndarray]] = defaultdict(list)
     for matrix in vectors.values():
-        by_length[matrix.shape[1]].append(matrix)
-    groups = {length: np.vstack(parts) for length, parts in sorted(by_length.items())}
-    lengths = list(groups)
-    between_sum = 0.0
-    for a_index, short in enumerate(lengths):
-        for long in lengths[a_index:]:
-            between_sum += (1 if short == long else 2) * _aligned_sum(groups[short], groups[long])
-    between = between_sum / (2 * n_annotations * (n_annotations - 1))
+        by_shape[matrix.shape].append(matrix)
+    stacks = {shape: np.stack(parts) for shape, parts in sorted(by_shape.items())}  # items x c x length
+    # alpha is scale-free: divide every value by a power of two (exact) so that values of 1e200
+    # or 1e-200 neither overflow nor underflow when squared; the variances are scaled back
+    largest = max(float(stack.max()) for stack in stacks.values())
+    exponent = math.frexp(largest)[1] if largest > 0 else 0
+    stacks = {shape: np.ldexp(stack, -exponent) for shape, stack in stacks.items()}
+    if distance == "d2":
+        stacks = {shape: stack**2 for shape, stack in stacks.items()}
+        exponent *= 2
+    by_length: dict[int, list[np.ndarray]] = defaultdict(list)
+    for (_, length), stack in stacks.items():
+        by_length[length].append(stack.reshape(-1, length))
+    groups = {length: np.concatenate(parts) for length, parts in sorted(by_length.items())}
+    distinct = np.unique(np.concatenate([group.ravel() for group in groups.values()]))
+    _check_size(groups, len(distinct))
+
+    # Algorithm 3: per item, the mean normalised distance over ordered pairs of annotations
+    within = _within_sum(stacks) / (2 * n_items)
+    # Algorithms 4 and 5: all ordered pairs of annotations, by pairs of lengths
+    between = _between_sum(groups, distinct) / (2 * n_annotations * (n_annotations - 1))
 
     if between == 0:
         warnings.append("alpha is None because the between variance is 0 (all annotations are identical)")
         alpha = None
     else:
         alpha = float(1 - within / between)
+    try:
+        within, between = math.ldexp(within, exponent), math.ldexp(between, exponent)
+    except OverflowError:
+        raise ValueError(
+            "boundary values too large: the variances overflow a float (alpha does not depend on "
+            "the scale: divide the values)"
+        ) from None
     return {"alpha": alpha, "within_variance": float(within), "between_variance": float(between),
             "n_items": n_items, "n_annotations": n_annotations, "warnings": warnings}
 
 
-def _aligned_sum(short: np.ndarray, long: np.ndarray) -> float:
-    """Sum over all (row of short, row of long) of the sliding-alignment distance (Algorithm 4).
+# Largest number of (column, distinct value) cells the histogram method may hold at once, about
+# 400 MB of float64: beyond it the input is refused up front, not after minutes.
+MAX_HISTOGRAM_CELLS = 50_000_000
 
-    For rows of equal length this is the plain normalised distance; otherwise the shorter row
-    is compared with each of the ``len(long) - len(short) + 1`` windows of the longer one, each
-    distance divided by the shorter length, and the windows are averaged.
+
+def _check_size(groups: dict[int, np.ndarray], n_values: int) -> None:
+    """ValueError when the histograms of ``_between_sum`` would not fit ``MAX_HISTOGRAM_CELLS``."""
+    lengths = sorted(groups)
+    cells = n_values * sum(length + 1 for length in lengths)
+    gathered = max(short * (len(lengths) - k) for k, short in enumerate(lengths)) * n_values
+    if max(cells, gathered) > MAX_HISTOGRAM_CELLS:
+        raise ValueError(
+            f"input too large for segmentation_alpha: {n_values} distinct boundary values over vectors of "
+            f"{len(lengths)} different lengths up to {lengths[-1]} need {max(cells, gathered):,} histogram "
+            f"cells (limit {MAX_HISTOGRAM_CELLS:,}); boundary vectors hold few distinct levels (0/1 for a "
+            "flat segmentation), round or bin the values"
+        )
+
+
+def _within_sum(stacks: dict[tuple[int, int], np.ndarray]) -> float:
+    """sum over items of (sum over ordered pairs of annotations of d / length) / (c (c - 1)).
+
+    ``stacks`` holds the items of one shape (c annotations x length) stacked; per column, the
+    ordered-pair sum of |x_i - x_j| is 2 sum_i x_(i) (2i - c + 1) over the sorted values
+    x_(0) <= ... <= x_(c-1).
     """
-    a, b = short.shape[1], long.shape[1]
-    windows = b - a + 1
     total = 0.0
-    for k in range(windows):
-        total += sum(_abs_sum(short[:, t], long[:, k + t]) for t in range(a))
-    return total / a / windows
+    for (c, length), stack in stacks.items():
+        weights = 2.0 * np.arange(c) - c + 1.0
+        pair_sums = 2.0 * np.einsum("c,icl->", weights, np.sort(stack, axis=1))
+        total += pair_sums / length / (c * (c - 1))
+    return total
 
 
-def _abs_sum(x: np.ndarray, y: np.ndarray) -> float:
-    """``sum_i sum_j |x_i - y_j|`` in O((n + m) log m) by sorting."""
-    y = np.sort(y)
-    prefix = np.concatenate(([0.0], np.cumsum(y)))
-    below = np.searchsorted(y, x)  # how many y are < x
-    total = prefix[-1]
-    sums = x * below - prefix[below] + (total - prefix[below]) - x * (len(y) - below)
-    return float(sums.sum())
+def _between_sum(groups: dict[int, np.ndarray], distinct: np.ndarray) -> float:
+    """sum over ordered pairs of annotations of the sliding-alignment distance (Algorithm 4).
+
+    For lengths a <= b (w = b - a + 1 windows), the pair sum of all rows of the length-a group with
+    all rows of the length-b group is (1 / (a w)) sum_t sum_{k < w} sum_{i,j} |S_it - L_j,t+k|.
+    With H_a[t, v] the number of length-a rows holding value v in column t, and P_b[c, v] =
+    sum_j |v - L_jc| (from cumulative histograms of column c), the window sum over k is a band
+    of consecutive columns of P_b: with prefix sums Q_b[c] = sum_{c' < c} P_b[c'] it is
+    sum_t H_a[t] . (Q_b[t + w] - Q_b[t]). Cost O(columns x distinct values), no sort per window.
+    """
+    n_values = len(distinct)
+    lengths = list(groups)
+    histograms, prefixes = {}, []
+    for length, group in groups.items():
+        codes = np.searchsorted(distinct, group)
+        column = np.broadcast_to(np.arange(length), group.shape)
+        histogram = np.bincount((column * n_values + codes).ravel(), minlength=length * n_values)
+        histogram = histogram.reshape(length, n_values).astype(float)
+        histograms[length] = histogram
+        below = np.cumsum(histogram, axis=1)  # rows with a value <= distinct[v], per column
+        below_sum = np.cumsum(histogram * distinct, axis=1)
+        everything = below_sum[:, -1:]
+        profile = distinct * (2.0 * below - group.shape[0]) + everything - 2.0 * below_sum
+        prefix = np.zeros((length + 1, n_values))
+        np.cumsum(profile, axis=0, out=prefix[1:])
+        prefixes.append(prefix)
+    starts = np.cumsum([0] + [length + 1 for length in lengths])[:-1]
+    stacked = np.concatenate(prefixes)
+
+    total = 0.0
+    for k, short in enumerate(lengths):
+        longs = np.array(lengths[k:])
+        windows = longs - short + 1
+        t = np.arange(short)
+        first = starts[k:, None] + t[None, :]  # Q_b[t] rows, one line per longer length b
+        band = stacked[first + windows[:, None]] - stacked[first]  # (lengths, a, values)
+        pair_sums = np.einsum("tv,btv->b", histograms[short], band)
+        weights = np.where(longs == short, 1.0, 2.0) / (short * windows)
+        total += float(np.dot(weights, pair_sums))
+    return total
 
 
 def _check_items(items) -> tuple[dict, list[str]]:
@@ -146,41 +204,96 @@ def _check_items(items) -> tuple[dict, list[str]]:
         raise ValueError("items must map each item id to its list of boundary vectors")
     pairs = items.items() if isinstance(items, Mapping) else enumerate(items)
     vectors, warnings = {}, []
+    by_shape: dict[tuple[int, int], list] = defaultdict(list)
     seen = 0
     for item, item_annotations in pairs:
         seen += 1
-        if isinstance(item_annotations, (str, bytes)) or not isinstance(item_annotations, (Sequence, np.ndarray)):
+        if type(item_annotations) not in (list, tuple) and (
+            isinstance(item_annotations, (str, bytes)) or not isinstance(item_annotations, (Sequence, np.ndarray))
+        ):
             raise ValueError(f"item {item!r}: expected a list of boundary vectors, got {type(item_annotations).__name__}")
-        rows = []
-        for k, vector in enumerate(item_annotations):
-            if isinstance(vector, (str, bytes)):
-                raise ValueError(
-                    f"item {item!r}: annotation {k} is a string {vector!r}; give a list of numbers "
-                    "(load_segmentation_json converts the released strings)"
-                )
-            try:
-                row = np.asarray(vector, dtype=float)
-            except (TypeError, ValueError):
-                raise ValueError(f"item {item!r}: annotation {k} is not a vector of numbers: {vector!r}") from None
-            if row.ndim != 1:
-                raise ValueError(f"item {item!r}: annotation {k} is not a flat vector of numbers: {vector!r}")
-            if not np.all(np.isfinite(row)) or np.any(row < 0):
-                raise ValueError(f"item {item!r}: annotation {k} has negative or non-finite values: {vector!r}")
-            if rows and len(row) != len(rows[0]):
-                raise ValueError(
-                    f"item {item!r}: inconsistent boundary vector lengths: annotation {k} has {len(row)} "
-                    f"values but annotation 0 has {len(rows[0])}"
-                )
-            rows.append(row)
-        if len(rows) < 2:
-            warnings.append(f"item {item!r} left out: {len(rows)} annotation(s), two are needed to pair")
-        elif len(rows[0]) == 0:
-            warnings.append(f"item {item!r} left out: empty boundary vectors (a one-word item has no boundary)")
-        else:
-            vectors[item] = np.vstack(rows)
+        shape = _plain_shape(item_annotations)
+        if shape is not None:  # the common case: converted per shape below, in one call each
+            if shape[0] < 2:
+                warnings.append(f"item {item!r} left out: {shape[0]} annotation(s), two are needed to pair")
+            elif shape[1] == 0:
+                warnings.append(f"item {item!r} left out: empty boundary vectors (a one-word item has no boundary)")
+            else:
+                vectors[item] = None
+                by_shape[shape].append((item, item_annotations))
+            continue
+        vectors[item] = _item_matrix(item, item_annotations, warnings)
+        if vectors[item] is None:
+            del vectors[item]
     if seen == 0:
         raise ValueError("empty input: no items were given")
+    for shape, members in by_shape.items():
+        try:
+            stack = np.array([annotations for _, annotations in members], dtype=float)
+        except (TypeError, ValueError):
+            stack = None
+        if stack is None or stack.shape != (len(members), *shape):
+            for item, annotations in members:
+                vectors[item] = _item_matrix(item, annotations, warnings)  # raises the precise error
+        else:
+            for (item, _), matrix in zip(members, stack):
+                vectors[item] = matrix
+    if vectors:
+        values = np.concatenate([matrix.ravel() for matrix in vectors.values()])
+        if not (np.all(np.isfinite(values)) and values.min() >= 0):
+            for item, matrix in vectors.items():
+                bad = ~np.isfinite(matrix) | (matrix < 0)
+                if bad.any():
+                    k = int(np.argwhere(bad)[0][0])
+                    vector = list(items[item])[k] if isinstance(items, Mapping) else items[item][k]
+                    raise ValueError(
+                        f"item {item!r}: annotation {k} has negative or non-finite values: {vector!r}"
+                    )
     return vectors, warnings
+
+
+def _plain_shape(item_annotations) -> tuple[int, int] | None:
+    """(annotations, length) of a list of equally long plain lists/tuples, else None."""
+    if type(item_annotations) not in (list, tuple) or not item_annotations:
+        return None
+    length = len(item_annotations[0]) if type(item_annotations[0]) in (list, tuple) else -1
+    for vector in item_annotations:
+        if type(vector) not in (list, tuple) or len(vector) != length:
+            return None
+    return len(item_annotations), length
+
+
+def _item_matrix(item, item_annotations, warnings: list[str]) -> np.ndarray | None:
+    """One item's vectors checked one by one (the message names the item and annotation);
+    None, with a warning, when the item cannot be paired."""
+    rows = []
+    for k, vector in enumerate(item_annotations):
+        if isinstance(vector, (str, bytes)):
+            raise ValueError(
+                f"item {item!r}: annotation {k} is a string {vector!r}; give a list of numbers "
+                "(load_segmentation_json converts the released strings)"
+            )
+        try:
+            row = np.asarray(vector, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError(f"item {item!r}: annotation {k} is not a vector of numbers: {vector!r}") from None
+        if row.ndim != 1:
+            raise ValueError(f"item {item!r}: annotation {k} is not a flat vector of numbers: {vector!r}")
+        if not np.all(np.isfinite(row)) or np.any(row < 0):
+            raise ValueError(f"item {item!r}: annotation {k} has negative or non-finite values: {vector!r}")
+        if rows and len(row) != len(rows[0]):
+            raise ValueError(
+                f"item {item!r}: inconsistent boundary vector lengths: annotation {k} has {len(row)} "
+                f"values but annotation 0 has {len(rows[0])}"
+            )
+        rows.append(row)
+    if len(rows) < 2:
+        warnings.append(f"item {item!r} left out: {len(rows)} annotation(s), two are needed to pair")
+        return None
+    if len(rows[0]) == 0:
+        warnings.append(f"item {item!r} left out: empty boundary vectors (a one-word item has no boundary)")
+        return None
+    return np.vstack(rows)
 
 
 def entails(flat, nested) -> bool:

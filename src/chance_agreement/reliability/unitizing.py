@@ -194,7 +194,7 @@ def unitizing_alpha_from_units(length: int, units_per_annotator, variant: str = 
         valued = [[(index[t], s, e) for t, s, e in annotator] for annotator in units]
         for i, annotator in enumerate(valued):
             try:
-                _codes(length, annotator)
+                _sorted_units(annotator)
             except ValueError as error:
                 raise ValueError(f"annotator {i}: {error}; mu_alpha needs one value per position") from None
         observed, expected = _mu_alpha_disagreements(length, valued, len(types))
@@ -278,34 +278,59 @@ def _mu_alpha_disagreements(length: int, valued_units: list[list[tuple[int, int,
 
     Positions covered by no unit have the gap value 0. ``sum_c o_cc`` is ``1/(m-1)`` times the
     number of (ordered annotator pair, position) with equal values, since sections partition the
-    continuum.
+    continuum. Positions are never enumerated: for two annotators, the equal positions are the
+    common gap ``L - covered_i - covered_j + overlap_ij`` plus the overlap of equally valued units,
+    from one merge of the sorted units (memory O(units), not O(L)).
     """
     m = len(valued_units)
     n = m * length
-    codes = [_codes(length, annotator) for annotator in valued_units]
-    agreeing = sum(int(np.count_nonzero(codes[i] == codes[j])) for i in range(m) for j in range(i + 1, m))
+    units = [_sorted_units(annotator) for annotator in valued_units]
+    covered = [sum(end - start for start, end, _ in annotator) for annotator in units]
+    agreeing = 0
+    for i in range(m):
+        for j in range(i + 1, m):
+            overlap, same = _overlaps(units[i], units[j])
+            agreeing += length - covered[i] - covered[j] + overlap + same
     observed = 1 - Fraction(2 * agreeing, (m - 1) * n)
 
-    n_c = [0] * (n_values + 1)
-    for annotator in codes:
-        for value, count in enumerate(np.bincount(annotator, minlength=n_values + 1).tolist()):
-            n_c[value] += count
+    n_c = [n - sum(covered)] + [0] * n_values
     w_c = [n_c[0]] + [0] * n_values  # a gap weighs its length, a unit its squared length
-    for annotator in valued_units:
-        for value, start, end in annotator:
+    for annotator in units:
+        for start, end, value in annotator:
+            n_c[value] += end - start
             w_c[value] += (end - start) ** 2
     expected = 1 - Fraction(sum(c * c - w for c, w in zip(n_c, w_c)), n * n - sum(w_c))
     return observed, expected
 
 
-def _codes(length: int, valued_units) -> np.ndarray:
-    """Value of every position (0 = gap); ValueError if two units overlap."""
-    codes = np.zeros(length, dtype=np.int64)
-    for value, start, end in sorted(valued_units, key=lambda unit: unit[1]):
-        if np.any(codes[start:end]):
+def _sorted_units(valued_units) -> list[tuple[int, int, int]]:
+    """``(start, end, value)`` sorted by start; ValueError if two units overlap."""
+    units = sorted((start, end, value) for value, start, end in valued_units)
+    reach = 0
+    for start, end, _ in units:
+        if start < reach:
             raise ValueError(f"units overlap at [{start}, {end})")
-        codes[start:end] = value
-    return codes
+        reach = end
+    return units
+
+
+def _overlaps(first, second) -> tuple[int, int]:
+    """(total overlap of the units of two annotators, overlap of units with equal values)."""
+    overlap = same = 0
+    p = q = 0
+    while p < len(first) and q < len(second):
+        s1, e1, v1 = first[p]
+        s2, e2, v2 = second[q]
+        common = min(e1, e2) - max(s1, s2)
+        if common > 0:
+            overlap += common
+            if v1 == v2:
+                same += common
+        if e1 <= e2:
+            p += 1
+        else:
+            q += 1
+    return overlap, same
 
 
 # ---------------------------------------------------------------------------------------------
