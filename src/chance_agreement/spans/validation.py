@@ -1,0 +1,130 @@
+"""Input rules shared by every tag-taking entry point: corpus shape, tag values, type names.
+
+- A corpus is a list (or tuple, or array) of sentences; each sentence a list of tags. ``None``,
+  a string, a dict or a generator (read more than once, and of unknown length) is refused, and so
+  is a ``None`` or string sentence.
+- A tag is a non-empty string. ``None``, numbers (NaN included) and other objects are a
+  :class:`TagTypeError`; the empty string is a ValueError (seqeval cannot take either).
+- An entity type may not be named ``"O"`` (the no-entity category of every contingency table,
+  token label and noise instance) or like a top-level result key (:data:`RESERVED_TYPE_NAMES`,
+  or any name starting with ``"overall"``: ``chance_f1`` puts types next to ``overall_f1``, and
+  flat results join ``{type}_{stat}``, so a type ``overall`` would give ``overall_f1`` too).
+
+Errors name the role (``predictions``, ``references``, ...), the sentence (0-based, as in
+``predictions[3]``) and the 0-based position in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+NOTHING = "O"
+
+# Top-level keys of chance_f1's result besides the per-type entries (the only entry point that
+# puts entity types next to its own keys); "overall*" is refused as a prefix.
+RESERVED_TYPE_NAMES = frozenset({NOTHING, "sentence_scores"})
+RESERVED_PREFIX = "overall"
+
+
+class TagTypeError(TypeError, ValueError):
+    """A tag, sentence or corpus of the wrong type. Both a TypeError (the team's rule for wrong
+    types) and a ValueError (what seqeval-style callers catch for bad input)."""
+
+
+def where(role: str | None, sentence: int, position: int | None = None) -> str:
+    """``predictions[3], position 5``; with no role (one sequence given alone) ``position 5``."""
+    parts = [f"{role}[{sentence}]"] if role is not None else []
+    if position is not None:
+        parts.append(f"position {position}")
+    return ", ".join(parts)
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    return f"a {type(value).__name__} ({value!r})"
+
+
+def _is_sequence(value) -> bool:
+    return (
+        hasattr(value, "__len__")
+        and hasattr(value, "__getitem__")
+        and not isinstance(value, (str, bytes, Mapping))
+    )
+
+
+def check_corpus(sequences, role: str = "predictions") -> None:
+    """Refuse a corpus that is not a list of tag lists; errors name ``role`` and the sentence."""
+    if not _is_sequence(sequences):
+        if sequences is None:
+            got = "None"
+        elif isinstance(sequences, (str, bytes)):
+            got = "a string"
+        elif isinstance(sequences, Mapping):
+            got = f"a {type(sequences).__name__} (a mapping)"
+        elif hasattr(sequences, "__next__") or hasattr(sequences, "__iter__"):
+            got = f"a {type(sequences).__name__} (an iterator: give a list, it is read more than once)"
+        else:
+            got = _kind(sequences)
+        raise TagTypeError(f"{role} must be a list of sentences, each a list of tags; got {got}")
+    if set(map(type, sequences)) <= {list, tuple}:
+        return
+    for index, sentence in enumerate(sequences):
+        if not _is_sequence(sentence):
+            got = "a string" if isinstance(sentence, (str, bytes)) else _kind(sentence)
+            raise TagTypeError(f"{where(role, index)}: expected a list of tags, got {got}")
+
+
+def check_tag_list(tags) -> None:
+    """Refuse one tag sequence that is not a list (None, a string, a dict, a generator, ...)."""
+    if not _is_sequence(tags):
+        got = "a string" if isinstance(tags, (str, bytes)) else _kind(tags)
+        raise TagTypeError(f"expected a list of tags, got {got}")
+
+
+def tag_problem(tag):
+    """``(exception class, why)`` if ``tag`` is not a tag, else None."""
+    if not isinstance(tag, str):
+        return TagTypeError, f"the tag is {_kind(tag)}, not a string"
+    if not tag:
+        return ValueError, "the tag is an empty string"
+    return None
+
+
+def raise_bad_tag(sequences, role: str | None) -> None:
+    """Find the first bad tag (in sentence order) and raise naming its sentence and position."""
+    for index, sentence in enumerate(sequences):
+        for position, tag in enumerate(sentence):
+            problem = tag_problem(tag)
+            if problem:
+                error, why = problem
+                raise error(f"{where(role, index, position)}: {why}")
+    raise AssertionError("raise_bad_tag found no bad tag")  # pragma: no cover - callers check first
+
+
+def reserved_type(name: str) -> bool:
+    """True for a type name that would be merged with "O" or collide with a result key."""
+    return name in RESERVED_TYPE_NAMES or name.startswith(RESERVED_PREFIX)
+
+
+def check_type_names(spans_per_sentence, role: str | None, names=None) -> None:
+    """Refuse a reserved entity type (see module docstring), naming it and its first sentence.
+
+    ``names``: the distinct types of the spans if the caller knows them (saves a scan).
+    """
+    if names is None:
+        names = {name for spans in spans_per_sentence for name, _, _ in spans}
+    bad = sorted(name for name in names if reserved_type(name))
+    if not bad:
+        return
+    for index, spans in enumerate(spans_per_sentence):
+        for name, start, _ in spans:
+            if name in bad:
+                if name == NOTHING:
+                    why = "'O' is the no-entity category"
+                else:
+                    why = "it would collide with a result key (overall*, sentence_scores)"
+                place = where(role, index, start)
+                raise ValueError(f"{place}: an entity type is named {name!r}, which is reserved: {why}; rename the type")
