@@ -186,8 +186,8 @@ def test_length_mismatch_names_the_sentence():
 
 
 def test_invalid_tag_names_the_sentence():
-    with pytest.raises(ValueError, match=r"references\[1\]: invalid tag 'X-PER'"):
-        contingency([["O"], ["O"]], [["O"], ["X-PER"]])
+    with pytest.raises(ValueError, match=r"references\[1\], position 0: the tag is None"):
+        contingency([["O"], ["O"]], [["O"], [None]])
 
 
 def test_entity_type_named_o_is_rejected():

@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..spans.tags import check_mode, effective_scheme, spans_from_tags
+from ..spans.tags import check_items, check_mode, effective_scheme, spans_from_tags
 
 __all__ = ["VARIANTS", "unitizing_alpha", "unitizing_alpha_from_units"]
 
@@ -96,6 +96,7 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
     _check_variant(variant)
     check_mode(mode)
     texts = _check_annotations(annotations)
+    check_items(texts)
     scheme = effective_scheme([seq for text in texts for seq in text], scheme, mode, suffix)
 
     n_annotators = len(texts[0])

@@ -31,7 +31,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .validation import check_corpus, check_tag_list, check_type_names, raise_bad_tag, tag_problem, where
+from .validation import check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, tag_problem, where
 
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
 

@@ -44,7 +44,22 @@ def _kind(value) -> str:
         return "None"
     if isinstance(value, float) and value != value:
         return "NaN"
-    return f"a {type(value).__name__} ({value!r})"
+    name = type(value).__name__
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    text = repr(value)
+    return f"{article} {name} ({text if len(text) <= 40 else text[:37] + '...'})"
+
+
+def _container_kind(value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, (str, bytes)):
+        return "a string"
+    if isinstance(value, Mapping):
+        return f"a {type(value).__name__} (a mapping)"
+    if hasattr(value, "__iter__"):
+        return f"a {type(value).__name__} (an iterator: give a list, it is read more than once)"
+    return _kind(value)
 
 
 def _is_sequence(value) -> bool:
@@ -58,30 +73,41 @@ def _is_sequence(value) -> bool:
 def check_corpus(sequences, role: str = "predictions") -> None:
     """Refuse a corpus that is not a list of tag lists; errors name ``role`` and the sentence."""
     if not _is_sequence(sequences):
-        if sequences is None:
-            got = "None"
-        elif isinstance(sequences, (str, bytes)):
-            got = "a string"
-        elif isinstance(sequences, Mapping):
-            got = f"a {type(sequences).__name__} (a mapping)"
-        elif hasattr(sequences, "__next__") or hasattr(sequences, "__iter__"):
-            got = f"a {type(sequences).__name__} (an iterator: give a list, it is read more than once)"
-        else:
-            got = _kind(sequences)
-        raise TagTypeError(f"{role} must be a list of sentences, each a list of tags; got {got}")
+        raise TagTypeError(
+            f"{role} must be a list of sentences, each a list of tags; got {_container_kind(sequences)}"
+        )
     if set(map(type, sequences)) <= {list, tuple}:
         return
     for index, sentence in enumerate(sequences):
         if not _is_sequence(sentence):
-            got = "a string" if isinstance(sentence, (str, bytes)) else _kind(sentence)
-            raise TagTypeError(f"{where(role, index)}: expected a list of tags, got {got}")
+            raise TagTypeError(f"{where(role, index)}: expected a list of tags, got {_container_kind(sentence)}")
+
+
+def check_items(annotations, role: str = "annotations", allow_missing: bool = True) -> None:
+    """Refuse multi-annotator input that is not a list of items, each a list of the annotators'
+    tag lists (``None`` for a missing annotator when ``allow_missing``); errors name
+    ``annotations[i]`` or ``annotations[i][a]``."""
+    if not _is_sequence(annotations):
+        raise TagTypeError(
+            f"{role} must be a list of items, each a list of the annotators' tag sequences; "
+            f"got {_container_kind(annotations)}"
+        )
+    for index, item in enumerate(annotations):
+        if not _is_sequence(item):
+            raise TagTypeError(
+                f"{role}[{index}]: expected a list of the annotators' tag sequences, got {_container_kind(item)}"
+            )
+        for annotator, tags in enumerate(item):
+            if tags is None and allow_missing:
+                continue
+            if not _is_sequence(tags):
+                raise TagTypeError(f"{role}[{index}][{annotator}]: expected a list of tags, got {_container_kind(tags)}")
 
 
 def check_tag_list(tags) -> None:
     """Refuse one tag sequence that is not a list (None, a string, a dict, a generator, ...)."""
     if not _is_sequence(tags):
-        got = "a string" if isinstance(tags, (str, bytes)) else _kind(tags)
-        raise TagTypeError(f"expected a list of tags, got {got}")
+        raise TagTypeError(f"expected a list of tags, got {_container_kind(tags)}")
 
 
 def tag_problem(tag):
