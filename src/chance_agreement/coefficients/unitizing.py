@@ -95,8 +95,8 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
     """
     _check_variant(variant)
     check_mode(mode)
+    check_items(annotations)
     texts = _check_annotations(annotations)
-    check_items(texts)
     scheme = effective_scheme([seq for text in texts for seq in text], scheme, mode, suffix)
 
     n_annotators = len(texts[0])

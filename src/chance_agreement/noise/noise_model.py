@@ -490,8 +490,8 @@ def noise_report_multi(
     from ..spans.tags import check_items, corpus_spans, effective_scheme
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
-    _check_annotations(annotations)
     check_items(annotations)
+    _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
     resolved = effective_scheme(all_sequences, scheme, mode, suffix)
     spans = [

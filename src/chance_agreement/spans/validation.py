@@ -83,24 +83,32 @@ def check_corpus(sequences, role: str = "predictions") -> None:
             raise TagTypeError(f"{where(role, index)}: expected a list of tags, got {_container_kind(sentence)}")
 
 
-def check_items(annotations, role: str = "annotations", allow_missing: bool = True) -> None:
-    """Refuse multi-annotator input that is not a list of items, each a list of the annotators'
-    tag lists (``None`` for a missing annotator when ``allow_missing``); errors name
-    ``annotations[i]`` or ``annotations[i][a]``."""
-    if not _is_sequence(annotations):
+def check_items(annotations, role: str = "annotations") -> None:
+    """Refuse multi-annotator input (items, each a list of the annotators' tag lists) whose
+    containers are not sequences: ``None`` as a whole, a generator, a dict, a set, a number at
+    any level. Errors name ``annotations[i]`` or ``annotations[i][a]``. Strings, and ``None``
+    for an item or an annotator, are left to the entry point, which says what a missing
+    annotator means there."""
+
+    def refuse(value) -> bool:
+        return value is not None and not isinstance(value, (str, bytes)) and not _is_sequence(value)
+
+    if annotations is None or refuse(annotations):
         raise TagTypeError(
             f"{role} must be a list of items, each a list of the annotators' tag sequences; "
             f"got {_container_kind(annotations)}"
         )
+    if isinstance(annotations, (str, bytes)):
+        return
     for index, item in enumerate(annotations):
-        if not _is_sequence(item):
+        if refuse(item):
             raise TagTypeError(
                 f"{role}[{index}]: expected a list of the annotators' tag sequences, got {_container_kind(item)}"
             )
+        if item is None or isinstance(item, (str, bytes)):
+            continue
         for annotator, tags in enumerate(item):
-            if tags is None and allow_missing:
-                continue
-            if not _is_sequence(tags):
+            if refuse(tags):
                 raise TagTypeError(f"{role}[{index}][{annotator}]: expected a list of tags, got {_container_kind(tags)}")
 
 
