@@ -331,10 +331,12 @@ def check_pairs(predictions, references) -> None:
         )
     if len(references) == 0:
         raise ValueError("empty input: no sentences were given")
-    for index, (pred, ref) in enumerate(zip(predictions, references)):
-        if len(pred) != len(ref):
-            raise ValueError(
-                f"sentence {index}: the prediction has {len(pred)} tags but the reference has {len(ref)}"
-            )
-    if not any(len(ref) for ref in references):
+    reference_lengths = list(map(len, references))
+    if list(map(len, predictions)) != reference_lengths:
+        for index, (pred, ref) in enumerate(zip(predictions, references)):
+            if len(pred) != len(ref):
+                raise ValueError(
+                    f"sentence {index}: the prediction has {len(pred)} tags but the reference has {len(ref)}"
+                )
+    if not any(reference_lengths):
         raise ValueError("empty input: every sentence has zero tokens")
