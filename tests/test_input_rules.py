@@ -380,3 +380,15 @@ def test_an_o_tag_with_a_type_is_not_an_entity_type():
     """``O-PER`` never starts an entity (seqeval): only types of entities found are checked."""
     result = quiet(chance_f1, [["O-O", "B-PER"]], [["O", "B-PER"]])
     assert result["overall_f1"] == 1.0
+
+
+def test_readme_example_is_what_the_code_gives():
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Input rules"):]
+    call = '>>> spans_from_tags(["B-PER", "X", "I-PER", "O", "X", "B-LOC"])'
+    shown = section[section.index(call):].splitlines()[1]
+    spans = quiet(spans_from_tags, ["B-PER", "X", "I-PER", "O", "X", "B-LOC"])
+    assert shown == repr(spans)
+    assert spans == [(t, s, e + 1) for t, s, e in quiet(get_entities, ["B-PER", "X", "I-PER", "O", "X", "B-LOC"])]
