@@ -187,10 +187,11 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
     check_type_names(per_sentence, role, names[np.unique(span_types)].tolist())
 
     odd = {}
-    for tag in tags:
-        if is_odd_tag(tag, suffix):
-            first = int(np.argmax(token_codes == codes[tag]))
-            odd[tag] = (role, int(np.searchsorted(sentence_ends, first, side="right")))
+    odd_tags = [tag for tag in tags if is_odd_tag(tag, suffix)]
+    if odd_tags:
+        seen, first_token = np.unique(token_codes, return_index=True)
+        first_sentence_of = dict(zip(seen.tolist(), np.searchsorted(sentence_ends, first_token, side="right").tolist()))
+        odd = {tag: (role, first_sentence_of[codes[tag]]) for tag in odd_tags}
     return per_sentence, odd
 
 
