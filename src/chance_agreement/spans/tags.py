@@ -10,7 +10,10 @@ Two modes, as in seqeval:
   starts between two tokens by seqeval's ``end_of_chunk``/``start_of_chunk`` rules on the two
   (letter, type) pairs. Tags seqeval accepts with a warning (``X``, ``PER``, ``B_PER``,
   ``b-per``, ``O-PER``, ``U-PER``, ``L-PER``, ...) are chunked the same way, with one
-  :class:`OddTagWarning` per distinct tag naming the first sentence that has it.
+  :class:`OddTagWarning` per distinct tag naming the first sentence that has it. Such tags can
+  make seqeval's chunker carry an entity across a sentence break or count two overlapping
+  entities of one type (its begin offset is left over from an earlier entity); both are refused
+  with a ValueError naming the sentence, since spans here are per sentence and disjoint per type.
 - ``mode="strict"``: seqeval's own scheme automaton (``seqeval.scheme.Tokens``) for IOB1, IOB2,
   IOE1, IOE2, IOBES or BILOU; the scheme is auto-detected from the references when not given.
 
