@@ -27,8 +27,8 @@ RESERVED_PREFIX = "overall"
 
 
 class TagTypeError(TypeError, ValueError):
-    """A tag, sentence or corpus of the wrong type. Both a TypeError (the team's rule for wrong
-    types) and a ValueError (what seqeval-style callers catch for bad input)."""
+    """A tag, sentence or corpus of the wrong type: a TypeError, and also a ValueError, which is
+    what callers of seqeval-style metrics catch for bad input."""
 
 
 def where(role: str | None, sentence: int, position: int | None = None) -> str:
@@ -57,8 +57,10 @@ def _container_kind(value) -> str:
         return "a string"
     if isinstance(value, Mapping):
         return f"a {type(value).__name__} (a mapping)"
-    if hasattr(value, "__iter__"):
+    if hasattr(value, "__next__"):
         return f"a {type(value).__name__} (an iterator: give a list, it is read more than once)"
+    if hasattr(value, "__iter__"):
+        return f"a {type(value).__name__} (not indexable: give a list)"
     return _kind(value)
 
 
