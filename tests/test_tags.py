@@ -135,3 +135,28 @@ def test_pair_checks_name_the_sentence():
         check_pairs([[]], [[]])
     with pytest.raises(TypeError, match=r"references\[1\]: expected a list of tags, got a string"):
         check_pairs([["O"], ["O"]], [["O"], "O"])
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(
+    sentences=st.lists(st.lists(st.sampled_from(LENIENT_TAGS[:9] + ODD_TAGS + ["B-O", "S-overall"]), max_size=7), min_size=1, max_size=5),
+    suffix=st.booleans(),
+)
+def test_the_plain_loop_and_the_table_chunker_agree(sentences, suffix):
+    """Small corpora take a plain loop, large ones the numpy table: same spans, warnings, errors."""
+    from chance_agreement.spans import tags as module
+
+    def run(function):
+        try:
+            return function(sentences, suffix, "sentences")
+        except ValueError as error:
+            return str(error)
+
+    numpy_path = module._SMALL_CORPUS
+    try:
+        module._SMALL_CORPUS = 0
+        table = run(module._lenient_corpus)
+    finally:
+        module._SMALL_CORPUS = numpy_path
+    assert run(module._lenient_small) == table
+    assert run(module._lenient_corpus) == table  # below the threshold: the plain loop

@@ -28,6 +28,7 @@ token boundary of the corpus at once (numpy), after parsing each distinct tag on
 from __future__ import annotations
 
 import warnings
+from bisect import bisect_right
 from collections import defaultdict
 from itertools import chain, count
 from typing import Sequence
@@ -111,6 +112,22 @@ def is_odd_tag(tag: str, suffix: bool = False) -> bool:
     return not tag.startswith(("B-", "I-", "E-", "S-"))
 
 
+# tag -> (letter class, type, seqeval warns about it), for prefix and suffix tags; valid tags only
+_PARSED: tuple[dict, dict] = ({}, {})
+
+
+def _parse(tag: str, suffix: bool) -> tuple[int, str, bool]:
+    """(letter class, type, seqeval warns about it) of a valid tag, cached."""
+    cache = _PARSED[suffix]
+    parsed = cache.get(tag)
+    if parsed is None:
+        if len(cache) > 100_000:  # an open vocabulary: start over rather than grow without end
+            cache.clear()
+        letter, type_ = _split_tag(tag, suffix)
+        parsed = cache[tag] = (_LETTER_CLASS.get(letter, _OTHER), str(type_), is_odd_tag(tag, suffix))
+    return parsed
+
+
 def _distinct_tags(sequences, role) -> dict:
     """The distinct tags of a checked corpus; a bad tag raises naming its sentence and position."""
     try:
@@ -141,9 +158,12 @@ def _tag_codes(sequences, n_tokens: int, role) -> tuple[dict, np.ndarray]:
 
 def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], dict]:
     """seqeval's default chunker over a checked corpus: (spans per sentence, {odd tag: sentence})."""
+    n_tokens = sum(map(len, sequences))
+    if n_tokens < _SMALL_CORPUS:
+        return _lenient_small(sequences, suffix, role)
     count_ = len(sequences)
     lengths = np.fromiter(map(len, sequences), dtype=np.intp, count=count_)
-    codes, token_codes = _tag_codes(sequences, int(lengths.sum()), role)
+    codes, token_codes = _tag_codes(sequences, n_tokens, role)
     codes.setdefault("O", len(codes) + 1)  # the separator seqeval puts after every sentence
     tags = list(codes)
     type_codes = {"": 0}  # code 0: seqeval's start state, letter O and type ""
@@ -151,9 +171,8 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
     type_code = np.empty(len(tags) + 1, dtype=np.intp)
     letter_class[0], type_code[0] = _O, 0
     for code, tag in enumerate(tags, start=1):
-        letter, type_ = _split_tag(tag, suffix)
-        letter_class[code] = _LETTER_CLASS.get(letter, _OTHER)
-        type_code[code] = type_codes.setdefault(str(type_), len(type_codes))
+        letter_class[code], type_, _ = _parse(tag, suffix)
+        type_code[code] = type_codes.setdefault(type_, len(type_codes))
 
     sentence_ends = np.cumsum(lengths)
     # seqeval's flat sequence (a separator O after each sentence), behind the start state
@@ -175,12 +194,7 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
     if crossing.size:
         span = int(crossing[0])
         into = int(last_sentence[span])
-        raise ValueError(
-            f"{where(role, into, int(ends[span] - 1 - offsets[into]))}: seqeval's chunker ends here an "
-            f"entity of type {names[span_types[span]]!r} that began in sentence {int(first_sentence[span])} "
-            "(tags that neither start nor end an entity, such as 'X' or 'O-PER', carried it across the "
-            "sentence break); entities cannot cross sentences here, so fix the tags"
-        )
+        raise _crossing_error(role, into, int(ends[span] - 1 - offsets[into]), names[span_types[span]], int(first_sentence[span]))
     if ends.size > 1 and np.any(begins[1:] < ends[:-1]):  # seqeval reused an old begin offset
         _refuse_same_type_overlap(begins, ends, span_types, offsets, last_sentence, names, role)
     base = offsets[last_sentence]
@@ -210,12 +224,85 @@ def _refuse_same_type_overlap(begins, ends, span_types, offsets, sentence_of, na
     base = int(offsets[sentence])
     first = (int(b[later - 1]) - base, int(e[later - 1]) - base)
     second = (int(b[later]) - base, int(e[later]) - base)
-    raise ValueError(
-        f"{where(role, sentence)}: seqeval's chunker finds two overlapping {names[t[later]]!r} entities, "
+    raise _overlap_error(role, sentence, names[t[later]], first, second)
+
+
+def _crossing_error(role, into: int, position: int, type_name: str, began: int) -> ValueError:
+    return ValueError(
+        f"{where(role, into, position)}: seqeval's chunker ends here an entity of type {type_name!r} "
+        f"that began in sentence {began} (tags that neither start nor end an entity, such as 'X' or "
+        "'O-PER', carried it across the sentence break); entities cannot cross sentences here, so fix "
+        "the tags"
+    )
+
+
+def _overlap_error(role, sentence: int, type_name: str, first: tuple, second: tuple) -> ValueError:
+    return ValueError(
+        f"{where(role, sentence)}: seqeval's chunker finds two overlapping {type_name!r} entities, "
         f"{first} and {second} (a tag that neither starts nor ends an entity, such as 'U-PER' or "
         "'L-PER' after 'S-PER' or 'E-PER', extends an entity seqeval has already closed); the chance "
         "model needs disjoint entities of one type, so fix the tags or use mode='strict'"
     )
+
+
+_END_LIST, _START_LIST = _END.tolist(), _START.tolist()
+# below this many tokens the plain loop beats numpy's fixed costs (one sentence, one annotator)
+_SMALL_CORPUS = 1000
+
+
+def _lenient_small(sequences, suffix: bool, role) -> tuple[list[list[Span]], dict]:
+    """``_lenient_corpus`` as a plain loop over the tokens (same table, same errors, same order)."""
+    parsed = _PARSED[suffix]
+    odd: dict = {}
+    per_sentence: list[list[Span]] = []
+    offsets: list[int] = []
+    names: set = set()
+    crossing = overlap = None
+    prev_class, prev_type, begin, position = _O, "", 0, 0  # seqeval's start state
+    prev_tag = None
+    for index, tags in enumerate(sequences):
+        offset = position
+        offsets.append(offset)
+        spans: list[Span] = []
+        last_of_type: dict = {}
+        for tag in chain(tags, ("O",)):  # the separator O seqeval puts after every sentence
+            if tag == "O" and prev_tag == "O":  # nothing ends or starts between two O tags
+                position += 1
+                continue
+            prev_tag = tag
+            try:
+                tag_class, type_, is_odd = parsed[tag]
+            except (KeyError, TypeError):
+                if tag_problem(tag):
+                    raise_bad_tag(sequences, role)
+                tag_class, type_, is_odd = _parse(tag, suffix)
+            if is_odd and tag not in odd:
+                odd[tag] = (role, index)
+            rule = prev_class * 14 + tag_class * 2 + (prev_type != type_)
+            if _END_LIST[rule]:
+                if begin < offset:
+                    if crossing is None:
+                        began = bisect_right(offsets, begin) - 1
+                        crossing = _crossing_error(role, index, position - 1 - offset, prev_type, began)
+                else:
+                    span = (prev_type, begin - offset, position - offset)
+                    previous = last_of_type.get(prev_type)
+                    if overlap is None and previous is not None and span[1] < previous[2]:
+                        overlap = _overlap_error(role, index, prev_type, previous[1:], span[1:])
+                    last_of_type[prev_type] = span
+                    names.add(prev_type)
+                    spans.append(span)
+            if _START_LIST[rule]:
+                begin = position
+            prev_class, prev_type = tag_class, type_
+            position += 1
+        per_sentence.append(spans)
+    if crossing is not None:
+        raise crossing
+    if overlap is not None:
+        raise overlap
+    check_type_names(per_sentence, role, names)
+    return per_sentence, odd
 
 
 def _strict_corpus(sequences, scheme, suffix: bool, role) -> list[list[Span]]:
@@ -282,7 +369,8 @@ def spans_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = 
     if mode == "strict" and scheme is None:
         scheme = detect_scheme([tags], suffix)
     spans, odd = _chunk([tags], None, scheme, mode, suffix)
-    _warn_odd_tags({tag: (None, 0) for tag in odd}, suffix)
+    if odd:
+        _warn_odd_tags({tag: (None, 0) for tag in odd}, suffix)
     return spans[0]
 
 

@@ -152,7 +152,7 @@ def check_type_names(spans_per_sentence, role: str | None, names=None) -> None:
     """
     if names is None:
         names = {name for spans in spans_per_sentence for name, _, _ in spans}
-    bad = sorted(name for name in names if reserved_type(name))
+    bad = [name for name in names if reserved_type(name)]
     if not bad:
         return
     for index, spans in enumerate(spans_per_sentence):
