@@ -258,13 +258,13 @@ def _lenient_small(sequences, suffix: bool, role) -> tuple[list[list[Span]], dic
     offsets: list[int] = []
     names: set = set()
     crossing = overlap = None
+    ends, starts = _END_LIST, _START_LIST
     prev_class, prev_type, begin, position = _O, "", 0, 0  # seqeval's start state
-    prev_tag = None
+    prev_tag, last_end = None, 0
     for index, tags in enumerate(sequences):
         offset = position
         offsets.append(offset)
         spans: list[Span] = []
-        last_of_type: dict = {}
         for tag in chain(tags, ("O",)):  # the separator O seqeval puts after every sentence
             if tag == "O" and prev_tag == "O":  # nothing ends or starts between two O tags
                 position += 1
@@ -279,20 +279,21 @@ def _lenient_small(sequences, suffix: bool, role) -> tuple[list[list[Span]], dic
             if is_odd and tag not in odd:
                 odd[tag] = (role, index)
             rule = prev_class * 14 + tag_class * 2 + (prev_type != type_)
-            if _END_LIST[rule]:
+            if ends[rule]:
                 if begin < offset:
                     if crossing is None:
                         began = bisect_right(offsets, begin) - 1
                         crossing = _crossing_error(role, index, position - 1 - offset, prev_type, began)
                 else:
                     span = (prev_type, begin - offset, position - offset)
-                    previous = last_of_type.get(prev_type)
-                    if overlap is None and previous is not None and span[1] < previous[2]:
-                        overlap = _overlap_error(role, index, prev_type, previous[1:], span[1:])
-                    last_of_type[prev_type] = span
+                    if begin < last_end and overlap is None:  # a reused begin: compare with the same type
+                        previous = next((s for s in reversed(spans) if s[0] == prev_type), None)
+                        if previous is not None and span[1] < previous[2]:
+                            overlap = _overlap_error(role, index, prev_type, previous[1:], span[1:])
+                    last_end = position
                     names.add(prev_type)
                     spans.append(span)
-            if _START_LIST[rule]:
+            if starts[rule]:
                 begin = position
             prev_class, prev_type = tag_class, type_
             position += 1
@@ -363,12 +364,15 @@ def spans_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = 
     by default (``get_entities(tags)``), the ``scheme`` automaton with ``mode="strict"`` (scheme
     auto-detected if None). Errors name the 0-based position.
     """
-    check_mode(mode)
-    scheme = resolve_scheme(scheme)
-    check_tag_list(tags)
-    if mode == "strict" and scheme is None:
-        scheme = detect_scheme([tags], suffix)
-    spans, odd = _chunk([tags], None, scheme, mode, suffix)
+    if mode is None and scheme is None and type(tags) is list and len(tags) < _SMALL_CORPUS:
+        spans, odd = _lenient_small((tags,), suffix, None)  # the common call, checked by the loop
+    else:
+        check_mode(mode)
+        scheme = resolve_scheme(scheme)
+        check_tag_list(tags)
+        if mode == "strict" and scheme is None:
+            scheme = detect_scheme([tags], suffix)
+        spans, odd = _chunk([tags], None, scheme, mode, suffix)
     if odd:
         _warn_odd_tags({tag: (None, 0) for tag in odd}, suffix)
     return spans[0]
