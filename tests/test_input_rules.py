@@ -7,6 +7,7 @@ sentence and position; NaN logits in the Trainer hook).
 
 from __future__ import annotations
 
+import importlib
 import math
 import warnings
 
@@ -26,11 +27,13 @@ from chance_agreement import (
     noise_report_multi,
     unitizing_alpha,
 )
-from chance_agreement.coefficients.multi_annotator import token_ratings
 from chance_agreement.ecosystem.trainer import compute_metrics_fn
 from chance_agreement.spans.tags import OddTagWarning, corpus_spans, paired_spans, spans_from_tags
 from chance_agreement.spans.validation import TagTypeError, reserved_type
 from test_chance_f1 import assert_seqeval_parity, seqeval_module_result
+
+# the layer folder of the multi-annotator module may be renamed; take it from the public function
+token_ratings = importlib.import_module(multi_annotator_agreement.__module__).token_ratings
 
 ODD_TAGS = ["X", "PER", "B_PER", "b-per", "O-PER", "U-PER", "L-PER", "X-LOC", ".", "Z"]
 VOCABULARY = ["O", "O", "B-PER", "I-PER", "E-PER", "S-PER", "B-LOC", "I-LOC", "B", "I", *ODD_TAGS]
