@@ -318,6 +318,15 @@ def test_nothing_is_silently_dropped_by_a_bad_corpus_in_spans_functions():
         boundaries_from_tags(t for t in ["O", "B-PER"])
 
 
+def test_bad_tags_in_the_trainer_hooks_label_list():
+    ids = (np.array([[0, 1]]), np.array([[0, 0]]))
+    with pytest.raises(ValueError, match=r"predictions\[0\], position 1: the tag is an empty string"):
+        compute_metrics_fn(["O", ""])(ids)
+    for label in (None, float("nan"), 3):
+        with pytest.raises(ValueError, match="label_list must be a non-empty sequence of tag strings"):
+            compute_metrics_fn(["O", label])
+
+
 def test_nan_logits_in_the_trainer_hook_are_an_error():
     hook = compute_metrics_fn(["O", "B-PER", "I-PER"])
     logits = np.zeros((2, 3, 3))
