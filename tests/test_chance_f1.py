@@ -272,7 +272,7 @@ def test_every_token_an_entity_gives_chance_one_and_a_documented_corrected_value
         ([["O", "O"]], [["O"]], {}, "sentence 0: the prediction has 2 tags but the reference has 1"),
         ([["O"], ["O"]], [["O"]], {}, "got 2 prediction sequences but 1 reference"),
         ([], [], {}, "empty input"),
-        ([["O", "X-PER"]], [["O", "O"]], {}, r"predictions\[0\]: invalid tag 'X-PER' at position 1"),
+        ([["O", ""]], [["O", "O"]], {}, r"predictions\[0\], position 1: the tag is an empty string"),
         ([["E-PER"]], [["B-PER"]], {"mode": "strict", "scheme": "IOB2"}, r"predictions\[0\]: Invalid token is found: E-PER"),
         ([["O"]], [["O"]], {"scheme": "IOB9", "mode": "strict"}, "Scheme should be one of"),
         ([["O"]], [["O"]], {"level": "span"}, "level must be one of"),

@@ -62,8 +62,8 @@ def test_bad_files_give_an_error_naming_the_problem(tmp_path, capsys):
     assert f"{ragged}: line 2: expected 3 columns" in capsys.readouterr().err
     invalid = tmp_path / "invalid.conll"
     invalid.write_text("a O O\n\nb O X-PER\n")
-    assert main(["f1", str(invalid)]) == 1
-    assert f"{invalid}: line 3: column 2: invalid tag 'X-PER'" in capsys.readouterr().err
+    assert main(["f1", "--mode", "strict", "--scheme", "IOB2", str(invalid)]) == 1  # seqeval's default mode takes X-PER
+    assert f"{invalid}: line 3: column 2: tag 'X-PER': invalid tag: prefix 'X' is not one of the IOB2 prefixes" in capsys.readouterr().err
     empty = tmp_path / "empty.conll"
     empty.write_text("\n\n")
     assert main(["f1", str(empty)]) == 1
@@ -77,8 +77,8 @@ def test_f1_refuses_a_file_without_a_prediction_column(tmp_path, capsys):
     assert main(["f1", str(two)]) == 1
     err = capsys.readouterr().err
     assert f"{two}: the prediction column -1 is the reference column 1" in err
-    assert main(["f1", str(two), "--prediction-column", "0", "--json"]) == 1  # tokens as tags: line named
-    assert f"{two}: line 1: column 0: invalid tag 'John'" in capsys.readouterr().err
+    assert main(["f1", str(two), "--prediction-column", "0", "--json", "--mode", "strict", "--scheme", "IOB2"]) == 1
+    assert f"{two}: line 1: column 0: tag 'John': invalid tag" in capsys.readouterr().err  # tokens as tags
 
 
 def test_demo_prints_our_values_beside_the_papers():

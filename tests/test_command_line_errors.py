@@ -132,8 +132,9 @@ def test_invalid_tag_in_a_leaderboard_system_file_names_file_and_line(files):
     lines = files["system"].read_text().splitlines()
     lines[8] = "Mary B-PER PER-B"
     bad.write_text("\n".join(lines) + "\n")
-    line = failed(run("leaderboard", files["gold"], files["system"], bad), 1)
-    assert f"{bad}: line 9: column 2: invalid tag 'PER-B'" in line
+    # seqeval's default mode chunks 'PER-B' (with a warning, as seqeval does); strict IOB2 refuses it
+    line = failed(run("leaderboard", files["gold"], files["system"], bad, "--mode", "strict", "--scheme", "IOB2"), 1)
+    assert f"{bad}: line 9: column 2: tag 'PER-B': invalid tag" in line
 
 
 def test_misaligned_annotators_name_both_files_and_lines(files):
@@ -161,5 +162,7 @@ def test_output_without_extension_is_written_exactly(files, name):
 def test_invalid_tag_of_an_annotator_names_file_and_line(files):
     bad = files["dir"] / "annotator.conll"
     bad.write_text("John B-PER\nlives O\nin O\nNew B-LOC\nYork I-LOC\n\nAcme B-ORG\nhired O\nMary PER\n")
-    line = failed(run("agreement", files["gold"], bad), 1)
-    assert f"{bad}: line 9: column 1: invalid tag 'PER'" in line
+    line = failed(run("agreement", files["gold"], bad, "--mode", "strict", "--scheme", "IOB2"), 1)
+    assert f"{bad}: line 9: column 1: tag 'PER': invalid tag" in line
+    odd = run("agreement", files["gold"], bad)  # the default mode takes it as seqeval does, with one warning
+    assert odd.returncode == 0 and odd.stderr.count("warning: tag 'PER'") == 1

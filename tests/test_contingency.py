@@ -186,8 +186,8 @@ def test_length_mismatch_names_the_sentence():
 
 
 def test_invalid_tag_names_the_sentence():
-    with pytest.raises(ValueError, match=r"references\[1\]: invalid tag 'X-PER'"):
-        contingency([["O"], ["O"]], [["O"], ["X-PER"]])
+    with pytest.raises(ValueError, match=r"references\[1\], position 0: the tag is None"):
+        contingency([["O"], ["O"]], [["O"], [None]])
 
 
 def test_entity_type_named_o_is_rejected():
@@ -321,3 +321,36 @@ def test_strict_mode_on_valid_iob2_matches_the_default_chunker(sentences, view):
     strict = contingency(predictions, references, mode="strict", scheme="IOB2", view=view, markables=masks)
     default = contingency(predictions, references, view=view, markables=masks)
     assert (strict[0].tolist(), strict[1]) == (default[0].tolist(), default[1])
+
+
+ODD_REFERENCES = [["B-PER", "O", "X", "B-LOC", "I-LOC"], ["PER", "I-PER", "O"], ["B-ORG", "O", "O"]]
+ODD_PREDICTIONS = [["B-PER", "I-PER", "O", "O", "B-LOC"], ["B-PER", "I-PER", "O"], ["b-org", "O", "O"]]
+
+
+def _categories_from_spans(sequences):
+    from chance_agreement.reliability.contingency_table import token_categories
+    from chance_agreement.spans.tags import spans_from_tags
+
+    return [label for sequence in sequences for label in token_categories(spans_from_tags(sequence), len(sequence))]
+
+
+def test_odd_tags_take_the_span_path_in_the_fast_token_coding():
+    """Around tags seqeval takes with a warning (X, a bare PER, b-org), a token's category is no
+    longer its tag's own type: the fast per-tag coding must fall back to seqeval's spans."""
+    from collections import Counter
+
+    from chance_agreement import multi_annotator_agreement
+    from chance_agreement.reliability.multi_annotator import token_ratings
+
+    with pytest.warns(UserWarning):
+        table, categories = contingency(ODD_PREDICTIONS, ODD_REFERENCES)
+    pairs = Counter(zip(_categories_from_spans(ODD_REFERENCES), _categories_from_spans(ODD_PREDICTIONS)))
+    expected = [[pairs[(row, column)] for column in categories] for row in categories]
+    assert table.tolist() == expected
+    assert "_" in categories  # the X-joined chunk of seqeval's default mode
+    with pytest.warns(UserWarning):
+        ratings, _ = token_ratings([list(item) for item in zip(ODD_REFERENCES, ODD_PREDICTIONS)])
+    assert [row[0] for row in ratings] == _categories_from_spans(ODD_REFERENCES)
+    assert [row[1] for row in ratings] == _categories_from_spans(ODD_PREDICTIONS)
+    with pytest.warns(UserWarning):
+        assert multi_annotator_agreement([list(item) for item in zip(ODD_REFERENCES, ODD_PREDICTIONS)])["n_tokens"] == 11

@@ -276,8 +276,8 @@ def test_multi_annotator_errors_name_the_item():
         multi_annotator_agreement([[["O"], ["O"]], [["O"], ["O", "O"]]])
     with pytest.raises(ValueError, match="item 1 has 3 annotator slots but item 0 has 2"):
         multi_annotator_agreement([[["O"], ["O"]], [["O"], ["O"], ["O"]]])
-    with pytest.raises(ValueError, match="item 0, annotator 1: invalid tag 'Z-PER'"):
-        multi_annotator_agreement([[["O"], ["Z-PER"]]])
+    with pytest.raises(ValueError, match="item 0, annotator 1: position 0: the tag is an empty string"):
+        multi_annotator_agreement([[["O"], [""]]])
     with pytest.raises(ValueError, match="need at least two annotators per item, got 1"):
         multi_annotator_agreement([[["O"]]])
 

@@ -284,7 +284,7 @@ def test_degenerate_teams_take_the_zero_division_value():
         ([[["O"]]], {}, ValueError, "at least two annotators"),
         ([[["O"]], [["O"], ["O"]]], {}, ValueError, "different numbers of sentences"),
         ([[["O", "O"]], [["O"]]], {}, ValueError, "sentence 0: the annotators' tag sequences have different lengths"),
-        ([[["O", "X-PER"]], [["O", "O"]]], {}, ValueError, r"sentence 0, annotator annotator_1: invalid tag 'X-PER'"),
+        ([[["O", None]], [["O", "O"]]], {}, ValueError, r"sentence 0, annotator annotator_1: position 1: the tag is None"),
         ([[["O"]], [["O"]]], {"names": ["x", "x"]}, ValueError, "distinct names"),
         ([[["O"]], [["O"]]], {"level": "span"}, ValueError, "level must be one of"),
         ([[["O"]], [["O"]]], {"model": "uniform"}, ValueError, "model must be one of"),

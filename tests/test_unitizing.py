@@ -384,7 +384,7 @@ def test_results_are_plain_floats():
         ("O O", "annotations must be a list"),
         ([[["O"], ["O"]], [["O"], ["O"], ["O"]]], "text 1 has 3 annotators but text 0 has 2"),
         ([[["O", "O"], ["O"]]], "text 0: annotator 1 has 1 tags but annotator 0 has 2"),
-        ([[["O"], ["O"]], [["O"], ["X-PER"]]], "text 1, annotator 1: invalid tag 'X-PER'"),
+        ([[["O"], ["O"]], [["O"], [None]]], "text 1, annotator 1: position 0: the tag is None"),
         ([[["O"], None]], "text 0, annotator 1: missing annotation"),
         ([[["O"], "O"]], "text 0, annotator 1: expected a list of tags, got a string"),
         ([[[], []]], "empty input: every text has zero tokens"),

@@ -28,6 +28,8 @@ __version__ = "0.1.0"
 # public name -> module (relative to this package) that defines it
 _EXPORTS = {
     "spans_from_tags": "spans.tags",
+    "OddTagWarning": "spans.tags",
+    "TagTypeError": "spans.validation",
     "coverage_probabilities": "chance.random_model",
     "start_probabilities": "chance.random_model",
     "sample_annotation": "chance.random_model",

@@ -5,7 +5,8 @@
 
 The returned function takes an ``EvalPrediction`` (or a ``(predictions, label_ids)`` tuple),
 argmaxes the logits over the last axis (predictions that are already label ids, e.g. from
-``preprocess_logits_for_metrics``, are used as they are), drops every position labelled -100
+``preprocess_logits_for_metrics``, are used as they are; a NaN logit at a labelled position is a
+ValueError naming the sequence and position, never silently class 0), drops every position labelled -100
 (special tokens, continuation word pieces, padding), maps ids to tags through ``label_list`` and
 returns the metric's result flattened (``chance_agreement.ecosystem.flat.flatten``) with seqeval's
 ``overall_`` prefix removed, as ``run_ner.py`` does: ``observed_f1``, ``chance_f1``,
@@ -67,6 +68,14 @@ def tags_from_predictions(predictions, label_ids, label_list: Sequence[str]) -> 
     if not np.issubdtype(labels.dtype, np.integer) or not np.issubdtype(predicted_ids.dtype, np.integer):
         raise ValueError(f"label ids must be integers, got {labels.dtype} and {predicted_ids.dtype}")
     keep = labels != IGNORE_INDEX
+    if predictions.ndim == 3 and np.issubdtype(predictions.dtype, np.inexact):
+        nan = keep & np.isnan(predictions).any(axis=-1)
+        if nan.any():
+            row, column = map(int, np.argwhere(nan)[0])
+            raise ValueError(
+                f"logits: NaN at sequence {row}, position {column} (a labelled position): the argmax "
+                "is undefined there (has the model diverged?)"
+            )
     for name, ids in (("label_ids", labels), ("predicted ids", predicted_ids)):
         bad = keep & ((ids < 0) | (ids >= len(label_list)))
         if bad.any():

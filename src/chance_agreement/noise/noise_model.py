@@ -578,9 +578,10 @@ def noise_report_multi(
     Every item needs the same k annotators (no missing ones) and equally long sequences; strict
     mode without a scheme detects it from all sequences.
     """
-    from ..spans.tags import corpus_spans, effective_scheme
+    from ..spans.tags import check_items, corpus_spans, effective_scheme
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
+    check_items(annotations)
     _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
     resolved = effective_scheme(all_sequences, scheme, mode, suffix)

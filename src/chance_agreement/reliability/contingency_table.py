@@ -19,6 +19,7 @@ both annotations, then ``"O"``. The four ways of building the table of section 4
 from __future__ import annotations
 
 from collections import Counter
+import warnings
 from typing import Sequence
 
 import numpy as np
@@ -142,8 +143,16 @@ CHUNK_TOKENS = 1 << 17  # tokens coded at once: memory stays O(chunk + tags), no
 
 def tag_category(tag, suffix: bool = False) -> str:
     """Entity type of a tag under the conlleval chunker (``NOTHING`` for O): every non-O token
-    lies in a span of its own tag's type, so a token's category depends on its tag alone."""
-    spans = tags.spans_from_tags([tag], suffix=suffix)  # raises for an invalid tag
+    lies in a span of its own tag's type, so a token's category depends on its tag alone.
+
+    Raises ValueError for an invalid tag and for a tag seqeval takes only with a warning (``X``,
+    a bare ``PER``, ...): around those, spans may take other types, so the caller takes the span path."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tags.OddTagWarning)
+        try:
+            spans = tags.spans_from_tags([tag], suffix=suffix)  # raises for an invalid tag
+        except tags.OddTagWarning as odd:
+            raise ValueError(str(odd)) from None
     return spans[0][0] if spans else NOTHING
 
 

@@ -450,6 +450,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
     from ..spans import tags
     from .contingency_table import lenient_token_categories, token_categories
 
+    tags.check_items(annotations)
     if isinstance(annotations, str) or not len(annotations):
         raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
     k = None

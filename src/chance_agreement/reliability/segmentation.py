@@ -359,9 +359,10 @@ def boundaries_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bo
     check_mode(mode)
     if isinstance(tags, (str, bytes)):
         raise ValueError("tags must be a list of tags, not a string")
+    spans = spans_from_tags(tags, scheme=resolve_scheme(scheme), mode=mode, suffix=suffix)
     n = len(tags)
     vector = [0] * max(n - 1, 0)
-    for _, start, end in spans_from_tags(tags, scheme=resolve_scheme(scheme), mode=mode, suffix=suffix):
+    for _, start, end in spans:
         if start > 0:
             vector[start - 1] = 1
         if end < n:

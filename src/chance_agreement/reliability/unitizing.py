@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..spans.tags import check_mode, effective_scheme, spans_from_tags
+from ..spans.tags import check_items, check_mode, effective_scheme, spans_from_tags
 
 __all__ = ["VARIANTS", "unitizing_alpha", "unitizing_alpha_from_units"]
 
@@ -95,6 +95,7 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
     """
     _check_variant(variant)
     check_mode(mode)
+    check_items(annotations)
     texts = _check_annotations(annotations)
     scheme = effective_scheme([seq for text in texts for seq in text], scheme, mode, suffix)
 

@@ -170,8 +170,18 @@ def _one_line(text) -> str:
     return " ".join(str(text).split())
 
 
-def _warning_line(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"chance-agreement: warning: {_one_line(message)}", file=sys.stderr)
+def _warning_printer():
+    """A ``warnings.showwarning`` printing each distinct warning once, on one line: a command that
+    computes several scores from the same tags warns about an odd tag once, not once per score."""
+    shown = set()
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        text = _one_line(message)
+        if text not in shown:
+            shown.add(text)
+            print(f"chance-agreement: warning: {text}", file=sys.stderr)
+
+    return show
 
 
 def _os_error(error: OSError) -> str:
@@ -203,7 +213,7 @@ def main(argv=None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("default")
-            warnings.showwarning = _warning_line
+            warnings.showwarning = _warning_printer()
             status = args.run(args)
             sys.stdout.flush()
             return status

@@ -3,23 +3,47 @@
 Two modes, as in seqeval:
 
 - default (``mode=None``): the conlleval-compatible chunker of ``seqeval.metrics.get_entities``
-  (an ``I-`` after ``O`` starts an entity). Re-implemented here as one tight loop; tags must be
-  ``O`` or carry a ``B``/``I``/``E``/``S`` prefix (suffix with ``suffix=True``), anything else is a
-  ValueError (seqeval only warns and then chunks garbage).
+  (an ``I-`` after ``O`` starts an entity), applied as seqeval's ``classification_report`` applies
+  it: to the whole corpus with an ``O`` after every sentence. Each tag is split into seqeval's
+  prefix letter and type (``tag[0]`` and ``tag[1:].split("-", 1)[-1] or "_"``; with
+  ``suffix=True`` ``tag[-1]`` and ``tag[:-1].rsplit("-", 1)[0] or "_"``), and a chunk ends or
+  starts between two tokens by seqeval's ``end_of_chunk``/``start_of_chunk`` rules on the two
+  (letter, type) pairs. Tags seqeval accepts with a warning (``X``, ``PER``, ``B_PER``,
+  ``b-per``, ``O-PER``, ``U-PER``, ``L-PER``, ...) are chunked the same way, with one
+  :class:`OddTagWarning` per distinct tag naming the first sentence that has it. Such tags can
+  make seqeval's chunker carry an entity across a sentence break or count two overlapping
+  entities of one type (its begin offset is left over from an earlier entity); both are refused
+  with a ValueError naming the sentence, since spans here are per sentence and disjoint per type.
 - ``mode="strict"``: seqeval's own scheme automaton (``seqeval.scheme.Tokens``) for IOB1, IOB2,
   IOE1, IOE2, IOBES or BILOU; the scheme is auto-detected from the references when not given.
 
-Spans are ``(entity_type, start, end)`` with ``end`` exclusive.
+Spans are ``(entity_type, start, end)`` with ``end`` exclusive, sentence by sentence. Input rules
+(corpus shape, tag values, reserved type names) are those of :mod:`.validation`.
+
+Speed: the rules depend only on the two letters (seven classes: B, I, E, S, O, ``.``, any other)
+and on whether the two types differ, so the default chunker looks up a 7 x 7 x 2 table for every
+token boundary of the corpus at once (numpy), after parsing each distinct tag once.
 """
 
 from __future__ import annotations
 
+import warnings
+from bisect import bisect_right
+from collections import defaultdict
+from itertools import chain, count
 from typing import Sequence
 
+import numpy as np
+
+from .validation import check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, tag_problem, where
+
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
-_PREFIXES = frozenset("BIES")
 
 Span = tuple[str, int, int]
+
+
+class OddTagWarning(UserWarning):
+    """A tag that is neither ``O`` nor a B-/I-/E-/S- tag; seqeval accepts and chunks it."""
 
 
 def resolve_scheme(scheme):
@@ -43,52 +67,290 @@ def check_mode(mode):
     return mode
 
 
-def _lenient_spans(tags: Sequence[str], suffix: bool) -> list[Span]:
-    spans = []
-    prev_tag, prev_type, begin = "O", "", 0
-    for i, chunk in enumerate(list(tags) + ["O"]):
-        if chunk == "O":
-            tag, type_ = "O", "_"
-        else:
-            tag = chunk[-1] if suffix else chunk[0]
-            sep_ok = len(chunk) == 1 or (chunk[-2] if suffix else chunk[1]) == "-"
-            if tag not in _PREFIXES or not sep_ok:
-                where = "suffix" if suffix else "prefix"
-                raise ValueError(
-                    f"invalid tag {chunk!r} at position {i}: expected 'O' or a B-, I-, E- or S- "
-                    f"{where} (for BILOU or IOB1 use mode='strict' with scheme=...)"
+# --- seqeval's chunk rules as a lookup table -------------------------------------------------
+
+_B, _I, _E, _S, _O, _DOT, _OTHER = range(7)
+_LETTER_CLASS = {"B": _B, "I": _I, "E": _E, "S": _S, "O": _O, ".": _DOT}
+
+
+def _rule_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``end_of_chunk`` and ``start_of_chunk`` of seqeval for (previous class, class, types differ)."""
+    end = np.zeros((7, 7, 2), dtype=bool)
+    start = np.zeros((7, 7, 2), dtype=bool)
+    for prev in range(7):
+        for cur in range(7):
+            for differ in (0, 1):
+                end[prev, cur, differ] = (
+                    prev in (_E, _S)
+                    or (prev in (_B, _I) and cur in (_B, _S, _O))
+                    or (prev not in (_O, _DOT) and differ)
                 )
-            type_ = (chunk[:-2] if suffix else chunk[2:]) or "_"
-        if prev_tag != "O" and (
-            prev_tag in "ES" or (tag in "BSO") or prev_type != type_
-        ):
-            spans.append((prev_type, begin, i))
-        if tag != "O" and (
-            tag in "BS" or prev_tag in "ESO" or prev_type != type_
-        ):
-            begin = i
-        prev_tag, prev_type = tag, type_
-    return spans
+                start[prev, cur, differ] = (
+                    cur in (_B, _S)
+                    or (prev in (_E, _S, _O) and cur in (_E, _I))
+                    or (cur not in (_O, _DOT) and differ)
+                )
+    return end.ravel(), start.ravel()
 
 
-def _strict_spans(tags: Sequence[str], scheme, suffix: bool) -> list[Span]:
+_END, _START = _rule_tables()
+
+
+def _split_tag(tag: str, suffix: bool) -> tuple[str, str]:
+    """seqeval's (prefix letter, type) of a tag."""
+    if suffix:
+        return tag[-1], tag[:-1].rsplit("-", maxsplit=1)[0] or "_"
+    return tag[0], tag[1:].split("-", maxsplit=1)[-1] or "_"
+
+
+def is_odd_tag(tag: str, suffix: bool = False) -> bool:
+    """True for a tag seqeval warns about: not O/B/I/E/S and without a ``B-``.. (``-B``..) affix."""
+    if tag in ("O", "B", "I", "E", "S"):
+        return False
+    if suffix:
+        return not tag.endswith(("-B", "-I", "-E", "-S"))
+    return not tag.startswith(("B-", "I-", "E-", "S-"))
+
+
+# tag -> (letter class, type, seqeval warns about it), for prefix and suffix tags; valid tags only
+_PARSED: tuple[dict, dict] = ({}, {})
+
+
+def _parse(tag: str, suffix: bool) -> tuple[int, str, bool]:
+    """(letter class, type, seqeval warns about it) of a valid tag, cached."""
+    cache = _PARSED[suffix]
+    parsed = cache.get(tag)
+    if parsed is None:
+        if len(cache) > 100_000:  # an open vocabulary: start over rather than grow without end
+            cache.clear()
+        letter, type_ = _split_tag(tag, suffix)
+        parsed = cache[tag] = (_LETTER_CLASS.get(letter, _OTHER), str(type_), is_odd_tag(tag, suffix))
+    return parsed
+
+
+def _distinct_tags(sequences, role) -> dict:
+    """The distinct tags of a checked corpus; a bad tag raises naming its sentence and position."""
+    try:
+        distinct = set(chain.from_iterable(sequences))
+    except TypeError:  # an unhashable tag
+        raise_bad_tag(sequences, role)
+    for tag in distinct:
+        if tag_problem(tag):
+            raise_bad_tag(sequences, role)
+    return distinct
+
+
+def _tag_codes(sequences, n_tokens: int, role) -> tuple[dict, np.ndarray]:
+    """``({tag: code}, code of every token)`` with codes 1, 2, ... in order of first appearance."""
+    codes = defaultdict(count(1).__next__)
+    try:
+        token_codes = np.fromiter(
+            map(codes.__getitem__, chain.from_iterable(sequences)), dtype=np.intp, count=n_tokens
+        )
+    except TypeError:  # an unhashable tag
+        raise_bad_tag(sequences, role)
+    codes = dict(codes)
+    for tag in codes:
+        if tag_problem(tag):
+            raise_bad_tag(sequences, role)
+    return codes, token_codes
+
+
+def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], dict]:
+    """seqeval's default chunker over a checked corpus: (spans per sentence, {odd tag: sentence})."""
+    n_tokens = sum(map(len, sequences))
+    if n_tokens < _SMALL_CORPUS:
+        return _lenient_small(sequences, suffix, role)
+    count_ = len(sequences)
+    lengths = np.fromiter(map(len, sequences), dtype=np.intp, count=count_)
+    codes, token_codes = _tag_codes(sequences, n_tokens, role)
+    codes.setdefault("O", len(codes) + 1)  # the separator seqeval puts after every sentence
+    tags = list(codes)
+    type_codes = {"": 0}  # code 0: seqeval's start state, letter O and type ""
+    letter_class = np.empty(len(tags) + 1, dtype=np.intp)
+    type_code = np.empty(len(tags) + 1, dtype=np.intp)
+    letter_class[0], type_code[0] = _O, 0
+    for code, tag in enumerate(tags, start=1):
+        letter_class[code], type_, _ = _parse(tag, suffix)
+        type_code[code] = type_codes.setdefault(type_, len(type_codes))
+
+    sentence_ends = np.cumsum(lengths)
+    # seqeval's flat sequence (a separator O after each sentence), behind the start state
+    flat = np.concatenate(([0], np.insert(token_codes, sentence_ends, codes["O"])))
+    classes = letter_class[flat]
+    types = type_code[flat]
+    rule = classes[:-1] * 14 + classes[1:] * 2 + (types[:-1] != types[1:])
+    # at flat position i, a chunk (type of i - 1, begin, i - 1) ends, then one may start at i
+    ends = np.flatnonzero(_END[rule])
+    starts = np.concatenate(([0], np.flatnonzero(_START[rule])))  # seqeval's begin starts at 0
+    begins = starts[np.searchsorted(starts[1:], ends, side="left")]
+    span_types = types[ends]
+
+    offsets = np.concatenate(([0], sentence_ends[:-1] + np.arange(1, count_)))  # flat start of each sentence
+    last_sentence = np.searchsorted(offsets, ends - 1, side="right") - 1
+    first_sentence = np.searchsorted(offsets, begins, side="right") - 1
+    names = np.array(list(type_codes), dtype=object)
+    crossing = np.flatnonzero(first_sentence != last_sentence)
+    if crossing.size:
+        span = int(crossing[0])
+        into = int(last_sentence[span])
+        raise _crossing_error(role, into, int(ends[span] - 1 - offsets[into]), names[span_types[span]], int(first_sentence[span]))
+    if ends.size > 1 and np.any(begins[1:] < ends[:-1]):  # seqeval reused an old begin offset
+        _refuse_same_type_overlap(begins, ends, span_types, offsets, last_sentence, names, role)
+    base = offsets[last_sentence]
+    spans = list(zip(names[span_types].tolist(), (begins - base).tolist(), (ends - base).tolist()))
+    cuts = np.concatenate(([0], np.cumsum(np.bincount(last_sentence, minlength=count_)))).tolist()
+    per_sentence = [spans[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+    check_type_names(per_sentence, role, names[np.unique(span_types)].tolist())
+
+    odd = {}
+    odd_tags = [tag for tag in tags if is_odd_tag(tag, suffix)]
+    if odd_tags:
+        seen, first_token = np.unique(token_codes, return_index=True)
+        first_sentence_of = dict(zip(seen.tolist(), np.searchsorted(sentence_ends, first_token, side="right").tolist()))
+        odd = {tag: (role, first_sentence_of[codes[tag]]) for tag in odd_tags}
+    return per_sentence, odd
+
+
+def _refuse_same_type_overlap(begins, ends, span_types, offsets, sentence_of, names, role) -> None:
+    """Raise if two entities of one type overlap (flat coordinates; spans sorted by end)."""
+    order = np.lexsort((ends, span_types))
+    b, e, t = begins[order], ends[order], span_types[order]
+    overlapping = np.flatnonzero((t[1:] == t[:-1]) & (b[1:] < e[:-1]))
+    if not overlapping.size:
+        return  # only entities of different types overlap: each type is scored on its own
+    later = overlapping[np.argmin(e[overlapping + 1])] + 1
+    sentence = int(sentence_of[order[later]])
+    base = int(offsets[sentence])
+    first = (int(b[later - 1]) - base, int(e[later - 1]) - base)
+    second = (int(b[later]) - base, int(e[later]) - base)
+    raise _overlap_error(role, sentence, names[t[later]], first, second)
+
+
+def _crossing_error(role, into: int, position: int, type_name: str, began: int) -> ValueError:
+    return ValueError(
+        f"{where(role, into, position)}: seqeval's chunker ends here an entity of type {type_name!r} "
+        f"that began in sentence {began} (tags that neither start nor end an entity, such as 'X' or "
+        "'O-PER', carried it across the sentence break); entities cannot cross sentences here, so fix "
+        "the tags"
+    )
+
+
+def _overlap_error(role, sentence: int, type_name: str, first: tuple, second: tuple) -> ValueError:
+    return ValueError(
+        f"{where(role, sentence)}: seqeval's chunker finds two overlapping {type_name!r} entities, "
+        f"{first} and {second} (a tag that neither starts nor ends an entity, such as 'U-PER' or "
+        "'L-PER' after 'S-PER' or 'E-PER', extends an entity seqeval has already closed); the chance "
+        "model needs disjoint entities of one type, so fix the tags or use mode='strict'"
+    )
+
+
+_END_LIST, _START_LIST = _END.tolist(), _START.tolist()
+# below this many tokens the plain loop beats numpy's fixed costs (one sentence, one annotator)
+_SMALL_CORPUS = 1000
+
+
+def _lenient_small(sequences, suffix: bool, role) -> tuple[list[list[Span]], dict]:
+    """``_lenient_corpus`` as a plain loop over the tokens (same table, same errors, same order)."""
+    parsed = _PARSED[suffix]
+    odd: dict = {}
+    per_sentence: list[list[Span]] = []
+    offsets: list[int] = []
+    names: set = set()
+    crossing = overlap = None
+    ends, starts = _END_LIST, _START_LIST
+    prev_class, prev_type, begin, position = _O, "", 0, 0  # seqeval's start state
+    prev_tag, last_end = None, 0
+    for index, tags in enumerate(sequences):
+        offset = position
+        offsets.append(offset)
+        spans: list[Span] = []
+        for tag in chain(tags, ("O",)):  # the separator O seqeval puts after every sentence
+            if tag == "O" and prev_tag == "O":  # nothing ends or starts between two O tags
+                position += 1
+                continue
+            prev_tag = tag
+            try:
+                tag_class, type_, is_odd = parsed[tag]
+            except (KeyError, TypeError):
+                if tag_problem(tag):
+                    raise_bad_tag(sequences, role)
+                tag_class, type_, is_odd = _parse(tag, suffix)
+            if is_odd and tag not in odd:
+                odd[tag] = (role, index)
+            rule = prev_class * 14 + tag_class * 2 + (prev_type != type_)
+            if ends[rule]:
+                if begin < offset:
+                    if crossing is None:
+                        began = bisect_right(offsets, begin) - 1
+                        crossing = _crossing_error(role, index, position - 1 - offset, prev_type, began)
+                else:
+                    span = (prev_type, begin - offset, position - offset)
+                    if begin < last_end and overlap is None:  # a reused begin: compare with the same type
+                        previous = next((s for s in reversed(spans) if s[0] == prev_type), None)
+                        if previous is not None and span[1] < previous[2]:
+                            overlap = _overlap_error(role, index, prev_type, previous[1:], span[1:])
+                    last_end = position
+                    names.add(prev_type)
+                    spans.append(span)
+            if starts[rule]:
+                begin = position
+            prev_class, prev_type = tag_class, type_
+            position += 1
+        per_sentence.append(spans)
+    if crossing is not None:
+        raise crossing
+    if overlap is not None:
+        raise overlap
+    check_type_names(per_sentence, role, names)
+    return per_sentence, odd
+
+
+def _strict_corpus(sequences, scheme, suffix: bool, role) -> list[list[Span]]:
+    """seqeval's scheme automaton sentence by sentence over a checked corpus."""
     from seqeval.scheme import Tokens
 
-    try:
-        entities = Tokens(list(tags), scheme=scheme, suffix=suffix).entities
-    except KeyError as error:  # an unknown prefix letter
-        raise ValueError(
-            f"invalid tag: prefix {error.args[0]!r} is not one of the {scheme.__name__} prefixes"
-        ) from None
-    except ValueError as error:
-        raise ValueError(str(error)) from None
-    return [(entity.tag, entity.start, entity.end) for entity in entities]
+    _distinct_tags(sequences, role)
+    out = []
+    for index, tags in enumerate(sequences):
+        try:
+            entities = Tokens(list(tags), scheme=scheme, suffix=suffix).entities
+        except KeyError as error:  # an unknown prefix letter
+            problem = f"invalid tag: prefix {error.args[0]!r} is not one of the {scheme.__name__} prefixes"
+        except ValueError as error:
+            problem = str(error)
+        else:
+            out.append([(entity.tag, entity.start, entity.end) for entity in entities])
+            continue
+        raise ValueError(f"{where(role, index)}: {problem}" if role is not None else problem)
+    check_type_names(out, role)
+    return out
+
+
+def _chunk(sequences, role, scheme, mode, suffix: bool) -> tuple[list[list[Span]], dict]:
+    """Spans per sentence of a checked corpus and the odd tags met (default mode only)."""
+    if mode == "strict":
+        return _strict_corpus(sequences, scheme, suffix, role), {}
+    return _lenient_corpus(sequences, suffix, role)
+
+
+def _warn_odd_tags(odd: dict, suffix: bool) -> None:
+    affix = "a -B/-I/-E/-S suffix" if suffix else "a B-/I-/E-/S- prefix"
+    for tag, (role, sentence) in odd.items():
+        first = f" (first in {where(role, sentence)})" if role is not None else ""
+        warnings.warn(
+            f"tag {tag!r}{first} is neither 'O' nor a tag with {affix}; it is chunked as seqeval "
+            "chunks it (seqeval warns 'seems not to be NE tag'); use mode='strict' to refuse it",
+            OddTagWarning,
+            stacklevel=4,
+        )
 
 
 def detect_scheme(sequences: Sequence[Sequence[str]], suffix: bool = False):
     """seqeval's auto-detection (IOB2, IOE2, IOBES or BILOU) over all sequences."""
     from seqeval.scheme import auto_detect
 
+    _distinct_tags(sequences, "sequences")
     try:
         return auto_detect([list(s) for s in sequences], suffix)
     except (ValueError, KeyError) as error:
@@ -99,24 +361,30 @@ def spans_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = 
     """Entities of one tag sequence as ``(entity_type, start, end)``, ``end`` exclusive.
 
     For the same arguments this finds exactly the entities seqeval finds: the conlleval chunker
-    by default, the ``scheme`` automaton with ``mode="strict"`` (scheme auto-detected if None).
+    by default (``get_entities(tags)``), the ``scheme`` automaton with ``mode="strict"`` (scheme
+    auto-detected if None). Errors name the 0-based position.
     """
-    check_mode(mode)
-    scheme = resolve_scheme(scheme)
-    if mode == "strict":
-        return _strict_spans(tags, scheme or detect_scheme([tags], suffix), suffix)
-    return _lenient_spans(tags, suffix)
+    if mode is None and scheme is None and type(tags) is list and len(tags) < _SMALL_CORPUS:
+        spans, odd = _lenient_small((tags,), suffix, None)  # the common call, checked by the loop
+    else:
+        check_mode(mode)
+        scheme = resolve_scheme(scheme)
+        check_tag_list(tags)
+        if mode == "strict" and scheme is None:
+            scheme = detect_scheme([tags], suffix)
+        spans, odd = _chunk([tags], None, scheme, mode, suffix)
+    if odd:
+        _warn_odd_tags({tag: (None, 0) for tag in odd}, suffix)
+    return spans[0]
 
 
 def corpus_spans(sequences, role: str, scheme=None, mode=None, suffix: bool = False) -> list[list[Span]]:
-    """Spans of every sentence; errors name ``role`` and the sentence index."""
-    out = []
-    for index, tags in enumerate(sequences):
-        try:
-            out.append(_strict_spans(tags, scheme, suffix) if mode == "strict" else _lenient_spans(tags, suffix))
-        except ValueError as error:
-            raise ValueError(f"{role}[{index}]: {error}") from None
-    return out
+    """Spans of every sentence, chunked as seqeval chunks a corpus; errors name ``role`` and the
+    sentence index. ``scheme`` must already be resolved (see ``effective_scheme``) in strict mode."""
+    check_corpus(sequences, role)
+    spans, odd = _chunk(sequences, role, scheme, mode, suffix)
+    _warn_odd_tags(odd, suffix)
+    return spans
 
 
 def effective_scheme(sequences, scheme=None, mode=None, suffix: bool = False):
@@ -131,31 +399,40 @@ def effective_scheme(sequences, scheme=None, mode=None, suffix: bool = False):
 
 def paired_spans(predictions, references, scheme=None, mode=None, suffix: bool = False):
     """``(prediction spans, reference spans)`` per sentence, after ``check_pairs``; as seqeval,
-    strict mode without a scheme detects it from the references."""
+    strict mode without a scheme detects it from the references. One OddTagWarning per distinct
+    odd tag of either side, naming the first sentence that has it."""
     check_pairs(predictions, references)
+    check_mode(mode)
+    if mode == "strict":
+        _distinct_tags(references, "references")  # before seqeval's detection reads them
     resolved = effective_scheme(references, scheme, mode, suffix)
-    return (
-        corpus_spans(predictions, "predictions", resolved, mode, suffix),
-        corpus_spans(references, "references", resolved, mode, suffix),
-    )
+    pred_spans, pred_odd = _chunk(predictions, "predictions", resolved, mode, suffix)
+    ref_spans, ref_odd = _chunk(references, "references", resolved, mode, suffix)
+    odd = dict(ref_odd)
+    for tag, place in pred_odd.items():
+        if tag not in odd or place[1] <= odd[tag][1]:
+            odd[tag] = place
+    _warn_odd_tags(odd, suffix)
+    return pred_spans, ref_spans
 
 
 def check_pairs(predictions, references) -> None:
-    """Same number of sentences, the same length sentence by sentence, and at least one token."""
-    if isinstance(predictions, str) or isinstance(references, str):
-        raise ValueError("predictions and references must be lists of tag sequences, not strings")
+    """Both are lists of tag lists (``validation.check_corpus``), with the same number of
+    sentences, the same length sentence by sentence, and at least one token."""
+    check_corpus(predictions, "predictions")
+    check_corpus(references, "references")
     if len(predictions) != len(references):
         raise ValueError(
             f"got {len(predictions)} prediction sequences but {len(references)} reference sequences"
         )
     if len(references) == 0:
         raise ValueError("empty input: no sentences were given")
-    for index, (pred, ref) in enumerate(zip(predictions, references)):
-        if isinstance(pred, str) or isinstance(ref, str):
-            raise ValueError(f"sentence {index}: expected a list of tags, got a string")
-        if len(pred) != len(ref):
-            raise ValueError(
-                f"sentence {index}: the prediction has {len(pred)} tags but the reference has {len(ref)}"
-            )
-    if not any(len(ref) for ref in references):
+    reference_lengths = list(map(len, references))
+    if list(map(len, predictions)) != reference_lengths:
+        for index, (pred, ref) in enumerate(zip(predictions, references)):
+            if len(pred) != len(ref):
+                raise ValueError(
+                    f"sentence {index}: the prediction has {len(pred)} tags but the reference has {len(ref)}"
+                )
+    if not any(reference_lengths):
         raise ValueError("empty input: every sentence has zero tokens")

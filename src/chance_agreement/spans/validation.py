@@ -1,0 +1,166 @@
+"""Input rules shared by every tag-taking entry point: corpus shape, tag values, type names.
+
+- A corpus is a list (or tuple, or array) of sentences; each sentence a list of tags. ``None``,
+  a string, a dict or a generator (read more than once, and of unknown length) is refused, and so
+  is a ``None`` or string sentence.
+- A tag is a non-empty string. ``None``, numbers (NaN included) and other objects are a
+  :class:`TagTypeError`; the empty string is a ValueError (seqeval cannot take either).
+- An entity type may not be named ``"O"`` (the no-entity category of every contingency table,
+  token label and noise instance) or like a top-level result key (:data:`RESERVED_TYPE_NAMES`,
+  or any name starting with ``"overall"``: ``chance_f1`` puts types next to ``overall_f1``, and
+  flat results join ``{type}_{stat}``, so a type ``overall`` would give ``overall_f1`` too).
+
+Errors name the role (``predictions``, ``references``, ...), the sentence (0-based, as in
+``predictions[3]``) and the 0-based position in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+NOTHING = "O"
+
+# Top-level keys of chance_f1's result besides the per-type entries (the only entry point that
+# puts entity types next to its own keys); "overall*" is refused as a prefix.
+RESERVED_TYPE_NAMES = frozenset({NOTHING, "sentence_scores"})
+RESERVED_PREFIX = "overall"
+
+
+class TagTypeError(TypeError, ValueError):
+    """A tag, sentence or corpus of the wrong type: a TypeError, and also a ValueError, which is
+    what callers of seqeval-style metrics catch for bad input."""
+
+
+def where(role: str | None, sentence: int, position: int | None = None) -> str:
+    """``predictions[3], position 5``; with no role (one sequence given alone) ``position 5``."""
+    parts = [f"{role}[{sentence}]"] if role is not None else []
+    if position is not None:
+        parts.append(f"position {position}")
+    return ", ".join(parts)
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    name = type(value).__name__
+    article = "an" if name[:1].lower() in "aeiou" else "a"
+    text = repr(value)
+    return f"{article} {name} ({text if len(text) <= 40 else text[:37] + '...'})"
+
+
+def _container_kind(value) -> str:
+    if value is None:
+        return "None"
+    if isinstance(value, (str, bytes)):
+        return "a string"
+    if isinstance(value, Mapping):
+        return f"a {type(value).__name__} (a mapping)"
+    if hasattr(value, "__next__"):
+        return f"a {type(value).__name__} (an iterator: give a list, it is read more than once)"
+    if hasattr(value, "__iter__"):
+        return f"a {type(value).__name__} (not indexable: give a list)"
+    return _kind(value)
+
+
+def _is_sequence(value) -> bool:
+    return (
+        hasattr(value, "__len__")
+        and hasattr(value, "__getitem__")
+        and not isinstance(value, (str, bytes, Mapping))
+    )
+
+
+def check_corpus(sequences, role: str = "predictions") -> None:
+    """Refuse a corpus that is not a list of tag lists; errors name ``role`` and the sentence."""
+    if not _is_sequence(sequences):
+        raise TagTypeError(
+            f"{role} must be a list of sentences, each a list of tags; got {_container_kind(sequences)}"
+        )
+    if set(map(type, sequences)) <= {list, tuple}:
+        return
+    for index, sentence in enumerate(sequences):
+        if not _is_sequence(sentence):
+            raise TagTypeError(f"{where(role, index)}: expected a list of tags, got {_container_kind(sentence)}")
+
+
+def check_items(annotations, role: str = "annotations") -> None:
+    """Refuse multi-annotator input (items, each a list of the annotators' tag lists) whose
+    containers are not sequences: ``None`` as a whole, a generator, a dict, a set, a number at
+    any level. Errors name ``annotations[i]`` or ``annotations[i][a]``. Strings, and ``None``
+    for an item or an annotator, are left to the entry point, which says what a missing
+    annotator means there."""
+
+    def refuse(value) -> bool:
+        return value is not None and not isinstance(value, (str, bytes)) and not _is_sequence(value)
+
+    if annotations is None or refuse(annotations):
+        raise TagTypeError(
+            f"{role} must be a list of items, each a list of the annotators' tag sequences; "
+            f"got {_container_kind(annotations)}"
+        )
+    if isinstance(annotations, (str, bytes)):
+        return
+    for index, item in enumerate(annotations):
+        if refuse(item):
+            raise TagTypeError(
+                f"{role}[{index}]: expected a list of the annotators' tag sequences, got {_container_kind(item)}"
+            )
+        if item is None or isinstance(item, (str, bytes)):
+            continue
+        for annotator, tags in enumerate(item):
+            if refuse(tags):
+                raise TagTypeError(f"{role}[{index}][{annotator}]: expected a list of tags, got {_container_kind(tags)}")
+
+
+def check_tag_list(tags) -> None:
+    """Refuse one tag sequence that is not a list (None, a string, a dict, a generator, ...)."""
+    if not _is_sequence(tags):
+        raise TagTypeError(f"expected a list of tags, got {_container_kind(tags)}")
+
+
+def tag_problem(tag):
+    """``(exception class, why)`` if ``tag`` is not a tag, else None."""
+    if not isinstance(tag, str):
+        return TagTypeError, f"the tag is {_kind(tag)}, not a string"
+    if not tag:
+        return ValueError, "the tag is an empty string"
+    return None
+
+
+def raise_bad_tag(sequences, role: str | None) -> None:
+    """Find the first bad tag (in sentence order) and raise naming its sentence and position."""
+    for index, sentence in enumerate(sequences):
+        for position, tag in enumerate(sentence):
+            problem = tag_problem(tag)
+            if problem:
+                error, why = problem
+                raise error(f"{where(role, index, position)}: {why}")
+    raise AssertionError("raise_bad_tag found no bad tag")  # pragma: no cover - callers check first
+
+
+def reserved_type(name: str) -> bool:
+    """True for a type name that would be merged with "O" or collide with a result key."""
+    return name in RESERVED_TYPE_NAMES or name.startswith(RESERVED_PREFIX)
+
+
+def check_type_names(spans_per_sentence, role: str | None, names=None) -> None:
+    """Refuse a reserved entity type (see module docstring), naming it and its first sentence.
+
+    ``names``: the distinct types of the spans if the caller knows them (saves a scan).
+    """
+    if names is None:
+        names = {name for spans in spans_per_sentence for name, _, _ in spans}
+    bad = [name for name in names if reserved_type(name)]
+    if not bad:
+        return
+    for index, spans in enumerate(spans_per_sentence):
+        for name, start, _ in spans:
+            if name in bad:
+                if name == NOTHING:
+                    why = "'O' is the no-entity category"
+                else:
+                    why = "it would collide with a result key (overall*, sentence_scores)"
+                place = where(role, index, start)
+                raise ValueError(f"{place}: an entity type is named {name!r}, which is reserved: {why}; rename the type")
