@@ -33,7 +33,7 @@ from collections import Counter
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
+from scipy.special import gammaln, logsumexp
 
 MODELS = ("non_overlapping", "overlapping")
 
@@ -146,8 +146,145 @@ def _subset_excess_table(excesses: list[int], j_max: int, x_max: int) -> np.ndar
     return table
 
 
+def _grouped_excess_table(excesses: list[int], j_max: int, x_max: int) -> np.ndarray:
+    """The same table as ``_subset_excess_table``, one *group of equal excesses* at a time.
+
+    A uniform ``j``-subset of a pool of ``r + c`` segments, ``c`` of them with excess ``e``, takes
+    ``i`` of those ``c`` with hypergeometric probability ``C(c, i) C(r, j - i) / C(r + c, j)`` and a
+    uniform ``(j - i)``-subset of the rest: ``D'_j(x) = sum_i HG(i) D_{j-i}(x - i e)``. Cost
+    ``O(groups * j_max^2 * x_max)`` instead of ``O(k * j_max * x_max)``; a text has at most
+    ``sqrt(2 E)`` distinct excesses.
+    """
+    table = np.zeros((j_max + 1, x_max + 1))
+    table[0, 0] = 1.0
+    pool = 0
+    for excess, count in sorted(Counter(excesses).items()):
+        size = pool + count
+        top = min(size, j_max)
+        i_max = min(count, top)
+        if excess:
+            i_max = min(i_max, x_max // excess)
+        # weights[j, i] = C(j, i) C(size - j, count - i) / C(size, count), the same law as above
+        weights = _hypergeometric_matrix(size, count, top + 1, i_max)
+        merged = np.zeros_like(table)
+        for i in range(i_max + 1):
+            shift = i * excess
+            merged[i : top + 1, shift:] += weights[i : top + 1, i, None] * table[: top + 1 - i, : x_max + 1 - shift]
+        table = merged
+        pool = size
+    return table
+
+
+def _j_cap(slots: int, draws: int, rows: int) -> int:
+    """Fewest j columns that keep all but _TRUNCATED_MASS of the hypergeometric law at q = rows - 1
+    (the law is stochastically increasing in q, so this bound holds for every row)."""
+    j_cap = min(draws, rows - 1)
+    last_row = _hypergeometric_matrix(slots, draws, rows, j_cap, first_row=rows - 1)[0]
+    tail = np.cumsum(last_row[::-1])[::-1]  # tail[j] = P(J >= j) at the last row
+    negligible = np.nonzero(tail < _TRUNCATED_MASS)[0]
+    if negligible.size:
+        j_cap = max(int(negligible[0]) - 1, 0)
+    return j_cap
+
+
+# Largest joint[q, x] block formed at once (float64 entries): bounds the band's working memory.
+_BLOCK = 1 << 22
+
+
 def _band_mass(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
     """``out[t] = scale * sum_{q + x = t} sum_j HG(j; slots, q, draws) D_j(x)`` for ``t < length``."""
+    out = np.zeros(length)
+    if length == 0:
+        return out
+    rows = min(length, slots + 1)
+    j_cap = _j_cap(slots, draws, rows)
+    x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
+    _check_work(rows, j_cap, x_max)
+    hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
+    table = _grouped_excess_table(excesses, j_cap, x_max)
+    step = max(1, _BLOCK // (x_max + 1))
+    for first in range(0, rows, step):
+        joint = hyper[first : first + step] @ table  # joint[q - first, x] = P(slot q, excess x before it)
+        for q in range(first, min(rows, first + step)):
+            stop = min(length, q + x_max + 1)
+            out[q:stop] += joint[q - first, : stop - q]
+    out *= scale
+    return out
+
+
+# Work (multiply-adds) and memory (float64 entries) the exact band may take before a clear error.
+_MAX_WORK = 4e10
+_MAX_ENTRIES = 1 << 26
+
+
+def _check_work(rows: int, j_cap: int, x_max: int) -> None:
+    work = float(rows) * (j_cap + 1) * (x_max + 1) * 2
+    entries = float(j_cap + 1) * (rows + 2 * (x_max + 1))
+    if work > _MAX_WORK or entries > _MAX_ENTRIES:
+        raise ValueError(
+            f"this text is too dense to compute exactly: the band near each end spans {rows} tokens "
+            f"with up to {j_cap} segments before a token ({work:.2g} operations, "
+            f"{entries * 8 / 2**30:.2g} GiB; limits {_MAX_WORK:.2g} and {_MAX_ENTRIES * 8 / 2**30:.2g} GiB)"
+        )
+
+
+# Values outside the computed band differ from the flat middle value by at most this, relative to
+# the mean value: below half an ulp, so leaving them out changes no double.
+_BAND_TOLERANCE = 2.0**-56
+
+
+def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scale: float, mass: float) -> int:
+    """A band ``L <= E`` outside of which ``_band_mass`` equals its flat middle value to ``tolerance``.
+
+    Write ``P(t) = scale * sum_{j, x} D_j(x) W_j(t - x)`` with ``W_j(q) = C(q, j) C(S - q, K - j) / C(S, K)``
+    (``S = slots``, ``K = draws``): the two binomials are polynomials in ``q`` of degrees ``j`` and
+    ``K - j``, so ``F(t)``, the same sum with every ``W_j`` extended to negative ``q`` as a
+    polynomial, has degree ``<= K``. ``P = F`` on ``[E, S]`` (there ``0 <= t - x <= S`` for every
+    excess ``x <= E``) and ``P`` is flat there (Proposition 3), so when ``S - E >= K`` (``K + 1``
+    points) ``F`` is that constant ``c`` everywhere. For ``0 <= t < E`` the terms that ``P`` lacks
+    are those with ``x > t`` (``q = -m < 0``), where ``C(-m, j) = (-1)^j C(m + j - 1, j)``:
+
+        |P(t) - c| = scale |sum_{j} sum_{x > t} D_j(x) W_j(t - x)|
+                  <= scale * sum_{j: top_j > t} C(m_j + j - 1, j) C(S + m_j, K - j) / C(S, K) =: B(t),
+
+    ``m_j = top_j - t``, ``top_j`` = the sum of the ``j`` largest excesses (``D_j(x) = 0`` above it),
+    since ``sum_x D_j(x) <= 1`` and ``|W_j(-m)|`` grows with ``m``. ``B`` is nonincreasing in ``t``
+    (fewer terms, each smaller), so the least ``L`` with ``B(L) <= tolerance`` (binary search, each
+    ``B`` in ``O(K)`` from log-gamma) bounds ``|P(t) - c|`` for every ``t >= L``. The middle value,
+    re-derived from the total mass, then moves by at most ``tolerance`` as well. The bound ignores
+    the alternating signs, so it is tight for sparse texts (``L`` in the tens for 2% of tokens in
+    segments) and loose for dense ones (then ``L`` may stay at ``E``).
+    """
+    total_excess = sum(excesses)
+    if total_excess == 0 or slots - total_excess < draws:
+        return total_excess
+    tolerance = _BAND_TOLERANCE * mass / size
+    if tolerance <= 0:
+        return total_excess
+    top = np.cumsum(sorted(excesses, reverse=True)).astype(float)
+    j = np.arange(1, draws + 1, dtype=float)
+    log_base = gammaln(slots + 1.0) - gammaln(draws + 1.0) - gammaln(slots - draws + 1.0)
+    log_limit = np.log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
+
+    def converged(t: int) -> bool:
+        keep = top > t
+        jj, m = j[keep], top[keep] - t
+        logs = (gammaln(m + jj) - gammaln(jj + 1) - gammaln(m)
+                + gammaln(slots + m + 1) - gammaln(draws - jj + 1) - gammaln(slots + m - draws + jj + 1) - log_base)
+        return logs.size == 0 or float(logsumexp(logs)) <= log_limit
+
+    low, high = 0, total_excess  # converged(total_excess) holds: no term is left
+    while low < high:
+        middle = (low + high) // 2
+        if converged(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
+def _band_mass_reference(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
+    """Today's band (before the grouped table and the converged band): kept as the test oracle."""
     out = np.zeros(length)
     if length == 0:
         return out
@@ -186,9 +323,23 @@ def _mirror_fill(left: np.ndarray, size: int, total: float) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
-def _coverage(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
-    """Cached coverage for a sorted tuple of lengths; the array is read-only."""
+def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: float, mass: float,
+               reference: bool = False) -> np.ndarray:
+    """A distribution of ``size`` values that is flat in the middle and mirrored at the ends: the
+    band ``_band_mass(slots, draws, excesses, band, scale)`` at each end and the middle value from
+    the total ``mass``. ``reference``: today's full Proposition-3 band ``E`` (the test oracle);
+    otherwise the band stops where it has converged to double precision (``_converged_band``)."""
+    total_excess = sum(excesses)
+    if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
+        band_mass = _band_mass_reference if reference else _band_mass
+        return band_mass(slots, draws, excesses, size, scale)
+    if reference:
+        return _mirror_fill(_band_mass_reference(slots, draws, excesses, total_excess, scale), size, mass)
+    band = _converged_band(slots, draws, excesses, size, scale, mass)
+    return _mirror_fill(_band_mass(slots, draws, excesses, band, scale), size, mass)
+
+
+def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool = False) -> np.ndarray:
     k = len(lengths)
     if model == "overlapping" or k == 1:  # one segment: both models place it uniformly
         cover = np.zeros(n)
@@ -196,20 +347,21 @@ def _coverage(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
         for length, count in Counter(lengths).items():
             starts = np.minimum(t, n - length) - np.maximum(0, t - length + 1) + 1
             cover += count * starts / (n - length + 1)
-    else:
-        total = sum(lengths)
-        excess = total - k
-        slots = n - excess
-        if k == 0:
-            cover = np.zeros(n)
-        elif total == n:
-            cover = np.ones(n)
-        else:
-            band = excess if n >= 2 * excess + 1 else n
-            free = _band_mass(slots - 1, k, [a - 1 for a in lengths], band, (slots - k) / slots)
-            if band < n:
-                free = _mirror_fill(free, n, float(n - total))
-            cover = 1.0 - free
+        return cover
+    total = sum(lengths)
+    if k == 0:
+        return np.zeros(n)
+    if total == n:
+        return np.ones(n)
+    slots = n - (total - k)
+    free = _two_ended(n, slots - 1, k, [a - 1 for a in lengths], (slots - k) / slots, float(n - total), reference)
+    return 1.0 - free
+
+
+@lru_cache(maxsize=1 << 16)
+def _coverage(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
+    """Cached coverage for a sorted tuple of lengths; the array is read-only."""
+    cover = _coverage_of(n, lengths, model)
     cover.setflags(write=False)
     return cover
 
@@ -226,19 +378,18 @@ def coverage_probabilities(n: int, lengths, model: str = "non_overlapping") -> n
     return _coverage(n, tuple(sorted(lengths)), model).copy()
 
 
-@lru_cache(maxsize=1 << 14)
-def _start_distribution(n: int, others: tuple[int, ...], length: int, model: str) -> np.ndarray:
+def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: str, reference: bool = False) -> np.ndarray:
     support = n - length + 1
     if model == "overlapping" or not others:
-        probabilities = np.full(support, 1.0 / support)
-    else:
-        k = len(others) + 1
-        excess_others = [a - 1 for a in others]
-        band = sum(excess_others)  # Proposition 3: flat on [band, support - band)
-        slots = n - band - (length - 1)
-        left_size = band if support >= 2 * band + 1 else support
-        left = _band_mass(slots - 1, k - 1, excess_others, left_size, 1.0 / slots)
-        probabilities = _mirror_fill(left, support, 1.0) if left_size < support else left
+        return np.full(support, 1.0 / support)
+    excess_others = [a - 1 for a in others]
+    slots = n - sum(excess_others) - (length - 1)  # Proposition 3: flat on [E_others, support - E_others)
+    return _two_ended(support, slots - 1, len(others), excess_others, 1.0 / slots, 1.0, reference)
+
+
+@lru_cache(maxsize=1 << 14)
+def _start_distribution(n: int, others: tuple[int, ...], length: int, model: str) -> np.ndarray:
+    probabilities = _start_distribution_of(n, others, length, model)
     probabilities.setflags(write=False)
     return probabilities
 
