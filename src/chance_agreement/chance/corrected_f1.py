@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .exact_sum import add_exactly, merge_exactly
+from .exact_sum import exact_partials, merge_exactly
 from .random_model import MODELS, _check_model, _coverage, _start_distribution
 from ..spans.tags import paired_spans
 
@@ -280,32 +280,45 @@ def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
     return total
 
 
-def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool):
-    """``(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])``
+def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -> list:
+    """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
     for every type of one sentence, as plain Python numbers."""
     by_type: dict[str, tuple[list, list]] = {}
     for name, start, end in pred_spans:
-        by_type.setdefault(name, ([], []))[0].append((start, end))
+        if name in by_type:
+            by_type[name][0].append((start, end))
+        else:
+            by_type[name] = ([(start, end)], [])
     for name, start, end in true_spans:
-        by_type.setdefault(name, ([], []))[1].append((start, end))
+        if name in by_type:
+            by_type[name][1].append((start, end))
+        else:
+            by_type[name] = ([], [(start, end)])
+    rows = []
     for name, (pred, true) in by_type.items():
+        if len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
+            (start_a, end_a), (start_b, end_b) = pred[0], true[0]
+            length_a, length_b = end_a - start_a, end_b - start_b
+            overlap = min(end_a, end_b) - max(start_a, start_b)
+            matches = 0.0
+            if with_matches and length_a == length_b:
+                matches = 1.0 / (n - length_a + 1)  # one uniform start each
+            rows.append((name, [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
+                                _single_pair_overlap(n, length_a, length_b), length_a + length_b, matches]))
+            continue
         lengths_pred = tuple(sorted([end - start for start, end in pred]))
         lengths_true = tuple(sorted([end - start for start, end in true]))
         annotated = sum(lengths_pred) + sum(lengths_true)
         if pred and true:
-            if len(pred) == 1 and len(true) == 1:
-                (start_a, end_a), (start_b, end_b) = pred[0], true[0]
-                tp = int(start_a == start_b and end_a == end_b)
-                overlap = max(0, min(end_a, end_b) - max(start_a, start_b))
-            else:
-                tp = len(set(pred) & set(true))
-                overlap = _overlap(pred, true)
+            tp = len(set(pred) & set(true))
+            overlap = _overlap(pred, true)
             expected_overlap = _expected_overlap(n, lengths_pred, lengths_true, model)
             expected_matches = _expected_matches(n, lengths_pred, lengths_true, model) if with_matches else 0.0
         else:
             tp = overlap = 0
             expected_overlap = expected_matches = 0.0
-        yield name, [tp, len(pred), len(true), overlap, expected_overlap, annotated, expected_matches]
+        rows.append((name, [tp, len(pred), len(true), overlap, expected_overlap, annotated, expected_matches]))
+    return rows
 
 
 def _checked_levels(levels) -> tuple[str, ...]:
@@ -320,8 +333,7 @@ def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_s
     with_matches = "entity" in levels
     _check_model(model)
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
-    counts: dict[str, list[int]] = {}
-    expected: dict[str, tuple[list[float], list[float]]] = {}
+    rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
     correct = tokens = 0
     for pred_tags, true_tags, pred, true in zip(predictions, references, pred_spans, true_spans):
@@ -329,25 +341,17 @@ def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_s
         n_correct = sum(map(operator.eq, pred_tags, true_tags))
         correct += n_correct
         tokens += n
-        per_type = {} if keep_sentences else None
-        for name, row in _type_rows(n, pred, true, model, with_matches):
-            if name not in counts:
-                counts[name] = [0] * len(FIELDS)
-                expected[name] = ([], [])
-            total = counts[name]
-            for index in _COUNTS:
-                total[index] += row[index]
-            if row[_EXP_OVERLAP]:
-                add_exactly(expected[name][0], row[_EXP_OVERLAP])
-            if row[_EXP_MATCHES]:
-                add_exactly(expected[name][1], row[_EXP_MATCHES])
-            if keep_sentences:
-                per_type[name] = np.array(row, dtype=float)
+        rows = _type_rows(n, pred, true, model, with_matches)
+        for name, row in rows:
+            rows_by_type[name].append(row)
         if keep_sentences:
-            sentences.append(ChanceStatistics(per_type, n_correct, n, model, levels))
+            sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
+                                              n_correct, n, model, levels))
     per_type, partials = {}, {}
-    for name, total in counts.items():
-        pair = expected[name]
+    for name, rows in rows_by_type.items():
+        columns = list(zip(*rows))
+        total = [sum(column) for column in columns]  # counts: exact Python integers
+        pair = tuple(exact_partials(columns[index]) for index in _EXPECTED)
         total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
         per_type[name] = np.array(total, dtype=float)
         if any(len(p) > 1 for p in pair):

@@ -32,6 +32,22 @@ def add_exactly(partials: list[float], value: float) -> list[float]:
     return partials
 
 
+def exact_partials(values) -> list[float]:
+    """Partials of the exact sum of many floats, at C speed: ``p1 = fsum(values)`` (correctly
+    rounded), ``p2 = fsum(values + [-p1])`` (the rounded remainder), ... until the remainder is 0.
+    Each step is exact in the real numbers, so ``sum(p) == sum(values)`` exactly; every step gains
+    at least 53 bits, so a few steps suffice."""
+    values = [float(v) for v in values]
+    if not all(map(math.isfinite, values)):
+        raise ValueError("cannot add a non-finite value exactly")
+    partials: list[float] = []
+    while True:
+        remainder = math.fsum(values + [-p for p in partials])
+        if remainder == 0.0:
+            return partials[::-1] or [0.0]
+        partials.append(remainder)
+
+
 def merge_exactly(first, second) -> list[float]:
     """A new partials list holding the exact sum of two partials lists."""
     out = list(first)
@@ -40,4 +56,4 @@ def merge_exactly(first, second) -> list[float]:
     return out
 
 
-__all__ = ["add_exactly", "merge_exactly"]
+__all__ = ["add_exactly", "exact_partials", "merge_exactly"]

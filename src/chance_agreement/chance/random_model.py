@@ -28,12 +28,14 @@ Everything is done with probabilities (never counts or factorials), so ``n = 100
 
 from __future__ import annotations
 
+import math
 import operator
 from collections import Counter
+from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln, logsumexp
+from scipy.special import gammaln
 
 MODELS = ("non_overlapping", "overlapping")
 
@@ -187,6 +189,9 @@ def _j_cap(slots: int, draws: int, rows: int) -> int:
     return j_cap
 
 
+# Up to this many segments the subset-excess table is built one segment at a time (fewer numpy calls).
+_PER_SEGMENT = 64
+
 # Largest joint[q, x] block formed at once (float64 entries): bounds the band's working memory.
 _BLOCK = 1 << 22
 
@@ -201,7 +206,8 @@ def _band_mass(slots: int, draws: int, excesses: list[int], length: int, scale: 
     x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
     _check_work(rows, j_cap, x_max)
     hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
-    table = _grouped_excess_table(excesses, j_cap, x_max)
+    grouped = len(excesses) > _PER_SEGMENT
+    table = (_grouped_excess_table if grouped else _subset_excess_table)(excesses, j_cap, x_max)
     step = max(1, _BLOCK // (x_max + 1))
     for first in range(0, rows, step):
         joint = hyper[first : first + step] @ table  # joint[q - first, x] = P(slot q, excess x before it)
@@ -227,6 +233,9 @@ def _check_work(rows: int, j_cap: int, x_max: int) -> None:
             f"{entries * 8 / 2**30:.2g} GiB; limits {_MAX_WORK:.2g} and {_MAX_ENTRIES * 8 / 2**30:.2g} GiB)"
         )
 
+
+# Bands up to this many tokens are computed whole (searching for a shorter one costs more).
+_SHORT_BAND = 64
 
 # Values outside the computed band differ from the flat middle value by at most this, relative to
 # the mean value: below half an ulp, so leaving them out changes no double.
@@ -271,7 +280,10 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
         jj, m = j[keep], top[keep] - t
         logs = (gammaln(m + jj) - gammaln(jj + 1) - gammaln(m)
                 + gammaln(slots + m + 1) - gammaln(draws - jj + 1) - gammaln(slots + m - draws + jj + 1) - log_base)
-        return logs.size == 0 or float(logsumexp(logs)) <= log_limit
+        if logs.size == 0:
+            return True
+        peak = logs.max()
+        return float(peak + np.log(np.exp(logs - peak).sum())) <= log_limit
 
     low, high = 0, total_excess  # converged(total_excess) holds: no term is left
     while low < high:
@@ -323,19 +335,75 @@ def _mirror_fill(left: np.ndarray, size: int, total: float) -> np.ndarray:
     return out
 
 
-def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: float, mass: float,
+# Small signatures (most sentences) are computed exactly with integers: about this many terms.
+_EXACT_TERMS = 4096
+
+
+def _subset_excess_counts(excesses: list[int]) -> dict[tuple[int, int], int]:
+    """``{(j, x): number of j-subsets of the segments with total excess x}`` (nonzero entries):
+    the coefficients of ``prod_groups (1 + y z^e)^c``, ``c`` segments of excess ``e``."""
+    counts = {(0, 0): 1}
+    for excess, size in Counter(excesses).items():
+        merged: dict[tuple[int, int], int] = {}
+        for (j, x), count in counts.items():
+            for i in range(size + 1):
+                key = (j + i, x + i * excess)
+                merged[key] = merged.get(key, 0) + count * math.comb(size, i)
+        counts = merged
+    return counts
+
+
+def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int) -> list[float]:
+    """``_two_ended`` in exact integer arithmetic, each value correctly rounded.
+
+    ``P(t) / scale = sum_{j, x} D_j(x) C(t - x, j) C(S - t + x, K - j) / C(S, K)`` with
+    ``D_j(x) = counts[j, x] / C(K, j)``; over the common denominator ``C(S, K) K!`` every term is
+    the integer ``counts[j, x] j! (K - j)! C(q, j) C(S - q, K - j)``, ``q = t - x``.
+    """
+    terms = [(j, x, count * math.factorial(j) * math.factorial(draws - j))
+             for (j, x), count in sorted(_subset_excess_counts(excesses).items(), key=lambda item: item[0][1])]
+    total_excess = sum(excesses)
+    band = size if size < 2 * total_excess + 1 else total_excess
+    numerators = []
+    for t in range(band):
+        value = 0
+        for j, x, weight in terms:
+            q = t - x
+            if q < 0:
+                break
+            if j <= q <= slots:
+                value += weight * math.comb(q, j) * math.comb(slots - q, draws - j)
+        numerators.append(value * scale.numerator)
+    denominator = math.comb(slots, draws) * math.factorial(draws) * scale.denominator
+    out = [value / denominator for value in numerators]
+    if band < size:
+        middle = (mass * denominator - 2 * sum(numerators)) / ((size - 2 * band) * denominator)
+        out = out + [middle] * (size - 2 * band) + out[::-1]
+    return out
+
+
+def _exact_terms(size: int, draws: int, total_excess: int) -> int:
+    """About the number of integer terms ``_exact_two_ended`` forms."""
+    return (min(size, total_excess) + 1) * (total_excess + 1) * (draws + 1)
+
+
+def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
                reference: bool = False) -> np.ndarray:
     """A distribution of ``size`` values that is flat in the middle and mirrored at the ends: the
     band ``_band_mass(slots, draws, excesses, band, scale)`` at each end and the middle value from
     the total ``mass``. ``reference``: today's full Proposition-3 band ``E`` (the test oracle);
-    otherwise the band stops where it has converged to double precision (``_converged_band``)."""
+    otherwise the band stops where it has converged to double precision (``_converged_band``), and
+    small signatures (most sentences) are computed exactly in integers (``_exact_two_ended``)."""
     total_excess = sum(excesses)
+    if not reference and _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
+        return np.array(_exact_two_ended(size, slots, draws, excesses, scale, mass))
+    scale, mass = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
         band_mass = _band_mass_reference if reference else _band_mass
         return band_mass(slots, draws, excesses, size, scale)
     if reference:
         return _mirror_fill(_band_mass_reference(slots, draws, excesses, total_excess, scale), size, mass)
-    band = _converged_band(slots, draws, excesses, size, scale, mass)
+    band = _converged_band(slots, draws, excesses, size, scale, mass) if total_excess > _SHORT_BAND else total_excess
     return _mirror_fill(_band_mass(slots, draws, excesses, band, scale), size, mass)
 
 
@@ -354,7 +422,7 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool =
     if total == n:
         return np.ones(n)
     slots = n - (total - k)
-    free = _two_ended(n, slots - 1, k, [a - 1 for a in lengths], (slots - k) / slots, float(n - total), reference)
+    free = _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total, reference)
     return 1.0 - free
 
 
@@ -384,7 +452,7 @@ def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: 
         return np.full(support, 1.0 / support)
     excess_others = [a - 1 for a in others]
     slots = n - sum(excess_others) - (length - 1)  # Proposition 3: flat on [E_others, support - E_others)
-    return _two_ended(support, slots - 1, len(others), excess_others, 1.0 / slots, 1.0, reference)
+    return _two_ended(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1, reference)
 
 
 @lru_cache(maxsize=1 << 14)
