@@ -242,6 +242,25 @@ _SHORT_BAND = 64
 _BAND_TOLERANCE = 2.0**-56
 
 
+def _log_deviation_bound(slots: int, draws: int, excesses: list[int]):
+    """``t -> log(B(t) / scale)``, the bound of ``_converged_band`` (``-inf`` when no term is left)."""
+    top = np.cumsum(sorted(excesses, reverse=True)).astype(float)
+    j = np.arange(1, len(top) + 1, dtype=float)
+    log_base = gammaln(slots + 1.0) - gammaln(draws + 1.0) - gammaln(slots - draws + 1.0)
+
+    def log_bound(t: int) -> float:
+        keep = top > t
+        jj, m = j[keep], top[keep] - t
+        if jj.size == 0:
+            return -np.inf
+        logs = (gammaln(m + jj) - gammaln(jj + 1) - gammaln(m)
+                + gammaln(slots + m + 1) - gammaln(draws - jj + 1) - gammaln(slots + m - draws + jj + 1) - log_base)
+        peak = logs.max()
+        return float(peak + np.log(np.exp(logs - peak).sum()))
+
+    return log_bound
+
+
 def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scale: float, mass: float) -> int:
     """A band ``L <= E`` outside of which ``_band_mass`` equals its flat middle value to ``tolerance``.
 
@@ -270,20 +289,11 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
     tolerance = _BAND_TOLERANCE * mass / size
     if tolerance <= 0:
         return total_excess
-    top = np.cumsum(sorted(excesses, reverse=True)).astype(float)
-    j = np.arange(1, draws + 1, dtype=float)
-    log_base = gammaln(slots + 1.0) - gammaln(draws + 1.0) - gammaln(slots - draws + 1.0)
     log_limit = np.log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
+    bound = _log_deviation_bound(slots, draws, excesses)
 
     def converged(t: int) -> bool:
-        keep = top > t
-        jj, m = j[keep], top[keep] - t
-        logs = (gammaln(m + jj) - gammaln(jj + 1) - gammaln(m)
-                + gammaln(slots + m + 1) - gammaln(draws - jj + 1) - gammaln(slots + m - draws + jj + 1) - log_base)
-        if logs.size == 0:
-            return True
-        peak = logs.max()
-        return float(peak + np.log(np.exp(logs - peak).sum())) <= log_limit
+        return bound(t) <= log_limit
 
     low, high = 0, total_excess  # converged(total_excess) holds: no term is left
     while low < high:
