@@ -21,10 +21,12 @@ f1, accuracy) is computed from the same spans and equals ``evaluate.load("seqeva
 
 from __future__ import annotations
 
+import gc
 import math
 import operator
 import warnings
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -283,6 +285,8 @@ def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
 def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -> list:
     """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
     for every type of one sentence, as plain Python numbers."""
+    if not pred_spans and not true_spans:
+        return []
     by_type: dict[str, tuple[list, list]] = {}
     for name, start, end in pred_spans:
         if name in by_type:
@@ -327,8 +331,27 @@ def _checked_levels(levels) -> tuple[str, ...]:
     return tuple(level for level in LEVELS if level in levels)
 
 
+@contextmanager
+def _collector_paused():
+    """Pause the cyclic garbage collector for one corpus pass: the pass allocates many small
+    lists and tuples but creates no reference cycles, and collections triggered by them re-scan
+    every tag list of the corpus (about an eighth of the time on CoNLL-2003). Restored on exit."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
     """One pass over the corpus: the exact total and, if asked, every sentence's statistics."""
+    with _collector_paused():
+        return _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences)
+
+
+def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
     levels = _checked_levels(levels)
     with_matches = "entity" in levels
     _check_model(model)

@@ -363,32 +363,36 @@ def _subset_excess_counts(excesses: list[int]) -> dict[tuple[int, int], int]:
     return counts
 
 
-def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int) -> list[float]:
+def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int) -> np.ndarray:
     """``_two_ended`` in exact integer arithmetic, each value correctly rounded.
 
     ``P(t) / scale = sum_{j, x} D_j(x) C(t - x, j) C(S - t + x, K - j) / C(S, K)`` with
     ``D_j(x) = counts[j, x] / C(K, j)``; over the common denominator ``C(S, K) K!`` every term is
     the integer ``counts[j, x] j! (K - j)! C(q, j) C(S - q, K - j)``, ``q = t - x``.
     """
-    terms = [(j, x, count * math.factorial(j) * math.factorial(draws - j))
-             for (j, x), count in sorted(_subset_excess_counts(excesses).items(), key=lambda item: item[0][1])]
+    terms = [(x, j, count * math.factorial(j) * math.factorial(draws - j))
+             for (j, x), count in sorted(_subset_excess_counts(excesses).items(), key=lambda item: item[0][::-1])]
     total_excess = sum(excesses)
     band = size if size < 2 * total_excess + 1 else total_excess
+    comb = math.comb
     numerators = []
     for t in range(band):
         value = 0
-        for j, x, weight in terms:
+        for x, j, weight in terms:
             q = t - x
             if q < 0:
                 break
             if j <= q <= slots:
-                value += weight * math.comb(q, j) * math.comb(slots - q, draws - j)
+                value += weight * comb(q, j) * comb(slots - q, draws - j)
         numerators.append(value * scale.numerator)
     denominator = math.comb(slots, draws) * math.factorial(draws) * scale.denominator
-    out = [value / denominator for value in numerators]
-    if band < size:
-        middle = (mass * denominator - 2 * sum(numerators)) / ((size - 2 * band) * denominator)
-        out = out + [middle] * (size - 2 * band) + out[::-1]
+    left = [value / denominator for value in numerators]
+    if band == size:
+        return np.array(left)
+    out = np.full(size, (mass * denominator - 2 * sum(numerators)) / ((size - 2 * band) * denominator))
+    if band:
+        out[:band] = left
+        out[size - band :] = left[::-1]
     return out
 
 
@@ -406,7 +410,7 @@ def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fr
     small signatures (most sentences) are computed exactly in integers (``_exact_two_ended``)."""
     total_excess = sum(excesses)
     if not reference and _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
-        return np.array(_exact_two_ended(size, slots, draws, excesses, scale, mass))
+        return _exact_two_ended(size, slots, draws, excesses, scale, mass)
     scale, mass = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
         band_mass = _band_mass_reference if reference else _band_mass
@@ -431,6 +435,8 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool =
         return np.zeros(n)
     if total == n:
         return np.ones(n)
+    if total == k and not reference:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
+        return np.full(n, k / n)
     slots = n - (total - k)
     free = _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total, reference)
     return 1.0 - free
