@@ -35,6 +35,7 @@ _EXPORTS = {
     "chance_f1": "chance.corrected_f1",
     "sentence_statistics": "chance.corrected_f1",
     "ChanceStatistics": "chance.corrected_f1",
+    "sentence_statistics_array": "chance.corrected_f1",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "coefficients.contingency_table",
     "coefficients": "coefficients.agreement_coefficients",
