@@ -41,7 +41,8 @@ def clear_caches() -> None:
     """Forget every cached distribution and expectation (the next call is a first call)."""
     from chance_agreement.chance import corrected_f1, random_model
 
-    for cached in (random_model._coverage, random_model._start_distribution, corrected_f1._expected_overlap,
+    for cached in (random_model._coverage, random_model._start_distribution, random_model._weighted_terms,
+                   corrected_f1._expected_overlap,
                    corrected_f1._expected_matches, corrected_f1._single_pair_overlap):
         cached.cache_clear()
 

@@ -287,35 +287,30 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -
     for every type of one sentence, as plain Python numbers."""
     if not pred_spans and not true_spans:
         return []
+    if len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
+        return [(pred_spans[0][0], _single_pair_row(n, pred_spans[0], true_spans[0], with_matches))]
     by_type: dict[str, tuple[list, list]] = {}
-    for name, start, end in pred_spans:
-        if name in by_type:
-            by_type[name][0].append((start, end))
+    for span in pred_spans:
+        if span[0] in by_type:
+            by_type[span[0]][0].append(span)
         else:
-            by_type[name] = ([(start, end)], [])
-    for name, start, end in true_spans:
-        if name in by_type:
-            by_type[name][1].append((start, end))
+            by_type[span[0]] = ([span], [])
+    for span in true_spans:
+        if span[0] in by_type:
+            by_type[span[0]][1].append(span)
         else:
-            by_type[name] = ([], [(start, end)])
+            by_type[span[0]] = ([], [span])
     rows = []
     for name, (pred, true) in by_type.items():
         if len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
-            (start_a, end_a), (start_b, end_b) = pred[0], true[0]
-            length_a, length_b = end_a - start_a, end_b - start_b
-            overlap = min(end_a, end_b) - max(start_a, start_b)
-            matches = 0.0
-            if with_matches and length_a == length_b:
-                matches = 1.0 / (n - length_a + 1)  # one uniform start each
-            rows.append((name, [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
-                                _single_pair_overlap(n, length_a, length_b), length_a + length_b, matches]))
+            rows.append((name, _single_pair_row(n, pred[0], true[0], with_matches)))
             continue
-        lengths_pred = tuple(sorted([end - start for start, end in pred]))
-        lengths_true = tuple(sorted([end - start for start, end in true]))
+        lengths_pred = tuple(sorted([end - start for _, start, end in pred]))
+        lengths_true = tuple(sorted([end - start for _, start, end in true]))
         annotated = sum(lengths_pred) + sum(lengths_true)
         if pred and true:
             tp = len(set(pred) & set(true))
-            overlap = _overlap(pred, true)
+            overlap = _overlap([span[1:] for span in pred], [span[1:] for span in true])
             expected_overlap = _expected_overlap(n, lengths_pred, lengths_true, model)
             expected_matches = _expected_matches(n, lengths_pred, lengths_true, model) if with_matches else 0.0
         else:
@@ -323,6 +318,17 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -
             expected_overlap = expected_matches = 0.0
         rows.append((name, [tp, len(pred), len(true), overlap, expected_overlap, annotated, expected_matches]))
     return rows
+
+
+def _single_pair_row(n: int, span_a, span_b, with_matches: bool) -> list:
+    """The statistics of one span on each side (the same type): closed forms, both models."""
+    _, start_a, end_a = span_a
+    _, start_b, end_b = span_b
+    length_a, length_b = end_a - start_a, end_b - start_b
+    overlap = min(end_a, end_b) - max(start_a, start_b)
+    matches = 1.0 / (n - length_a + 1) if with_matches and length_a == length_b else 0.0  # one uniform start each
+    return [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
+            _single_pair_overlap(n, length_a, length_b), length_a + length_b, matches]
 
 
 def _checked_levels(levels) -> tuple[str, ...]:

@@ -363,6 +363,15 @@ def _subset_excess_counts(excesses: list[int]) -> dict[tuple[int, int], int]:
     return counts
 
 
+@lru_cache(maxsize=1 << 12)
+def _weighted_terms(excesses: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """``(x, j, counts[j, x] j! (K - j)!)`` sorted by ``x``, for ``_exact_two_ended`` (cached:
+    sentences of different lengths share their segment lengths)."""
+    draws = len(excesses)
+    return [(x, j, count * math.factorial(j) * math.factorial(draws - j))
+            for (j, x), count in sorted(_subset_excess_counts(list(excesses)).items(), key=lambda item: item[0][::-1])]
+
+
 def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int) -> np.ndarray:
     """``_two_ended`` in exact integer arithmetic, each value correctly rounded.
 
@@ -370,8 +379,7 @@ def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], sca
     ``D_j(x) = counts[j, x] / C(K, j)``; over the common denominator ``C(S, K) K!`` every term is
     the integer ``counts[j, x] j! (K - j)! C(q, j) C(S - q, K - j)``, ``q = t - x``.
     """
-    terms = [(x, j, count * math.factorial(j) * math.factorial(draws - j))
-             for (j, x), count in sorted(_subset_excess_counts(excesses).items(), key=lambda item: item[0][::-1])]
+    terms = _weighted_terms(tuple(sorted(excesses)))
     total_excess = sum(excesses)
     band = size if size < 2 * total_excess + 1 else total_excess
     comb = math.comb
