@@ -480,3 +480,18 @@ def test_sentence_statistics_array_gives_the_per_sentence_vectors():
     for i, name in enumerate(arrays.types):
         assert list(arrays.per_type[:, i].sum(axis=0)) == list(total.per_type[name])
     assert arrays.tokens.sum(axis=0).tolist() == [total.correct_tokens, total.total_tokens]
+
+
+def test_entity_level_skips_the_token_coverage_and_records_it():
+    """The entity level computes only start distributions (issue 11: it used to compute the token
+    coverage too and never report it); its statistics refuse to give token-level scores."""
+    from chance_agreement.chance.corrected_f1 import _EXP_OVERLAP
+
+    predictions = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-LOC", "B-LOC"]]
+    references = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O", "B-LOC"]]
+    total, _ = corpus_statistics(predictions, references, levels=("entity",))
+    assert total.levels == ("entity",)
+    assert all(vector[_EXP_OVERLAP] == 0 for vector in total.per_type.values())
+    assert scores_from_statistics(total, "entity") == chance_f1(predictions, references, level="entity")
+    with pytest.raises(ValueError, match="without token-level expectations"):
+        scores_from_statistics(total, "token")

@@ -282,13 +282,13 @@ def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
     return total
 
 
-def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -> list:
+def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, with_overlap: bool = True) -> list:
     """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
     for every type of one sentence, as plain Python numbers."""
     if not pred_spans and not true_spans:
         return []
     if len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
-        return [(pred_spans[0][0], _single_pair_row(n, pred_spans[0], true_spans[0], with_matches))]
+        return [(pred_spans[0][0], _single_pair_row(n, pred_spans[0], true_spans[0], with_matches, with_overlap))]
     by_type: dict[str, tuple[list, list]] = {}
     for span in pred_spans:
         if span[0] in by_type:
@@ -303,7 +303,7 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -
     rows = []
     for name, (pred, true) in by_type.items():
         if len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
-            rows.append((name, _single_pair_row(n, pred[0], true[0], with_matches)))
+            rows.append((name, _single_pair_row(n, pred[0], true[0], with_matches, with_overlap)))
             continue
         lengths_pred = tuple(sorted([end - start for _, start, end in pred]))
         lengths_true = tuple(sorted([end - start for _, start, end in true]))
@@ -311,7 +311,7 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -
         if pred and true:
             tp = len(set(pred) & set(true))
             overlap = _overlap([span[1:] for span in pred], [span[1:] for span in true])
-            expected_overlap = _expected_overlap(n, lengths_pred, lengths_true, model)
+            expected_overlap = _expected_overlap(n, lengths_pred, lengths_true, model) if with_overlap else 0.0
             expected_matches = _expected_matches(n, lengths_pred, lengths_true, model) if with_matches else 0.0
         else:
             tp = overlap = 0
@@ -320,7 +320,7 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool) -
     return rows
 
 
-def _single_pair_row(n: int, span_a, span_b, with_matches: bool) -> list:
+def _single_pair_row(n: int, span_a, span_b, with_matches: bool, with_overlap: bool) -> list:
     """The statistics of one span on each side (the same type): closed forms, both models."""
     _, start_a, end_a = span_a
     _, start_b, end_b = span_b
@@ -328,7 +328,7 @@ def _single_pair_row(n: int, span_a, span_b, with_matches: bool) -> list:
     overlap = min(end_a, end_b) - max(start_a, start_b)
     matches = 1.0 / (n - length_a + 1) if with_matches and length_a == length_b else 0.0  # one uniform start each
     return [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
-            _single_pair_overlap(n, length_a, length_b), length_a + length_b, matches]
+            _single_pair_overlap(n, length_a, length_b) if with_overlap else 0.0, length_a + length_b, matches]
 
 
 def _checked_levels(levels) -> tuple[str, ...]:
@@ -359,7 +359,7 @@ def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_s
 
 def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
     levels = _checked_levels(levels)
-    with_matches = "entity" in levels
+    with_matches, with_overlap = "entity" in levels, "token" in levels
     _check_model(model)
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
@@ -370,7 +370,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         n_correct = sum(map(operator.eq, pred_tags, true_tags))
         correct += n_correct
         tokens += n
-        rows = _type_rows(n, pred, true, model, with_matches)
+        rows = _type_rows(n, pred, true, model, with_matches, with_overlap)
         for name, row in rows:
             rows_by_type[name].append(row)
         if keep_sentences:
@@ -394,8 +394,8 @@ def corpus_statistics(
     """Corpus total and per-sentence statistics (the sentences add up to the total, exactly and in
     any order: see ``ChanceStatistics``).
 
-    ``levels`` says which expectations to compute; leaving out ``"entity"`` skips the start
-    distributions (the token level needs only coverage) and marks the statistics as token-only.
+    ``levels`` says which expectations to compute: the token level needs the coverage
+    probabilities, the entity level the start distributions; the statistics record which.
     ``sentence_statistics_array`` turns the sentences into one array.
     """
     return _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences=True)
@@ -517,12 +517,11 @@ def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, w
 def _check_level_available(stats: ChanceStatistics, level: str) -> None:
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if level == "entity" and (
-        (stats.levels is not None and "entity" not in stats.levels)
-        or any(np.isnan(v[_EXP_MATCHES]) for v in stats.per_type.values())
+    if level == "entity" and any(np.isnan(v[_EXP_MATCHES]) for v in stats.per_type.values()) or (
+        stats.levels is not None and level not in stats.levels
     ):
-        raise ValueError("these statistics were computed without entity-level expectations; "
-                         "compute them with levels including 'entity'")
+        raise ValueError(f"these statistics were computed without {level}-level expectations; "
+                         f"compute them with levels including {level!r}")
 
 
 def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_division="warn") -> dict:
