@@ -311,14 +311,7 @@ def _band_mass_reference(slots: int, draws: int, excesses: list[int], length: in
     if length == 0:
         return out
     rows = min(length, slots + 1)
-    # Fewest j columns that keep all but _TRUNCATED_MASS of the hypergeometric law at q = rows - 1
-    # (the law is stochastically increasing in q, so this bound holds for every row).
-    j_cap = min(draws, rows - 1)
-    last_row = _hypergeometric_matrix(slots, draws, rows, j_cap, first_row=rows - 1)[0]
-    tail = np.cumsum(last_row[::-1])[::-1]  # tail[j] = P(J >= j) at the last row
-    negligible = np.nonzero(tail < _TRUNCATED_MASS)[0]
-    if negligible.size:
-        j_cap = max(int(negligible[0]) - 1, 0)
+    j_cap = _j_cap(slots, draws, rows)
     hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
     x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
     table = _subset_excess_table(excesses, j_cap, x_max)
