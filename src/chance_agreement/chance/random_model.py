@@ -277,7 +277,7 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
 
     ``m_j = top_j - t``, ``top_j`` = the sum of the ``j`` largest excesses (``D_j(x) = 0`` above it),
     since ``sum_x D_j(x) <= 1`` and ``|W_j(-m)|`` grows with ``m``. ``B`` is nonincreasing in ``t``
-    (fewer terms, each smaller), so the least ``L`` with ``B(L) <= tolerance`` (binary search, each
+    (fewer terms, each smaller), so the least ``L`` with ``B(L) <= tolerance`` (doubling, then bisection; each
     ``B`` in ``O(K)`` from log-gamma) bounds ``|P(t) - c|`` for every ``t >= L``. The middle value,
     re-derived from the total mass, then moves by at most ``tolerance`` as well. The bound ignores
     the alternating signs, so it is tight for sparse texts (``L`` in the tens for 2% of tokens in
@@ -295,7 +295,9 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
     def converged(t: int) -> bool:
         return bound(t) <= log_limit
 
-    low, high = 0, total_excess  # converged(total_excess) holds: no term is left
+    low, high = 0, min(_SHORT_BAND, total_excess)  # converged(total_excess) holds: no term is left
+    while not converged(high):  # bands are usually short: double from a short guess
+        low, high = high + 1, min(2 * high, total_excess)
     while low < high:
         middle = (low + high) // 2
         if converged(middle):
