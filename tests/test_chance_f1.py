@@ -495,3 +495,11 @@ def test_entity_level_skips_the_token_coverage_and_records_it():
     assert scores_from_statistics(total, "entity") == chance_f1(predictions, references, level="entity")
     with pytest.raises(ValueError, match="without token-level expectations"):
         scores_from_statistics(total, "token")
+
+
+def test_a_sentence_too_dense_for_the_exact_model_fails_up_front_naming_it():
+    """Half of a million-token sentence in 5-token entities: a clear error naming the sentence,
+    not minutes of work and a MemoryError (issue 10, item 5)."""
+    dense = ["B-X", "I-X", "I-X", "I-X", "I-X", "O", "O", "O", "O", "O"] * 100_000
+    with pytest.raises(ValueError, match=r"sentence 1: this text is too dense to compute exactly"):
+        chance_f1([["O"], dense], [["O"], dense])

@@ -365,12 +365,15 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
     correct = tokens = 0
-    for pred_tags, true_tags, pred, true in zip(predictions, references, pred_spans, true_spans):
+    for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans)):
         n = len(true_tags)
         n_correct = sum(map(operator.eq, pred_tags, true_tags))
         correct += n_correct
         tokens += n
-        rows = _type_rows(n, pred, true, model, with_matches, with_overlap)
+        try:
+            rows = _type_rows(n, pred, true, model, with_matches, with_overlap)
+        except ValueError as error:  # a sentence too long and dense for the exact model
+            raise ValueError(f"sentence {index}: {error}") from None
         for name, row in rows:
             rows_by_type[name].append(row)
         if keep_sentences:
