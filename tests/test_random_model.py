@@ -379,3 +379,29 @@ def test_too_dense_long_text_fails_up_front_with_a_clear_error():
     with pytest.raises(ValueError, match="too dense to compute exactly.*GiB"):
         coverage_probabilities(10**6, [5] * 10**5)
     assert time.perf_counter() - start < 60  # a clear error, not minutes of work (generous: shared machine)
+
+
+def expand(compact, size):
+    left, middle = compact
+    out = np.full(size, middle)
+    if left:
+        out[: len(left)] = left
+        out[size - len(left) :] = left[::-1]
+    return out
+
+
+@pytest.mark.parametrize("n,lengths", random_signatures(40, seed=13, max_n=40) + [(9, (4,)), (30, (1, 1, 1)), (12, (5, 7))])
+def test_compact_forms_equal_the_arrays(n, lengths):
+    """The two-ends form used for sentences: the same values as the arrays, and the same dot products."""
+    from chance_agreement.chance import random_model
+
+    compact = random_model._compact_coverage(n, lengths, "non_overlapping")
+    if compact is not None:
+        np.testing.assert_allclose(expand(compact, n), coverage_probabilities(n, lengths), rtol=0, atol=2**-52)
+        single = random_model._compact_coverage(n, (lengths[0],), "non_overlapping")
+        assert random_model.compact_dot(n, compact, single) == pytest.approx(
+            expected_overlap(n, lengths, [lengths[0]]), rel=0, abs=1e-12)
+    others, length = lengths[1:], lengths[0]
+    compact = random_model._compact_start(n, others, length, "non_overlapping")
+    if compact is not None:
+        np.testing.assert_allclose(expand(compact, n - length + 1), start_probabilities(n, lengths, 0), rtol=0, atol=1e-15)

@@ -34,7 +34,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .exact_sum import exact_partials, merge_exactly
-from .random_model import MODELS, _check_model, _coverage, _start_distribution
+from .random_model import (
+    MODELS, _check_model, _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot,
+)
 from ..spans.tags import paired_spans
 
 LEVELS = ("token", "entity")
@@ -262,6 +264,9 @@ def _expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
     """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per signature."""
     if len(lengths_a) == 1 and len(lengths_b) == 1:
         return _single_pair_overlap(n, lengths_a[0], lengths_b[0])
+    first, second = _compact_coverage(n, lengths_a, model), _compact_coverage(n, lengths_b, model)
+    if first is not None and second is not None:  # small signatures: the two ends only, no arrays
+        return compact_dot(n, first, second)
     return float(_coverage(n, lengths_a, model) @ _coverage(n, lengths_b, model))
 
 
@@ -276,9 +281,13 @@ def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
         others_a.remove(length)
         others_b = list(lengths_b)
         others_b.remove(length)
-        start_a = _start_distribution(n, tuple(others_a), length, model)
-        start_b = _start_distribution(n, tuple(others_b), length, model)
-        total += lengths_a.count(length) * lengths_b.count(length) * float(start_a @ start_b)
+        first, second = _compact_start(n, tuple(others_a), length, model), _compact_start(n, tuple(others_b), length, model)
+        if first is not None and second is not None:  # small signatures: the two ends only, no arrays
+            product = compact_dot(n - length + 1, first, second)
+        else:
+            product = float(_start_distribution(n, tuple(others_a), length, model)
+                            @ _start_distribution(n, tuple(others_b), length, model))
+        total += lengths_a.count(length) * lengths_b.count(length) * product
     return total
 
 

@@ -367,8 +367,11 @@ def _weighted_terms(excesses: tuple[int, ...]) -> list[tuple[int, int, int]]:
             for (j, x), count in sorted(_subset_excess_counts(list(excesses)).items(), key=lambda item: item[0][::-1])]
 
 
-def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int) -> np.ndarray:
-    """``_two_ended`` in exact integer arithmetic, each value correctly rounded.
+def _exact_ends(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
+                complement: bool = False) -> tuple[list[float], float | None]:
+    """The band values and the middle value (``None`` when there is no flat middle) of
+    ``_two_ended`` in exact integer arithmetic, each correctly rounded; ``complement``: of
+    ``1 - value`` (coverage from the free-token probability), also exactly.
 
     ``P(t) / scale = sum_{j, x} D_j(x) C(t - x, j) C(S - t + x, K - j) / C(S, K)`` with
     ``D_j(x) = counts[j, x] / C(K, j)``; over the common denominator ``C(S, K) K!`` every term is
@@ -389,14 +392,82 @@ def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], sca
                 value += weight * comb(q, j) * comb(slots - q, draws - j)
         numerators.append(value * scale.numerator)
     denominator = math.comb(slots, draws) * math.factorial(draws) * scale.denominator
-    left = [value / denominator for value in numerators]
+    if complement:
+        left = [(denominator - value) / denominator for value in numerators]
+    else:
+        left = [value / denominator for value in numerators]
     if band == size:
+        return left, None
+    middle_numerator, middle_denominator = mass * denominator - 2 * sum(numerators), (size - 2 * band) * denominator
+    if complement:
+        middle_numerator = middle_denominator - middle_numerator
+    return left, middle_numerator / middle_denominator
+
+
+def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
+                     complement: bool = False) -> np.ndarray:
+    """``_two_ended`` from ``_exact_ends``, as an array."""
+    left, middle = _exact_ends(size, slots, draws, excesses, scale, mass, complement)
+    if middle is None:
         return np.array(left)
-    out = np.full(size, (mass * denominator - 2 * sum(numerators)) / ((size - 2 * band) * denominator))
-    if band:
-        out[:band] = left
-        out[size - band :] = left[::-1]
+    out = np.full(size, middle)
+    if left:
+        out[: len(left)] = left
+        out[size - len(left) :] = left[::-1]
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _compact_coverage(n: int, lengths: tuple[int, ...], model: str):
+    """Coverage as ``(left, middle)``: ``c(t) = c(n - 1 - t) = left[t]`` for ``t < len(left)``,
+    ``middle`` in between (``2 len(left) < n``), for the signatures computed exactly (one segment,
+    length-1 segments, small non-overlapping signatures); ``None`` for the others. Lets a
+    sentence's expected overlap be summed over the two ends only, without arrays."""
+    k = len(lengths)
+    if k == 0:
+        return (), 0.0
+    if k == 1:  # the trapezoid: min(t + 1, m) starts of n - a + 1 cover token t, m = min(a, n - a + 1)
+        starts = n - lengths[0] + 1
+        peak = min(lengths[0], starts)
+        return tuple((t + 1) / starts for t in range(peak - 1)), peak / starts
+    if model != "non_overlapping":
+        return None
+    total = sum(lengths)
+    if total == n:
+        return (), 1.0
+    if total == k:
+        return (), k / n
+    total_excess = total - k
+    if n < 2 * total_excess + 1 or _exact_terms(n, k, total_excess) > _EXACT_TERMS:
+        return None
+    slots = n - total_excess
+    left, middle = _exact_ends(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total,
+                               complement=True)
+    return tuple(left), middle
+
+
+@lru_cache(maxsize=1 << 16)
+def _compact_start(n: int, others: tuple[int, ...], length: int, model: str):
+    """``_start_distribution`` as ``(left, middle)`` (see ``_compact_coverage``), or ``None``."""
+    support = n - length + 1
+    if model == "overlapping" or not others:
+        return (), 1.0 / support
+    excess_others = [a - 1 for a in others]
+    total_excess = sum(excess_others)
+    if support < 2 * total_excess + 1 or _exact_terms(support, len(others), total_excess) > _EXACT_TERMS:
+        return None
+    slots = n - total_excess - (length - 1)
+    left, middle = _exact_ends(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
+    return tuple(left), middle
+
+
+def compact_dot(n: int, first, second) -> float:
+    """``sum_t c1(t) c2(t)`` of two ``_compact_coverage`` forms (exactly rounded sum)."""
+    (left_1, middle_1), (left_2, middle_2) = first, second
+    band = max(len(left_1), len(left_2))
+    products = [(left_1[t] if t < len(left_1) else middle_1) * (left_2[t] if t < len(left_2) else middle_2)
+                for t in range(band)]
+    return math.fsum(products + products + [(n - 2 * band) * middle_1 * middle_2])
 
 
 def _exact_terms(size: int, draws: int, total_excess: int) -> int:
@@ -405,7 +476,7 @@ def _exact_terms(size: int, draws: int, total_excess: int) -> int:
 
 
 def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
-               reference: bool = False) -> np.ndarray:
+               reference: bool = False, complement: bool = False) -> np.ndarray:
     """A distribution of ``size`` values that is flat in the middle and mirrored at the ends: the
     band ``_band_mass(slots, draws, excesses, band, scale)`` at each end and the middle value from
     the total ``mass``. ``reference``: today's full Proposition-3 band ``E`` (the test oracle);
@@ -413,15 +484,17 @@ def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fr
     small signatures (most sentences) are computed exactly in integers (``_exact_two_ended``)."""
     total_excess = sum(excesses)
     if not reference and _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
-        return _exact_two_ended(size, slots, draws, excesses, scale, mass)
+        return _exact_two_ended(size, slots, draws, excesses, scale, mass, complement)
     scale, mass = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
         band_mass = _band_mass_reference if reference else _band_mass
-        return band_mass(slots, draws, excesses, size, scale)
-    if reference:
-        return _mirror_fill(_band_mass_reference(slots, draws, excesses, total_excess, scale), size, mass)
-    band = _converged_band(slots, draws, excesses, size, scale, mass) if total_excess > _SHORT_BAND else total_excess
-    return _mirror_fill(_band_mass(slots, draws, excesses, band, scale), size, mass)
+        out = band_mass(slots, draws, excesses, size, scale)
+    elif reference:
+        out = _mirror_fill(_band_mass_reference(slots, draws, excesses, total_excess, scale), size, mass)
+    else:
+        band = _converged_band(slots, draws, excesses, size, scale, mass) if total_excess > _SHORT_BAND else total_excess
+        out = _mirror_fill(_band_mass(slots, draws, excesses, band, scale), size, mass)
+    return 1.0 - out if complement else out
 
 
 def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool = False) -> np.ndarray:
@@ -441,8 +514,8 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool =
     if total == k and not reference:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
         return np.full(n, k / n)
     slots = n - (total - k)
-    free = _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total, reference)
-    return 1.0 - free
+    return _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total, reference,
+                      complement=True)
 
 
 @lru_cache(maxsize=1 << 16)
