@@ -21,9 +21,15 @@ with ``HG`` the hypergeometric probability that ``j`` of the other ``k - 1`` slo
 ``D_j(x)`` the probability that a uniform ``j``-subset of the other segments has excess ``x``: only
 the number of segments to one side and their total length matter. The same sum with all ``k``
 segments gives the probability that token ``t`` is a free (unannotated) token, times ``(M - k)/M``.
-Proposition 3 makes both distributions flat in the middle band, so only the two ends (``E``
-positions each, mirror images) are computed and the middle value follows from the total mass.
-Everything is done with probabilities (never counts or factorials), so ``n = 100,000`` is fine.
+Proposition 3 makes both distributions flat in the middle band, so only the two ends (at most
+``E`` positions each, mirror images) are computed and the middle value follows from the total
+mass. The ends converge to the middle value fast: ``_converged_band`` proves where they are within
+half an ulp of it, so long sparse texts cost near-linear time (``n = 10**6``, ``k = 20,000``: 47
+positions per end instead of 40,091). The subset-excess table is built one group of equal lengths
+at a time. Small signatures (most sentences) are computed exactly in integers and correctly
+rounded (``_exact_ends``); large ones with probabilities from logs (never factorials), to about
+1e-12. A text too dense for the band to be cut is refused up front (``_check_work``). The previous
+algorithm (full band, one segment at a time) stays as ``reference=True``, the tests' oracle.
 """
 
 from __future__ import annotations
