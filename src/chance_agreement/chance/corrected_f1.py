@@ -27,6 +27,7 @@ import operator
 import warnings
 from collections import defaultdict
 from contextlib import contextmanager
+from itertools import chain
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -373,21 +374,25 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
-    correct = tokens = 0
     for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans)):
+        if not pred and not true and not keep_sentences:
+            continue
         n = len(true_tags)
-        n_correct = sum(map(operator.eq, pred_tags, true_tags))
-        correct += n_correct
-        tokens += n
-        try:
-            rows = _type_rows(n, pred, true, model, with_matches, with_overlap)
-        except ValueError as error:  # a sentence too long and dense for the exact model
-            raise ValueError(f"sentence {index}: {error}") from None
+        if len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
+            rows = [(pred[0][0], _single_pair_row(n, pred[0], true[0], with_matches, with_overlap))]
+        else:
+            try:
+                rows = _type_rows(n, pred, true, model, with_matches, with_overlap)
+            except ValueError as error:  # a sentence too long and dense for the exact model
+                raise ValueError(f"sentence {index}: {error}") from None
         for name, row in rows:
             rows_by_type[name].append(row)
         if keep_sentences:
             sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
-                                              n_correct, n, model, levels))
+                                              sum(map(operator.eq, pred_tags, true_tags)), n, model, levels))
+    # check_pairs made every prediction as long as its reference: compare the concatenations
+    correct = sum(map(operator.eq, chain.from_iterable(predictions), chain.from_iterable(references)))
+    tokens = sum(map(len, references))
     per_type, partials = {}, {}
     for name, rows in rows_by_type.items():
         columns = list(zip(*rows))
