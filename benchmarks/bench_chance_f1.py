@@ -24,7 +24,9 @@ from __future__ import annotations
 import math
 import os
 import sys
+import tempfile
 import time
+import uuid
 import tracemalloc
 import warnings
 from pathlib import Path
@@ -93,8 +95,11 @@ def rows() -> list[dict]:
     _, references, systems = read_conll(path, 1, (2, 3, 4))
     predictions = systems[SYSTEM]
     tokens = sum(map(len, references))
-    ours_module = evaluate.load(str(REPO / "chance_f1_metric"))
-    peer_module = evaluate.load(str(REPO / "benchmarks" / "seqeval_peer_metric"))
+    # A private cache directory and experiment id: other jobs using the same module name would
+    # otherwise share evaluate's cache files and locks with this run.
+    private = {"cache_dir": tempfile.mkdtemp(prefix="bench_chance_f1_"), "experiment_id": uuid.uuid4().hex}
+    ours_module = evaluate.load(str(REPO / "chance_f1_metric"), **private)
+    peer_module = evaluate.load(str(REPO / "benchmarks" / "seqeval_peer_metric"), **private)
     out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
