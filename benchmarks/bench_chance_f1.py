@@ -134,7 +134,7 @@ def rows() -> list[dict]:
 
 
 def format_rows(table: list[dict]) -> str:
-    lines = [f"| path | ours | peer or limit | ratio | goal |", "|---|---|---|---|---|"]
+    lines = ["| path | ours | peer or limit | ratio | goal |", "|---|---|---|---|---|"]
     for row in table:
         if "exponent" in row:
             lines.append(f"| {row['path']} | {row['exponent']:.2f} | | | near 1 |")

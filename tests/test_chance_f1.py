@@ -375,7 +375,8 @@ def test_one_segment_each_closed_form_equals_exact_enumeration(n, data):
 
 def test_span_overlap_is_a_linear_merge_on_one_long_sentence():
     """16,000 entities per side in one sentence (issue 10, item 5): the overlap of the sorted span
-    lists, the expectations (all lengths 1: flat coverage k/n) and the scores are exact."""
+    lists, the expectation (the reference's length-1 segments cover each token with k/n, so
+    E[overlap] = (k/n) * a_pred) and the scores are exact."""
     from chance_agreement.chance.corrected_f1 import _overlap
 
     k = 16_000
@@ -388,6 +389,9 @@ def test_span_overlap_is_a_linear_merge_on_one_long_sentence():
     result = chance_f1([predictions], [references], zero_division=0)
     assert result["overall_observed_f1"] == 2 * (k // 2) / (k + 3 * k // 2)
     assert result["X"]["precision"] == 0.0 and result["X"]["number"] == k
+    predicted_tokens = 2 * (k // 2) + k // 2
+    expected_overlap = k / n * predicted_tokens
+    assert result["overall_chance_f1"] == pytest.approx(2 * expected_overlap / (k + predicted_tokens), rel=1e-12)
 
 
 def test_overlapping_model_chance_above_one_is_reported_unclipped_and_consistent():
