@@ -308,3 +308,217 @@ def test_the_public_function_is_not_shadowed_by_a_submodule():
         value = getattr(chance_agreement, name)
         assert not isinstance(value, type(chance_agreement)), f"chance_agreement.{name} is a module"
     assert chance_agreement.chance_f1([["B-PER"]], [["B-PER"]])["overall_f1"] == 1.0
+
+
+# --- the fast corpus path (issue 11) and the consistency items of issue 10 -------------------------
+
+
+def reference_rows(n, pred_spans, true_spans, model, with_matches):
+    """Today's algorithm per sentence and type: coverage dot products and start-distribution
+    products from the full Proposition-3 band (``reference=True``), no closed forms, no caches."""
+    from chance_agreement.chance import random_model
+
+    rows = {}
+    types = {name for name, _, _ in pred_spans} | {name for name, _, _ in true_spans}
+    for name in types:
+        a = tuple(sorted(e - s for t, s, e in pred_spans if t == name))
+        b = tuple(sorted(e - s for t, s, e in true_spans if t == name))
+        overlap = matches = 0.0
+        if a and b:
+            overlap = float(random_model._coverage_of(n, a, model, reference=True)
+                            @ random_model._coverage_of(n, b, model, reference=True))
+            for length in set(a) & set(b) if with_matches else ():
+                others_a, others_b = list(a), list(b)
+                others_a.remove(length)
+                others_b.remove(length)
+                pa = random_model._start_distribution_of(n, tuple(others_a), length, model, reference=True)
+                pb = random_model._start_distribution_of(n, tuple(others_b), length, model, reference=True)
+                matches += a.count(length) * b.count(length) * float(pa @ pb)
+        rows[name] = (overlap, matches)
+    return rows
+
+
+def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_systems):
+    from chance_agreement.chance.corrected_f1 import _EXP_MATCHES, _EXP_OVERLAP, _type_rows
+    from chance_agreement.spans.tags import paired_spans
+
+    references, systems = conll_systems
+    compared = 0
+    for predictions in systems.values():
+        pred_spans, true_spans = paired_spans(predictions, references)
+        seen = set()
+        for tags, pred, true in zip(references, pred_spans, true_spans):
+            n = len(tags)
+            fast = dict(_type_rows(n, pred, true, "non_overlapping", True))
+            key = (n, tuple(sorted((t, e - s) for t, s, e in pred)), tuple(sorted((t, e - s) for t, s, e in true)))
+            if key in seen:
+                continue
+            seen.add(key)
+            for name, (overlap, matches) in reference_rows(n, pred, true, "non_overlapping", True).items():
+                assert fast[name][_EXP_OVERLAP] == pytest.approx(overlap, rel=0, abs=1e-12)
+                assert fast[name][_EXP_MATCHES] == pytest.approx(matches, rel=0, abs=1e-12)
+                compared += 1
+    assert compared > 1000
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(1, 40), data=st.data())
+def test_one_segment_each_closed_form_equals_exact_enumeration(n, data):
+    from chance_agreement.chance.corrected_f1 import _single_pair_overlap
+
+    a = data.draw(st.integers(1, n))
+    b = data.draw(st.integers(1, n))
+    exact = Fraction(sum(max(0, min(s + a, u + b) - max(s, u)) for s in range(n - a + 1) for u in range(n - b + 1)),
+                     (n - a + 1) * (n - b + 1))
+    assert _single_pair_overlap(n, a, b) == float(exact)  # correctly rounded
+
+
+def test_span_overlap_is_a_linear_merge_on_one_long_sentence():
+    """16,000 entities per side in one sentence (issue 10, item 5): the overlap of the sorted span
+    lists, the expectation (the reference's length-1 segments cover each token with k/n, so
+    E[overlap] = (k/n) * a_pred) and the scores are exact."""
+    from chance_agreement.chance.corrected_f1 import _overlap
+
+    k = 16_000
+    n = 4 * k
+    references = ["B-X", "O", "O", "O"] * k
+    predictions = ["B-X", "I-X", "O", "O"] * (k // 2) + ["O", "B-X", "O", "O"] * (k // 2)
+    pred_spans = [(4 * i, 4 * i + 2) for i in range(k // 2)] + [(4 * i + 1, 4 * i + 2) for i in range(k // 2, k)]
+    true_spans = [(4 * i, 4 * i + 1) for i in range(k)]
+    assert _overlap(pred_spans[::-1], true_spans) == k // 2  # order of the input does not matter
+    result = chance_f1([predictions], [references], zero_division=0)
+    assert result["overall_observed_f1"] == 2 * (k // 2) / (k + 3 * k // 2)
+    assert result["X"]["precision"] == 0.0 and result["X"]["number"] == k
+    predicted_tokens = 2 * (k // 2) + k // 2
+    expected_overlap = k / n * predicted_tokens
+    assert result["overall_chance_f1"] == pytest.approx(2 * expected_overlap / (k + predicted_tokens), rel=1e-12)
+
+
+def test_overlapping_model_chance_above_one_is_reported_unclipped_and_consistent():
+    """Two 2-token segments per side in 4 tokens (issue 10, item 3): under the overlapping model
+    E[additive overlap] = 40/9, chance F1 = 2 * 40/9 / 8 = 10/9 for the type, the corpus and the
+    sentence alike; corrected F1 is undefined (zero_division, with a warning saying why)."""
+    tags = [["B-X", "I-X", "B-X", "I-X"]]
+    with pytest.warns(UndefinedMetricWarning, match=r"chance agreement 1\.11111 > 1 .*overlapping model"):
+        result = chance_f1(tags, tags, model="overlapping", return_sentence_scores=True)
+    assert result["overall_chance_f1"] == pytest.approx(10 / 9, rel=1e-15)
+    assert result["X"]["chance_f1"] == result["overall_chance_f1"]
+    assert result["sentence_scores"][0]["chance_f1"] == result["overall_chance_f1"]
+    assert result["overall_corrected_f1"] == 0.0 and result["X"]["corrected_f1"] == 0.0
+    assert chance_f1(tags, tags, model="overlapping", zero_division=1)["overall_corrected_f1"] == 1.0
+    non_overlapping = chance_f1(tags, tags, zero_division=0)
+    assert non_overlapping["overall_chance_f1"] <= 1.0
+
+
+TAGS = ["O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-MISC"]
+
+
+def random_corpus(draw_data, size):
+    sentences = []
+    for _ in range(size):
+        n = draw_data.draw(st.integers(1, 14))
+        sentences.append((draw_data.draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n)),
+                          draw_data.draw(st.lists(st.sampled_from(TAGS), min_size=n, max_size=n))))
+    return sentences
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(data=st.data(), level=st.sampled_from(["token", "entity"]))
+def test_every_number_is_bit_identical_under_permutation_and_any_grouping_of_shards(data, level):
+    """Issue 10, item 7: permuting sentences, and summing any grouping of shards in any order."""
+    corpus = random_corpus(data, data.draw(st.integers(2, 30)))
+    predictions, references = [p for p, _ in corpus], [r for _, r in corpus]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = chance_f1(predictions, references, level=level, zero_division=0)
+        order = data.draw(st.permutations(range(len(corpus))))
+        permuted = chance_f1([predictions[i] for i in order], [references[i] for i in order], level=level, zero_division=0)
+        assert permuted == expected
+        cuts = sorted(data.draw(st.sets(st.integers(1, len(corpus) - 1), max_size=5)))
+        bounds = [0, *cuts, len(corpus)]
+        shards = [corpus_statistics(predictions[a:b], references[a:b], levels=(level,))[0] for a, b in zip(bounds, bounds[1:])]
+        shard_order = data.draw(st.permutations(range(len(shards))))
+        merged = sum((shards[i] for i in shard_order[1:]), shards[shard_order[0]])
+        assert scores_from_statistics(merged, level, zero_division=0) == expected
+
+
+def test_sums_that_used_to_depend_on_order_are_now_exact():
+    """Expectations whose naive sums differ in the last bit with the order of the sentences."""
+    from chance_agreement.chance.corrected_f1 import _EXP_OVERLAP
+
+    predictions = [["B-PER"] + ["O"] * n for n in (2, 6, 9, 12)] + [["O", "B-PER", "I-PER"] + ["O"] * 4]
+    references = [["O", "B-PER"] + ["O"] * (n - 1) for n in (2, 6, 9, 12)] + [["B-PER"] + ["O"] * 6]
+    assert len(predictions[-1]) == len(references[-1])
+    total, sentences = corpus_statistics(predictions, references)
+    values = [s.per_type["PER"][_EXP_OVERLAP] for s in sentences]
+    naive = {sum(values[i] for i in order) for order in itertools.permutations(range(len(values)))}
+    exact = float(sum(Fraction(v) for v in values))
+    assert total.per_type["PER"][_EXP_OVERLAP] == exact
+    for order in itertools.permutations(range(len(values))):
+        merged = sum((sentences[i] for i in order[1:]), sentences[order[0]])
+        assert merged.per_type["PER"][_EXP_OVERLAP] == exact
+    assert len(naive) > 1  # left-to-right float sums of these five numbers depend on the order
+
+
+def test_add_batch_splits_through_evaluate_are_bit_identical(metric):
+    rng = __import__("random").Random(5)
+    corpus = [([rng.choice(TAGS) for _ in range(n)], [rng.choice(TAGS) for _ in range(n)])
+              for n in (rng.randint(1, 12) for _ in range(60))]
+    predictions, references = [p for p, _ in corpus], [r for _, r in corpus]
+    expected = chance_f1(predictions, references, zero_division=0)
+    for size in (1, 7, 25):
+        for start in range(0, len(corpus), size):
+            metric.add_batch(predictions=predictions[start : start + size], references=references[start : start + size])
+        assert metric.compute(zero_division=0) == expected
+
+
+def test_sentence_statistics_array_gives_the_per_sentence_vectors():
+    from chance_agreement.chance.corrected_f1 import FIELDS, sentence_statistics_array
+
+    predictions = [["B-PER", "I-PER", "O"], ["O", "B-LOC"], ["B-ORG", "O", "O"]]
+    references = [["B-PER", "O", "O"], ["O", "B-LOC"], ["O", "O", "B-ORG"]]
+    total, sentences = corpus_statistics(predictions, references)
+    arrays = sentence_statistics_array(sentences)
+    assert arrays.types == ["LOC", "ORG", "PER"]
+    assert arrays.per_type.shape == (3, 3, len(FIELDS))
+    for i, name in enumerate(arrays.types):
+        assert list(arrays.per_type[:, i].sum(axis=0)) == list(total.per_type[name])
+    assert arrays.tokens.sum(axis=0).tolist() == [total.correct_tokens, total.total_tokens]
+
+
+def test_entity_level_skips_the_token_coverage_and_records_it():
+    """The entity level computes only start distributions (issue 11: it used to compute the token
+    coverage too and never report it); its statistics refuse to give token-level scores."""
+    from chance_agreement.chance.corrected_f1 import _EXP_OVERLAP
+
+    predictions = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-LOC", "B-LOC"]]
+    references = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O", "B-LOC"]]
+    total, _ = corpus_statistics(predictions, references, levels=("entity",))
+    assert total.levels == ("entity",)
+    assert all(vector[_EXP_OVERLAP] == 0 for vector in total.per_type.values())
+    assert scores_from_statistics(total, "entity") == chance_f1(predictions, references, level="entity")
+    with pytest.raises(ValueError, match="without token-level expectations"):
+        scores_from_statistics(total, "token")
+
+
+def test_a_sentence_too_dense_for_the_exact_model_fails_up_front_naming_it():
+    """Half of a million-token sentence in 5-token entities: a clear error naming the sentence,
+    not minutes of work and a MemoryError (issue 10, item 5)."""
+    dense = ["B-X", "I-X", "I-X", "I-X", "I-X", "O", "O", "O", "O", "O"] * 100_000
+    with pytest.raises(ValueError, match=r"sentence 1: this text is too dense to compute exactly"):
+        chance_f1([["O"], dense], [["O"], dense])
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.lists(st.sampled_from(["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]), min_size=1, max_size=9),
+                          st.randoms(use_true_random=False)), min_size=1, max_size=6),
+       st.sampled_from(["non_overlapping", "overlapping"]), st.sampled_from(["token", "entity"]))
+def test_chance_agreement_is_symmetric_to_the_last_bit(sentences, model, level):
+    """Swapping predictions and references leaves observed and chance F1 bit-identical (the
+    random model treats both annotators alike), so several-annotator pairs need no orientation."""
+    references = [tags for tags, _ in sentences]
+    predictions = [rnd.sample(tags, len(tags)) for tags, rnd in sentences]
+    forward = chance_f1(predictions, references, model=model, level=level, zero_division=0)
+    backward = chance_f1(references, predictions, model=model, level=level, zero_division=0)
+    for key in ("overall_observed_f1", "overall_chance_f1", "overall_corrected_f1"):
+        assert forward[key] == backward[key]

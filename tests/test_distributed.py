@@ -11,7 +11,9 @@ import warnings
 
 import pytest
 
-from chance_agreement.chance.corrected_f1 import ChanceStatistics, UndefinedMetricWarning, chance_f1, corpus_statistics
+from chance_agreement.chance.corrected_f1 import (
+    FIELDS, ROW_FORMAT, ChanceStatistics, UndefinedMetricWarning, chance_f1, corpus_statistics,
+)
 from chance_agreement.ecosystem.sharding import merge_statistics, scores_from_shards, sentence_statistics_batch
 from conftest import REPO
 
@@ -154,3 +156,63 @@ def test_combine_default_and_flat_forms(load_metric, conll_systems):
         warnings.simplefilter("error", UndefinedMetricWarning)  # zero_division=0 reaches the modules
         batched = combined.compute(zero_division=0)
     assert batched == result
+
+
+def _rows(level="token", model="non_overlapping"):
+    batch = {"predictions": [["B-PER", "I-PER", "O"], ["O", "B-LOC"]], "references": [["B-PER", "O", "O"], ["O", "B-LOC"]]}
+    return sentence_statistics_batch(batch, level=level, model=model)["statistics"]
+
+
+def _reject(name):
+    raise ValueError(f"non-strict constant {name}")
+
+
+@pytest.mark.parametrize("level", ["token", "entity"])
+def test_rows_are_strict_json_and_record_model_and_level(level):
+    """Issue 10, item 8: no NaN (strict parsers accept every row), and each row says how it was made."""
+    for row in _rows(level):
+        data = json.loads(row, parse_constant=_reject)
+        assert data["model"] == "non_overlapping" and data["levels"] == [level]
+        assert data["fields"] == list(FIELDS) and data["format"] == ROW_FORMAT
+        assert all(len(vector) == len(FIELDS) for vector in data["per_type"].values())
+
+
+def test_merging_checks_rows():
+    token_rows, entity_rows = _rows("token"), _rows("entity")
+    overlapping_rows = _rows("token", model="overlapping")
+    with pytest.raises(ValueError, match="item 2: cannot add statistics computed with different model"):
+        merge_statistics(token_rows + overlapping_rows)
+    with pytest.raises(ValueError, match="item 2: cannot add statistics computed with different levels"):
+        merge_statistics(token_rows + entity_rows)
+    with pytest.raises(ValueError, match="without entity-level expectations"):
+        scores_from_shards(token_rows, level="entity")
+    good = json.loads(token_rows[0])
+    bad_rows = [
+        ({**good, "per_type": {"PER": [1, 1, 1]}}, r"item 0: per_type\['PER'\] must be a list of 7 numbers"),
+        ({**good, "per_type": [["PER", [0] * 7]]}, "item 0: per_type must be a dict"),
+        ({**good, "per_type": {"PER": [0, 1, 1, 1, float("nan"), 3, 0]}}, "expected_overlap must be a finite"),
+        ({**good, "per_type": {"PER": [0.5, 1, 1, 1, 0.5, 3, 0]}}, "true_positives must be a non-negative integer"),
+        ({**good, "model": "uniform"}, "item 0: model must be one of"),
+        ({**good, "levels": ["span"]}, "item 0: levels must be a non-empty subset"),
+        ({**good, "fields": list(FIELDS)[::-1]}, "item 0: fields must be"),
+        ({**good, "format": "something else"}, "item 0: unknown statistics format"),
+        ({**good, "correct_tokens": 9}, r"item 0: correct_tokens \(9\) exceeds total_tokens"),
+    ]
+    for row, message in bad_rows:
+        with pytest.raises(ValueError, match=message):
+            merge_statistics([row])
+    with pytest.raises(ValueError, match="item 0: not strict JSON: NaN"):
+        merge_statistics(['{"per_type": {"PER": [0, 1, 1, 1, NaN, 3, NaN]}, "correct_tokens": 2, "total_tokens": 3}'])
+
+
+def test_pre_summed_shard_rows_keep_their_exact_partials_and_merge_bit_identically(conll_systems):
+    """Shard totals written as rows carry the exact partials of their expectations, so any
+    grouping of the corpus into shards gives exactly the one-shot scores."""
+    predictions, references = _system(conll_systems, index=2)
+    predictions, references = predictions[:900], references[:900]
+    expected = chance_f1(predictions, references, level="entity", zero_division=0)
+    for cuts in ([300, 600], [1, 2, 450, 899], [77]):
+        bounds = [0, *cuts, len(references)]
+        rows = [json.dumps(corpus_statistics(predictions[a:b], references[a:b], levels=("entity",))[0].to_dict(), allow_nan=False)
+                for a, b in zip(bounds, bounds[1:])]
+        assert scores_from_shards(rows[::-1], level="entity", zero_division=0) == expected

@@ -204,3 +204,204 @@ def test_large_text_log_path_agrees_with_the_small_text_table(monkeypatch):
     assert careful[299].sum() == pytest.approx(1.0, rel=1e-12)
     huge = random_model._hypergeometric_matrix(100_000, 2000, 50, 49)
     assert huge.sum(axis=1) == pytest.approx(np.ones(50), rel=1e-12)
+
+
+# --- the fast core against today's algorithm, exact rationals and Monte Carlo (issue 11) ---------
+
+
+def _subset_counts(excesses):
+    """counts[j][x]: number of j-subsets of the segments with total excess x (plain integers)."""
+    total = sum(excesses)
+    counts = [[0] * (total + 1) for _ in range(len(excesses) + 1)]
+    counts[0][0] = 1
+    for pool, excess in enumerate(excesses, start=1):
+        for j in range(pool, 0, -1):
+            for x in range(total - excess, -1, -1):
+                counts[j][x + excess] += counts[j - 1][x]
+    return counts
+
+
+def exact_band(slots, draws, excesses, positions):
+    """``sum_{j, x} D_j(x) C(t - x, j) C(S - t + x, K - j) / C(S, K)`` as Fractions (the band sum
+    written out term by term, independent of the module's code)."""
+    from math import comb
+
+    counts, total = _subset_counts(excesses), sum(excesses)
+    out = []
+    for t in positions:
+        value = Fraction(0)
+        for j in range(draws + 1):
+            for x in range(min(t, total) + 1):
+                if counts[j][x] and t - x <= slots:
+                    value += Fraction(counts[j][x] * comb(t - x, j) * comb(slots - t + x, draws - j), comb(draws, j))
+        out.append(value / comb(slots, draws))
+    return out
+
+
+def exact_free(n, lengths, positions):
+    k, total = len(lengths), sum(lengths)
+    slots = n - (total - k)
+    return [Fraction(slots - k, slots) * v for v in exact_band(slots - 1, k, [a - 1 for a in lengths], positions)]
+
+
+def test_exact_band_formula_matches_enumeration():
+    """The Fraction oracle used below agrees with brute-force enumeration of placements."""
+    n, lengths = 11, [3, 1, 2]
+    coverage, _ = exact_distributions(n, lengths, "non_overlapping")
+    assert [1 - f for f in exact_free(n, lengths, range(n))] == coverage
+
+
+def random_signatures(count, seed, max_n=150):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        lengths = tuple(sorted(rng.randint(1, rng.randint(1, 7)) for _ in range(rng.randint(2, 14))))
+        n = sum(lengths) + rng.randint(1, max_n)
+        out.append((n, lengths))
+    return out
+
+
+@pytest.mark.parametrize("n,lengths", random_signatures(60, seed=11))
+def test_fast_core_agrees_with_todays_algorithm_on_random_texts(n, lengths):
+    from chance_agreement.chance import random_model
+
+    fast = random_model._coverage_of(n, lengths, "non_overlapping")
+    today = random_model._coverage_of(n, lengths, "non_overlapping", reference=True)
+    np.testing.assert_allclose(fast, today, rtol=0, atol=1e-12)
+    for index in {0, len(lengths) - 1}:
+        others = lengths[:index] + lengths[index + 1 :]
+        fast = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping")
+        today = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping", reference=True)
+        np.testing.assert_allclose(fast, today, rtol=0, atol=1e-12)
+
+
+def exact_path_signatures(count, seed):
+    from chance_agreement.chance import random_model
+
+    return [(n, lengths) for n, lengths in random_signatures(4 * count, seed, max_n=60)
+            if random_model._exact_terms(n, len(lengths), sum(lengths) - len(lengths)) <= random_model._EXACT_TERMS][:count]
+
+
+@pytest.mark.parametrize("n,lengths", exact_path_signatures(15, seed=12))
+def test_small_signatures_are_correctly_rounded_exact_values(n, lengths):
+    exact = [1 - f for f in exact_free(n, lengths, range(n))]
+    got = coverage_probabilities(n, lengths)
+    assert np.all(np.abs(got - np.array([float(v) for v in exact])) <= 2**-52)
+
+
+def long_text(seed, k, free_share, top=5):
+    rng = np.random.default_rng(seed)
+    lengths = [int(x) for x in rng.integers(1, top + 1, size=k)]
+    return int(sum(lengths) / (1 - free_share)), lengths
+
+
+def test_converged_band_is_short_for_sparse_texts_and_its_bound_holds_exactly():
+    """A long text whose band is cut short: the proven bound B(t) holds at every t of today's band
+    (exact rationals), B is nonincreasing, and the cut band's values equal the exact ones."""
+    from chance_agreement.chance import random_model
+
+    n, lengths = long_text(3, 40, free_share=0.8)
+    k, total = len(lengths), sum(lengths)
+    excesses = [a - 1 for a in lengths]
+    total_excess = total - k
+    slots = n - total_excess
+    assert total_excess > random_model._SHORT_BAND  # the converged-band path is the one used
+    scale = Fraction(slots - k, slots)
+    band = random_model._converged_band(slots - 1, k, excesses, n, float(scale), float(n - total))
+    assert 0 < band < total_excess
+    free = exact_band(slots - 1, k, excesses, range(total_excess + 1))
+    flat = free[total_excess]  # Proposition 3: flat from E on
+    log_bound = random_model._log_deviation_bound(slots - 1, k, excesses)
+    bounds = [np.exp(log_bound(t)) for t in range(total_excess + 1)]
+    assert all(b1 >= b2 for b1, b2 in zip(bounds, bounds[1:]))  # nonincreasing
+    for t in range(total_excess):
+        assert abs(float(free[t] - flat)) <= bounds[t] * (1 + 1e-9)
+    tolerance = random_model._BAND_TOLERANCE * (n - total) / n
+    assert all(abs(float(scale * (free[t] - flat))) <= tolerance for t in range(band, total_excess))
+    coverage = coverage_probabilities(n, lengths)
+    exact = np.array([1 - float(scale * f) for f in free])
+    np.testing.assert_allclose(coverage[: total_excess + 1], exact, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(coverage[::-1][: total_excess + 1], exact, rtol=0, atol=1e-12)
+
+
+def test_long_start_distribution_with_a_cut_band_equals_exact_rationals():
+    n, lengths = long_text(4, 40, free_share=0.8)
+    index = int(np.argmax(lengths))
+    others = lengths[:index] + lengths[index + 1 :]
+    excesses = [a - 1 for a in others]
+    slots = n - sum(excesses) - (lengths[index] - 1)
+    exact = [float(v / slots) for v in exact_band(slots - 1, len(others), excesses, range(sum(excesses) + 1))]
+    p = start_probabilities(n, lengths, index)
+    np.testing.assert_allclose(p[: len(exact)], exact, rtol=1e-11, atol=0)
+    assert p.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def sample_prefix_coverage(n, lengths, window, rng):
+    """Which of the first ``window`` tokens one random non-overlapping annotation covers, drawn
+    item by item: the model is a uniform order of the ``n - sum(lengths)`` free tokens and the
+    labelled segments, so the next item is free with probability (free left) / (items left)."""
+    free, pool = n - sum(lengths), list(lengths)
+    covered = np.zeros(window, dtype=bool)
+    t = 0
+    while t < window:
+        if rng.random() < free / (free + len(pool)):
+            free -= 1
+            t += 1
+        else:
+            size = pool.pop(int(rng.integers(len(pool))))
+            covered[t : t + size] = True
+            t += size
+    return covered
+
+
+def test_long_text_of_a_million_tokens_agrees_with_monte_carlo():
+    """n = 1,000,000, k = 20,000 (the speed issue's row): normalised, mirrored, and the first 40
+    tokens agree with 8,000 sampled annotations within 4 standard errors."""
+    n, k = 1_000_000, 20_000
+    lengths = [int(x) for x in np.random.default_rng(2024).integers(1, 6, size=k)]
+    coverage = coverage_probabilities(n, lengths)
+    assert coverage.sum() == pytest.approx(sum(lengths), rel=1e-12)
+    np.testing.assert_array_equal(coverage, coverage[::-1])
+    rng = np.random.default_rng(99)
+    draws, window = 8_000, 40
+    hits = sum(sample_prefix_coverage(n, lengths, window, rng).astype(int) for _ in range(draws))
+    expected = coverage[:window]
+    standard_error = np.sqrt(expected * (1 - expected) / draws)
+    assert np.all(np.abs(hits / draws - expected) <= 4 * standard_error)
+    assert np.ptp(coverage[100 : n - 100]) == 0  # the band stopped: flat middle from the total mass
+    assert abs(coverage[window] - coverage[n // 2]) < 1e-12
+
+
+def test_too_dense_long_text_fails_up_front_with_a_clear_error():
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="too dense to compute exactly.*GiB"):
+        coverage_probabilities(10**6, [5] * 10**5)
+    assert time.perf_counter() - start < 60  # a clear error, not minutes of work (generous: shared machine)
+
+
+def expand(compact, size):
+    left, middle = compact
+    out = np.full(size, middle)
+    if left:
+        out[: len(left)] = left
+        out[size - len(left) :] = left[::-1]
+    return out
+
+
+@pytest.mark.parametrize("n,lengths", random_signatures(40, seed=13, max_n=40) + [(9, (4,)), (30, (1, 1, 1)), (12, (5, 7))])
+def test_compact_forms_equal_the_arrays(n, lengths):
+    """The two-ends form used for sentences: the same values as the arrays, and the same dot products."""
+    from chance_agreement.chance import random_model
+
+    compact = random_model._compact_coverage(n, lengths, "non_overlapping")
+    if compact is not None:
+        np.testing.assert_allclose(expand(compact, n), coverage_probabilities(n, lengths), rtol=0, atol=2**-52)
+        single = random_model._compact_coverage(n, (lengths[0],), "non_overlapping")
+        assert random_model.compact_dot(n, compact, single) == pytest.approx(
+            expected_overlap(n, lengths, [lengths[0]]), rel=0, abs=1e-12)
+    others, length = lengths[1:], lengths[0]
+    compact = random_model._compact_start(n, others, length, "non_overlapping")
+    if compact is not None:
+        np.testing.assert_allclose(expand(compact, n - length + 1), start_probabilities(n, lengths, 0), rtol=0, atol=1e-15)

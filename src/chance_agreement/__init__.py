@@ -52,6 +52,7 @@ _EXPORTS = {
     "compare_systems": "chance.system_comparison",
     "compare_statistics": "chance.system_comparison",
     "team_chance_f1": "chance.team_f1",
+    "sentence_statistics_array": "chance.corrected_f1",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "reliability.contingency_table",
     "coefficients": "reliability.agreement_coefficients",

@@ -9,8 +9,11 @@ model (``random_model``) and the two annotators independently, so (Proposition 1
   ``E[matches] = sum over same-length pairs of sum_l P1(start = l) P2(start = l)``.
 
 Over a corpus the paper's micro average sums numerators and denominators over every sentence and
-type, and ``corrected = (observed - chance) / (1 - chance)``. The statistics are plain sums, so
-shards and ``add_batch`` calls merge exactly (``ChanceStatistics.__add__``).
+type, and ``corrected = (observed - chance) / (1 - chance)``. The statistics are sums: counts as
+integers, expectations as exact sums (``exact_sum``), so every reported number is bit-identical
+under any order of sentences, ``add_batch`` split, process count or grouping of shards
+(``ChanceStatistics.__add__``). One segment on each side (most sentence-type pairs) has a closed
+form; other signatures are cached per ``(n, lengths)``.
 
 The seqeval part of the result (per-type precision, recall, f1, number; overall precision, recall,
 f1, accuracy) is computed from the same spans and equals ``evaluate.load("seqeval")`` output.
@@ -18,13 +21,23 @@ f1, accuracy) is computed from the same spans and equals ``evaluate.load("seqeva
 
 from __future__ import annotations
 
+import gc
+import math
+import operator
 import warnings
 from collections import defaultdict
+from contextlib import contextmanager
+from itertools import chain
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
-from .random_model import MODELS, _check_model, _coverage, _start_distribution
+from .exact_sum import exact_partials, merge_exactly
+from .random_model import (
+    MODELS, _check_model, _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot,
+)
 from ..spans.tags import paired_spans
 
 LEVELS = ("token", "entity")
@@ -40,6 +53,8 @@ FIELDS = (
     "expected_matches",  # exact span matches under the random annotation model
 )
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = range(len(FIELDS))
+_EXPECTED = (_EXP_OVERLAP, _EXP_MATCHES)  # the two float statistics, summed exactly
+_COUNTS = (_TP, _PRED, _TRUE, _OVERLAP, _ANNOTATED)  # integers
 
 # 1 - chance below this is treated as chance == 1 (no room for agreement beyond chance).
 _CHANCE_ONE = 1e-12
@@ -53,120 +68,360 @@ class UndefinedMetricWarning(UserWarning):
 class ChanceStatistics:
     """Additive sufficient statistics of one sentence, a shard or a whole corpus.
 
-    ``per_type[type]`` is a float vector over ``FIELDS``; integers are exact up to 2**53.
+    ``per_type[type]`` is a float vector over ``FIELDS``; the counts are exact integers (up to
+    2**53). The two expectations are kept as exact sums (``partials``: non-overlapping floats
+    whose exact sum is the statistic, see ``exact_sum``), so adding statistics in any order or
+    grouping gives bit-identical vectors. ``model`` and ``levels`` record how the expectations
+    were computed (``None``: unknown, e.g. the empty start value of a sum); statistics of
+    different models or levels refuse to be added.
     """
 
     per_type: dict[str, np.ndarray] = field(default_factory=dict)
     correct_tokens: int = 0
     total_tokens: int = 0
+    model: str | None = None
+    levels: tuple[str, ...] | None = None
+    partials: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict, repr=False, compare=False)
+
+    def exact_partials(self, name: str) -> tuple[list[float], list[float]]:
+        """The exact-sum partials of ``expected_overlap`` and ``expected_matches`` of one type."""
+        if name in self.partials:
+            return self.partials[name]
+        vector = self.per_type[name]
+        return [float(vector[_EXP_OVERLAP])], [float(vector[_EXP_MATCHES])]
 
     def __add__(self, other: "ChanceStatistics") -> "ChanceStatistics":
-        merged = {name: vector.copy() for name, vector in self.per_type.items()}
-        for name, vector in other.per_type.items():
-            if name in merged:
-                merged[name] += vector
+        if not isinstance(other, ChanceStatistics):
+            return NotImplemented
+        model = _same(self.model, other.model, "model")
+        levels = _same(self.levels, other.levels, "levels")
+        merged, partials = {}, {}
+        for name in list(self.per_type) + [n for n in other.per_type if n not in self.per_type]:
+            if name in self.per_type and name in other.per_type:
+                vector = self.per_type[name] + other.per_type[name]
+                pairs = tuple(merge_exactly(mine, theirs) for mine, theirs in
+                              zip(self.exact_partials(name), other.exact_partials(name)))
+                vector[_EXP_OVERLAP], vector[_EXP_MATCHES] = math.fsum(pairs[0]), math.fsum(pairs[1])
             else:
-                merged[name] = vector.copy()
-        return ChanceStatistics(
-            merged,
-            self.correct_tokens + other.correct_tokens,
-            self.total_tokens + other.total_tokens,
-        )
+                source = self if name in self.per_type else other
+                vector = source.per_type[name].copy()
+                pairs = tuple(list(p) for p in source.exact_partials(name))
+            merged[name] = vector
+            if any(len(p) > 1 for p in pairs):
+                partials[name] = pairs
+        return ChanceStatistics(merged, self.correct_tokens + other.correct_tokens,
+                                self.total_tokens + other.total_tokens, model, levels, partials)
 
     def to_dict(self) -> dict:
-        """JSON-friendly form (for ``datasets.Dataset.map`` or files)."""
-        return {
-            "per_type": {name: vector.tolist() for name, vector in self.per_type.items()},
-            "correct_tokens": self.correct_tokens,
-            "total_tokens": self.total_tokens,
+        """Strict-JSON form (no NaN) that records its own model, levels and field order."""
+        out = {
+            "format": ROW_FORMAT,
+            "model": self.model,
+            "levels": list(self.levels) if self.levels is not None else None,
+            "fields": list(FIELDS),
+            "per_type": {name: [float(v) if i in _EXPECTED else int(v) for i, v in enumerate(vector)]
+                         for name, vector in self.per_type.items()},
+            "correct_tokens": int(self.correct_tokens),
+            "total_tokens": int(self.total_tokens),
         }
+        if self.partials:
+            out["partials"] = {name: [list(p) for p in pair] for name, pair in self.partials.items()}
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "ChanceStatistics":
-        return cls(
-            {name: np.asarray(values, dtype=float) for name, values in data["per_type"].items()},
-            int(data["correct_tokens"]),
-            int(data["total_tokens"]),
-        )
+        """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
+        return _statistics_from_dict(data)
+
+
+ROW_FORMAT = "chance_agreement.ChanceStatistics/2"
+
+
+def _same(mine, theirs, what: str):
+    if mine is None:
+        return theirs
+    if theirs is not None and tuple(mine) != tuple(theirs):
+        raise ValueError(f"cannot add statistics computed with different {what}: {mine!r} and {theirs!r}")
+    return mine
+
+
+def _count(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value < 0 or value != int(value) or abs(value) > 2**53:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def _expectation(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{what} must be a finite non-negative number, got {value!r}")
+    return float(value)
+
+
+def _statistics_from_dict(data) -> ChanceStatistics:
+    if not isinstance(data, dict):
+        raise ValueError(f"statistics must be a dict, got {type(data).__name__}")
+    missing = {"per_type", "correct_tokens", "total_tokens"} - set(data)
+    if missing:
+        raise ValueError(f"statistics dict lacks {sorted(missing)}")
+    if data.get("format", ROW_FORMAT) != ROW_FORMAT:
+        raise ValueError(f"unknown statistics format {data.get('format')!r} (expected {ROW_FORMAT!r})")
+    if list(data.get("fields", FIELDS)) != list(FIELDS):
+        raise ValueError(f"fields must be {list(FIELDS)}, got {data.get('fields')!r}")
+    model = data.get("model")
+    if model is not None:
+        _check_model(model)
+    levels = data.get("levels")
+    if levels is not None:
+        if not isinstance(levels, (list, tuple)) or not levels or any(level not in LEVELS for level in levels):
+            raise ValueError(f"levels must be a non-empty subset of {list(LEVELS)}, got {levels!r}")
+        levels = tuple(level for level in LEVELS if level in levels)
+    per_type_data = data["per_type"]
+    if not isinstance(per_type_data, dict):
+        raise ValueError(f"per_type must be a dict of type -> {len(FIELDS)} numbers, got {type(per_type_data).__name__}")
+    partials_data = data.get("partials", {})
+    if not isinstance(partials_data, dict) or set(partials_data) - set(per_type_data):
+        raise ValueError("partials must be a dict over the types of per_type")
+    per_type, partials = {}, {}
+    for name, values in per_type_data.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"entity type names must be non-empty strings, got {name!r}")
+        if not isinstance(values, (list, tuple)) or len(values) != len(FIELDS):
+            raise ValueError(f"per_type[{name!r}] must be a list of {len(FIELDS)} numbers ({', '.join(FIELDS)}), got {values!r}")
+        vector = np.array([_expectation(v, f"per_type[{name!r}].{FIELDS[i]}") if i in _EXPECTED
+                           else _count(v, f"per_type[{name!r}].{FIELDS[i]}") for i, v in enumerate(values)], dtype=float)
+        if name in partials_data:
+            pair = partials_data[name]
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(p, (list, tuple)) for p in pair):
+                raise ValueError(f"partials[{name!r}] must be two lists of numbers")
+            pair = tuple([_finite(v, f"partials[{name!r}]") for v in p] for p in pair)
+            for index, part in zip(_EXPECTED, pair):
+                if math.fsum(part) != vector[index]:
+                    raise ValueError(f"partials[{name!r}] do not add up to per_type[{name!r}].{FIELDS[index]}")
+            partials[name] = pair
+        per_type[name] = vector
+    correct = _count(data["correct_tokens"], "correct_tokens")
+    total = _count(data["total_tokens"], "total_tokens")
+    if correct > total:
+        raise ValueError(f"correct_tokens ({correct}) exceeds total_tokens ({total})")
+    return ChanceStatistics(per_type, correct, total, model, levels, partials)
+
+
+def _finite(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{what} must hold finite numbers, got {value!r}")
+    return float(value)
 
 
 def _overlap(spans_a, spans_b) -> int:
-    """Tokens covered by both lists of (start, end) spans (spans within a list do not overlap)."""
-    total = 0
-    for start_a, end_a in spans_a:
-        for start_b, end_b in spans_b:
-            total += max(0, min(end_a, end_b) - max(start_a, start_b))
+    """Tokens covered by both lists of (start, end) spans, by a linear merge of the two lists
+    sorted by start (spans within a list do not overlap)."""
+    spans_a, spans_b = sorted(spans_a), sorted(spans_b)
+    total = i = j = 0
+    while i < len(spans_a) and j < len(spans_b):
+        start_a, end_a = spans_a[i]
+        start_b, end_b = spans_b[j]
+        if min(end_a, end_b) > max(start_a, start_b):
+            total += min(end_a, end_b) - max(start_a, start_b)
+        if end_a <= end_b:
+            i += 1
+        else:
+            j += 1
     return total
 
 
+def _ramp_sum(low: int, high: int, power: int) -> int:
+    """``sum_{v = low + 1}^{high} v^power`` for power 0, 1 or 2 (0 when high <= low)."""
+    if high <= low:
+        return 0
+
+    def upto(m: int) -> int:
+        return (m, m * (m + 1) // 2, m * (m + 1) * (2 * m + 1) // 6)[power]
+
+    return upto(high) - upto(low)
+
+
+@lru_cache(maxsize=1 << 14)
+def _single_pair_overlap(n: int, a: int, b: int) -> float:
+    """``E[overlap]`` of one segment of length ``a`` and one of length ``b``, each uniform on its
+    ``n - a + 1`` starts (both models), in closed form, correctly rounded from exact integers.
+
+    Token ``t`` is covered by ``f_a(t) = min(h(t), m_a)`` starts, ``h(t) = min(t + 1, n - t)``,
+    ``m_a = min(a, n - a + 1) <= (n + 1) / 2``. ``h`` takes each value ``v <= n // 2`` twice (and
+    ``(n + 1) / 2`` once if ``n`` is odd), so with ``m1 <= m2``, ``p = n // 2``:
+    ``sum_t f_a f_b = 2 [sum_{v <= m1} v^2 + m1 sum_{m1 < v <= m2} v + m1 m2 (p - m2)] + [n odd] m1 m2``
+    and ``E[overlap] = sum_t f_a f_b / ((n - a + 1)(n - b + 1))`` (Proposition 1 for ``k = 1``).
+    """
+    m1, m2 = sorted((min(a, n - a + 1), min(b, n - b + 1)))
+    p = n // 2
+    total = 2 * (_ramp_sum(0, min(m1, p), 2) + m1 * _ramp_sum(m1, min(m2, p), 1) + m1 * m2 * _ramp_sum(m2, p, 0))
+    if n % 2:
+        total += m1 * m2
+    return total / ((n - a + 1) * (n - b + 1))
+
+
+@lru_cache(maxsize=1 << 16)
+def _expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
+    """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per signature.
+    Symmetric to the last bit: the two sides are put in one order first."""
+    if lengths_b < lengths_a:
+        lengths_a, lengths_b = lengths_b, lengths_a
+    if len(lengths_a) == 1 and len(lengths_b) == 1:
+        return _single_pair_overlap(n, lengths_a[0], lengths_b[0])
+    first, second = _compact_coverage(n, lengths_a, model), _compact_coverage(n, lengths_b, model)
+    if first is not None and second is not None:  # small signatures: the two ends only, no arrays
+        return compact_dot(n, first, second)
+    return float(_coverage(n, lengths_a, model) @ _coverage(n, lengths_b, model))
+
+
+@lru_cache(maxsize=1 << 16)
 def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
-    """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``."""
+    """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``; symmetric to
+    the last bit (the two sides are put in one order first)."""
+    if lengths_b < lengths_a:
+        lengths_a, lengths_b = lengths_b, lengths_a
+    if len(lengths_a) == 1 and len(lengths_b) == 1:  # one uniform start each: 1 / (n - a + 1)
+        return 1.0 / (n - lengths_a[0] + 1) if lengths_a == lengths_b else 0.0
     total = 0.0
-    for length in set(lengths_a) & set(lengths_b):
+    for length in sorted(set(lengths_a) & set(lengths_b)):
         others_a = list(lengths_a)
         others_a.remove(length)
         others_b = list(lengths_b)
         others_b.remove(length)
-        start_a = _start_distribution(n, tuple(others_a), length, model)
-        start_b = _start_distribution(n, tuple(others_b), length, model)
-        total += lengths_a.count(length) * lengths_b.count(length) * float(start_a @ start_b)
+        first, second = _compact_start(n, tuple(others_a), length, model), _compact_start(n, tuple(others_b), length, model)
+        if first is not None and second is not None:  # small signatures: the two ends only, no arrays
+            product = compact_dot(n - length + 1, first, second)
+        else:
+            product = float(_start_distribution(n, tuple(others_a), length, model)
+                            @ _start_distribution(n, tuple(others_b), length, model))
+        total += lengths_a.count(length) * lengths_b.count(length) * product
     return total
 
 
-def _sentence(n: int, pred_spans, true_spans, model: str, with_matches: bool) -> dict[str, np.ndarray]:
-    by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
-    for name, start, end in pred_spans:
-        by_type[name][0].append((start, end))
-    for name, start, end in true_spans:
-        by_type[name][1].append((start, end))
-    out = {}
+def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, with_overlap: bool = True) -> list:
+    """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
+    for every type of one sentence, as plain Python numbers."""
+    if not pred_spans and not true_spans:
+        return []
+    if len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
+        return [(pred_spans[0][0], _single_pair_row(n, pred_spans[0], true_spans[0], with_matches, with_overlap))]
+    by_type: dict[str, tuple[list, list]] = {}
+    for span in pred_spans:
+        if span[0] in by_type:
+            by_type[span[0]][0].append(span)
+        else:
+            by_type[span[0]] = ([span], [])
+    for span in true_spans:
+        if span[0] in by_type:
+            by_type[span[0]][1].append(span)
+        else:
+            by_type[span[0]] = ([], [span])
+    rows = []
     for name, (pred, true) in by_type.items():
-        vector = np.zeros(len(FIELDS))
-        vector[_TP] = len(set(pred) & set(true))
-        vector[_PRED] = len(pred)
-        vector[_TRUE] = len(true)
-        lengths_pred = tuple(sorted(end - start for start, end in pred))
-        lengths_true = tuple(sorted(end - start for start, end in true))
-        vector[_ANNOTATED] = sum(lengths_pred) + sum(lengths_true)
+        if len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
+            rows.append((name, _single_pair_row(n, pred[0], true[0], with_matches, with_overlap)))
+            continue
+        lengths_pred = tuple(sorted([end - start for _, start, end in pred]))
+        lengths_true = tuple(sorted([end - start for _, start, end in true]))
+        annotated = sum(lengths_pred) + sum(lengths_true)
         if pred and true:
-            vector[_OVERLAP] = _overlap(pred, true)
-            vector[_EXP_OVERLAP] = float(
-                _coverage(n, lengths_pred, model) @ _coverage(n, lengths_true, model)
-            )
-            if with_matches:
-                vector[_EXP_MATCHES] = _expected_matches(n, lengths_pred, lengths_true, model)
-        if not with_matches:
-            vector[_EXP_MATCHES] = np.nan  # not computed: entity-level scores will refuse it
-        out[name] = vector
-    return out
+            tp = len(set(pred) & set(true))
+            overlap = _overlap([span[1:] for span in pred], [span[1:] for span in true])
+            expected_overlap = _expected_overlap(n, lengths_pred, lengths_true, model) if with_overlap else 0.0
+            expected_matches = _expected_matches(n, lengths_pred, lengths_true, model) if with_matches else 0.0
+        else:
+            tp = overlap = 0
+            expected_overlap = expected_matches = 0.0
+        rows.append((name, [tp, len(pred), len(true), overlap, expected_overlap, annotated, expected_matches]))
+    return rows
+
+
+def _single_pair_row(n: int, span_a, span_b, with_matches: bool, with_overlap: bool) -> list:
+    """The statistics of one span on each side (the same type): closed forms, both models."""
+    _, start_a, end_a = span_a
+    _, start_b, end_b = span_b
+    length_a, length_b = end_a - start_a, end_b - start_b
+    overlap = min(end_a, end_b) - max(start_a, start_b)
+    matches = 1.0 / (n - length_a + 1) if with_matches and length_a == length_b else 0.0  # one uniform start each
+    return [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
+            _single_pair_overlap(n, length_a, length_b) if with_overlap else 0.0, length_a + length_b, matches]
+
+
+def _checked_levels(levels) -> tuple[str, ...]:
+    if isinstance(levels, str) or any(level not in LEVELS for level in levels) or not levels:
+        raise ValueError(f"levels must be a non-empty subset of {list(LEVELS)}, got {levels!r}")
+    return tuple(level for level in LEVELS if level in levels)
+
+
+@contextmanager
+def _collector_paused():
+    """Pause the cyclic garbage collector for one corpus pass: the pass allocates many small
+    lists and tuples but creates no reference cycles, and collections triggered by them re-scan
+    every tag list of the corpus (about an eighth of the time on CoNLL-2003). Restored on exit."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
+    """One pass over the corpus: the exact total and, if asked, every sentence's statistics."""
+    with _collector_paused():
+        return _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences)
+
+
+def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
+    levels = _checked_levels(levels)
+    with_matches, with_overlap = "entity" in levels, "token" in levels
+    _check_model(model)
+    pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
+    rows_by_type: dict[str, list[list]] = defaultdict(list)
+    sentences = [] if keep_sentences else None
+    for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans)):
+        if not pred and not true and not keep_sentences:
+            continue
+        n = len(true_tags)
+        if len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
+            rows = [(pred[0][0], _single_pair_row(n, pred[0], true[0], with_matches, with_overlap))]
+        else:
+            try:
+                rows = _type_rows(n, pred, true, model, with_matches, with_overlap)
+            except ValueError as error:  # a sentence too long and dense for the exact model
+                raise ValueError(f"sentence {index}: {error}") from None
+        for name, row in rows:
+            rows_by_type[name].append(row)
+        if keep_sentences:
+            sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
+                                              sum(map(operator.eq, pred_tags, true_tags)), n, model, levels))
+    # check_pairs made every prediction as long as its reference: compare the concatenations
+    correct = sum(map(operator.eq, chain.from_iterable(predictions), chain.from_iterable(references)))
+    tokens = sum(map(len, references))
+    per_type, partials = {}, {}
+    for name, rows in rows_by_type.items():
+        columns = list(zip(*rows))
+        total = [sum(column) for column in columns]  # counts: exact Python integers
+        pair = tuple(exact_partials(columns[index]) for index in _EXPECTED)
+        total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
+        per_type[name] = np.array(total, dtype=float)
+        if any(len(p) > 1 for p in pair):
+            partials[name] = pair
+    return ChanceStatistics(per_type, correct, tokens, model, levels, partials), sentences
 
 
 def corpus_statistics(
     predictions, references, *, scheme=None, mode=None, suffix=False, model="non_overlapping", levels=LEVELS
 ) -> tuple[ChanceStatistics, list[ChanceStatistics]]:
-    """Corpus total and per-sentence statistics (the sentences add up to the total).
+    """Corpus total and per-sentence statistics (the sentences add up to the total, exactly and in
+    any order: see ``ChanceStatistics``).
 
-    ``levels`` says which expectations to compute; leaving out ``"entity"`` skips the start
-    distributions (the token level needs only coverage) and marks the statistics as token-only.
+    ``levels`` says which expectations to compute: the token level needs the coverage
+    probabilities, the entity level the start distributions; the statistics record which.
+    ``sentence_statistics_array`` turns the sentences into one array.
     """
-    for level in levels:
-        if level not in LEVELS:
-            raise ValueError(f"levels must be a subset of {list(LEVELS)}, got {list(levels)!r}")
-    with_matches = "entity" in levels
-    _check_model(model)
-    pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
-    sentences = []
-    total = defaultdict(lambda: np.zeros(len(FIELDS)))
-    correct = tokens = 0
-    for pred_tags, true_tags, pred, true in zip(predictions, references, pred_spans, true_spans):
-        per_type = _sentence(len(true_tags), pred, true, model, with_matches)
-        for name, vector in per_type.items():
-            total[name] += vector
-        n_correct = sum(p == t for p, t in zip(pred_tags, true_tags))
-        correct += n_correct
-        tokens += len(true_tags)
-        sentences.append(ChanceStatistics(per_type, n_correct, len(true_tags)))
-    return ChanceStatistics(dict(total), correct, tokens), sentences
+    return _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences=True)
 
 
 def sentence_statistics(
@@ -176,6 +431,37 @@ def sentence_statistics(
     return corpus_statistics(
         [prediction], [reference], scheme=scheme, mode=mode, suffix=suffix, model=model, levels=levels
     )[0]
+
+
+class SentenceArrays(NamedTuple):
+    """Per-sentence statistics as arrays (for bootstrap resampling of sentences).
+
+    ``per_type[s, i, f]``: statistic ``FIELDS[f]`` of type ``types[i]`` in sentence ``s`` (0 where
+    the type does not occur); ``per_type.sum(axis=1)`` is the per-sentence overall vector.
+    ``tokens[s] = (correct tokens, tokens)``.
+    """
+
+    types: list[str]
+    per_type: np.ndarray
+    tokens: np.ndarray
+
+
+def sentence_statistics_array(sentences, types=None) -> SentenceArrays:
+    """``SentenceArrays`` of a list of ``ChanceStatistics`` (e.g. ``corpus_statistics(...)[1]``):
+    shape ``(sentences, types, len(FIELDS))``; ``types`` defaults to every type, sorted."""
+    sentences = list(sentences)
+    if types is None:
+        types = sorted({name for stats in sentences for name in stats.per_type})
+    index = {name: i for i, name in enumerate(types)}
+    per_type = np.zeros((len(sentences), len(types), len(FIELDS)))
+    tokens = np.zeros((len(sentences), 2), dtype=np.int64)
+    for s, stats in enumerate(sentences):
+        for name, vector in stats.per_type.items():
+            if name not in index:
+                raise ValueError(f"sentence {s}: type {name!r} is not in types {types!r}")
+            per_type[s, index[name]] = vector
+        tokens[s] = stats.correct_tokens, stats.total_tokens
+    return SentenceArrays(list(types), per_type, tokens)
 
 
 def _zero_division_value(zero_division) -> float:
@@ -195,6 +481,15 @@ def _divide(numerator: float, denominator: float, zero_division, what: str) -> f
 
 
 def _chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> dict[str, float]:
+    """Observed, chance and corrected F1 of one summed vector (a type, the corpus or a sentence).
+
+    Chance F1 is reported as computed, never clipped. Under the ``"overlapping"`` model it is the
+    expected *additive* overlap ``2 sum_t c1(t) c2(t) / (a1 + a2)`` (Proposition 5: a token covered
+    by two random segments of one annotator counts twice), which can exceed 1. A chance F1 of 1 or
+    more means random annotators agree at least as much as identical ones: there is no room for
+    agreement beyond chance, so corrected F1 ``(observed - chance) / (1 - chance)`` is undefined and
+    takes the ``zero_division`` value (with a warning naming the reason under "warn").
+    """
     if level == "token":
         agreement, expected, denominator = 2 * vector[_OVERLAP], 2 * vector[_EXP_OVERLAP], vector[_ANNOTATED]
     else:
@@ -206,12 +501,31 @@ def _chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> 
         observed = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], 0, what)[2]
     else:
         observed = float(agreement / denominator)
-    chance = float(min(max(expected / denominator, 0.0), 1.0))
+    chance = float(expected / denominator)
     if 1.0 - chance < _CHANCE_ONE:
-        corrected = _divide(0.0, 0.0, zero_division, f"{what}: corrected F1 with chance agreement 1")
+        if zero_division == "warn":
+            reason = ("chance agreement 1 (both annotators cover every token)" if chance <= 1.0 else
+                      f"chance agreement {chance:.6g} > 1 (random segments stack under the overlapping model)")
+            warnings.warn(f"{what}: corrected F1 is undefined with {reason}: no room for agreement beyond "
+                          f"chance; set to 0.0, use zero_division to control this",
+                          UndefinedMetricWarning, stacklevel=4)
+        corrected = _zero_division_value(zero_division)
     else:
         corrected = (observed - chance) / (1.0 - chance)
     return {"observed_f1": observed, "chance_f1": chance, "corrected_f1": float(corrected)}
+
+
+def _summed(stats: ChanceStatistics, names) -> np.ndarray:
+    """The exact sum of the vectors of ``names`` (counts as integers, expectations exactly rounded)."""
+    total = np.zeros(len(FIELDS))
+    overlap, matches = [], []
+    for name in names:
+        total += stats.per_type[name]
+        first, second = stats.exact_partials(name)
+        overlap = merge_exactly(overlap, first)
+        matches = merge_exactly(matches, second)
+    total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(overlap), math.fsum(matches)
+    return total
 
 
 def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, what: str) -> tuple[float, float, float]:
@@ -223,22 +537,28 @@ def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, w
     return precision, recall, f1
 
 
-def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_division="warn") -> dict:
-    """The metric's output (seqeval's keys plus observed/chance/corrected F1) from statistics."""
+def _check_level_available(stats: ChanceStatistics, level: str) -> None:
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    if level == "entity" and any(np.isnan(v[_EXP_MATCHES]) for v in stats.per_type.values()) or (
+        stats.levels is not None and level not in stats.levels
+    ):
+        raise ValueError(f"these statistics were computed without {level}-level expectations; "
+                         f"compute them with levels including {level!r}")
+
+
+def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_division="warn") -> dict:
+    """The metric's output (seqeval's keys plus observed/chance/corrected F1) from statistics."""
+    _check_level_available(stats, level)
     _zero_division_value(zero_division)
-    if level == "entity" and any(np.isnan(v[_EXP_MATCHES]) for v in stats.per_type.values()):
-        raise ValueError("these statistics were computed without entity-level expectations; "
-                         "compute them with levels including 'entity'")
     result: dict = {}
-    total = np.zeros(len(FIELDS))
-    for name in sorted(stats.per_type):
+    names = sorted(stats.per_type)
+    for name in names:
         vector = stats.per_type[name]
-        total += vector
         precision, recall, f1 = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], zero_division, name)
         result[name] = {"precision": precision, "recall": recall, "f1": f1, "number": int(vector[_TRUE])}
         result[name].update(_chance_scores(vector, level, zero_division, name))
+    total = _summed(stats, names)
     precision, recall, f1 = _seqeval_scores(total[_TP], total[_PRED], total[_TRUE], zero_division, "overall")
     result["overall_precision"] = precision
     result["overall_recall"] = recall
@@ -252,7 +572,8 @@ def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_d
 
 
 def _sentence_score(stats: ChanceStatistics, level: str) -> dict:
-    total = sum(stats.per_type.values(), np.zeros(len(FIELDS)))
+    """Observed and chance F1 of one sentence (all types), by the same formulas as the corpus."""
+    total = _summed(stats, sorted(stats.per_type))
     if level == "token":
         agreement, expected, denominator = 2 * total[_OVERLAP], 2 * total[_EXP_OVERLAP], total[_ANNOTATED]
     else:
@@ -289,7 +610,9 @@ def chance_f1(
 
     Degenerate cases: a 0/0 score (no entities on either side; chance agreement 1 because both
     annotators cover every token) takes the ``zero_division`` value (0.0 with a warning by
-    default), never NaN. Bad input raises ValueError naming the sentence.
+    default), never NaN. Chance F1 is never clipped: under the overlapping model it can exceed 1
+    (see ``_chance_scores``), and then corrected F1 is undefined and takes ``zero_division``.
+    Bad input raises ValueError naming the sentence.
 
     ``confidence_level`` (None: off) adds sentence-bootstrap percentile intervals
     (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low, high]``) from
@@ -301,9 +624,8 @@ def chance_f1(
     _zero_division_value(zero_division)
     if sample_weight is not None:
         warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning, stacklevel=2)
-    total, sentences = corpus_statistics(
-        predictions, references, scheme=scheme, mode=mode, suffix=suffix, model=model, levels=(level,)
-    )
+    total, sentences = _corpus(predictions, references, scheme, mode, suffix, model, (level,),
+                               keep_sentences=return_sentence_scores or confidence_level is not None)
     result = scores_from_statistics(total, level, zero_division)
     if return_sentence_scores:
         result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
@@ -317,9 +639,11 @@ __all__ = [
     "LEVELS",
     "MODELS",
     "ChanceStatistics",
+    "SentenceArrays",
     "UndefinedMetricWarning",
     "chance_f1",
     "corpus_statistics",
     "scores_from_statistics",
     "sentence_statistics",
+    "sentence_statistics_array",
 ]

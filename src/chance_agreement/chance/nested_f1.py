@@ -51,7 +51,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, scores_from_statistics
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _checked_levels, scores_from_statistics
+from .corrected_f1 import _expected_matches as flat_expected_matches
+from .corrected_f1 import _expected_overlap as flat_expected_overlap
 from .random_model import _check_model, _coverage, _start_distribution, sample_annotation
 from ..spans.nested import Node, check_lengths, forests
 
@@ -142,7 +144,8 @@ def _token_labels(forest: list[Node], depth: int) -> dict[int, set]:
     return labels
 
 
-def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, with_matches) -> ChanceStatistics:
+def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, levels) -> ChanceStatistics:
+    with_matches = "entity" in levels
     empty = _Layer(n)
     per_type = {}
     names = sorted({label for d, label in layers_a if d == depth} | {label for d, label in layers_b if d == depth})
@@ -156,15 +159,19 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, with_match
         vector[_ANNOTATED] = sum(a.lengths()) + sum(b.lengths())
         if a.spans and b.spans:
             vector[_OVERLAP] = _overlap(a.spans, b.spans)
-            vector[_EXP_OVERLAP] = float(a.coverage @ b.coverage)
-            if with_matches:
-                vector[_EXP_MATCHES] = _expected_matches(a, b)
-        if not with_matches:
-            vector[_EXP_MATCHES] = np.nan
+            if depth == 0:  # the flat model: the very functions of chance_f1, to the last bit
+                lengths_a, lengths_b = tuple(sorted(a.lengths())), tuple(sorted(b.lengths()))
+                vector[_EXP_OVERLAP] = flat_expected_overlap(n, lengths_a, lengths_b, model)
+                if with_matches:
+                    vector[_EXP_MATCHES] = flat_expected_matches(n, lengths_a, lengths_b, model)
+            else:
+                vector[_EXP_OVERLAP] = float(a.coverage @ b.coverage)
+                if with_matches:  # else 0: the statistics record that only the token level was computed
+                    vector[_EXP_MATCHES] = _expected_matches(a, b)
         per_type[label] = vector
     marks_a, marks_b = _token_labels(forest_a, depth), _token_labels(forest_b, depth)
     wrong = sum(marks_a.get(t) != marks_b.get(t) for t in marks_a.keys() | marks_b.keys())
-    return ChanceStatistics(per_type, n - wrong, n)
+    return ChanceStatistics(per_type, n - wrong, n, model, levels)
 
 
 def nested_statistics(predictions, references, lengths, *, model="non_overlapping", levels=LEVELS) -> list[ChanceStatistics]:
@@ -173,9 +180,7 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
     ``predictions`` and ``references``: per sentence, lists of ``(start, end, label)`` token spans
     (half-open); ``lengths``: the number of tokens of each sentence.
     """
-    for level in levels:
-        if level not in LEVELS:
-            raise ValueError(f"levels must be a subset of {list(LEVELS)}, got {list(levels)!r}")
+    levels = _checked_levels(levels)
     _check_model(model)
     lengths = check_lengths(lengths)
     forests_a = forests(predictions, lengths, "predictions")
@@ -187,7 +192,7 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
         layers_a = _layers(forest_a, n, model, with_matches)
         layers_b = _layers(forest_b, n, model, with_matches)
         for depth in range(depth_count):
-            totals[depth] = totals[depth] + _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, with_matches)
+            totals[depth] = totals[depth] + _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, levels)
     return totals
 
 

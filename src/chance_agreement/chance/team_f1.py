@@ -23,11 +23,15 @@ the m x m matrices of the pairs.
 from __future__ import annotations
 
 import itertools
-from collections import defaultdict
-
-import numpy as np
-
-from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _chance_scores, _sentence, _sentence_score, _zero_division_value
+from .corrected_f1 import (
+    LEVELS,
+    ChanceStatistics,
+    _chance_scores,
+    _sentence_score,
+    _summed,
+    _zero_division_value,
+    corpus_statistics,
+)
 from .random_model import _check_model
 from ..spans.tags import effective_scheme, spans_from_tags
 
@@ -104,11 +108,12 @@ def by_item(annotators, items=None):
 
 def team_statistics(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
                     scheme=None, mode=None, sentences=None):
-    """``(names, {(i, j): {type: FIELDS vector}})``: each pair's statistics summed over sentences.
+    """``(names, {(i, j): ChanceStatistics or None})``: each pair's statistics over the sentences
+    both annotated (``None`` for a pair that never met).
 
-    Pair ``(i, j)``, ``i < j``, holds ``chance_f1``'s statistics with annotator ``i`` as the
-    references and ``j`` as the predictions, summed over the sentences both annotated. If
-    ``sentences`` is a list, one ``ChanceStatistics`` per sentence (every pair of the sentence
+    Pair ``(i, j)``, ``i < j``, holds exactly ``chance_f1``'s statistics with annotator ``i`` as the
+    references and ``j`` as the predictions (the same corpus pass computes them, with exact sums).
+    If ``sentences`` is a list, one ``ChanceStatistics`` per sentence (every pair of the sentence
     pooled) is appended to it.
     """
     if level not in LEVELS:
@@ -119,48 +124,40 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     resolved = effective_scheme(
         [tags for sentences in annotations for tags in sentences if tags is not None], scheme, mode, suffix
     )
-    pairs = {pair: defaultdict(lambda: np.zeros(len(FIELDS))) for pair in itertools.combinations(range(m), 2)}
-    with_matches = level == "entity"
-    for s, n in enumerate(lengths):
-        spans = {}
+    for s in range(len(lengths)):  # errors name the sentence and the annotator
         for a in range(m):
-            tags = annotations[a][s]
-            if tags is None:
-                continue
-            try:
-                spans[a] = spans_from_tags(list(tags), scheme=resolved, mode=mode, suffix=suffix)
-            except ValueError as error:
-                raise ValueError(f"sentence {s}, annotator {names[a]}: {error}") from None
-        pooled = defaultdict(lambda: np.zeros(len(FIELDS)))
-        for i, j in itertools.combinations(sorted(spans), 2):
-            totals = pairs[i, j]
-            for name, vector in _sentence(n, spans[j], spans[i], model, with_matches).items():
-                totals[name] += vector
-                pooled[name] += vector
-            totals.setdefault(None, np.zeros(len(FIELDS)))  # marks that the pair met in a sentence
-        if sentences is not None:
-            sentences.append(ChanceStatistics(dict(pooled)))
+            if annotations[a][s] is not None:
+                try:
+                    spans_from_tags(list(annotations[a][s]), scheme=resolved, mode=mode, suffix=suffix)
+                except ValueError as error:
+                    raise ValueError(f"sentence {s}, annotator {names[a]}: {error}") from None
+    by_sentence = [[] for _ in lengths] if sentences is not None else None
+    pairs = {}
+    for i, j in itertools.combinations(range(m), 2):
+        shared = [s for s in range(len(lengths)) if annotations[i][s] is not None and annotations[j][s] is not None]
+        if not shared:
+            pairs[i, j] = None
+            continue
+        total, per_sentence = corpus_statistics([annotations[j][s] for s in shared],
+                                                [annotations[i][s] for s in shared], scheme=resolved, mode=mode,
+                                                suffix=suffix, model=model, levels=(level,))
+        pairs[i, j] = total
+        if by_sentence is not None:
+            for s, stats in zip(shared, per_sentence):
+                by_sentence[s].append(stats)
+    if by_sentence is not None:
+        sentences.extend(sum(parts, ChanceStatistics()) for parts in by_sentence)
     return names, pairs
 
 
-def _pooled(pair_totals):
-    """Per-type vectors summed over the given pairs (in order); ``None`` if no pair ever met."""
-    met = [totals for totals in pair_totals if None in totals]
-    if not met:
-        return None
-    per_type = defaultdict(lambda: np.zeros(len(FIELDS)))
-    for totals in met:
-        for name, vector in totals.items():
-            if name is not None:
-                per_type[name] += vector
-    return dict(per_type)
+def _pooled(pair_totals) -> ChanceStatistics | None:
+    """The exact sum of the pairs' statistics; ``None`` if no pair ever met."""
+    met = [totals for totals in pair_totals if totals is not None]
+    return sum(met, ChanceStatistics()) if met else None
 
 
-def _overall(per_type, level, zero_division, what):
-    total = np.zeros(len(FIELDS))
-    for name in sorted(per_type):
-        total += per_type[name]
-    return _chance_scores(total, level, zero_division, what)
+def _overall(pooled: ChanceStatistics, level, zero_division, what):
+    return _chance_scores(_summed(pooled, sorted(pooled.per_type)), level, zero_division, what)
 
 
 def team_chance_f1(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
@@ -193,8 +190,8 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
     if team is None:
         raise ValueError("no sentence was annotated by two or more annotators: agreement is undefined")
     result: dict = {}
-    for name in sorted(team):
-        result[name] = _chance_scores(team[name], level, zero_division, name)
+    for name in sorted(team.per_type):
+        result[name] = _chance_scores(team.per_type[name], level, zero_division, name)
     overall = _overall(team, level, zero_division, "overall")
     for key in SCORES:
         result[f"overall_{key}"] = overall[key]
@@ -206,10 +203,9 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
     result["per_annotator"] = per_annotator
     matrices = {key: [[None] * m for _ in range(m)] for key in SCORES}
     for (i, j), totals in pairs.items():
-        pooled = _pooled([totals])
-        if pooled is None:
+        if totals is None:
             continue
-        scores = _overall(pooled, level, zero_division, f"pair {names[i]}, {names[j]}")
+        scores = _overall(totals, level, zero_division, f"pair {names[i]}, {names[j]}")
         for key in SCORES:
             matrices[key][i][j] = matrices[key][j][i] = scores[key]
     for key in SCORES:

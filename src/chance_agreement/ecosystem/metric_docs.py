@@ -32,7 +32,8 @@ Args:
     mode (str): None (conlleval-compatible, the default) or "strict".
     sample_weight: accepted for compatibility with seqeval; it has no effect there or here.
     zero_division: "warn" (0 with a warning), 0 or 1: the value of a 0/0 score.
-    model (str): "non_overlapping" (default, the paper's experiments) or "overlapping".
+    model (str): "non_overlapping" (default, the paper's experiments) or "overlapping" (chance F1
+        can then exceed 1; corrected F1 then takes the zero_division value).
     level (str): "token" (default: token-overlap F1, the paper's measure) or "entity"
         (exact span match; its observed F1 equals overall_f1).
     return_sentence_scores (bool): add "sentence_scores", per sentence observed_f1, chance_f1

@@ -10,8 +10,15 @@ and summed afterwards:
                         remove_columns=dataset.column_names)
     result = scores_from_shards(stats["statistics"])
 
-One JSON string per sentence keeps the one-shot summation order, so the merged result equals
-``chance_f1(predictions, references)`` exactly, not only to rounding.
+The merged result equals ``chance_f1(predictions, references)`` bit for bit, whatever the order
+of the rows and however they are grouped into shards (counts are integers and expectations exact
+sums, see ``chance.exact_sum``).
+
+Rows are strict JSON (no NaN) and self-describing: ``{"format": ..., "model": ..., "levels": [...],
+"fields": [...], "per_type": {type: [one number per field]}, "correct_tokens": ...,
+"total_tokens": ...}`` plus ``"partials"`` for pre-summed shard totals. Merging checks every row
+(format, field list, vector lengths, non-negative integer counts, finite expectations) and refuses
+rows of different models or levels, with a ValueError naming the item.
 """
 
 from __future__ import annotations
@@ -49,31 +56,39 @@ def sentence_statistics_batch(
         batch[predictions_column], batch[references_column],
         scheme=scheme, mode=mode, suffix=suffix, model=model, levels=(level,),
     )
-    return {"statistics": [json.dumps(stats.to_dict()) for stats in sentences]}
+    return {"statistics": [json.dumps(stats.to_dict(), allow_nan=False) for stats in sentences]}
 
 
 def merge_statistics(items: Iterable) -> ChanceStatistics:
-    """The sum of ``ChanceStatistics``, their ``to_dict()`` dicts or JSON strings of those, in order."""
+    """The exact sum of ``ChanceStatistics``, their ``to_dict()`` dicts or JSON strings of those.
+
+    Every item is checked; a malformed item, or items of different models or levels, raise
+    ValueError naming the (0-based) item.
+    """
     total = ChanceStatistics()
     count = 0
     for index, item in enumerate(items):
-        if isinstance(item, str):
-            try:
-                item = json.loads(item)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"item {index}: not valid JSON ({error})") from None
-        if isinstance(item, dict):
-            missing = {"per_type", "correct_tokens", "total_tokens"} - set(item)
-            if missing:
-                raise ValueError(f"item {index}: statistics dict lacks {sorted(missing)}")
-            item = ChanceStatistics.from_dict(item)
-        if not isinstance(item, ChanceStatistics):
-            raise ValueError(f"item {index}: expected ChanceStatistics, a dict or a JSON string, got {type(item).__name__}")
-        total = total + item
+        try:
+            if isinstance(item, (str, bytes)):
+                try:
+                    item = json.loads(item, parse_constant=_reject_constant)
+                except json.JSONDecodeError as error:
+                    raise ValueError(f"not valid JSON ({error})") from None
+            if isinstance(item, dict):
+                item = ChanceStatistics.from_dict(item)
+            if not isinstance(item, ChanceStatistics):
+                raise ValueError(f"expected ChanceStatistics, a dict or a JSON string, got {type(item).__name__}")
+            total = total + item
+        except ValueError as error:
+            raise ValueError(f"item {index}: {error}") from None
         count += 1
     if count == 0:
         raise ValueError("no statistics to merge")
     return total
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"not strict JSON: {name} is not a number")
 
 
 def scores_from_shards(items: Iterable, level: str = "token", zero_division="warn") -> dict:
