@@ -1,0 +1,28 @@
+"""Every row of the speed table (issue 11) in one run: the chance core, then the coefficients.
+
+    python benchmarks/bench_speed.py        (data from $CHANCE_AGREEMENT_DATA or ../shared/data)
+
+Same-run ratios against the fastest peer where one exists (seqeval, a local evaluate module
+calling seqeval, statsmodels, krippendorff, scikit-learn), absolute times where none does, and
+the fitted growth exponent of the long-text core. The README's speed table comes from this.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_chance_f1  # noqa: E402
+import bench_coefficients  # noqa: E402
+
+
+def main() -> int:
+    status = bench_chance_f1.main()
+    print()
+    return status or bench_coefficients.main([])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
