@@ -7,10 +7,16 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # Nothing may load from a hub at run time: the metric modules are loaded by local path.
 for _variable in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "HF_EVALUATE_OFFLINE", "TRANSFORMERS_OFFLINE"):
     os.environ.setdefault(_variable, "1")
+
+# Property tests run with a fixed seed: the same examples on every machine and every run (a
+# test's own @settings add to this profile).
+settings.register_profile("fixed_seed", derandomize=True, deadline=None, print_blob=True)
+settings.load_profile("fixed_seed")
 
 REPO = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("CHANCE_AGREEMENT_DATA", REPO.parent / "shared" / "data"))
