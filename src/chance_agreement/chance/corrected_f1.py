@@ -38,7 +38,7 @@ from .exact_sum import exact_partials, merge_exactly
 from .random_model import (
     MODELS, _check_model, _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot,
 )
-from ..spans.tags import paired_spans
+from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
 
 LEVELS = ("token", "entity")
 
@@ -377,6 +377,12 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     levels = _checked_levels(levels)
     with_matches, with_overlap = "entity" in levels, "token" in levels
     _check_model(model)
+    if not keep_sentences:
+        arrays = paired_span_arrays(predictions, references, scheme, mode, suffix)
+        if arrays is not None:
+            per_type, partials = _type_totals(*arrays, references, model, with_matches, with_overlap)
+            return ChanceStatistics(per_type, _correct_tokens(predictions, references), sum(map(len, references)),
+                                    model, levels, partials), None
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
@@ -396,19 +402,133 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         if keep_sentences:
             sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
                                               sum(map(operator.eq, pred_tags, true_tags)), n, model, levels))
-    # check_pairs made every prediction as long as its reference: compare the concatenations
-    correct = sum(map(operator.eq, chain.from_iterable(predictions), chain.from_iterable(references)))
+    correct = _correct_tokens(predictions, references)
     tokens = sum(map(len, references))
     per_type, partials = {}, {}
     for name, rows in rows_by_type.items():
         columns = list(zip(*rows))
-        total = [sum(column) for column in columns]  # counts: exact Python integers
-        pair = tuple(exact_partials(columns[index]) for index in _EXPECTED)
-        total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
-        per_type[name] = np.array(total, dtype=float)
-        if any(len(p) > 1 for p in pair):
-            partials[name] = pair
+        _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
+                        columns[_EXP_OVERLAP], columns[_EXP_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model, levels, partials), sentences
+
+
+def _correct_tokens(predictions, references) -> int:
+    """Tokens with equal tags (check_pairs made every prediction as long as its reference, so the
+    concatenations are compared)."""
+    return sum(map(operator.eq, chain.from_iterable(predictions), chain.from_iterable(references)))
+
+
+def _add_type_total(per_type: dict, partials: dict, name: str, total: list, overlaps, matches) -> None:
+    """Store one type's vector: ``total`` holds its integer counts, and its two expectations are
+    the exact sums of the terms ``overlaps`` and ``matches`` (partials kept when they need more
+    than one float)."""
+    pair = (exact_partials(overlaps), exact_partials(matches))
+    total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
+    per_type[name] = np.array(total, dtype=float)
+    if any(len(p) > 1 for p in pair):
+        partials[name] = pair
+
+
+def _single_pair_overlaps(n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``_single_pair_overlap`` of many ``(n, a, b)`` at once, bit for bit: the same integer sums
+    in int64 (exact while ``n <= _VECTOR_N``: the sum is below ``n**3 / 12 < 2**53``), then one
+    correctly rounded division of two exactly represented integers, as Python's ``int / int``."""
+    m_a, m_b = np.minimum(a, n - a + 1), np.minimum(b, n - b + 1)
+    m1, m2 = np.minimum(m_a, m_b), np.maximum(m_a, m_b)
+    p = n // 2
+
+    def squares(m):  # sum_{v <= m} v^2
+        return m * (m + 1) * (2 * m + 1) // 6
+
+    def naturals(m):  # sum_{v <= m} v
+        return m * (m + 1) // 2
+
+    low, mid = np.minimum(m1, p), np.minimum(m2, p)
+    total = 2 * (squares(low) + m1 * np.where(mid > m1, naturals(mid) - naturals(m1), 0)
+                 + m1 * m2 * np.maximum(p - m2, 0)) + (n % 2) * m1 * m2
+    return total.astype(float) / ((n - a + 1) * (n - b + 1)).astype(float)
+
+
+# _single_pair_overlaps is exact in int64 and float64 up to this sentence length.
+_VECTOR_N = 100_000
+
+
+def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, with_matches: bool,
+                 with_overlap: bool) -> tuple[dict, dict]:
+    """The per-type totals of ``_corpus_pass`` from the spans as arrays, in a few numpy passes over
+    all (sentence, type) groups at once: counts, exact matches and token overlap by sorting;
+    the one-span-each closed forms vectorised (``_single_pair_overlaps``); the other groups one
+    cached signature call each, as ``_type_rows``. The same terms, so the same exact sums."""
+    names = list(dict.fromkeys(pred.names + true.names))
+    code = {name: i for i, name in enumerate(names)}
+    types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.intp)[pred.type_code],
+                            np.array([code[name] for name in true.names], dtype=np.intp)[true.type_code]])
+    sentence = np.concatenate([pred.sentence, true.sentence])
+    begin, end = np.concatenate([pred.begin, true.begin]), np.concatenate([pred.end, true.end])
+    side = np.repeat(np.array([0, 1], dtype=np.intp), [pred.sentence.size, true.sentence.size])
+    if not sentence.size:
+        return {}, {}
+    key = sentence * len(names) + types
+    groups, group = np.unique(key, return_inverse=True)
+    group = group.ravel()
+    count = len(groups)
+    length = end - begin
+    k = [np.bincount(group[side == s], minlength=count) for s in (0, 1)]
+    annotated = [np.bincount(group[side == s], weights=length[side == s], minlength=count) for s in (0, 1)]
+    # a span on both sides (same sentence, type, begin and end) is a true positive
+    order = np.lexsort((side, end, begin, group))
+    same = (group[order[1:]] == group[order[:-1]]) & (begin[order[1:]] == begin[order[:-1]]) \
+        & (end[order[1:]] == end[order[:-1]])
+    tp = np.bincount(group[order[1:]][same], minlength=count)
+    # token overlap: sweep the begin/end events of each group; spans of one type on one side are disjoint
+    events = np.concatenate([begin, end])
+    event_group = np.concatenate([group, group])
+    delta = np.concatenate([np.ones_like(begin), -np.ones_like(end)])
+    order = np.lexsort((events, event_group))
+    covering = [np.cumsum(np.where(np.concatenate([side, side])[order] == s, delta[order], 0)) for s in (0, 1)]
+    both = (covering[0][:-1] > 0) & (covering[1][:-1] > 0)
+    overlap = np.bincount(event_group[order[:-1]][both], weights=np.diff(events[order])[both], minlength=count)
+    group_type = groups % len(names)
+    group_sentence = groups // len(names)
+    n = np.fromiter(map(len, references), dtype=np.int64, count=len(references))[group_sentence]
+    expected_overlap, expected_matches = np.zeros(count), np.zeros(count)
+    single = (k[0] == 1) & (k[1] == 1)
+    a, b = annotated[0].astype(np.int64), annotated[1].astype(np.int64)  # one span each: its length
+    if with_overlap:
+        vector = single & (n <= _VECTOR_N)
+        expected_overlap[vector] = _single_pair_overlaps(n[vector], a[vector], b[vector])
+        for g in np.flatnonzero(single & (n > _VECTOR_N)).tolist():
+            expected_overlap[g] = _single_pair_overlap(int(n[g]), int(a[g]), int(b[g]))
+    if with_matches:
+        equal = single & (a == b)
+        expected_matches[equal] = 1.0 / (n[equal] - a[equal] + 1).astype(float)
+    several = np.flatnonzero((k[0] > 0) & (k[1] > 0) & ~single)
+    if several.size:
+        order = np.lexsort((length, side, group))  # each group's lengths, sorted, predictions first
+        lengths = length[order].tolist()
+        cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
+        for g, start, middle, stop, size in zip(several.tolist(), cuts[several].tolist(),
+                                                (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
+                                                n[several].tolist()):
+            lengths_pred, lengths_true = tuple(lengths[start:middle]), tuple(lengths[middle:stop])
+            try:
+                if with_overlap:
+                    expected_overlap[g] = _expected_overlap(size, lengths_pred, lengths_true, model)
+                if with_matches:
+                    expected_matches[g] = _expected_matches(size, lengths_pred, lengths_true, model)
+            except ValueError as error:  # a sentence too long and dense for the exact model
+                raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
+    # types in order of first appearance, as _corpus_pass meets them (sentence, predictions first, span order)
+    first = np.lexsort((np.arange(types.size), side, sentence))
+    appearance = list(dict.fromkeys(types[first].tolist()))
+    counts = np.stack([tp, k[0], k[1], overlap, np.zeros(count), annotated[0] + annotated[1], np.zeros(count)])
+    per_type, partials = {}, {}
+    for t in appearance:
+        mine = group_type == t
+        total = [int(value) for value in counts[:, mine].sum(axis=1)]
+        _add_type_total(per_type, partials, names[t], total, expected_overlap[mine].tolist(),
+                        expected_matches[mine].tolist())
+    return per_type, partials
 
 
 def corpus_statistics(

@@ -31,11 +31,13 @@ import warnings
 from bisect import bisect_right
 from collections import defaultdict
 from itertools import chain, count
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .validation import check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, tag_problem, where
+from .validation import (
+    check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, reserved_type, tag_problem, where,
+)
 
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
 
@@ -156,11 +158,38 @@ def _tag_codes(sequences, n_tokens: int, role) -> tuple[dict, np.ndarray]:
     return codes, token_codes
 
 
+class SpanArrays(NamedTuple):
+    """The spans of a corpus as parallel arrays, in the order of ``corpus_spans`` (by sentence,
+    then by end): span ``i`` is ``(names[type_code[i]], begin[i], end[i])`` in sentence
+    ``sentence[i]``; ``end`` exclusive, ``begin`` and ``end`` counted within the sentence."""
+
+    sentence: np.ndarray
+    type_code: np.ndarray
+    begin: np.ndarray
+    end: np.ndarray
+    names: list
+
+
 def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], dict]:
     """seqeval's default chunker over a checked corpus: (spans per sentence, {odd tag: sentence})."""
     n_tokens = sum(map(len, sequences))
     if n_tokens < _SMALL_CORPUS:
         return _lenient_small(sequences, suffix, role)
+    arrays, odd = _lenient_arrays(sequences, suffix, role, n_tokens)
+    return _per_sentence(arrays, len(sequences)), odd
+
+
+def _per_sentence(arrays: SpanArrays, sentences: int) -> list[list[Span]]:
+    """``SpanArrays`` as one list of ``(type, begin, end)`` per sentence."""
+    names = np.array(arrays.names, dtype=object)
+    spans = list(zip(names[arrays.type_code].tolist(), arrays.begin.tolist(), arrays.end.tolist()))
+    cuts = np.concatenate(([0], np.cumsum(np.bincount(arrays.sentence, minlength=sentences)))).tolist()
+    return [spans[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int) -> tuple[SpanArrays, dict]:
+    """The numpy chunker of ``_lenient_corpus`` (a corpus of at least ``_SMALL_CORPUS`` tokens):
+    ``(SpanArrays, {odd tag: sentence})``, with the same checks and errors."""
     count_ = len(sequences)
     lengths = np.fromiter(map(len, sequences), dtype=np.intp, count=count_)
     codes, token_codes = _tag_codes(sequences, n_tokens, role)
@@ -198,10 +227,10 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
     if ends.size > 1 and np.any(begins[1:] < ends[:-1]):  # seqeval reused an old begin offset
         _refuse_same_type_overlap(begins, ends, span_types, offsets, last_sentence, names, role)
     base = offsets[last_sentence]
-    spans = list(zip(names[span_types].tolist(), (begins - base).tolist(), (ends - base).tolist()))
-    cuts = np.concatenate(([0], np.cumsum(np.bincount(last_sentence, minlength=count_)))).tolist()
-    per_sentence = [spans[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
-    check_type_names(per_sentence, role, names[np.unique(span_types)].tolist())
+    arrays = SpanArrays(last_sentence, span_types, begins - base, ends - base, list(type_codes))
+    used = names[np.unique(span_types)].tolist()
+    if any(map(reserved_type, used)):  # the error names the first sentence: only then the lists
+        check_type_names(_per_sentence(arrays, count_), role, used)
 
     odd = {}
     odd_tags = [tag for tag in tags if is_odd_tag(tag, suffix)]
@@ -209,7 +238,7 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
         seen, first_token = np.unique(token_codes, return_index=True)
         first_sentence_of = dict(zip(seen.tolist(), np.searchsorted(sentence_ends, first_token, side="right").tolist()))
         odd = {tag: (role, first_sentence_of[codes[tag]]) for tag in odd_tags}
-    return per_sentence, odd
+    return arrays, odd
 
 
 def _refuse_same_type_overlap(begins, ends, span_types, offsets, sentence_of, names, role) -> None:
@@ -408,12 +437,33 @@ def paired_spans(predictions, references, scheme=None, mode=None, suffix: bool =
     resolved = effective_scheme(references, scheme, mode, suffix)
     pred_spans, pred_odd = _chunk(predictions, "predictions", resolved, mode, suffix)
     ref_spans, ref_odd = _chunk(references, "references", resolved, mode, suffix)
+    _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
+    return pred_spans, ref_spans
+
+
+def _first_odd(ref_odd: dict, pred_odd: dict) -> dict:
+    """Each odd tag of either side with the first sentence that has it (the references on a tie)."""
     odd = dict(ref_odd)
     for tag, place in pred_odd.items():
         if tag not in odd or place[1] <= odd[tag][1]:
             odd[tag] = place
-    _warn_odd_tags(odd, suffix)
-    return pred_spans, ref_spans
+    return odd
+
+
+def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: bool = False):
+    """``paired_spans`` as two ``SpanArrays`` (predictions, references) when seqeval's default
+    chunker runs on a corpus of at least ``_SMALL_CORPUS`` tokens, else ``None`` (then call
+    ``paired_spans``). The same checks, errors and warnings as ``paired_spans``."""
+    check_pairs(predictions, references)
+    check_mode(mode)
+    n_tokens = sum(map(len, references))
+    if mode == "strict" or n_tokens < _SMALL_CORPUS:
+        return None
+    resolve_scheme(scheme)  # as effective_scheme: a bad scheme is refused in default mode too
+    pred, pred_odd = _lenient_arrays(predictions, suffix, "predictions", n_tokens)
+    ref, ref_odd = _lenient_arrays(references, suffix, "references", n_tokens)
+    _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
+    return pred, ref
 
 
 def check_pairs(predictions, references) -> None:
