@@ -165,3 +165,25 @@ def test_vectorised_single_pair_overlaps_equal_the_scalar_closed_form_bit_for_bi
     n, a, b = (np.array(column, dtype=np.int64) for column in zip(*triples))
     vector = _single_pair_overlaps(n, a, b)
     assert [float.hex(v) for v in vector.tolist()] == [float.hex(_single_pair_overlap(*t)) for t in triples]
+
+
+def test_the_array_pass_warns_about_odd_tags_as_the_loop_does():
+    """Odd tags on both sides of a 1,000+ token corpus: the same OddTagWarnings, in the same order,
+    naming the same first sentences, and the same statistics (equal tags counted on shared codes)."""
+    from chance_agreement.chance.corrected_f1 import _corpus
+    from chance_agreement.spans.tags import OddTagWarning
+
+    rng = np.random.default_rng(3)
+    predictions, references = random_corpus(rng, 150, 20)
+    long_enough = [i for i, sentence in enumerate(references) if len(sentence) >= 3]
+    for corpus, index, tag in ((predictions, 40, "X"), (predictions, 7, "PER"), (references, 90, "X"), (references, 12, "b-loc")):
+        sentence = long_enough[index]  # "O odd O": a one-token entity inside its sentence
+        corpus[sentence][:] = ["O", tag] + ["O"] * (len(corpus[sentence]) - 2)
+    caught = []
+    for keep in (False, True):
+        with warnings.catch_warnings(record=True) as record:
+            warnings.simplefilter("always")
+            stats = _corpus(predictions, references, None, None, False, "non_overlapping", ("token",), keep_sentences=keep)[0]
+        caught.append(([str(w.message) for w in record if w.category is OddTagWarning], exact(stats.to_dict())))
+    assert caught[0] == caught[1]
+    assert len(caught[0][0]) == 3 and "'PER' (first in predictions[" in caught[0][0][-1]

@@ -378,11 +378,11 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     with_matches, with_overlap = "entity" in levels, "token" in levels
     _check_model(model)
     if not keep_sentences:
-        arrays = paired_span_arrays(predictions, references, scheme, mode, suffix)
-        if arrays is not None:
-            per_type, partials = _type_totals(*arrays, references, model, with_matches, with_overlap)
-            return ChanceStatistics(per_type, _correct_tokens(predictions, references), sum(map(len, references)),
-                                    model, levels, partials), None
+        paired = paired_span_arrays(predictions, references, scheme, mode, suffix)
+        if paired is not None:
+            pred, true, correct = paired
+            per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
+            return ChanceStatistics(per_type, correct, sum(map(len, references)), model, levels, partials), None
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None

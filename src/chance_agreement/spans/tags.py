@@ -142,9 +142,11 @@ def _distinct_tags(sequences, role) -> dict:
     return distinct
 
 
-def _tag_codes(sequences, n_tokens: int, role) -> tuple[dict, np.ndarray]:
-    """``({tag: code}, code of every token)`` with codes 1, 2, ... in order of first appearance."""
-    codes = defaultdict(count(1).__next__)
+def _tag_codes(sequences, n_tokens: int, role, codes=None) -> tuple[dict, np.ndarray]:
+    """``({tag: code}, code of every token)`` with codes 1, 2, ... in order of first appearance;
+    ``codes``: a ``defaultdict`` to continue (shared by two annotators, so equal tags get equal codes)."""
+    if codes is None:
+        codes = defaultdict(count(1).__next__)
     try:
         token_codes = np.fromiter(
             map(codes.__getitem__, chain.from_iterable(sequences)), dtype=np.intp, count=n_tokens
@@ -175,7 +177,7 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
     n_tokens = sum(map(len, sequences))
     if n_tokens < _SMALL_CORPUS:
         return _lenient_small(sequences, suffix, role)
-    arrays, odd = _lenient_arrays(sequences, suffix, role, n_tokens)
+    arrays, odd, _ = _lenient_arrays(sequences, suffix, role, n_tokens)
     return _per_sentence(arrays, len(sequences)), odd
 
 
@@ -187,12 +189,13 @@ def _per_sentence(arrays: SpanArrays, sentences: int) -> list[list[Span]]:
     return [spans[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
 
 
-def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int) -> tuple[SpanArrays, dict]:
+def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -> tuple[SpanArrays, dict, np.ndarray]:
     """The numpy chunker of ``_lenient_corpus`` (a corpus of at least ``_SMALL_CORPUS`` tokens):
-    ``(SpanArrays, {odd tag: sentence})``, with the same checks and errors."""
+    ``(SpanArrays, {odd tag: sentence}, code of every token)``, with the same checks and errors;
+    ``shared``: the tag-code ``defaultdict`` of another annotator's corpus, continued."""
     count_ = len(sequences)
     lengths = np.fromiter(map(len, sequences), dtype=np.intp, count=count_)
-    codes, token_codes = _tag_codes(sequences, n_tokens, role)
+    codes, token_codes = _tag_codes(sequences, n_tokens, role, shared)
     codes.setdefault("O", len(codes) + 1)  # the separator seqeval puts after every sentence
     tags = list(codes)
     type_codes = {"": 0}  # code 0: seqeval's start state, letter O and type ""
@@ -234,11 +237,13 @@ def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int) -> tuple[SpanA
 
     odd = {}
     odd_tags = [tag for tag in tags if is_odd_tag(tag, suffix)]
-    if odd_tags:
+    if odd_tags:  # in order of first appearance in this corpus (shared codes may hold others)
         seen, first_token = np.unique(token_codes, return_index=True)
-        first_sentence_of = dict(zip(seen.tolist(), np.searchsorted(sentence_ends, first_token, side="right").tolist()))
-        odd = {tag: (role, first_sentence_of[codes[tag]]) for tag in odd_tags}
-    return arrays, odd
+        first_token_of = dict(zip(seen.tolist(), first_token.tolist()))
+        odd_tags = sorted((tag for tag in odd_tags if codes[tag] in first_token_of), key=lambda tag: first_token_of[codes[tag]])
+        first_sentences = np.searchsorted(sentence_ends, [first_token_of[codes[tag]] for tag in odd_tags], side="right")
+        odd = {tag: (role, sentence) for tag, sentence in zip(odd_tags, first_sentences.tolist())}
+    return arrays, odd, token_codes
 
 
 def _refuse_same_type_overlap(begins, ends, span_types, offsets, sentence_of, names, role) -> None:
@@ -451,19 +456,21 @@ def _first_odd(ref_odd: dict, pred_odd: dict) -> dict:
 
 
 def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: bool = False):
-    """``paired_spans`` as two ``SpanArrays`` (predictions, references) when seqeval's default
-    chunker runs on a corpus of at least ``_SMALL_CORPUS`` tokens, else ``None`` (then call
-    ``paired_spans``). The same checks, errors and warnings as ``paired_spans``."""
+    """``paired_spans`` as two ``SpanArrays`` (predictions, references) and the number of tokens
+    whose two tags are equal, when seqeval's default chunker runs on a corpus of at least
+    ``_SMALL_CORPUS`` tokens; else ``None`` (then call ``paired_spans``). The same checks, errors
+    and warnings as ``paired_spans``."""
     check_pairs(predictions, references)
     check_mode(mode)
     n_tokens = sum(map(len, references))
     if mode == "strict" or n_tokens < _SMALL_CORPUS:
         return None
     resolve_scheme(scheme)  # as effective_scheme: a bad scheme is refused in default mode too
-    pred, pred_odd = _lenient_arrays(predictions, suffix, "predictions", n_tokens)
-    ref, ref_odd = _lenient_arrays(references, suffix, "references", n_tokens)
+    codes = defaultdict(count(1).__next__)  # one code per distinct tag of either side
+    pred, pred_odd, pred_codes = _lenient_arrays(predictions, suffix, "predictions", n_tokens, codes)
+    ref, ref_odd, ref_codes = _lenient_arrays(references, suffix, "references", n_tokens, codes)
     _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
-    return pred, ref
+    return pred, ref, int(np.count_nonzero(pred_codes == ref_codes))
 
 
 def check_pairs(predictions, references) -> None:
