@@ -461,36 +461,54 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, wit
     cached signature call each, as ``_type_rows``. The same terms, so the same exact sums."""
     names = list(dict.fromkeys(pred.names + true.names))
     code = {name: i for i, name in enumerate(names)}
-    types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.intp)[pred.type_code],
-                            np.array([code[name] for name in true.names], dtype=np.intp)[true.type_code]])
-    sentence = np.concatenate([pred.sentence, true.sentence])
-    begin, end = np.concatenate([pred.begin, true.begin]), np.concatenate([pred.end, true.end])
-    side = np.repeat(np.array([0, 1], dtype=np.intp), [pred.sentence.size, true.sentence.size])
-    if not sentence.size:
+    types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.int64)[pred.type_code],
+                            np.array([code[name] for name in true.names], dtype=np.int64)[true.type_code]])
+    if not types.size:
         return {}, {}
-    key = sentence * len(names) + types
-    groups, group = np.unique(key, return_inverse=True)
+    sentence = np.concatenate([pred.sentence, true.sentence]).astype(np.int64)
+    begin = np.concatenate([pred.begin, true.begin]).astype(np.int64)
+    end = np.concatenate([pred.end, true.end]).astype(np.int64)
+    side = np.zeros(types.size, dtype=np.int64)
+    side[pred.sentence.size:] = 1
+    sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+    width = int(sizes.max()) + 1  # begin and end lie in [0, width)
+    groups, group = np.unique(sentence * len(names) + types, return_inverse=True)
     group = group.ravel()
     count = len(groups)
+    # one int64 sort key per ordering when it fits (else the same order by lexsort)
+    fits = count * width * width * 2 < 2**62
+
+    def sort_by(*keys):  # keys most significant first, each paired with its range
+        if fits:
+            combined = keys[0][0]
+            for key, size in keys[1:]:
+                combined = combined * size + key
+            return np.argsort(combined, kind="stable")
+        return np.lexsort([key for key, _ in keys[::-1]])
+
     length = end - begin
-    k = [np.bincount(group[side == s], minlength=count) for s in (0, 1)]
-    annotated = [np.bincount(group[side == s], weights=length[side == s], minlength=count) for s in (0, 1)]
+    pred_side = side == 0
+    k = [np.bincount(group[pred_side], minlength=count), np.bincount(group[~pred_side], minlength=count)]
+    annotated = [np.bincount(group[pred_side], weights=length[pred_side], minlength=count),
+                 np.bincount(group[~pred_side], weights=length[~pred_side], minlength=count)]
     # a span on both sides (same sentence, type, begin and end) is a true positive
-    order = np.lexsort((side, end, begin, group))
+    order = sort_by((group, count), (begin, width), (end, width))
     same = (group[order[1:]] == group[order[:-1]]) & (begin[order[1:]] == begin[order[:-1]]) \
         & (end[order[1:]] == end[order[:-1]])
     tp = np.bincount(group[order[1:]][same], minlength=count)
     # token overlap: sweep the begin/end events of each group; spans of one type on one side are disjoint
     events = np.concatenate([begin, end])
     event_group = np.concatenate([group, group])
-    delta = np.concatenate([np.ones_like(begin), -np.ones_like(end)])
-    order = np.lexsort((events, event_group))
-    covering = [np.cumsum(np.where(np.concatenate([side, side])[order] == s, delta[order], 0)) for s in (0, 1)]
-    both = (covering[0][:-1] > 0) & (covering[1][:-1] > 0)
+    order = sort_by((event_group, count), (events, width))
+    delta = np.concatenate([np.ones_like(side), -np.ones_like(side)])[order]  # a begin opens, an end closes
+    of_pred = np.concatenate([pred_side, pred_side])[order]
+    covered_pred = np.cumsum(np.where(of_pred, delta, 0))
+    covered_true = np.cumsum(np.where(of_pred, 0, delta))
+    both = (covered_pred[:-1] > 0) & (covered_true[:-1] > 0)
     overlap = np.bincount(event_group[order[:-1]][both], weights=np.diff(events[order])[both], minlength=count)
     group_type = groups % len(names)
     group_sentence = groups // len(names)
-    n = np.fromiter(map(len, references), dtype=np.int64, count=len(references))[group_sentence]
+    n = sizes[group_sentence]
     expected_overlap, expected_matches = np.zeros(count), np.zeros(count)
     single = (k[0] == 1) & (k[1] == 1)
     a, b = annotated[0].astype(np.int64), annotated[1].astype(np.int64)  # one span each: its length
@@ -504,7 +522,7 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, wit
         expected_matches[equal] = 1.0 / (n[equal] - a[equal] + 1).astype(float)
     several = np.flatnonzero((k[0] > 0) & (k[1] > 0) & ~single)
     if several.size:
-        order = np.lexsort((length, side, group))  # each group's lengths, sorted, predictions first
+        order = sort_by((group, count), (side, 2), (length, width))  # each group's lengths, sorted, predictions first
         lengths = length[order].tolist()
         cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
         for g, start, middle, stop, size in zip(several.tolist(), cuts[several].tolist(),
@@ -519,15 +537,19 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, wit
             except ValueError as error:  # a sentence too long and dense for the exact model
                 raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
     # types in order of first appearance, as _corpus_pass meets them (sentence, predictions first, span order)
-    first = np.lexsort((np.arange(types.size), side, sentence))
+    first = np.argsort((sentence * 2 + side) * types.size + np.arange(types.size), kind="stable")
     appearance = list(dict.fromkeys(types[first].tolist()))
     counts = np.stack([tp, k[0], k[1], overlap, np.zeros(count), annotated[0] + annotated[1], np.zeros(count)])
+    by_type = np.argsort(group_type, kind="stable")
+    cuts = np.concatenate(([0], np.cumsum(np.bincount(group_type, minlength=len(names))))).tolist()
     per_type, partials = {}, {}
     for t in appearance:
-        mine = group_type == t
+        mine = by_type[cuts[t]:cuts[t + 1]]
         total = [int(value) for value in counts[:, mine].sum(axis=1)]
-        _add_type_total(per_type, partials, names[t], total, expected_overlap[mine].tolist(),
-                        expected_matches[mine].tolist())
+        overlaps, matches = expected_overlap[mine], expected_matches[mine]
+        # zero terms (a side without spans of the type) leave an exact sum as it is
+        _add_type_total(per_type, partials, names[t], total, overlaps[overlaps != 0].tolist(),
+                        matches[matches != 0].tolist())
     return per_type, partials
 
 
