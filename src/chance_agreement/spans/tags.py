@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import warnings
 from bisect import bisect_right
-from collections import defaultdict
-from itertools import chain, count
+from itertools import chain
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -143,20 +142,20 @@ def _distinct_tags(sequences, role) -> dict:
 
 
 def _tag_codes(sequences, n_tokens: int, role, codes=None) -> tuple[dict, np.ndarray]:
-    """``({tag: code}, code of every token)`` with codes 1, 2, ... in order of first appearance;
-    ``codes``: a ``defaultdict`` to continue (shared by two annotators, so equal tags get equal codes)."""
-    if codes is None:
-        codes = defaultdict(count(1).__next__)
+    """``({tag: code}, code of every token)`` with codes 1, 2, ... (in no particular order: the
+    distinct tags are found first, so every token costs one plain dict look-up); ``codes``: a
+    table to extend (shared by two annotators, so equal tags get equal codes)."""
+    codes = {} if codes is None else codes
     try:
-        token_codes = np.fromiter(
-            map(codes.__getitem__, chain.from_iterable(sequences)), dtype=np.intp, count=n_tokens
-        )
+        distinct = set(chain.from_iterable(sequences))
     except TypeError:  # an unhashable tag
         raise_bad_tag(sequences, role)
-    codes = dict(codes)
-    for tag in codes:
-        if tag_problem(tag):
-            raise_bad_tag(sequences, role)
+    for tag in distinct:
+        if tag not in codes:
+            if tag_problem(tag):
+                raise_bad_tag(sequences, role)
+            codes[tag] = len(codes) + 1
+    token_codes = np.fromiter(map(codes.__getitem__, chain.from_iterable(sequences)), dtype=np.intp, count=n_tokens)
     return codes, token_codes
 
 
@@ -192,10 +191,11 @@ def _per_sentence(arrays: SpanArrays, sentences: int) -> list[list[Span]]:
 def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -> tuple[SpanArrays, dict, np.ndarray]:
     """The numpy chunker of ``_lenient_corpus`` (a corpus of at least ``_SMALL_CORPUS`` tokens):
     ``(SpanArrays, {odd tag: sentence}, code of every token)``, with the same checks and errors;
-    ``shared``: the tag-code ``defaultdict`` of another annotator's corpus, continued."""
+    ``shared``: the tag-code table of another annotator's corpus, extended (see ``_tag_codes``)."""
     count_ = len(sequences)
     lengths = np.fromiter(map(len, sequences), dtype=np.intp, count=count_)
     codes, token_codes = _tag_codes(sequences, n_tokens, role, shared)
+    codes = dict(codes)  # a shared table stays as the tags made it
     codes.setdefault("O", len(codes) + 1)  # the separator seqeval puts after every sentence
     tags = list(codes)
     type_codes = {"": 0}  # code 0: seqeval's start state, letter O and type ""
@@ -228,7 +228,11 @@ def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -
         into = int(last_sentence[span])
         raise _crossing_error(role, into, int(ends[span] - 1 - offsets[into]), names[span_types[span]], int(first_sentence[span]))
     if ends.size > 1 and np.any(begins[1:] < ends[:-1]):  # seqeval reused an old begin offset
-        _refuse_same_type_overlap(begins, ends, span_types, offsets, last_sentence, names, role)
+        # ties go to the type met first in the corpus, whatever its code
+        seen, first_token = np.unique(type_code[token_codes], return_index=True)
+        rank = np.zeros(len(names), dtype=np.intp)
+        rank[seen] = np.argsort(np.argsort(first_token))
+        _refuse_same_type_overlap(begins, ends, rank[span_types], span_types, offsets, last_sentence, names, role)
     base = offsets[last_sentence]
     arrays = SpanArrays(last_sentence, span_types, begins - base, ends - base, list(type_codes))
     used = names[np.unique(span_types)].tolist()
@@ -246,9 +250,10 @@ def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -
     return arrays, odd, token_codes
 
 
-def _refuse_same_type_overlap(begins, ends, span_types, offsets, sentence_of, names, role) -> None:
-    """Raise if two entities of one type overlap (flat coordinates; spans sorted by end)."""
-    order = np.lexsort((ends, span_types))
+def _refuse_same_type_overlap(begins, ends, type_rank, span_types, offsets, sentence_of, names, role) -> None:
+    """Raise if two entities of one type overlap (flat coordinates; spans sorted by end); among
+    overlaps that end together, the type of lowest ``type_rank`` is named."""
+    order = np.lexsort((ends, type_rank))
     b, e, t = begins[order], ends[order], span_types[order]
     overlapping = np.flatnonzero((t[1:] == t[:-1]) & (b[1:] < e[:-1]))
     if not overlapping.size:
@@ -466,7 +471,7 @@ def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: 
     if mode == "strict" or n_tokens < _SMALL_CORPUS:
         return None
     resolve_scheme(scheme)  # as effective_scheme: a bad scheme is refused in default mode too
-    codes = defaultdict(count(1).__next__)  # one code per distinct tag of either side
+    codes = {}  # one code per distinct tag of either side
     pred, pred_odd, pred_codes = _lenient_arrays(predictions, suffix, "predictions", n_tokens, codes)
     ref, ref_odd, ref_codes = _lenient_arrays(references, suffix, "references", n_tokens, codes)
     _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
