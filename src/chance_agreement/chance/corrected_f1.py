@@ -13,7 +13,9 @@ type, and ``corrected = (observed - chance) / (1 - chance)``. The statistics are
 integers, expectations as exact sums (``exact_sum``), so every reported number is bit-identical
 under any order of sentences, ``add_batch`` split, process count or grouping of shards
 (``ChanceStatistics.__add__``). One segment on each side (most sentence-type pairs) has a closed
-form; other signatures are cached per ``(n, lengths)``.
+form; other signatures are cached per ``(n, lengths)``. Without per-sentence statistics the corpus
+is one array pass over all (sentence, type) groups (``_type_totals``: the same terms, so the same
+exact sums as the per-sentence loop, which stays as its test oracle).
 
 The seqeval part of the result (per-type precision, recall, f1, number; overall precision, recall,
 f1, accuracy) is computed from the same spans and equals ``evaluate.load("seqeval")`` output.

@@ -22,7 +22,9 @@ Spans are ``(entity_type, start, end)`` with ``end`` exclusive, sentence by sent
 
 Speed: the rules depend only on the two letters (seven classes: B, I, E, S, O, ``.``, any other)
 and on whether the two types differ, so the default chunker looks up a 7 x 7 x 2 table for every
-token boundary of the corpus at once (numpy), after parsing each distinct tag once.
+token boundary of the corpus at once (numpy), after parsing each distinct tag once. For a pair
+of annotators (``paired_span_arrays``) both corpora share one tag-code table, the spans stay
+arrays (``SpanArrays``) and the equal-tag count is one array comparison.
 """
 
 from __future__ import annotations
