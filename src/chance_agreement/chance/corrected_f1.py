@@ -13,7 +13,9 @@ type, and ``corrected = (observed - chance) / (1 - chance)``. The statistics are
 integers, expectations as exact sums (``exact_sum``), so every reported number is bit-identical
 under any order of sentences, ``add_batch`` split, process count or grouping of shards
 (``ChanceStatistics.__add__``). One segment on each side (most sentence-type pairs) has a closed
-form; other signatures are cached per ``(n, lengths)``.
+form; other signatures are cached per ``(n, lengths)``. Without per-sentence statistics the corpus
+is one array pass over all (sentence, type) groups (``_type_totals``: the same terms, so the same
+exact sums as the per-sentence loop, which stays as its test oracle).
 
 The seqeval part of the result (per-type precision, recall, f1, number; overall precision, recall,
 f1, accuracy) is computed from the same spans and equals ``evaluate.load("seqeval")`` output.
@@ -38,7 +40,7 @@ from .exact_sum import exact_partials, merge_exactly
 from .random_model import (
     MODELS, _check_model, _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot,
 )
-from ..spans.tags import paired_spans
+from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
 
 LEVELS = ("token", "entity")
 
@@ -377,6 +379,12 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     levels = _checked_levels(levels)
     with_matches, with_overlap = "entity" in levels, "token" in levels
     _check_model(model)
+    if not keep_sentences:
+        paired = paired_span_arrays(predictions, references, scheme, mode, suffix)
+        if paired is not None:
+            pred, true, correct = paired
+            per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
+            return ChanceStatistics(per_type, correct, sum(map(len, references)), model, levels, partials), None
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
@@ -396,19 +404,155 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         if keep_sentences:
             sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
                                               sum(map(operator.eq, pred_tags, true_tags)), n, model, levels))
-    # check_pairs made every prediction as long as its reference: compare the concatenations
-    correct = sum(map(operator.eq, chain.from_iterable(predictions), chain.from_iterable(references)))
+    correct = _correct_tokens(predictions, references)
     tokens = sum(map(len, references))
     per_type, partials = {}, {}
     for name, rows in rows_by_type.items():
         columns = list(zip(*rows))
-        total = [sum(column) for column in columns]  # counts: exact Python integers
-        pair = tuple(exact_partials(columns[index]) for index in _EXPECTED)
-        total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
-        per_type[name] = np.array(total, dtype=float)
-        if any(len(p) > 1 for p in pair):
-            partials[name] = pair
+        _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
+                        columns[_EXP_OVERLAP], columns[_EXP_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model, levels, partials), sentences
+
+
+def _correct_tokens(predictions, references) -> int:
+    """Tokens with equal tags (check_pairs made every prediction as long as its reference, so the
+    concatenations are compared)."""
+    return sum(map(operator.eq, chain.from_iterable(predictions), chain.from_iterable(references)))
+
+
+def _add_type_total(per_type: dict, partials: dict, name: str, total: list, overlaps, matches) -> None:
+    """Store one type's vector: ``total`` holds its integer counts, and its two expectations are
+    the exact sums of the terms ``overlaps`` and ``matches`` (partials kept when they need more
+    than one float)."""
+    pair = (exact_partials(overlaps), exact_partials(matches))
+    total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
+    per_type[name] = np.array(total, dtype=float)
+    if any(len(p) > 1 for p in pair):
+        partials[name] = pair
+
+
+def _single_pair_overlaps(n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``_single_pair_overlap`` of many ``(n, a, b)`` at once, bit for bit: the same integer sums
+    in int64 (exact while ``n <= _VECTOR_N``: the sum is below ``n**3 / 12 < 2**53``), then one
+    correctly rounded division of two exactly represented integers, as Python's ``int / int``."""
+    m_a, m_b = np.minimum(a, n - a + 1), np.minimum(b, n - b + 1)
+    m1, m2 = np.minimum(m_a, m_b), np.maximum(m_a, m_b)
+    p = n // 2
+
+    def squares(m):  # sum_{v <= m} v^2
+        return m * (m + 1) * (2 * m + 1) // 6
+
+    def naturals(m):  # sum_{v <= m} v
+        return m * (m + 1) // 2
+
+    low, mid = np.minimum(m1, p), np.minimum(m2, p)
+    total = 2 * (squares(low) + m1 * np.where(mid > m1, naturals(mid) - naturals(m1), 0)
+                 + m1 * m2 * np.maximum(p - m2, 0)) + (n % 2) * m1 * m2
+    return total.astype(float) / ((n - a + 1) * (n - b + 1)).astype(float)
+
+
+# _single_pair_overlaps is exact in int64 and float64 up to this sentence length.
+_VECTOR_N = 100_000
+
+
+def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, with_matches: bool,
+                 with_overlap: bool) -> tuple[dict, dict]:
+    """The per-type totals of ``_corpus_pass`` from the spans as arrays, in a few numpy passes over
+    all (sentence, type) groups at once: counts, exact matches and token overlap by sorting;
+    the one-span-each closed forms vectorised (``_single_pair_overlaps``); the other groups one
+    cached signature call each, as ``_type_rows``. The same terms, so the same exact sums."""
+    names = list(dict.fromkeys(pred.names + true.names))
+    code = {name: i for i, name in enumerate(names)}
+    types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.int64)[pred.type_code],
+                            np.array([code[name] for name in true.names], dtype=np.int64)[true.type_code]])
+    if not types.size:
+        return {}, {}
+    sentence = np.concatenate([pred.sentence, true.sentence]).astype(np.int64)
+    begin = np.concatenate([pred.begin, true.begin]).astype(np.int64)
+    end = np.concatenate([pred.end, true.end]).astype(np.int64)
+    side = np.zeros(types.size, dtype=np.int64)
+    side[pred.sentence.size:] = 1
+    sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+    width = int(sizes.max()) + 1  # begin and end lie in [0, width)
+    groups, group = np.unique(sentence * len(names) + types, return_inverse=True)
+    group = group.ravel()
+    count = len(groups)
+    # one int64 sort key per ordering when it fits (else the same order by lexsort)
+    fits = count * width * width * 2 < 2**62
+
+    def sort_by(*keys):  # keys most significant first, each paired with its range
+        if fits:
+            combined = keys[0][0]
+            for key, size in keys[1:]:
+                combined = combined * size + key
+            return np.argsort(combined, kind="stable")
+        return np.lexsort([key for key, _ in keys[::-1]])
+
+    length = end - begin
+    pred_side = side == 0
+    k = [np.bincount(group[pred_side], minlength=count), np.bincount(group[~pred_side], minlength=count)]
+    annotated = [np.bincount(group[pred_side], weights=length[pred_side], minlength=count),
+                 np.bincount(group[~pred_side], weights=length[~pred_side], minlength=count)]
+    # a span on both sides (same sentence, type, begin and end) is a true positive
+    order = sort_by((group, count), (begin, width), (end, width))
+    same = (group[order[1:]] == group[order[:-1]]) & (begin[order[1:]] == begin[order[:-1]]) \
+        & (end[order[1:]] == end[order[:-1]])
+    tp = np.bincount(group[order[1:]][same], minlength=count)
+    # token overlap: sweep the begin/end events of each group; spans of one type on one side are disjoint
+    events = np.concatenate([begin, end])
+    event_group = np.concatenate([group, group])
+    order = sort_by((event_group, count), (events, width))
+    delta = np.concatenate([np.ones_like(side), -np.ones_like(side)])[order]  # a begin opens, an end closes
+    of_pred = np.concatenate([pred_side, pred_side])[order]
+    covered_pred = np.cumsum(np.where(of_pred, delta, 0))
+    covered_true = np.cumsum(np.where(of_pred, 0, delta))
+    both = (covered_pred[:-1] > 0) & (covered_true[:-1] > 0)
+    overlap = np.bincount(event_group[order[:-1]][both], weights=np.diff(events[order])[both], minlength=count)
+    group_type = groups % len(names)
+    group_sentence = groups // len(names)
+    n = sizes[group_sentence]
+    expected_overlap, expected_matches = np.zeros(count), np.zeros(count)
+    single = (k[0] == 1) & (k[1] == 1)
+    a, b = annotated[0].astype(np.int64), annotated[1].astype(np.int64)  # one span each: its length
+    if with_overlap:
+        vector = single & (n <= _VECTOR_N)
+        expected_overlap[vector] = _single_pair_overlaps(n[vector], a[vector], b[vector])
+        for g in np.flatnonzero(single & (n > _VECTOR_N)).tolist():
+            expected_overlap[g] = _single_pair_overlap(int(n[g]), int(a[g]), int(b[g]))
+    if with_matches:
+        equal = single & (a == b)
+        expected_matches[equal] = 1.0 / (n[equal] - a[equal] + 1).astype(float)
+    several = np.flatnonzero((k[0] > 0) & (k[1] > 0) & ~single)
+    if several.size:
+        order = sort_by((group, count), (side, 2), (length, width))  # each group's lengths, sorted, predictions first
+        lengths = length[order].tolist()
+        cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
+        for g, start, middle, stop, size in zip(several.tolist(), cuts[several].tolist(),
+                                                (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
+                                                n[several].tolist()):
+            lengths_pred, lengths_true = tuple(lengths[start:middle]), tuple(lengths[middle:stop])
+            try:
+                if with_overlap:
+                    expected_overlap[g] = _expected_overlap(size, lengths_pred, lengths_true, model)
+                if with_matches:
+                    expected_matches[g] = _expected_matches(size, lengths_pred, lengths_true, model)
+            except ValueError as error:  # a sentence too long and dense for the exact model
+                raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
+    # types in order of first appearance, as _corpus_pass meets them (sentence, predictions first, span order)
+    first = np.argsort((sentence * 2 + side) * types.size + np.arange(types.size), kind="stable")
+    appearance = list(dict.fromkeys(types[first].tolist()))
+    counts = np.stack([tp, k[0], k[1], overlap, np.zeros(count), annotated[0] + annotated[1], np.zeros(count)])
+    by_type = np.argsort(group_type, kind="stable")
+    cuts = np.concatenate(([0], np.cumsum(np.bincount(group_type, minlength=len(names))))).tolist()
+    per_type, partials = {}, {}
+    for t in appearance:
+        mine = by_type[cuts[t]:cuts[t + 1]]
+        total = [int(value) for value in counts[:, mine].sum(axis=1)]
+        overlaps, matches = expected_overlap[mine], expected_matches[mine]
+        # zero terms (a side without spans of the type) leave an exact sum as it is
+        _add_type_total(per_type, partials, names[t], total, overlaps[overlaps != 0].tolist(),
+                        matches[matches != 0].tolist())
+    return per_type, partials
 
 
 def corpus_statistics(

@@ -37,7 +37,7 @@ def exact_partials(values) -> list[float]:
     rounded), ``p2 = fsum(values + [-p1])`` (the rounded remainder), ... until the remainder is 0.
     Each step is exact in the real numbers, so ``sum(p) == sum(values)`` exactly; every step gains
     at least 53 bits, so a few steps suffice."""
-    values = [float(v) for v in values]
+    values = list(map(float, values))
     if not all(map(math.isfinite, values)):
         raise ValueError("cannot add a non-finite value exactly")
     partials: list[float] = []

@@ -373,7 +373,7 @@ def _weighted_terms(excesses: tuple[int, ...]) -> list[tuple[int, int, int]]:
             for (j, x), count in sorted(_subset_excess_counts(list(excesses)).items(), key=lambda item: item[0][::-1])]
 
 
-def _exact_ends(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
+def _exact_ends(size: int, slots: int, draws: int, excesses: list[int], scale: tuple[int, int], mass: int,
                 complement: bool = False) -> tuple[list[float], float | None]:
     """The band values and the middle value (``None`` when there is no flat middle) of
     ``_two_ended`` in exact integer arithmetic, each correctly rounded; ``complement``: of
@@ -381,8 +381,11 @@ def _exact_ends(size: int, slots: int, draws: int, excesses: list[int], scale: F
 
     ``P(t) / scale = sum_{j, x} D_j(x) C(t - x, j) C(S - t + x, K - j) / C(S, K)`` with
     ``D_j(x) = counts[j, x] / C(K, j)``; over the common denominator ``C(S, K) K!`` every term is
-    the integer ``counts[j, x] j! (K - j)! C(q, j) C(S - q, K - j)``, ``q = t - x``.
+    the integer ``counts[j, x] j! (K - j)! C(q, j) C(S - q, K - j)``, ``q = t - x``. ``scale`` is
+    ``(numerator, denominator)``, not necessarily in lowest terms (each value is one correctly
+    rounded division of integers, so only the rational number matters).
     """
+    scale_numerator, scale_denominator = scale
     terms = _weighted_terms(tuple(sorted(excesses)))
     total_excess = sum(excesses)
     band = size if size < 2 * total_excess + 1 else total_excess
@@ -396,8 +399,8 @@ def _exact_ends(size: int, slots: int, draws: int, excesses: list[int], scale: F
                 break
             if j <= q <= slots:
                 value += weight * comb(q, j) * comb(slots - q, draws - j)
-        numerators.append(value * scale.numerator)
-    denominator = math.comb(slots, draws) * math.factorial(draws) * scale.denominator
+        numerators.append(value * scale_numerator)
+    denominator = math.comb(slots, draws) * math.factorial(draws) * scale_denominator
     if complement:
         left = [(denominator - value) / denominator for value in numerators]
     else:
@@ -413,7 +416,7 @@ def _exact_ends(size: int, slots: int, draws: int, excesses: list[int], scale: F
 def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
                      complement: bool = False) -> np.ndarray:
     """``_two_ended`` from ``_exact_ends``, as an array."""
-    left, middle = _exact_ends(size, slots, draws, excesses, scale, mass, complement)
+    left, middle = _exact_ends(size, slots, draws, excesses, (scale.numerator, scale.denominator), mass, complement)
     if middle is None:
         return np.array(left)
     out = np.full(size, middle)
@@ -447,7 +450,7 @@ def _compact_coverage(n: int, lengths: tuple[int, ...], model: str):
     if n < 2 * total_excess + 1 or _exact_terms(n, k, total_excess) > _EXACT_TERMS:
         return None
     slots = n - total_excess
-    left, middle = _exact_ends(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total,
+    left, middle = _exact_ends(n, slots - 1, k, [a - 1 for a in lengths], (slots - k, slots), n - total,
                                complement=True)
     return tuple(left), middle
 
@@ -462,8 +465,10 @@ def _compact_start(n: int, others: tuple[int, ...], length: int, model: str):
     total_excess = sum(excess_others)
     if support < 2 * total_excess + 1 or _exact_terms(support, len(others), total_excess) > _EXACT_TERMS:
         return None
+    if not total_excess:  # the others all of length 1: _exact_ends has no band, a flat 1 / support
+        return (), 1.0 / support
     slots = n - total_excess - (length - 1)
-    left, middle = _exact_ends(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
+    left, middle = _exact_ends(support, slots - 1, len(others), excess_others, (1, slots), 1)
     return tuple(left), middle
 
 

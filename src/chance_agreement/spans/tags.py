@@ -22,20 +22,23 @@ Spans are ``(entity_type, start, end)`` with ``end`` exclusive, sentence by sent
 
 Speed: the rules depend only on the two letters (seven classes: B, I, E, S, O, ``.``, any other)
 and on whether the two types differ, so the default chunker looks up a 7 x 7 x 2 table for every
-token boundary of the corpus at once (numpy), after parsing each distinct tag once.
+token boundary of the corpus at once (numpy), after parsing each distinct tag once. For a pair
+of annotators (``paired_span_arrays``) both corpora share one tag-code table, the spans stay
+arrays (``SpanArrays``) and the equal-tag count is one array comparison.
 """
 
 from __future__ import annotations
 
 import warnings
 from bisect import bisect_right
-from collections import defaultdict
-from itertools import chain, count
-from typing import Sequence
+from itertools import chain
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
-from .validation import check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, tag_problem, where
+from .validation import (
+    check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, reserved_type, tag_problem, where,
+)
 
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
 
@@ -140,20 +143,34 @@ def _distinct_tags(sequences, role) -> dict:
     return distinct
 
 
-def _tag_codes(sequences, n_tokens: int, role) -> tuple[dict, np.ndarray]:
-    """``({tag: code}, code of every token)`` with codes 1, 2, ... in order of first appearance."""
-    codes = defaultdict(count(1).__next__)
+def _tag_codes(sequences, n_tokens: int, role, codes=None) -> tuple[dict, np.ndarray]:
+    """``({tag: code}, code of every token)`` with codes 1, 2, ... (in no particular order: the
+    distinct tags are found first, so every token costs one plain dict look-up); ``codes``: a
+    table to extend (shared by two annotators, so equal tags get equal codes)."""
+    codes = {} if codes is None else codes
     try:
-        token_codes = np.fromiter(
-            map(codes.__getitem__, chain.from_iterable(sequences)), dtype=np.intp, count=n_tokens
-        )
+        distinct = set(chain.from_iterable(sequences))
     except TypeError:  # an unhashable tag
         raise_bad_tag(sequences, role)
-    codes = dict(codes)
-    for tag in codes:
-        if tag_problem(tag):
-            raise_bad_tag(sequences, role)
+    for tag in distinct:
+        if tag not in codes:
+            if tag_problem(tag):
+                raise_bad_tag(sequences, role)
+            codes[tag] = len(codes) + 1
+    token_codes = np.fromiter(map(codes.__getitem__, chain.from_iterable(sequences)), dtype=np.intp, count=n_tokens)
     return codes, token_codes
+
+
+class SpanArrays(NamedTuple):
+    """The spans of a corpus as parallel arrays, in the order of ``corpus_spans`` (by sentence,
+    then by end): span ``i`` is ``(names[type_code[i]], begin[i], end[i])`` in sentence
+    ``sentence[i]``; ``end`` exclusive, ``begin`` and ``end`` counted within the sentence."""
+
+    sentence: np.ndarray
+    type_code: np.ndarray
+    begin: np.ndarray
+    end: np.ndarray
+    names: list
 
 
 def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], dict]:
@@ -161,9 +178,26 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
     n_tokens = sum(map(len, sequences))
     if n_tokens < _SMALL_CORPUS:
         return _lenient_small(sequences, suffix, role)
+    arrays, odd, _ = _lenient_arrays(sequences, suffix, role, n_tokens)
+    return _per_sentence(arrays, len(sequences)), odd
+
+
+def _per_sentence(arrays: SpanArrays, sentences: int) -> list[list[Span]]:
+    """``SpanArrays`` as one list of ``(type, begin, end)`` per sentence."""
+    names = np.array(arrays.names, dtype=object)
+    spans = list(zip(names[arrays.type_code].tolist(), arrays.begin.tolist(), arrays.end.tolist()))
+    cuts = np.concatenate(([0], np.cumsum(np.bincount(arrays.sentence, minlength=sentences)))).tolist()
+    return [spans[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+
+
+def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -> tuple[SpanArrays, dict, np.ndarray]:
+    """The numpy chunker of ``_lenient_corpus`` (a corpus of at least ``_SMALL_CORPUS`` tokens):
+    ``(SpanArrays, {odd tag: sentence}, code of every token)``, with the same checks and errors;
+    ``shared``: the tag-code table of another annotator's corpus, extended (see ``_tag_codes``)."""
     count_ = len(sequences)
     lengths = np.fromiter(map(len, sequences), dtype=np.intp, count=count_)
-    codes, token_codes = _tag_codes(sequences, n_tokens, role)
+    codes, token_codes = _tag_codes(sequences, n_tokens, role, shared)
+    codes = dict(codes)  # a shared table stays as the tags made it
     codes.setdefault("O", len(codes) + 1)  # the separator seqeval puts after every sentence
     tags = list(codes)
     type_codes = {"": 0}  # code 0: seqeval's start state, letter O and type ""
@@ -196,25 +230,32 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
         into = int(last_sentence[span])
         raise _crossing_error(role, into, int(ends[span] - 1 - offsets[into]), names[span_types[span]], int(first_sentence[span]))
     if ends.size > 1 and np.any(begins[1:] < ends[:-1]):  # seqeval reused an old begin offset
-        _refuse_same_type_overlap(begins, ends, span_types, offsets, last_sentence, names, role)
+        # ties go to the type met first in the corpus, whatever its code
+        seen, first_token = np.unique(type_code[token_codes], return_index=True)
+        rank = np.zeros(len(names), dtype=np.intp)
+        rank[seen] = np.argsort(np.argsort(first_token))
+        _refuse_same_type_overlap(begins, ends, rank[span_types], span_types, offsets, last_sentence, names, role)
     base = offsets[last_sentence]
-    spans = list(zip(names[span_types].tolist(), (begins - base).tolist(), (ends - base).tolist()))
-    cuts = np.concatenate(([0], np.cumsum(np.bincount(last_sentence, minlength=count_)))).tolist()
-    per_sentence = [spans[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
-    check_type_names(per_sentence, role, names[np.unique(span_types)].tolist())
+    arrays = SpanArrays(last_sentence, span_types, begins - base, ends - base, list(type_codes))
+    used = names[np.unique(span_types)].tolist()
+    if any(map(reserved_type, used)):  # the error names the first sentence: only then the lists
+        check_type_names(_per_sentence(arrays, count_), role, used)
 
     odd = {}
     odd_tags = [tag for tag in tags if is_odd_tag(tag, suffix)]
-    if odd_tags:
+    if odd_tags:  # in order of first appearance in this corpus (shared codes may hold others)
         seen, first_token = np.unique(token_codes, return_index=True)
-        first_sentence_of = dict(zip(seen.tolist(), np.searchsorted(sentence_ends, first_token, side="right").tolist()))
-        odd = {tag: (role, first_sentence_of[codes[tag]]) for tag in odd_tags}
-    return per_sentence, odd
+        first_token_of = dict(zip(seen.tolist(), first_token.tolist()))
+        odd_tags = sorted((tag for tag in odd_tags if codes[tag] in first_token_of), key=lambda tag: first_token_of[codes[tag]])
+        first_sentences = np.searchsorted(sentence_ends, [first_token_of[codes[tag]] for tag in odd_tags], side="right")
+        odd = {tag: (role, sentence) for tag, sentence in zip(odd_tags, first_sentences.tolist())}
+    return arrays, odd, token_codes
 
 
-def _refuse_same_type_overlap(begins, ends, span_types, offsets, sentence_of, names, role) -> None:
-    """Raise if two entities of one type overlap (flat coordinates; spans sorted by end)."""
-    order = np.lexsort((ends, span_types))
+def _refuse_same_type_overlap(begins, ends, type_rank, span_types, offsets, sentence_of, names, role) -> None:
+    """Raise if two entities of one type overlap (flat coordinates; spans sorted by end); among
+    overlaps that end together, the type of lowest ``type_rank`` is named."""
+    order = np.lexsort((ends, type_rank))
     b, e, t = begins[order], ends[order], span_types[order]
     overlapping = np.flatnonzero((t[1:] == t[:-1]) & (b[1:] < e[:-1]))
     if not overlapping.size:
@@ -408,12 +449,35 @@ def paired_spans(predictions, references, scheme=None, mode=None, suffix: bool =
     resolved = effective_scheme(references, scheme, mode, suffix)
     pred_spans, pred_odd = _chunk(predictions, "predictions", resolved, mode, suffix)
     ref_spans, ref_odd = _chunk(references, "references", resolved, mode, suffix)
+    _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
+    return pred_spans, ref_spans
+
+
+def _first_odd(ref_odd: dict, pred_odd: dict) -> dict:
+    """Each odd tag of either side with the first sentence that has it (the references on a tie)."""
     odd = dict(ref_odd)
     for tag, place in pred_odd.items():
         if tag not in odd or place[1] <= odd[tag][1]:
             odd[tag] = place
-    _warn_odd_tags(odd, suffix)
-    return pred_spans, ref_spans
+    return odd
+
+
+def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: bool = False):
+    """``paired_spans`` as two ``SpanArrays`` (predictions, references) and the number of tokens
+    whose two tags are equal, when seqeval's default chunker runs on a corpus of at least
+    ``_SMALL_CORPUS`` tokens; else ``None`` (then call ``paired_spans``). The same checks, errors
+    and warnings as ``paired_spans``."""
+    check_pairs(predictions, references)
+    check_mode(mode)
+    n_tokens = sum(map(len, references))
+    if mode == "strict" or n_tokens < _SMALL_CORPUS:
+        return None
+    resolve_scheme(scheme)  # as effective_scheme: a bad scheme is refused in default mode too
+    codes = {}  # one code per distinct tag of either side
+    pred, pred_odd, pred_codes = _lenient_arrays(predictions, suffix, "predictions", n_tokens, codes)
+    ref, ref_odd, ref_codes = _lenient_arrays(references, suffix, "references", n_tokens, codes)
+    _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
+    return pred, ref, int(np.count_nonzero(pred_codes == ref_codes))
 
 
 def check_pairs(predictions, references) -> None:
