@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -102,39 +104,63 @@ _COLLECT = """JSON.stringify({
 })"""
 
 
+def _stop(process: subprocess.Popen) -> None:
+    """End Chromium and every process of its group, and wait for the browser itself."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            process.wait(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _remove(profile: str) -> None:
+    """Remove the profile folder; a helper still closing may write into it for a moment."""
+    for _ in range(20):
+        try:
+            shutil.rmtree(profile)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.1)
+    shutil.rmtree(profile, ignore_errors=True)
+
+
 def open_page(path, width: int = WIDTH) -> Page:
     """Load ``path`` in headless Chromium; console errors, DOM numbers and a full-page screenshot."""
     executable = chromium_path()
     if executable is None:
         raise FileNotFoundError("chromium is not installed")
-    with tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile:
-        process = subprocess.Popen([executable, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            port = _port(Path(profile), process)
-            opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-            targets = json.load(opener.open(f"http://127.0.0.1:{port}/json/list", timeout=30))
-            target = next(t for t in targets if t["type"] == "page")
-            tools = _DevTools(target["webSocketDebuggerUrl"])
-            for domain in ("Page", "Runtime", "Log"):
-                tools.call(f"{domain}.enable")
-            tools.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
-            tools.call("Page.navigate", url=Path(path).resolve().as_uri())
-            tools.wait_for("Page.loadEventFired")
-            collected = json.loads(tools.call("Runtime.evaluate", expression=_COLLECT, returnByValue=True)["result"]["value"])
-            size = tools.call("Page.getLayoutMetrics")["cssContentSize"]
-            height = min(int(size["height"]) + 1, MAX_HEIGHT)
-            shot = tools.call("Page.captureScreenshot", format="png", captureBeyondViewport=True, optimizeForSpeed=True,
-                              clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
-            tools.call("Runtime.evaluate", expression="0")  # drain late console events
-            tools.socket.close()
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    profile = tempfile.mkdtemp(prefix="chromium-profile-")
+    # its own process group: the helpers it starts (renderer, zygote, crashpad) end with it
+    process = subprocess.Popen([executable, *FLAGS, f"--user-data-dir={profile}", "about:blank"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        port = _port(Path(profile), process)
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        targets = json.load(opener.open(f"http://127.0.0.1:{port}/json/list", timeout=30))
+        target = next(t for t in targets if t["type"] == "page")
+        tools = _DevTools(target["webSocketDebuggerUrl"])
+        for domain in ("Page", "Runtime", "Log"):
+            tools.call(f"{domain}.enable")
+        tools.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
+        tools.call("Page.navigate", url=Path(path).resolve().as_uri())
+        tools.wait_for("Page.loadEventFired")
+        collected = json.loads(tools.call("Runtime.evaluate", expression=_COLLECT, returnByValue=True)["result"]["value"])
+        size = tools.call("Page.getLayoutMetrics")["cssContentSize"]
+        height = min(int(size["height"]) + 1, MAX_HEIGHT)
+        shot = tools.call("Page.captureScreenshot", format="png", captureBeyondViewport=True, optimizeForSpeed=True,
+                          clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
+        tools.call("Runtime.evaluate", expression="0")  # drain late console events
+        tools.socket.close()
+    finally:
+        _stop(process)
+        _remove(profile)
     page = Page(console_errors=_errors(tools.events), screenshot=base64.b64decode(shot["data"]))
     page.numbers = {key: (value, text) for key, value, text in collected.pop("numbers")}
     page.facts = collected

@@ -37,7 +37,7 @@ from typing import NamedTuple, Sequence
 import numpy as np
 
 from .validation import (
-    check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, reserved_type, tag_problem, where,
+    check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, reserved_type, tag_problem, where,  # noqa: F401 (check_items: for the other layers)
 )
 
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
