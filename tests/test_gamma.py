@@ -161,7 +161,7 @@ def rescored(alignment, units) -> float:
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_best_alignment_equals_pygamma_on_random_continua(n):
     rng = np.random.default_rng(100 + n)
-    for _ in range(25 if n < 4 else 10):
+    for _ in range(12 if n < 4 else 6):
         units = random_units(rng, n, 7 if n < 4 else 4, 40)
         ours = best_alignment(continuum_from_units(units)).disorder
         theirs, _ = pygamma_alignment(units)
@@ -173,7 +173,7 @@ def test_best_alignment_equals_pygamma_on_random_continua(n):
 def test_gamma_cat_and_gamma_k_disorders_equal_pygamma(n):
     """Real positions (no two alignments tie), so both sides have the same best alignment."""
     rng = np.random.default_rng(7 + n)
-    for _ in range(15):
+    for _ in range(8):
         units = random_units(rng, n, 6, 30, real=True)
         continuum = continuum_from_units(units)
         ours = best_alignment(continuum)
