@@ -30,6 +30,7 @@ from ..noise.noise_model import noise_report, noise_report_multi
 from ..spans.conll import read_conll
 from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
 from .command_io import UsageError
+from .gamma_report import gamma_data, gamma_html
 from .leaderboard import build_leaderboard, check_alignment, parse_system_spec, system_name
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -105,12 +106,14 @@ def _leaderboard_results(references, systems: dict, level, model, span_options, 
 def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: str = "token",
                 model: str = "non_overlapping", scheme=None, mode=None, suffix: bool = False,
                 max_sentences: int = MAX_SENTENCES, confidence_level: float | None = 0.95,
-                n_resamples: int = 1000, random_state: int = 0, title: str | None = None) -> dict:
+                n_resamples: int = 1000, random_state: int = 0, title: str | None = None,
+                gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
     """Plain result dicts for ``render_report``.
 
     ``tokens``: the sentences' tokens; ``annotations``: {name: tag sequences}, in order (two or
     more; with ``leaderboard`` the first is the gold standard). ``confidence_level`` None turns
     intervals off; otherwise they are asked from ``chance_f1`` when it has bootstrap options.
+    ``gamma_samples`` > 0 adds gamma with the best alignment of the most disordered sentences.
     """
     names = list(annotations)
     if len(names) < 2:
@@ -163,6 +166,9 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
                         for name in shown_names}
     data["sentences"] = {"shown": shown, "left_out": left_out, "annotators": shown_names}
+    if gamma_samples:
+        data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
+                                   sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
     return data
 
 
@@ -635,6 +641,8 @@ def render_report(data: dict) -> str:
         parts.append(_team(data))
     parts += [_per_type(data), _contingency(data)]
     parts.append(_sentences(data))
+    if "gamma" in data:
+        parts.append(gamma_html(data["gamma"]))
     names = ", ".join(_e(name) for name in data["annotators"][:MAX_ROWS])
     more = f" and {len(data['annotators']) - MAX_ROWS} more" if len(data["annotators"]) > MAX_ROWS else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -708,7 +716,8 @@ def _run(args) -> int:
                     model=args.model, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                     max_sentences=args.max_sentences, title=args.title,
                     confidence_level=None if args.no_intervals else args.confidence_level,
-                    n_resamples=args.resamples, random_state=args.seed)
+                    n_resamples=args.resamples, random_state=args.seed, gamma_samples=args.gamma_samples,
+                    gamma_sampler=args.gamma_sampler)
     except ValueError as error:
         print(f"chance-agreement report: error: {error}", file=sys.stderr)
         return 1
@@ -742,6 +751,10 @@ def register(commands) -> None:
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap random seed (default 0)")
     parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
+    parser.add_argument("--gamma-samples", type=_non_negative, default=0, metavar="N",
+                        help="add gamma and its alignment of the most disordered sentences, with N random continua")
+    parser.add_argument("--gamma-sampler", default="statistical",
+                        help="gamma's random continua: statistical (default), shuffle or random_model")
     parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
     parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
     parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")

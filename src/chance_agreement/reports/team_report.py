@@ -236,19 +236,56 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     return Section("noise", title, data, [table], notes)
 
 
+def gamma_section(annotations: Annotations, options: dict) -> Section | None:
+    """Gamma (Mathet et al. 2015) with gamma-cat and gamma-k, and the most disordered unitary
+    alignments of the best alignment; only with ``gamma_samples`` > 0 (``--gamma-samples``)."""
+    if not options.get("gamma_samples"):
+        return None
+    from ..reliability.gamma import gamma_agreement
+
+    result = gamma_agreement(annotations.items, annotators=annotations.names, n_samples=options["gamma_samples"],
+                             sampler=options["gamma_sampler"], **options["span"])
+    data = result.to_dict(alignment=False)
+    rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
+    offsets = result.alignment.continuum.text_offsets
+    data["most_disordered"] = rows
+    values = [[key, data[key]] for key in ("gamma", "gamma_se", "observed_disorder", "expected_disorder",
+                                            "expected_disorder_se", "gamma_cat", "n_samples", "sampler")]
+    tables = [Table("gamma", ["", "value"], values),
+              Table("gamma-k per category", ["category", "gamma_k"], [[k, v] for k, v in data["gamma_k"].items()]),
+              Table(f"the {len(rows)} most disordered unitary alignments (sentence: type start-end, tokens)",
+                    ["disorder", "sentence", *annotations.names],
+                    [[row["disorder"], row["text"], *(_unit_cell(annotations, offsets, row["text"], unit)
+                                                      for unit in row["units"].values())] for row in rows])]
+    return Section("gamma", f"Gamma ({result.sampler} sampler, {result.n_samples} samples)", data, tables,
+                   list(result.warnings))
+
+
+def _unit_cell(annotations: Annotations, offsets, sentence: int, unit) -> str:
+    if unit is None:
+        return "-"
+    category, start, end = unit
+    start, end = int(start - offsets[sentence]), int(end - offsets[sentence])
+    words = annotations.tokens[sentence][start:end] if 0 <= start < end <= len(annotations.tokens[sentence]) else []
+    return f"{category} {start}-{end} {' '.join(words)}".strip()
+
+
+GAMMA_WORST = 10  # unitary alignments shown in the gamma section
+
 # (annotations, options) -> Section or None; a new section is one more function here.
 SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, several_annotators_section,
-            noise_section]
+            noise_section, gamma_section]
 
 
 def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
-                 sections=None) -> dict:
+                 sections=None, gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
     """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``."""
     if model not in MODELS:
         raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
     options = {"model": model, "confidence": confidence, "max_noise": max_noise,
-               "span": {"scheme": scheme, "mode": mode, "suffix": suffix}}
+               "span": {"scheme": scheme, "mode": mode, "suffix": suffix},
+               "gamma_samples": gamma_samples, "gamma_sampler": gamma_sampler}
     built = [section(annotations, options) for section in (SECTIONS if sections is None else sections)]
     return {"annotators": list(annotations.names), "sources": list(annotations.sources),
             "sentences": len(annotations.tokens), "tokens": sum(map(len, annotations.tokens)),
@@ -337,7 +374,8 @@ def _run(args) -> int:
     names = args.names.split(",") if args.names else None
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, names, **span)
-    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise, **span)
+    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
+                          gamma_samples=args.gamma_samples, gamma_sampler=args.gamma_sampler, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 
@@ -358,5 +396,19 @@ def register(commands) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
     parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
+    parser.add_argument("--gamma-samples", type=_samples, default=0, metavar="N",
+                        help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
+    parser.add_argument("--gamma-sampler", default="statistical",
+                        help="random continua of gamma's expected disorder: statistical (default), shuffle or "
+                             "random_model (the random annotation model of chance F1)")
     add_span_options(parser)
     parser.set_defaults(run=_run)
+
+
+def _samples(text: str) -> int:
+    """argparse type of ``--gamma-samples``: a whole number >= 0 (a usage error otherwise)."""
+    import argparse
+
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return int(text)
