@@ -11,6 +11,7 @@ from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
 from chance_agreement.reliability.multi_rater_tags import multi_rater_report
 from chance_agreement.reliability.segmentation import segmentation_alpha
+from chance_agreement.reliability.gamma import gamma_agreement
 
 _CITATION = """\
 Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
@@ -37,6 +38,9 @@ Configurations:
   standard errors, t intervals, p-values and optional benchmark probabilities.
 - "segmentation": per item, a list of boundary-value vectors (one per annotator): Krippendorff's
   alpha for segmentations.
+- "gamma": per sentence the k annotators' tag sequences: gamma (Mathet, Widloecher and Metivier
+  2015) from the exact best alignment of their entities, with gamma-cat, gamma-k and the
+  Monte Carlo standard error of the expected disorder.
 Prevalence warning: kappa and pi depend on how many unannotated tokens are counted (the
 "markables"); always report the contingency table and the view used.
 """
@@ -67,12 +71,19 @@ Args (config "multi"):
 Args (config "segmentation"):
     items: per item, the annotators' boundary-value vectors.
     distance: "d2" (default) or "d1".
+Args (config "gamma"):
+    annotations: per sentence, the k annotators' tag sequences (k >= 2).
+    sampler: "statistical" (default, pygamma's), "shuffle" or "random_model" (chance F1's model).
+    n_samples (30), precision_level (None, a number or "high"/"medium"/"low"), random_state (0).
+    annotators: names; scheme, mode, suffix: as in seqeval.
 Returns:
     "default": {view: {coefficients..., "contingency": {"categories", "table"}}, ...,
         "unitizing_alpha": {"u_alpha": {...}, "mu_alpha": {...}}, "chance_f1": {...}}.
     "multi": {"fleiss_kappa", "krippendorff_alpha", ..., "multi_rater": {coefficient: {"value",
         "standard_error", "confidence_interval", "p_value", ...}, ...}}.
     "segmentation": {"alpha", "within_variance", "between_variance", ...}.
+    "gamma": {"gamma", "gamma_se", "observed_disorder", "expected_disorder", "expected_disorder_se",
+        "gamma_cat", "gamma_k", "n_samples", "sampler", "annotators", "warnings", "alignment"}.
     Undefined values are None, with the reason in "warnings".
 Examples:
 """ + COEFFICIENTS_EXAMPLES
@@ -91,6 +102,7 @@ _FEATURES = {
     "segmentation": datasets.Features(
         {"items": datasets.Sequence(datasets.Sequence(datasets.Value("float64")))}
     ),
+    "gamma": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
 }
 
 
@@ -111,6 +123,8 @@ class CoefficientsMetric(evaluate.Metric):
     def _compute(self, predictions=None, references=None, annotations=None, items=None, **kwargs):
         if self.config_name == "multi":
             return plain(multi_rater_report(list(annotations), **kwargs))
+        if self.config_name == "gamma":
+            return gamma_agreement([list(item) for item in annotations], **kwargs).to_dict()
         if self.config_name == "segmentation":
             distance = kwargs.pop("distance", "d2")
             if kwargs:

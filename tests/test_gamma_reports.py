@@ -69,3 +69,12 @@ def test_html_report_draws_the_most_disordered_sentences():
     assert "gamma" not in [node.get("id") for node in
                            html5lib.parse(html_report(TOKENS, annotations, confidence_level=None),
                                           namespaceHTMLElements=False).iter("section")]
+
+
+def test_evaluate_module_gamma_configuration(load_metric):
+    metric = load_metric("coefficients_metric", "gamma")
+    items = [list(t) for t in zip(A, B, C)]
+    out = metric.compute(annotations=items, n_samples=5, sampler="shuffle", annotators=["a", "b", "c"])
+    direct = gamma_agreement(items, n_samples=5, sampler="shuffle", annotators=["a", "b", "c"])
+    assert out["gamma"] == direct.gamma and out["alignment"] == direct.to_dict()["alignment"]
+    assert json.loads(json.dumps(out)) == out
