@@ -15,8 +15,10 @@ state), drawing whole arrays at a time:
   every annotator place of the sample, the units of a uniformly drawn observed annotator, shifted
   by a pivot drawn uniformly (then truncated to an integer, pygamma's ``int_pivot``) over the part
   of ``[b_inf, b_sup]`` not within half an average unit length of an earlier pivot; units shifted
-  past ``b_sup`` wrap around to the start. (pygamma's removal of the pivot neighbourhood also
-  stretches the other free segments up to the pivot; here the free part is exactly what is left.)
+  past ``b_sup`` wrap around to the start. ``[b_inf, b_sup]`` is ``[min(0, first start),
+  max(last end, total length of the texts)]`` (pygamma: the units' extent from 0). (pygamma's
+  removal of the pivot neighbourhood also stretches the other free segments up to the pivot; here
+  the free part is exactly what is left.)
 - ``"random_model"`` (the random annotation model of ``chance_f1``,
   :func:`chance_agreement.sample_annotation`, non-overlapping model): in every text, each
   annotator keeps the number and lengths of its segments of each category, placed uniformly at
