@@ -43,6 +43,8 @@ from functools import lru_cache
 import numpy as np
 from scipy.special import gammaln
 
+from .exact_sum import exact_dot, ordered_matmul
+
 MODELS = ("non_overlapping", "overlapping")
 
 # Hypergeometric mass left out when the number of segments to one side is truncated: far below
@@ -216,7 +218,7 @@ def _band_mass(slots: int, draws: int, excesses: list[int], length: int, scale: 
     table = (_grouped_excess_table if grouped else _subset_excess_table)(excesses, j_cap, x_max)
     step = max(1, _BLOCK // (x_max + 1))
     for first in range(0, rows, step):
-        joint = hyper[first : first + step] @ table  # joint[q - first, x] = P(slot q, excess x before it)
+        joint = ordered_matmul(hyper[first : first + step], table)  # joint[q - first, x] = P(slot q, excess x before it)
         for q in range(first, min(rows, first + step)):
             stop = min(length, q + x_max + 1)
             out[q:stop] += joint[q - first, : stop - q]
@@ -323,7 +325,7 @@ def _band_mass_reference(slots: int, draws: int, excesses: list[int], length: in
     hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
     x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
     table = _subset_excess_table(excesses, j_cap, x_max)
-    joint = hyper @ table  # joint[q, x] = P(slot q, excess x before it)
+    joint = ordered_matmul(hyper, table)  # joint[q, x] = P(slot q, excess x before it)
     if rows <= x_max + 1:
         for q in range(rows):
             stop = min(length, q + x_max + 1)
@@ -611,4 +613,4 @@ def expected_overlap(n: int, lengths_a, lengths_b, model: str = "non_overlapping
     _, lengths_b = _check_inputs(n, lengths_b, model)
     if not lengths_a or not lengths_b:
         return 0.0
-    return float(_coverage(n, tuple(sorted(lengths_a)), model) @ _coverage(n, tuple(sorted(lengths_b)), model))
+    return exact_dot(_coverage(n, tuple(sorted(lengths_a)), model), _coverage(n, tuple(sorted(lengths_b)), model))

@@ -66,14 +66,15 @@ def agreement_weights(weights, categories) -> np.ndarray:
     if weights == "linear":
         return 1.0 - np.abs(diff) / span
     if weights == "quadratic":
-        return 1.0 - diff**2 / span**2
+        return 1.0 - diff**2 / (span * span)
     if weights == "radical":
         return 1.0 - np.sqrt(np.abs(diff)) / np.sqrt(span)
     if weights == "ratio":
         if np.any(x <= 0):
             raise ValueError("the ratio weights need positive category values")
         total = x[:, None] + x[None, :]
-        return 1.0 - (diff / total) ** 2 / (span / (x.max() + x.min())) ** 2
+        relative_span = span / (x.max() + x.min())
+        return 1.0 - (diff / total) ** 2 / (relative_span * relative_span)
     if weights == "ordinal":
         steps = np.abs(diff) + 1
         return _scaled(steps * (steps - 1) / 2)
