@@ -285,6 +285,9 @@ def _gammaln_near_two(w: np.ndarray) -> np.ndarray:
 def _gammaln_positive(x: np.ndarray) -> np.ndarray:
     """log Gamma(x) for finite x > 0 (1-d)."""
     out = np.empty_like(x)
+    large = x >= _STIRLING_FROM
+    if large.all():  # the common case (log-factorials of counts): one branch, no empty passes
+        return _gammaln_large(x)
     tiny = x < 0.5  # log Gamma(x) = log Gamma(1 + x) - log x, with z = x exactly
     out[tiny] = _gammaln_near_one(x[tiny]) - _log_array(x[tiny])
     near_one = (x >= 0.5) & (x < 1.5)
@@ -296,7 +299,6 @@ def _gammaln_positive(x: np.ndarray) -> np.ndarray:
     for i in range(1, int(_STIRLING_FROM) - 1):
         product *= np.where(steps >= i, xm - i, 1.0)  # x - i is exact
     out[middle] = _gammaln_near_two(xm - steps - 2.0) + _log_array(product)
-    large = x >= _STIRLING_FROM
     out[large] = _gammaln_large(x[large])
     return out
 
