@@ -39,6 +39,8 @@ __all__ = [
     "ndtri",
     "norm_cdf",
     "sin_pi",
+    "t_ppf",
+    "t_sf",
 ]
 
 # --------------------------------------------------------------------------- plumbing
@@ -65,6 +67,15 @@ def _quiet(function):
             return function(*args, **kwargs)
 
     return wrapper
+
+
+def _fill(out: np.ndarray, mask: np.ndarray, function, *arrays) -> None:
+    """out[mask] = function(*(v[mask] for v in arrays)) for an elementwise ``function``: skipped
+    when nothing is selected, without copies when everything is (scalars stay cheap)."""
+    if mask.all():
+        out[...] = function(*arrays)
+    elif mask.any():
+        out[mask] = function(*(v[mask] for v in arrays))
 
 
 def _horner(t: np.ndarray, coefficients) -> np.ndarray:
@@ -110,7 +121,7 @@ def exp(x):
     out = np.where(x > _EXP_OVERFLOW, np.inf, 0.0)
     out[np.isnan(x)] = np.nan
     inside = (x >= _EXP_UNDERFLOW) & (x <= _EXP_OVERFLOW)
-    out[inside] = _exp_core(x[inside])
+    _fill(out, inside, _exp_core, x)
     return _finish(out, shape)
 
 
@@ -143,6 +154,12 @@ def _split_power_of_two(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return (e - low).astype(np.float64), m
 
 
+def _log_core(x: np.ndarray) -> np.ndarray:
+    """log x for finite x > 0."""
+    k, m = _split_power_of_two(x)
+    return _log_kernel(k, m - 1.0, 0.0)
+
+
 @_quiet
 def log(x):
     """Natural logarithm, within 1 ulp: x = 2^k (1 + f), log x = k ln 2 + log(1 + f) (fdlibm).
@@ -152,8 +169,7 @@ def log(x):
     x, shape = _prepare(x)
     out = np.where(x == 0.0, -np.inf, np.where(x == np.inf, np.inf, np.nan))
     inside = (x > 0.0) & (x < np.inf)
-    k, m = _split_power_of_two(x[inside])
-    out[inside] = _log_kernel(k, m - 1.0, 0.0)
+    _fill(out, inside, _log_core, x)
     return _finish(out, shape)
 
 
@@ -168,16 +184,20 @@ def log1p(x):
     x, shape = _prepare(x)
     out = np.where(x == -1.0, -np.inf, np.where(x == np.inf, np.inf, np.nan))
     inside = (x > -1.0) & (x < np.inf)
-    xi = x[inside]
-    u = 1.0 + xi
+    _fill(out, inside, _log1p_core, x)
+    return _finish(out, shape)
+
+
+def _log1p_core(x: np.ndarray) -> np.ndarray:
+    """log(1 + x) for finite x > -1."""
+    u = 1.0 + x
     k, m = _split_power_of_two(u)
     # 1 - (u - x) is exact when u >= 2 (k > 0), x - (u - 1) when u < 2; below 2^53 the error matters
-    c = np.where(k > 0, 1.0 - (u - xi), xi - (u - 1.0)) / u
+    c = np.where(k > 0, 1.0 - (u - x), x - (u - 1.0)) / u
     c = np.where(k < 54, c, 0.0)
-    f = np.where(k == 0, xi, m - 1.0)  # k == 0: 1 + x = 1 + f with f = x exactly
+    f = np.where(k == 0, x, m - 1.0)  # k == 0: 1 + x = 1 + f with f = x exactly
     c = np.where(k == 0, 0.0, c)
-    out[inside] = _log_kernel(k, f, c)
-    return _finish(out, shape)
+    return _log_kernel(k, f, c)
 
 
 # --------------------------------------------------------------------------- expm1
@@ -195,8 +215,7 @@ def expm1(x):
     x, shape = _prepare(x)
     out = np.asarray(exp(x), dtype=np.float64).reshape(-1) - 1.0
     small = np.abs(x) <= 1.0
-    xs = x[small]
-    out[small] = xs + xs * (xs * _horner(xs, _EXPM1_TAYLOR))
+    _fill(out, small, lambda v: v + v * (v * _horner(v, _EXPM1_TAYLOR)), x)
     return _finish(out, shape)
 
 
@@ -285,22 +304,21 @@ def _gammaln_near_two(w: np.ndarray) -> np.ndarray:
 def _gammaln_positive(x: np.ndarray) -> np.ndarray:
     """log Gamma(x) for finite x > 0 (1-d)."""
     out = np.empty_like(x)
-    large = x >= _STIRLING_FROM
-    if large.all():  # the common case (log-factorials of counts): one branch, no empty passes
-        return _gammaln_large(x)
-    tiny = x < 0.5  # log Gamma(x) = log Gamma(1 + x) - log x, with z = x exactly
-    out[tiny] = _gammaln_near_one(x[tiny]) - _log_array(x[tiny])
-    near_one = (x >= 0.5) & (x < 1.5)
-    out[near_one] = _gammaln_near_one(x[near_one] - 1.0)
-    middle = (x >= 1.5) & (x < _STIRLING_FROM)
-    xm = x[middle]
-    steps = np.floor(xm - 1.5)  # x - steps in [1.5, 2.5): log Gamma(x) = log Gamma(x - n) + log prod
-    product = np.ones_like(xm)
-    for i in range(1, int(_STIRLING_FROM) - 1):
-        product *= np.where(steps >= i, xm - i, 1.0)  # x - i is exact
-    out[middle] = _gammaln_near_two(xm - steps - 2.0) + _log_array(product)
-    out[large] = _gammaln_large(x[large])
+    # x < 1/2: log Gamma(x) = log Gamma(1 + x) - log x, with z = x exactly
+    _fill(out, x < 0.5, lambda v: _gammaln_near_one(v) - _log_core(v), x)
+    _fill(out, (x >= 0.5) & (x < 1.5), lambda v: _gammaln_near_one(v - 1.0), x)
+    _fill(out, (x >= 1.5) & (x < _STIRLING_FROM), _gammaln_middle, x)
+    _fill(out, x >= _STIRLING_FROM, _gammaln_large, x)
     return out
+
+
+def _gammaln_middle(x: np.ndarray) -> np.ndarray:
+    """log Gamma(x) for 1.5 <= x < 10: log Gamma(x - n) + log((x-1)...(x-n)), x - n in [1.5, 2.5)."""
+    steps = np.floor(x - 1.5)
+    product = np.ones_like(x)
+    for i in range(1, int(_STIRLING_FROM) - 1):
+        product *= np.where(steps >= i, x - i, 1.0)  # x - i is exact
+    return _gammaln_near_two(x - steps - 2.0) + _log_core(product)
 
 
 @_quiet
@@ -319,12 +337,16 @@ def gammaln(x):
     out = np.where(x == -np.inf, -np.inf, np.inf)
     out[np.isnan(x)] = np.nan
     positive = (x > 0.0) & (x < np.inf)
-    out[positive] = _gammaln_positive(x[positive])
+    _fill(out, positive, _gammaln_positive, x)
     negative = (x < 0.0) & (x > -np.inf) & (x != np.floor(x))
-    xn = x[negative]
-    sine = np.abs(np.asarray(sin_pi(xn), dtype=np.float64))
-    out[negative] = (_LOG_PI - _log_array(sine)) - _gammaln_positive(1.0 - xn)
+    _fill(out, negative, _gammaln_reflected, x)
     return _finish(out, shape)
+
+
+def _gammaln_reflected(x: np.ndarray) -> np.ndarray:
+    """log |Gamma(x)| for negative non-integers: log pi - log |sin(pi x)| - log Gamma(1 - x)."""
+    sine = np.abs(np.asarray(sin_pi(x), dtype=np.float64)).reshape(-1)
+    return (_LOG_PI - _log_core(sine)) - _gammaln_positive(1.0 - x)
 
 
 _LOG_PI = 1.1447298858494002  # log(pi)
@@ -424,6 +446,11 @@ def _betaln_outside(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return out
 
 
+def _betaln_small(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """log B(a, b) for 0 < a, b < 10: the three log-gammas."""
+    return (_gammaln_positive(a) + _gammaln_positive(b)) - _gammaln_positive(a + b)
+
+
 @_quiet
 def betaln(a, b):
     """log |B(a, b)| = log Gamma(a) + log Gamma(b) - log Gamma(a + b), for a, b > 0 with relative
@@ -446,12 +473,419 @@ def betaln(a, b):
     lo, hi = np.where(swap, b_arr, a_arr), np.where(swap, a_arr, b_arr)  # nan goes to hi
     ok = (lo > 0.0) & (hi < np.inf)
     out = np.empty_like(lo)
-    out[~ok] = _betaln_outside(lo[~ok], hi[~ok])
-    both = ok & (lo >= _STIRLING_FROM)
-    out[both] = _betaln_both_large(lo[both], hi[both])
-    one = ok & (lo < _STIRLING_FROM) & (hi >= _STIRLING_FROM)
-    out[one] = _betaln_one_large(lo[one], hi[one])
-    small = ok & (hi < _STIRLING_FROM)
-    ls, hs = lo[small], hi[small]
-    out[small] = (_gammaln_positive(ls) + _gammaln_positive(hs)) - _gammaln_positive(ls + hs)
+    _fill(out, ~ok, _betaln_outside, lo, hi)
+    _fill(out, ok & (lo >= _STIRLING_FROM), _betaln_both_large, lo, hi)
+    _fill(out, ok & (lo < _STIRLING_FROM) & (hi >= _STIRLING_FROM), _betaln_one_large, lo, hi)
+    _fill(out, ok & (hi < _STIRLING_FROM), _betaln_small, lo, hi)
     return float(out[0]) if scalar else out.reshape(shape)
+
+
+# --------------------------------------------------------------------------- normal distribution
+
+# fdlibm s_erf.c (published minimax rational approximations; erx is erf(1) rounded to float)
+_ERX = 8.45062911510467529297e-01
+_ERF_PP = (1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02,
+           -5.77027029648944159157e-03, -2.37630166566501626084e-05)
+_ERF_QQ = (1.0, 3.97917223959155352819e-01, 6.50222499887672944485e-02, 5.08130628187576562776e-03,
+           1.32494738004321644526e-04, -3.96022827877536812320e-06)
+_ERF_PA = (-2.36211856075265944077e-03, 4.14856118683748331666e-01, -3.72207876035701323847e-01,
+           3.18346619901161753674e-01, -1.10894694282396677476e-01, 3.54783043256182359371e-02,
+           -2.16637559486879084300e-03)
+_ERF_QA = (1.0, 1.06420880400844228286e-01, 5.40397917702171048937e-01, 7.18286544141962662868e-02,
+           1.26171219808761642112e-01, 1.36370839120290507362e-02, 1.19844998467991074170e-02)
+_ERFC_RA = (-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e01,
+            -6.23753324503260060396e01, -1.62396669462573470355e02, -1.84605092906711035994e02,
+            -8.12874355063065934246e01, -9.81432934416914548592e00)
+_ERFC_SA = (1.0, 1.96512716674392571292e01, 1.37657754143519042600e02, 4.34565877475229228821e02,
+            6.45387271733267880336e02, 4.29008140027567833386e02, 1.08635005541779435134e02,
+            6.57024977031928170135e00, -6.04244152148580987438e-02)
+_ERFC_RB = (-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e01,
+            -1.60636384855821916062e02, -6.37566443368389627722e02, -1.02509513161107724954e03,
+            -4.83519191608651397019e02)
+_ERFC_SB = (1.0, 3.03380607434824582924e01, 3.25792512996573918826e02, 1.53672958608443695994e03,
+            3.19985821950859553908e03, 2.55305040643316442583e03, 4.74528541206955367215e02,
+            -2.24409524465858183362e01)
+_SQRT_HALF_EXACT = 0.7071067811865476  # 1/sqrt(2) rounded
+_SQRT_TWO = 1.4142135623730951
+_INV_SQRT_2PI = 0.3989422804014327  # 1/sqrt(2 pi)
+_VELTKAMP = 134217729.0  # 2^27 + 1: splits a double into two 26-bit halves
+
+
+def _half_erf_small(x: np.ndarray) -> np.ndarray:
+    """Phi(x) - 1/2 = erf(t)/2, t = x/sqrt(2), for |t| < 0.84375: erf(t) = t + t P(t^2)/Q(t^2)."""
+    t = x * _SQRT_HALF_EXACT
+    z = t * t
+    y = _horner(z, _ERF_PP) / _horner(z, _ERF_QQ)
+    return 0.5 * (t + t * y)
+
+
+def _exp_minus_half_square(x: np.ndarray, shift: np.ndarray | float = 0.0) -> np.ndarray:
+    """exp(-x^2/2 + shift) with x^2/2 split exactly: x = h + l (Veltkamp), h^2/2 exact,
+    x^2/2 = h^2/2 + l (x + h)/2, so no error grows with x^2 (the relative error stays ~2 ulp)."""
+    c = _VELTKAMP * x
+    h = c - (c - x)
+    low = x - h
+    return _exp_array(-0.5 * (h * h)) * _exp_array(shift - 0.5 * (low * (x + h)))
+
+
+def _lower_tail(x: np.ndarray) -> np.ndarray:
+    """Phi(-x) = erfc(t)/2 with t = x/sqrt(2) >= 0.84375/... i.e. x >= 1.1932 (fdlibm's erfc
+    pieces in t; for t >= 1.25 erfc(t) = exp(-t^2 - 0.5625 + R(1/t^2)/S(1/t^2))/t, written with
+    exp(-x^2/2) split exactly and 1/t = sqrt(2)/x)."""
+    t = x * _SQRT_HALF_EXACT
+    out = np.empty_like(x)
+    near = t < 1.25
+    _fill(out, near, _erfc_near, t)
+    _fill(out, ~near, _erfc_far, x, t)
+    return out
+
+
+def _erfc_near(t: np.ndarray) -> np.ndarray:
+    """erfc(t)/2 for 0.84375 <= t < 1.25: (1 - erx - P(s)/Q(s))/2, s = t - 1."""
+    s = t - 1.0
+    return 0.5 * ((1.0 - _ERX) - _horner(s, _ERF_PA) / _horner(s, _ERF_QA))
+
+
+def _erfc_far(x: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """erfc(t)/2 for t = x/sqrt 2 >= 1.25: exp(-x^2/2 - 0.5625 + R(w)/S(w))/(sqrt(2) x), w = 1/t^2."""
+    w = 1.0 / (t * t)
+    ratio = np.where(t < 1.0 / 0.35, _horner(w, _ERFC_RA) / _horner(w, _ERFC_SA),
+                     _horner(w, _ERFC_RB) / _horner(w, _ERFC_SB))
+    return _exp_minus_half_square(x, ratio - 0.5625) / (_SQRT_TWO * x)
+
+
+def _ndtr_array(x: np.ndarray) -> np.ndarray:
+    out = np.empty_like(x)
+    _fill(out, np.abs(x) < 0.84375 * _SQRT_TWO, lambda v: 0.5 + _half_erf_small(v), x)
+    _fill(out, x <= -0.84375 * _SQRT_TWO, lambda v: _lower_tail(-v), x)
+    _fill(out, x >= 0.84375 * _SQRT_TWO, lambda v: 1.0 - _lower_tail(v), x)
+    out[np.isnan(x)] = np.nan
+    return out
+
+
+@_quiet
+def ndtr(x):
+    """Standard normal CDF Phi(x) = erfc(-x/sqrt(2))/2, relative error below 1e-14 (lower tail
+    included, down to the subnormal range near x = -37.5; Phi(x) < 2^-1074 below x = -38.5 is 0).
+
+    |x| < 1.19: 1/2 + erf(x/sqrt 2)/2; else erfc by fdlibm's rational approximations in
+    t = |x|/sqrt 2, with exp(-x^2/2) formed from an exact split of x^2 (the rounding of t only
+    enters the slowly varying rational factor). ndtr(-inf) = 0, ndtr(inf) = 1, nan for nan.
+    """
+    x, shape = _prepare(x)
+    return _finish(_ndtr_array(x), shape)
+
+
+@_quiet
+def norm_cdf(x, *, loc=0.0, scale=1.0):
+    """Normal CDF with mean ``loc`` and standard deviation ``scale`` (scipy.stats.norm.cdf):
+    ndtr((x - loc)/scale); nan for scale <= 0 (as scipy) and for nan."""
+    x_arr = np.asarray(x, dtype=np.float64)
+    loc_arr = np.asarray(loc, dtype=np.float64)
+    scale_arr = np.asarray(scale, dtype=np.float64)
+    scalar = x_arr.ndim == 0 and loc_arr.ndim == 0 and scale_arr.ndim == 0
+    x_arr, loc_arr, scale_arr = np.broadcast_arrays(x_arr, loc_arr, scale_arr)
+    shape = x_arr.shape
+    z = ((x_arr - loc_arr) / scale_arr).reshape(-1)
+    out = _ndtr_array(z)
+    out[~(scale_arr.reshape(-1) > 0.0)] = np.nan
+    return float(out[0]) if scalar else out.reshape(shape)
+
+
+# Abramowitz & Stegun 26.2.23: |error| < 4.5e-4 for the starting point of the Halley steps
+_AS_C = (2.515517, 0.802853, 0.010328)
+_AS_D = (1.0, 1.432788, 0.189269, 0.001308)
+_HALLEY_STEPS = 3  # cubic convergence: 4.5e-4 -> ~1e-7 (deep tail) -> ~1e-18 -> rounding level
+
+
+def _ndtri_lower(q: np.ndarray) -> np.ndarray:
+    """x < 0 with Phi(x) = q for 0 < q <= 1/2: A&S 26.2.23, then Halley's iteration
+    x <- x - u/(1 + x u/2), u = (Phi(x) - q)/phi(x), on the portable Phi; for q >= 1/4 the residual
+    is (Phi(x) - 1/2) - (q - 1/2) (both terms exact or relative-accurate, so x ~ 0 keeps its digits)."""
+    t = np.sqrt(-2.0 * _log_array(q))
+    x = -(t - _horner(t, _AS_C) / _horner(t, _AS_D))
+    central = q >= 0.25
+    offset = q - 0.5  # exact for q in [1/4, 1/2] (Sterbenz)
+    for _ in range(_HALLEY_STEPS):
+        residual = np.where(central, _half_erf_small(np.where(central, x, 0.0)) - offset, 0.0)
+        tail = ~central
+        residual[tail] = _ndtr_array(x[tail]) - q[tail]
+        density = _INV_SQRT_2PI * _exp_minus_half_square(x)
+        u = residual / density
+        x = x - u / (1.0 + 0.5 * x * u)
+    return np.where(q == 0.5, 0.0, x)
+
+
+@_quiet
+def ndtri(p):
+    """Inverse of the standard normal CDF: x with Phi(x) = p, relative error below 1e-13.
+
+    Works on the lower half q = min(p, 1 - p) (1 - p is exact for p >= 1/2) and returns -x for
+    p > 1/2: a rational starting value (A&S 26.2.23), then three Halley steps on ``ndtr``.
+    ndtri(0) = -inf, ndtri(1) = inf, nan outside [0, 1] and for nan (as scipy).
+    """
+    p, shape = _prepare(p)
+    out = np.where(p == 0.0, -np.inf, np.where(p == 1.0, np.inf, np.nan))
+    inside = (p > 0.0) & (p < 1.0)
+    pi = p[inside]
+    upper = pi > 0.5
+    q = np.where(upper, 1.0 - pi, pi)
+    x = _ndtri_lower(q)
+    out[inside] = np.where(upper, -x, x)
+    return _finish(out, shape)
+
+
+# --------------------------------------------------------------------------- incomplete beta
+
+_LOG1PMX_SERIES = tuple(1.0 / (2 * k + 3) for k in range(16))  # 1/3, 1/5, ..., 1/33
+_CF_TOLERANCE = 2.220446049250313e-16  # 2^-52: a continued-fraction factor this close to 1 ends it
+_CF_MAX_TERMS = 1_000_000
+_TINY = 1e-300
+_SCALAR_LOOP_UP_TO = 8  # arrays this small run the continued fraction on Python floats
+
+
+def _log1pmx(u: np.ndarray) -> np.ndarray:
+    """log(1 + u) - u without cancellation: with s = u/(2 + u), log(1 + u) = 2 artanh(s), so
+    log(1 + u) - u = -u s + 2 s^3 (1/3 + s^2/5 + s^4/7 + ...) for -0.4 < u < 0.6 (|s| < 1/4);
+    outside, log1p(u) - u directly (at most a factor 5 of cancellation)."""
+    out = np.empty_like(u)
+    near = (u > -0.4) & (u < 0.6)
+    _fill(out, ~near, lambda v: _log1p_array(v) - v, u)
+    _fill(out, near, _log1pmx_series, u)
+    return out
+
+
+def _log1pmx_series(u: np.ndarray) -> np.ndarray:
+    """log(1 + u) - u = -u s + 2 s^3 sum_k s^(2k)/(2k + 3), s = u/(2 + u), for |s| < 1/4."""
+    s = u / (2.0 + u)
+    s2 = s * s
+    return 2.0 * (s * s2) * _horner(s2, _LOG1PMX_SERIES) - u * s
+
+
+def _two_product(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(p, e) with p = fl(x y) and p + e = x y exactly (Dekker's product, no FMA needed)."""
+    p = x * y
+    cx = _VELTKAMP * x
+    xh = cx - (cx - x)
+    xl = x - xh
+    cy = _VELTKAMP * y
+    yh = cy - (cy - y)
+    yl = y - yh
+    e = ((xh * yh - p) + xh * yl + xl * yh) + xl * yl
+    return p, e
+
+
+def _beta_lambda(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """lambda = a - (a + b) x with a few ulp of error even when the two terms nearly cancel:
+    a + b by an exact two-sum, x (a + b) by an exact two-product."""
+    total = a + b
+    b_rounded = total - a
+    total_low = (a - (total - b_rounded)) + (b - b_rounded)  # a + b = total + total_low exactly
+    p, e = _two_product(x, total)
+    return (a - p) - (e + x * total_low)
+
+
+def _beta_power_terms(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """x^a (1 - x)^b / B(a, b) for 0 < x < 1, a, b > 0 finite, from x alone (1 - x is never
+    rounded). Both a, b >= 10 (DiDonato & Morris 1992, BRCOMP, in Temme's deviation form):
+    sqrt(a b / (2 pi (a + b))) exp(a L(-lambda/a) + b L(lambda/b) - D), L(u) = log(1 + u) - u,
+    lambda = a - (a + b) x, D = corr(a) + corr(b) - corr(a + b) (Stirling corrections);
+    otherwise exp(a log x + b log1p(-x) - log B(a, b))."""
+    out = np.empty_like(x)
+    large = (a >= _STIRLING_FROM) & (b >= _STIRLING_FROM)
+    _fill(out, large, _beta_power_terms_large, a, b, lam)
+    _fill(out, ~large, _beta_power_terms_direct, a, b, x)
+    return out
+
+
+def _beta_power_terms_large(a: np.ndarray, b: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """x^a (1-x)^b / B(a, b) for a, b >= 10 in the deviation form (see ``_beta_power_terms``)."""
+    exponent = a * _log1pmx(-lam / a) + b * _log1pmx(lam / b)
+    total = a + b
+    d = _stirling_correction(a) + (_stirling_correction(b) - _stirling_correction(total))
+    scale = np.sqrt(a * (b / total) * (1.0 / (2.0 * math.pi)))
+    return scale * _exp_array(exponent - d)
+
+
+def _beta_power_terms_direct(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """x^a (1-x)^b / B(a, b) = exp(a log x + b log1p(-x) - log B(a, b))."""
+    log_beta = np.asarray(betaln(a, b), dtype=np.float64).reshape(-1)
+    return _exp_array((a * _log_core(x) + b * _log1p_core(-x)) - log_beta)
+
+
+def _beta_continued_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """f with I_x(a, b) = x^a (1-x)^b / (B(a, b) f): the even part of DLMF 8.17.22 (DiDonato &
+    Morris 1992, BFRAC), f = b_0 + a_1/(b_1 + a_2/(b_2 + ...)), for lambda = a - (a+b)x >= -1:
+    a_m = (a+m-1)(a+b+m-1) m (b-m) x^2 / (a+2m-1)^2,
+    b_m = m + m (b-m) x/(a+2m-1) + (a+m)(lambda + 1 + m (2-x))/(a+2m+1) (no cancellation),
+    by the modified Lentz method. Each element stops at its own convergence and is never
+    updated again, so it does not depend on its neighbours in the array."""
+    if x.size <= _SCALAR_LOOP_UP_TO:  # the same operations on Python floats: same bits, faster
+        return np.array([_beta_continued_fraction_one(*map(float, v)) for v in zip(a, b, x, lam)],
+                        dtype=np.float64)
+    result = np.empty_like(x)
+    f = a * (lam + 1.0) / (a + 1.0)
+    f = np.where(np.abs(f) < _TINY, _TINY, f)
+    c = f.copy()
+    d = np.zeros_like(x)
+    active = np.arange(x.size)
+    for m in range(1, _CF_MAX_TERMS):
+        if active.size == 0:
+            return result
+        denominator = a + (2.0 * m - 1.0)
+        numerator = (a + (m - 1.0)) * (a + b + (m - 1.0)) * (m * (b - m)) * (x * x) / (denominator * denominator)
+        partial = (m + m * (b - m) * x / denominator) + (a + m) * (lam + 1.0 + m * (2.0 - x)) / (a + (2.0 * m + 1.0))
+        d = partial + numerator * d
+        d = 1.0 / np.where(np.abs(d) < _TINY, _TINY, d)
+        c = partial + numerator / c
+        c = np.where(np.abs(c) < _TINY, _TINY, c)
+        step = c * d
+        f = f * step
+        done = np.abs(step - 1.0) <= _CF_TOLERANCE
+        if done.any():
+            result[active[done]] = f[done]
+            keep = ~done
+            active, a, b, x, lam, c, d, f = (v[keep] for v in (active, a, b, x, lam, c, d, f))
+    raise ArithmeticError(f"betainc: continued fraction did not converge in {_CF_MAX_TERMS} terms")
+
+
+def _beta_continued_fraction_one(a: float, b: float, x: float, lam: float) -> float:
+    """``_beta_continued_fraction`` for one element, operation for operation on Python floats
+    (IEEE doubles, so bit-identical; tests/test_portable_math.py checks it)."""
+    f = a * (lam + 1.0) / (a + 1.0)
+    f = _TINY if abs(f) < _TINY else f
+    c, d = f, 0.0
+    for m in range(1, _CF_MAX_TERMS):
+        denominator = a + (2.0 * m - 1.0)
+        numerator = (a + (m - 1.0)) * (a + b + (m - 1.0)) * (m * (b - m)) * (x * x) / (denominator * denominator)
+        partial = (m + m * (b - m) * x / denominator) + (a + m) * (lam + 1.0 + m * (2.0 - x)) / (a + (2.0 * m + 1.0))
+        d = partial + numerator * d
+        d = 1.0 / (_TINY if abs(d) < _TINY else d)
+        c = partial + numerator / c
+        c = _TINY if abs(c) < _TINY else c
+        step = c * d
+        f = f * step
+        if abs(step - 1.0) <= _CF_TOLERANCE:
+            return f
+    raise ArithmeticError(f"betainc: continued fraction did not converge in {_CF_MAX_TERMS} terms")
+
+
+def _betainc_inside(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """I_x(a, b) for finite a, b > 0 and 0 < x < 1: the continued fraction for lambda >= 2x - 1
+    (x <= (a+1)/(a+b+2)), else 1 - I_{1-x}(b, a) (DLMF 8.17.4), whose lambda is -lambda exactly;
+    the power terms are symmetric and are formed once, from x."""
+    lam = _beta_lambda(a, b, x)
+    terms = _beta_power_terms(a, b, x, lam)
+    swap = x * (a + b + 2.0) > a + 1.0
+    out = np.empty_like(x)
+    _fill(out, ~swap, lambda t, a, b, x, lam: t / _beta_continued_fraction(a, b, x, lam),
+          terms, a, b, x, lam)
+    _fill(out, swap, lambda t, a, b, x, lam: 1.0 - t / _beta_continued_fraction(b, a, 1.0 - x, -lam),
+          terms, a, b, x, lam)
+    return out
+
+
+@_quiet
+def betainc(a, b, x):
+    """Regularised incomplete beta I_x(a, b) = B(x; a, b)/B(a, b) (DLMF 8.17.2), relative error
+    below 1e-13 over a, b in [1e-3, 1e7] (where I_x is not below 1e-100).
+
+    Continued fraction (DLMF 8.17.22) with the prefactor x^a (1-x)^b/B(a, b) in a cancellation-free
+    form for large a, b (see ``_beta_power_terms``); the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) for
+    x > (a+1)/(a+b+2). The number of terms grows like sqrt(min(a, b)) near the mean.
+    Edge values as scipy.special.betainc: 0 at x = 0, 1 at x = 1; 1 for a = 0 < b, 0 for
+    b = 0 < a; 0 for a = inf > b, 1 for b = inf > a; nan for x outside [0, 1], a or b negative,
+    a = b = 0, a = b = inf, and nan.
+    """
+    arrays = [np.asarray(v, dtype=np.float64) for v in (a, b, x)]
+    scalar = all(v.ndim == 0 for v in arrays)
+    a_arr, b_arr, x_arr = (v.reshape(-1) for v in np.broadcast_arrays(*arrays))
+    shape = np.broadcast_shapes(*(v.shape for v in arrays))
+    out = np.full_like(x_arr, np.nan)
+    valid = (x_arr >= 0.0) & (x_arr <= 1.0) & (a_arr >= 0.0) & (b_arr >= 0.0)
+    valid &= ~((a_arr == 0.0) & (b_arr == 0.0)) & ~((a_arr == np.inf) & (b_arr == np.inf))
+    for condition, value in (((b_arr == np.inf) | (a_arr == 0.0), 1.0),
+                             ((a_arr == np.inf) | (b_arr == 0.0), 0.0),
+                             (x_arr == 1.0, 1.0), (x_arr == 0.0, 0.0)):
+        out[valid & condition] = value  # later rules win: x = 0 or 1 decide first (as scipy)
+    inside = valid & (x_arr > 0.0) & (x_arr < 1.0) & (a_arr > 0.0) & (b_arr > 0.0)
+    inside &= (a_arr < np.inf) & (b_arr < np.inf)
+    _fill(out, inside, _betainc_inside, a_arr, b_arr, x_arr)
+    return float(out[0]) if scalar else out.reshape(shape)
+
+
+# --------------------------------------------------------------------------- Student's t
+
+
+def _t_halves(t: float, df: float) -> tuple[float, float]:
+    """``(P(0 < T < |t|), P(T > |t|))`` for Student's t with ``df`` degrees of freedom, each without
+    cancellation: with ``r = t^2 / df``, ``x = 1 / (1 + r)`` and ``y = r / (1 + r)`` (``x + y = 1``),
+    the tail is ``I_x(df/2, 1/2) / 2`` and the central part ``I_y(1/2, df/2) / 2`` (Abramowitz and
+    Stegun 26.7.1 with DLMF 8.17.2); exactly one of the two lies where the continued fraction
+    needs no complement (``x <= (a + 1)/(a + b + 2)``), and the other is ``1/2`` minus it."""
+    magnitude = abs(t)
+    ratio = magnitude / df * magnitude
+    x, y = 1.0 / (1.0 + ratio), ratio / (1.0 + ratio)
+    half_df = 0.5 * df
+    if x * (half_df + 2.5) <= half_df + 1.0:
+        tail = 0.5 * float(betainc(half_df, 0.5, x))
+        return 0.5 - tail, tail
+    central = 0.5 * float(betainc(0.5, half_df, y))
+    return central, 0.5 - central
+
+
+def t_sf(t, df):
+    """Survival function ``P(T > t)`` of Student's t (as scipy.stats.t.sf), relative error about
+    1e-13: the tail of ``_t_halves`` for ``t >= 0``, ``1/2 +`` the central part below 0."""
+    t, df = float(t), float(df)
+    if not df > 0 or math.isnan(t):
+        return math.nan
+    if math.isinf(t):
+        return 0.0 if t > 0 else 1.0
+    central, tail = _t_halves(t, df)
+    return tail if t >= 0 else 0.5 + central
+
+
+def _t_log_pdf(t: float, df: float) -> float:
+    """log of Student's t density: log Gamma((df+1)/2) - log Gamma(df/2) - log(df pi)/2
+    - (df+1)/2 log(1 + t^2/df)."""
+    g = gammaln(np.array([0.5 * (df + 1.0), 0.5 * df]))
+    return float(g[0] - g[1]) - 0.5 * (float(log(df)) + _LOG_PI) - 0.5 * (df + 1.0) * float(log1p(t / df * t))
+
+
+def t_ppf(q, df):
+    """Quantile of Student's t (as scipy.stats.t.ppf) for ``0 < q < 1``, relative error about 1e-13.
+
+    Solves for ``t >= 0`` either ``tail(t) = p`` (``p = min(q, 1 - q) < 1/4``) or
+    ``central(t) = |q - 1/2|`` (exact for ``1/4 <= q <= 3/4``), whichever has no cancellation, by
+    Newton's method (derivative: the density) from the normal quantile, inside a bracket that is
+    bisected whenever a step leaves it; stops at a fixed point or a bracket of two ulps. The result
+    is ``-t`` below the median. ``ppf(1/2) = 0``, ``ppf(0) = -inf``, ``ppf(1) = inf``."""
+    q, df = float(q), float(df)
+    if not df > 0 or not 0.0 <= q <= 1.0:
+        return math.nan
+    if q in (0.0, 1.0):
+        return math.copysign(math.inf, q - 0.5)
+    if q == 0.5:
+        return 0.0
+    p = min(q, 1.0 - q)
+    use_tail = p < 0.25
+    goal = p if use_tail else abs(q - 0.5)
+    low, high = 0.0, math.inf
+    t = max(-float(ndtri(p)), 1e-300)
+    for _ in range(400):
+        central, tail = _t_halves(t, df)
+        excess = (p - tail) if use_tail else (central - goal)  # increasing in t
+        if excess < 0:
+            low = t
+        else:
+            high = t
+        if excess == 0 or high - low <= 2.0 * math.ulp(t):
+            break
+        proposal = t - excess / float(exp(_t_log_pdf(t, df)))
+        if not low < proposal < high:
+            proposal = 0.5 * (low + high) if high < math.inf else 2.0 * t
+        if proposal == t:
+            break
+        t = proposal
+    return t if q > 0.5 else -t
