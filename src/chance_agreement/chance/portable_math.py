@@ -552,12 +552,16 @@ def _erfc_far(x: np.ndarray, t: np.ndarray) -> np.ndarray:
     return _exp_minus_half_square(x, ratio - 0.5625) / (_SQRT_TWO * x)
 
 
+_NDTR_ZERO_BELOW = 40.0
+
+
 def _ndtr_array(x: np.ndarray) -> np.ndarray:
-    out = np.empty_like(x)
-    _fill(out, np.abs(x) < 0.84375 * _SQRT_TWO, lambda v: 0.5 + _half_erf_small(v), x)
-    _fill(out, x <= -0.84375 * _SQRT_TWO, lambda v: _lower_tail(-v), x)
-    _fill(out, x >= 0.84375 * _SQRT_TWO, lambda v: 1.0 - _lower_tail(v), x)
+    """Phi on a 1-d array: the central erf, the lower tail, and 1 minus the lower tail."""
+    out = np.where(x < 0.0, 0.0, 1.0)  # beyond |x| = 40: Phi(-40) < 2^-1074
     out[np.isnan(x)] = np.nan
+    _fill(out, np.abs(x) < 0.84375 * _SQRT_TWO, lambda v: 0.5 + _half_erf_small(v), x)
+    _fill(out, (x <= -0.84375 * _SQRT_TWO) & (x >= -_NDTR_ZERO_BELOW), lambda v: _lower_tail(-v), x)
+    _fill(out, (x >= 0.84375 * _SQRT_TWO) & (x <= _NDTR_ZERO_BELOW), lambda v: 1.0 - _lower_tail(v), x)
     return out
 
 
@@ -614,6 +618,37 @@ def _ndtri_lower(q: np.ndarray) -> np.ndarray:
     return np.where(q == 0.5, 0.0, x)
 
 
+def _log_lower_tail(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(log Phi(-x), phi(x)/Phi(-x)) for x >= 2, without underflow: with the far form of
+    ``_erfc_far``, log Phi(-x) = -x^2/2 + rho - log(sqrt(2) x) (x^2/2 split exactly) and
+    phi(x)/Phi(-x) = x/(sqrt(pi) exp(rho)), rho = R(w)/S(w) - 0.5625."""
+    t = x * _SQRT_HALF_EXACT
+    w = 1.0 / (t * t)
+    rho = np.where(t < 1.0 / 0.35, _horner(w, _ERFC_RA) / _horner(w, _ERFC_SA),
+                   _horner(w, _ERFC_RB) / _horner(w, _ERFC_SB)) - 0.5625
+    c = _VELTKAMP * x
+    h = c - (c - x)
+    low = x - h
+    log_tail = ((-0.5 * (h * h)) - 0.5 * (low * (x + h))) + (rho - _log_core(_SQRT_TWO * x))
+    return log_tail, x / (_SQRT_PI * _exp_core(rho))
+
+
+_SQRT_PI = 1.7724538509055159
+_DEEP_TAIL = 1e-300  # below: Newton on log Phi (Phi itself would pass through subnormals)
+
+
+def _ndtri_deep(q: np.ndarray) -> np.ndarray:
+    """x < 0 with Phi(x) = q for q < 1e-300: A&S 26.2.23, then Newton steps on
+    log Phi(x) - log q (derivative phi(x)/Phi(x)), which stays in the normal range."""
+    t = np.sqrt(-2.0 * _log_core(q))
+    y = t - _horner(t, _AS_C) / _horner(t, _AS_D)  # y = -x > 37
+    log_q = _log_core(q)
+    for _ in range(_HALLEY_STEPS + 1):
+        log_tail, hazard = _log_lower_tail(y)
+        y = y + (log_tail - log_q) / hazard  # d/dy log Phi(-y) = -hazard
+    return -y
+
+
 @_quiet
 def ndtri(p):
     """Inverse of the standard normal CDF: x with Phi(x) = p, relative error below 1e-13.
@@ -628,7 +663,10 @@ def ndtri(p):
     pi = p[inside]
     upper = pi > 0.5
     q = np.where(upper, 1.0 - pi, pi)
-    x = _ndtri_lower(q)
+    x = np.empty_like(q)
+    deep = q < _DEEP_TAIL
+    _fill(x, ~deep, _ndtri_lower, q)
+    _fill(x, deep, _ndtri_deep, q)
     out[inside] = np.where(upper, -x, x)
     return _finish(out, shape)
 
@@ -638,7 +676,7 @@ def ndtri(p):
 _LOG1PMX_SERIES = tuple(1.0 / (2 * k + 3) for k in range(16))  # 1/3, 1/5, ..., 1/33
 _CF_TOLERANCE = 2.220446049250313e-16  # 2^-52: a continued-fraction factor this close to 1 ends it
 _CF_MAX_TERMS = 1_000_000
-_TINY = 1e-300
+_TINY = 2.2250738585072014e-308  # smallest normal double: guards divisions by zero only
 _SCALAR_LOOP_UP_TO = 8  # arrays this small run the continued fraction on Python floats
 
 
@@ -691,15 +729,27 @@ def _beta_power_terms(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: np.ndarr
     otherwise exp(a log x + b log1p(-x) - log B(a, b))."""
     out = np.empty_like(x)
     large = (a >= _STIRLING_FROM) & (b >= _STIRLING_FROM)
-    _fill(out, large, _beta_power_terms_large, a, b, lam)
+    _fill(out, large, _beta_power_terms_large, a, b, x, lam)
     _fill(out, ~large, _beta_power_terms_direct, a, b, x)
     return out
 
 
-def _beta_power_terms_large(a: np.ndarray, b: np.ndarray, lam: np.ndarray) -> np.ndarray:
-    """x^a (1-x)^b / B(a, b) for a, b >= 10 in the deviation form (see ``_beta_power_terms``)."""
-    exponent = a * _log1pmx(-lam / a) + b * _log1pmx(lam / b)
+def _deviation_term(u: np.ndarray, ratio: np.ndarray) -> np.ndarray:
+    """L(u) = log(1 + u) - u where 1 + u = ``ratio`` (formed directly from x): log(ratio) - u once
+    ratio < 1/2, since there the rounding of u would be magnified by 1/(1 + u) in log1p."""
+    out = np.empty_like(u)
+    far = ratio < 0.5
+    _fill(out, far, lambda v, r: _log_core(r) - v, u, ratio)
+    _fill(out, ~far, _log1pmx, u)
+    return out
+
+
+def _beta_power_terms_large(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """x^a (1-x)^b / B(a, b) for a, b >= 10 in the deviation form (see ``_beta_power_terms``);
+    1 + u for the a-term is x (a+b)/a, for the b-term (1-x)(a+b)/b (1 - x exact where it is used)."""
     total = a + b
+    exponent = (a * _deviation_term(-lam / a, x * total / a)
+                + b * _deviation_term(lam / b, (1.0 - x) * total / b))
     d = _stirling_correction(a) + (_stirling_correction(b) - _stirling_correction(total))
     scale = np.sqrt(a * (b / total) * (1.0 / (2.0 * math.pi)))
     return scale * _exp_array(exponent - d)
@@ -768,6 +818,13 @@ def _beta_continued_fraction_one(a: float, b: float, x: float, lam: float) -> fl
     raise ArithmeticError(f"betainc: continued fraction did not converge in {_CF_MAX_TERMS} terms")
 
 
+def _betainc_subnormal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """I_x(a, b) when a or b is below the smallest normal double: b/(a + b) if both are, else 1
+    (a tiny) or 0 (b tiny); the neglected terms are O(max(a, b)), below 2.3e-308."""
+    both = (a < _TINY) & (b < _TINY)
+    return np.where(both, b / np.where(both, a + b, 1.0), np.where(a < _TINY, 1.0, 0.0))
+
+
 def _betainc_inside(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     """I_x(a, b) for finite a, b > 0 and 0 < x < 1: the continued fraction for lambda >= 2x - 1
     (x <= (a+1)/(a+b+2)), else 1 - I_{1-x}(b, a) (DLMF 8.17.4), whose lambda is -lambda exactly;
@@ -791,9 +848,13 @@ def betainc(a, b, x):
     Continued fraction (DLMF 8.17.22) with the prefactor x^a (1-x)^b/B(a, b) in a cancellation-free
     form for large a, b (see ``_beta_power_terms``); the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) for
     x > (a+1)/(a+b+2). The number of terms grows like sqrt(min(a, b)) near the mean.
+    Relative accuracy degrades like |log a| eps for a or b below ~1e-10 (the prefactor's exponent
+    holds log B(a, b) ~ log(1/a)), and for b < 1 with x near 1 the complement 1 - I_{1-x}(b, a) can
+    cancel (absolute error 2e-15 there); results are clipped to [0, 1].
     Edge values as scipy.special.betainc: 0 at x = 0, 1 at x = 1; 1 for a = 0 < b, 0 for
     b = 0 < a; 0 for a = inf > b, 1 for b = inf > a; nan for x outside [0, 1], a or b negative,
-    a = b = 0, a = b = inf, and nan.
+    a = b = 0, a = b = inf, and nan. For subnormal a or b the limits b/(a + b) (both), 1 (a), 0 (b)
+    (scipy returns 0 for a = b = 1e-300, where the limit is 1/2).
     """
     arrays = [np.asarray(v, dtype=np.float64) for v in (a, b, x)]
     scalar = all(v.ndim == 0 for v in arrays)
@@ -808,5 +869,9 @@ def betainc(a, b, x):
         out[valid & condition] = value  # later rules win: x = 0 or 1 decide first (as scipy)
     inside = valid & (x_arr > 0.0) & (x_arr < 1.0) & (a_arr > 0.0) & (b_arr > 0.0)
     inside &= (a_arr < np.inf) & (b_arr < np.inf)
-    _fill(out, inside, _betainc_inside, a_arr, b_arr, x_arr)
+    # subnormal parameters: the limits I -> b/(a + b) (both -> 0), 1 (a -> 0), 0 (b -> 0), whose
+    # errors are O(max(a, b)) < 2.3e-308
+    tiny_a, tiny_b = a_arr < _TINY, b_arr < _TINY
+    _fill(out, inside & (tiny_a | tiny_b), _betainc_subnormal, a_arr, b_arr)
+    _fill(out, inside & ~tiny_a & ~tiny_b, lambda *v: np.clip(_betainc_inside(*v), 0.0, 1.0), a_arr, b_arr, x_arr)
     return float(out[0]) if scalar else out.reshape(shape)
