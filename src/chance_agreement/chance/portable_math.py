@@ -13,10 +13,13 @@ input, a float64 array of the input's shape otherwise); arrays are handled with 
 operations. Special values follow numpy/scipy: nan in, nan out; nan only where they give nan.
 
 Approximations: ``exp``, ``log``, ``log1p`` use the argument reductions and minimax polynomials of
-fdlibm (Sun Microsystems, 1993; coefficients are published constants); the others are series,
-continued fractions and asymptotic expansions whose coefficients are exact rationals or
-mathematical constants rounded to double (tests/test_portable_math.py recomputes every such table
-with mpmath at 50 digits and checks it bit for bit).
+fdlibm (Sun Microsystems, 1993), ``ndtr`` fdlibm's erf/erfc rational functions, ``ndtri`` P. J.
+Acklam's rational start refined by Halley's method (published constants, checked against their
+bit patterns where the source gives them); the others are series, continued fractions and
+asymptotic expansions whose coefficients are exact rationals or mathematical constants rounded to
+double (tests/test_portable_math.py recomputes every such table with mpmath at 50 digits and
+checks it bit for bit). Large arrays are processed in blocks of 8192 elements, which keeps the
+temporaries in cache; every result depends on its own element only, so blocks change no bit.
 """
 
 from __future__ import annotations
@@ -69,19 +72,36 @@ def _quiet(function):
     return wrapper
 
 
+_CHUNK = 1 << 13  # elements per block: the temporaries stay in cache and off fresh pages
+
+
 def _fill(out: np.ndarray, mask: np.ndarray, function, *arrays) -> None:
-    """out[mask] = function(*(v[mask] for v in arrays)) for an elementwise ``function``: skipped
-    when nothing is selected, without copies when everything is (scalars stay cheap)."""
+    """out[mask] = function(*(v[mask] for v in arrays)) for an elementwise ``function``, in blocks
+    of _CHUNK elements (each element's result depends on its own inputs only, so the blocks do
+    not change a bit); skipped when nothing is selected, without copies when everything is."""
     if mask.all():
-        out[...] = function(*arrays)
+        _blocks(out, function, arrays)
     elif mask.any():
-        out[mask] = function(*(v[mask] for v in arrays))
+        selected = np.empty(int(np.count_nonzero(mask)), dtype=np.float64)
+        _blocks(selected, function, tuple(v[mask] for v in arrays))
+        out[mask] = selected
+
+
+def _blocks(out: np.ndarray, function, arrays) -> None:
+    """out = function(*arrays), block by block."""
+    if out.size <= _CHUNK:
+        out[...] = function(*arrays)
+        return
+    for start in range(0, out.size, _CHUNK):
+        block = slice(start, start + _CHUNK)
+        out[block] = function(*(v[block] for v in arrays))
 
 
 def _horner(t: np.ndarray, coefficients) -> np.ndarray:
     """sum_k c_k t^k by Horner's rule (separate multiply and add: never fused)."""
-    acc = np.full_like(t, coefficients[-1])
-    for c in reversed(coefficients[:-1]):
+    acc = t * coefficients[-1]
+    acc += coefficients[-2]
+    for c in reversed(coefficients[:-2]):
         acc *= t
         acc += c
     return acc
@@ -101,13 +121,20 @@ _EXP_UNDERFLOW = -7.45133219101941108420e02  # below: exp(x) < half the smallest
 def _exp_core(x: np.ndarray) -> np.ndarray:
     """exp(x) for finite x in [_EXP_UNDERFLOW, _EXP_OVERFLOW]: x = k ln2 + r, |r| <= ln2/2,
     exp(r) = 1 + r + r c/(2 - c) with c = r - r^2 P(r^2) (Remez on [0, 0.347]), times 2^k."""
+    # in place, operation for operation: y = 1 - ((lo - (r c)/(2 - c)) - hi)
     k = np.rint(x * _INV_LN2)
-    hi = x - k * _LN2_HI
+    hi = np.subtract(x, k * _LN2_HI)
     lo = k * _LN2_LO
     r = hi - lo
     t = r * r
-    c = r - t * _horner(t, _EXP_P)
-    y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi)
+    c = _horner(t, _EXP_P)
+    c *= t
+    np.subtract(r, c, out=c)
+    y = r * c
+    y /= 2.0 - c
+    np.subtract(lo, y, out=y)
+    y -= hi
+    np.subtract(1.0, y, out=y)
     return np.ldexp(y, k.astype(np.int32))
 
 
@@ -118,9 +145,13 @@ def exp(x):
     exp(-inf) = 0, exp(inf) = inf, exp(x) = inf above 709.78 (overflow), 0 below -745.13, nan for nan.
     """
     x, shape = _prepare(x)
+    inside = (x >= _EXP_UNDERFLOW) & (x <= _EXP_OVERFLOW)
+    if inside.all():
+        out = np.empty_like(x)
+        _blocks(out, _exp_core, (x,))
+        return _finish(out, shape)
     out = np.where(x > _EXP_OVERFLOW, np.inf, 0.0)
     out[np.isnan(x)] = np.nan
-    inside = (x >= _EXP_UNDERFLOW) & (x <= _EXP_OVERFLOW)
     _fill(out, inside, _exp_core, x)
     return _finish(out, shape)
 
@@ -136,22 +167,44 @@ _SQRT_HALF = 0.70710678118654752440
 def _log_kernel(k: np.ndarray, f: np.ndarray, c: np.ndarray | float) -> np.ndarray:
     """k ln2 + log(1 + f) + c for |f| < 0.4143 and a small correction c: with s = f/(2 + f),
     log(1 + f) = 2 artanh(s) = f - f^2/2 + s (f^2/2 + R(s^2)), R a Remez polynomial."""
-    s = f / (2.0 + f)
+    # in place, operation for operation:
+    # k ln2_hi - ((hfsq - (s (hfsq + r) + (k ln2_lo + c))) - f), r = t2 + t1, hfsq = f^2/2
+    s = 2.0 + f
+    np.divide(f, s, out=s)
     z = s * s
     w = z * z
-    t1 = w * (_LOG_LG[1] + w * (_LOG_LG[3] + w * _LOG_LG[5]))
-    t2 = z * (_LOG_LG[0] + w * (_LOG_LG[2] + w * (_LOG_LG[4] + w * _LOG_LG[6])))
-    r = t2 + t1
-    hfsq = 0.5 * f * f
-    return k * _LN2_HI - ((hfsq - (s * (hfsq + r) + (k * _LN2_LO + c))) - f)
+    t1 = w * _LOG_LG[5]
+    for coefficient in (_LOG_LG[3], _LOG_LG[1]):
+        t1 += coefficient
+        t1 *= w
+    r = w * _LOG_LG[6]
+    for coefficient in (_LOG_LG[4], _LOG_LG[2]):
+        r += coefficient
+        r *= w
+    r += _LOG_LG[0]
+    r *= z
+    r += t1
+    hfsq = 0.5 * f
+    hfsq *= f
+    r += hfsq
+    r *= s
+    low = k * _LN2_LO
+    low += c
+    r += low
+    np.subtract(hfsq, r, out=hfsq)
+    hfsq -= f
+    out = k * _LN2_HI
+    out -= hfsq
+    return out
 
 
 def _split_power_of_two(u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(k, m) with u = 2^k m exactly and sqrt(1/2) <= m < sqrt(2), for finite u > 0."""
     m, e = np.frexp(u)
     low = m < _SQRT_HALF
-    m = np.where(low, m * 2.0, m)
-    return (e - low).astype(np.float64), m
+    m *= low + 1.0  # times 2 where low, exact (arithmetic beats masked selection on random masks)
+    e -= low
+    return e.astype(np.float64), m
 
 
 def _log_core(x: np.ndarray) -> np.ndarray:
@@ -167,8 +220,12 @@ def log(x):
     log(0) = -inf, log(inf) = inf, nan for x < 0 and for nan (as numpy).
     """
     x, shape = _prepare(x)
-    out = np.where(x == 0.0, -np.inf, np.where(x == np.inf, np.inf, np.nan))
     inside = (x > 0.0) & (x < np.inf)
+    if inside.all():
+        out = np.empty_like(x)
+        _blocks(out, _log_core, (x,))
+        return _finish(out, shape)
+    out = np.where(x == 0.0, -np.inf, np.where(x == np.inf, np.inf, np.nan))
     _fill(out, inside, _log_core, x)
     return _finish(out, shape)
 
@@ -192,11 +249,14 @@ def _log1p_core(x: np.ndarray) -> np.ndarray:
     """log(1 + x) for finite x > -1."""
     u = 1.0 + x
     k, m = _split_power_of_two(u)
-    # 1 - (u - x) is exact when u >= 2 (k > 0), x - (u - 1) when u < 2; below 2^53 the error matters
-    c = np.where(k > 0, 1.0 - (u - x), x - (u - 1.0)) / u
-    c = np.where(k < 54, c, 0.0)
-    f = np.where(k == 0, x, m - 1.0)  # k == 0: 1 + x = 1 + f with f = x exactly
-    c = np.where(k == 0, 0.0, c)
+    # 1 - (u - x) is exact when u >= 2 (k > 0), x - (u - 1) when u < 2; from k = 54 on (and at
+    # k = 0, where f = x exactly) there is no correction. Selections by exact 0/1 weights.
+    above = k > 0
+    c = (1.0 - (u - x)) * above + (x - (u - 1.0)) * ~above
+    c /= u
+    c *= (k < 54) & (k != 0)
+    zero = k == 0
+    f = x * zero + (m - 1.0) * ~zero  # k == 0: 1 + x = 1 + f with f = x exactly
     return _log_kernel(k, f, c)
 
 
@@ -241,18 +301,20 @@ def sin_pi(x):
     """
     x, shape = _prepare(x)
     out = np.full_like(x, np.nan)
-    finite = np.isfinite(x)
-    r = x[finite]
-    r = r - 2.0 * np.rint(0.5 * r)  # exact, in [-1, 1]
+    _fill(out, np.isfinite(x), _sin_pi_core, x)
+    return _finish(out, shape)
+
+
+def _sin_pi_core(x: np.ndarray) -> np.ndarray:
+    """sin(pi x) for finite x (see ``sin_pi``)."""
+    r = x - 2.0 * np.rint(0.5 * x)  # exact, in [-1, 1]
     sign = np.where(r < 0.0, -1.0, 1.0)
     r = np.abs(r)
     r = np.where(r > 0.5, 1.0 - r, r)  # exact (Sterbenz), now in [0, 1/2]
     use_cos = r > 0.25
     t = np.where(use_cos, 0.5 - r, r)  # exact
     t2 = t * t
-    value = np.where(use_cos, _horner(t2, _COSPI), t * _horner(t2, _SINPI))
-    out[finite] = sign * value
-    return _finish(out, shape)
+    return sign * np.where(use_cos, _horner(t2, _COSPI), t * _horner(t2, _SINPI))
 
 
 # --------------------------------------------------------------------------- log-gamma
@@ -317,7 +379,8 @@ def _gammaln_middle(x: np.ndarray) -> np.ndarray:
     steps = np.floor(x - 1.5)
     product = np.ones_like(x)
     for i in range(1, int(_STIRLING_FROM) - 1):
-        product *= np.where(steps >= i, x - i, 1.0)  # x - i is exact
+        use = steps >= i  # factor x - i (exact) where used, else exactly 1
+        product *= (x - i) * use + ~use
     return _gammaln_near_two(x - steps - 2.0) + _log_core(product)
 
 
@@ -529,9 +592,9 @@ def _exp_minus_half_square(x: np.ndarray, shift: np.ndarray | float = 0.0) -> np
 
 
 def _lower_tail(x: np.ndarray) -> np.ndarray:
-    """Phi(-x) = erfc(t)/2 with t = x/sqrt(2) >= 0.84375/... i.e. x >= 1.1932 (fdlibm's erfc
+    """Phi(-x) = erfc(t)/2, t = x/sqrt 2, for 1.1932 <= x <= 40 (t >= 0.84375): fdlibm's erfc
     pieces in t; for t >= 1.25 erfc(t) = exp(-t^2 - 0.5625 + R(1/t^2)/S(1/t^2))/t, written with
-    exp(-x^2/2) split exactly and 1/t = sqrt(2)/x)."""
+    exp(-x^2/2) from an exact split of x and 1/t = sqrt(2)/x."""
     t = x * _SQRT_HALF_EXACT
     out = np.empty_like(x)
     near = t < 1.25
@@ -548,18 +611,29 @@ def _erfc_near(t: np.ndarray) -> np.ndarray:
 
 def _erfc_far(x: np.ndarray, t: np.ndarray) -> np.ndarray:
     """erfc(t)/2 for t = x/sqrt 2 >= 1.25: exp(-x^2/2 - 0.5625 + R(w)/S(w))/(sqrt(2) x), w = 1/t^2."""
+    return _exp_minus_half_square(x, _erfc_ratio(t) - 0.5625) / (_SQRT_TWO * x)
+
+
+def _erfc_ratio(t: np.ndarray) -> np.ndarray:
+    """fdlibm's R(w)/S(w), w = 1/t^2, on [1.25, 1/0.35) and [1/0.35, 28]."""
     w = 1.0 / (t * t)
-    ratio = np.where(t < 1.0 / 0.35, _horner(w, _ERFC_RA) / _horner(w, _ERFC_SA),
-                     _horner(w, _ERFC_RB) / _horner(w, _ERFC_SB))
-    return _exp_minus_half_square(x, ratio - 0.5625) / (_SQRT_TWO * x)
+    out = np.empty_like(t)
+    near = t < 1.0 / 0.35
+    _fill(out, near, lambda v: _horner(v, _ERFC_RA) / _horner(v, _ERFC_SA), w)
+    _fill(out, ~near, lambda v: _horner(v, _ERFC_RB) / _horner(v, _ERFC_SB), w)
+    return out
+
+
+_NDTR_ZERO_BELOW = 40.0
 
 
 def _ndtr_array(x: np.ndarray) -> np.ndarray:
-    out = np.empty_like(x)
-    _fill(out, np.abs(x) < 0.84375 * _SQRT_TWO, lambda v: 0.5 + _half_erf_small(v), x)
-    _fill(out, x <= -0.84375 * _SQRT_TWO, lambda v: _lower_tail(-v), x)
-    _fill(out, x >= 0.84375 * _SQRT_TWO, lambda v: 1.0 - _lower_tail(v), x)
+    """Phi on a 1-d array: the central erf, the lower tail, and 1 minus the lower tail."""
+    out = np.where(x < 0.0, 0.0, 1.0)  # beyond |x| = 40: Phi(-40) < 2^-1074
     out[np.isnan(x)] = np.nan
+    _fill(out, np.abs(x) < 0.84375 * _SQRT_TWO, lambda v: 0.5 + _half_erf_small(v), x)
+    _fill(out, (x <= -0.84375 * _SQRT_TWO) & (x >= -_NDTR_ZERO_BELOW), lambda v: _lower_tail(-v), x)
+    _fill(out, (x >= 0.84375 * _SQRT_TWO) & (x <= _NDTR_ZERO_BELOW), lambda v: 1.0 - _lower_tail(v), x)
     return out
 
 
@@ -592,28 +666,90 @@ def norm_cdf(x, *, loc=0.0, scale=1.0):
     return float(out[0]) if scalar else out.reshape(shape)
 
 
-# Abramowitz & Stegun 26.2.23: |error| < 4.5e-4 for the starting point of the Halley steps
-_AS_C = (2.515517, 0.802853, 0.010328)
-_AS_D = (1.0, 1.432788, 0.189269, 0.001308)
-_HALLEY_STEPS = 3  # cubic convergence: 4.5e-4 -> ~1e-7 (deep tail) -> ~1e-18 -> rounding level
+# P. J. Acklam's rational approximations of the normal quantile (relative error below 1.15e-9),
+# lowest degree first: central x = q A(r)/B(r), q = p - 1/2, r = q^2; tail x = C(t)/D(t),
+# t = sqrt(-2 log p), for p < 0.02425
+_ACKLAM_A = (2.506628277459239e00, -3.066479806614716e01, 1.383577518672690e02, -2.759285104469687e02,
+             2.209460984245205e02, -3.969683028665376e01)
+_ACKLAM_B = (1.0, -1.328068155288572e01, 6.680131188771972e01, -1.556989798598866e02, 1.615858368580409e02,
+             -5.447609879822406e01)
+_ACKLAM_C = (2.938163982698783e00, 4.374664141464968e00, -2.549732539343734e00, -2.400758277161838e00,
+             -3.223964580411365e-01, -7.784894002430293e-03)
+_ACKLAM_D = (1.0, 3.754408661907416e00, 2.445134137142996e00, 3.224671290700398e-01, 7.784695709041462e-03)
+_ACKLAM_SPLIT = 0.02425
+_HALLEY_STEPS = 1  # cubic convergence: 1.2e-9 -> rounding level (3e-16 measured)
+_NEWTON_STEPS = 3  # quadratic, on log Phi in the deep tail: 1.2e-9 -> 1e-18 -> rounding level
 
 
-def _ndtri_lower(q: np.ndarray) -> np.ndarray:
-    """x < 0 with Phi(x) = q for 0 < q <= 1/2: A&S 26.2.23, then Halley's iteration
-    x <- x - u/(1 + x u/2), u = (Phi(x) - q)/phi(x), on the portable Phi; for q >= 1/4 the residual
-    is (Phi(x) - 1/2) - (q - 1/2) (both terms exact or relative-accurate, so x ~ 0 keeps its digits)."""
-    t = np.sqrt(-2.0 * _log_array(q))
-    x = -(t - _horner(t, _AS_C) / _horner(t, _AS_D))
-    central = q >= 0.25
-    offset = q - 0.5  # exact for q in [1/4, 1/2] (Sterbenz)
+def _ndtri_start(q: np.ndarray) -> np.ndarray:
+    """Acklam's approximation of x < 0 with Phi(x) = q, 0 < q <= 1/2 (relative error < 1.15e-9)."""
+    out = np.empty_like(q)
+    central = q >= _ACKLAM_SPLIT
+    _fill(out, central, _acklam_central, q)
+    _fill(out, ~central, _acklam_tail, q)
+    return out
+
+
+def _acklam_central(q: np.ndarray) -> np.ndarray:
+    d = q - 0.5  # exact for q in [1/4, 1/2]; rounded, as Acklam's formula has it, below
+    r = d * d
+    return d * _horner(r, _ACKLAM_A) / _horner(r, _ACKLAM_B)
+
+
+def _acklam_tail(q: np.ndarray) -> np.ndarray:
+    t = np.sqrt(-2.0 * _log_core(q))
+    return _horner(t, _ACKLAM_C) / _horner(t, _ACKLAM_D)
+
+
+def _halley(x: np.ndarray, residual: np.ndarray) -> np.ndarray:
+    """One Halley step for Phi(x) = q given residual = Phi(x) - q: x - u/(1 + x u/2), u = residual/phi(x)."""
+    u = residual / (_INV_SQRT_2PI * _exp_minus_half_square(x))
+    return x - u / (1.0 + 0.5 * x * u)
+
+
+def _ndtri_central(q: np.ndarray) -> np.ndarray:
+    """ndtri for 1/4 <= q <= 1/2 with the residual (Phi(x) - 1/2) - (q - 1/2): both terms exact or
+    relative-accurate, so x near 0 keeps its digits (q - 1/2 is exact here, Sterbenz)."""
+    x = _ndtri_start(q)
+    offset = q - 0.5
     for _ in range(_HALLEY_STEPS):
-        residual = np.where(central, _half_erf_small(np.where(central, x, 0.0)) - offset, 0.0)
-        tail = ~central
-        residual[tail] = _ndtr_array(x[tail]) - q[tail]
-        density = _INV_SQRT_2PI * _exp_minus_half_square(x)
-        u = residual / density
-        x = x - u / (1.0 + 0.5 * x * u)
-    return np.where(q == 0.5, 0.0, x)
+        x = _halley(x, _half_erf_small(x) - offset)
+    return np.where(offset == 0.0, 0.0, x)
+
+
+def _ndtri_tail(q: np.ndarray) -> np.ndarray:
+    """ndtri for 1e-300 <= q < 1/4 with the residual Phi(x) - q."""
+    x = _ndtri_start(q)
+    for _ in range(_HALLEY_STEPS):
+        x = _halley(x, _ndtr_array(x) - q)
+    return x
+
+
+def _log_lower_tail(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(log Phi(-x), phi(x)/Phi(-x)) for x >= 2, without underflow: with the far form of
+    ``_erfc_far``, log Phi(-x) = -x^2/2 + rho - log(sqrt(2) x) (x^2/2 split exactly) and
+    phi(x)/Phi(-x) = x/(sqrt(pi) exp(rho)), rho = R(w)/S(w) - 0.5625."""
+    rho = _erfc_ratio(x * _SQRT_HALF_EXACT) - 0.5625
+    c = _VELTKAMP * x
+    h = c - (c - x)
+    low = x - h
+    log_tail = ((-0.5 * (h * h)) - 0.5 * (low * (x + h))) + (rho - _log_core(_SQRT_TWO * x))
+    return log_tail, x / (_SQRT_PI * _exp_core(rho))
+
+
+_SQRT_PI = 1.7724538509055159
+_DEEP_TAIL = 1e-300  # below: Newton on log Phi (Phi itself would pass through subnormals)
+
+
+def _ndtri_deep(q: np.ndarray) -> np.ndarray:
+    """x < 0 with Phi(x) = q for q < 1e-300: Acklam's start, then Newton steps on
+    log Phi(x) - log q (derivative phi(x)/Phi(x)), which stays in the normal range."""
+    y = -_acklam_tail(q)  # y = -x > 37
+    log_q = _log_core(q)
+    for _ in range(_NEWTON_STEPS):
+        log_tail, hazard = _log_lower_tail(y)
+        y = y + (log_tail - log_q) / hazard  # d/dy log Phi(-y) = -hazard
+    return -y
 
 
 @_quiet
@@ -621,7 +757,8 @@ def ndtri(p):
     """Inverse of the standard normal CDF: x with Phi(x) = p, relative error below 1e-13.
 
     Works on the lower half q = min(p, 1 - p) (1 - p is exact for p >= 1/2) and returns -x for
-    p > 1/2: a rational starting value (A&S 26.2.23), then three Halley steps on ``ndtr``.
+    p > 1/2: Acklam's rational approximation (relative error 1.15e-9), then one Halley step on
+    ``ndtr`` (below q = 1e-300 three Newton steps on log Phi, which never leaves the normal range).
     ndtri(0) = -inf, ndtri(1) = inf, nan outside [0, 1] and for nan (as scipy).
     """
     p, shape = _prepare(p)
@@ -630,7 +767,10 @@ def ndtri(p):
     pi = p[inside]
     upper = pi > 0.5
     q = np.where(upper, 1.0 - pi, pi)
-    x = _ndtri_lower(q)
+    x = np.empty_like(q)
+    _fill(x, q >= 0.25, _ndtri_central, q)
+    _fill(x, (q < 0.25) & (q >= _DEEP_TAIL), _ndtri_tail, q)
+    _fill(x, q < _DEEP_TAIL, _ndtri_deep, q)
     out[inside] = np.where(upper, -x, x)
     return _finish(out, shape)
 
@@ -640,7 +780,7 @@ def ndtri(p):
 _LOG1PMX_SERIES = tuple(1.0 / (2 * k + 3) for k in range(16))  # 1/3, 1/5, ..., 1/33
 _CF_TOLERANCE = 2.220446049250313e-16  # 2^-52: a continued-fraction factor this close to 1 ends it
 _CF_MAX_TERMS = 1_000_000
-_TINY = 1e-300
+_TINY = 2.2250738585072014e-308  # smallest normal double: guards divisions by zero only
 _SCALAR_LOOP_UP_TO = 8  # arrays this small run the continued fraction on Python floats
 
 
@@ -693,15 +833,27 @@ def _beta_power_terms(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: np.ndarr
     otherwise exp(a log x + b log1p(-x) - log B(a, b))."""
     out = np.empty_like(x)
     large = (a >= _STIRLING_FROM) & (b >= _STIRLING_FROM)
-    _fill(out, large, _beta_power_terms_large, a, b, lam)
+    _fill(out, large, _beta_power_terms_large, a, b, x, lam)
     _fill(out, ~large, _beta_power_terms_direct, a, b, x)
     return out
 
 
-def _beta_power_terms_large(a: np.ndarray, b: np.ndarray, lam: np.ndarray) -> np.ndarray:
-    """x^a (1-x)^b / B(a, b) for a, b >= 10 in the deviation form (see ``_beta_power_terms``)."""
-    exponent = a * _log1pmx(-lam / a) + b * _log1pmx(lam / b)
+def _deviation_term(u: np.ndarray, ratio: np.ndarray) -> np.ndarray:
+    """L(u) = log(1 + u) - u where 1 + u = ``ratio`` (formed directly from x): log(ratio) - u once
+    ratio < 1/2, since there the rounding of u would be magnified by 1/(1 + u) in log1p."""
+    out = np.empty_like(u)
+    far = ratio < 0.5
+    _fill(out, far, lambda v, r: _log_core(r) - v, u, ratio)
+    _fill(out, ~far, _log1pmx, u)
+    return out
+
+
+def _beta_power_terms_large(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: np.ndarray) -> np.ndarray:
+    """x^a (1-x)^b / B(a, b) for a, b >= 10 in the deviation form (see ``_beta_power_terms``);
+    1 + u for the a-term is x (a+b)/a, for the b-term (1-x)(a+b)/b (1 - x exact where it is used)."""
     total = a + b
+    exponent = (a * _deviation_term(-lam / a, x * total / a)
+                + b * _deviation_term(lam / b, (1.0 - x) * total / b))
     d = _stirling_correction(a) + (_stirling_correction(b) - _stirling_correction(total))
     scale = np.sqrt(a * (b / total) * (1.0 / (2.0 * math.pi)))
     return scale * _exp_array(exponent - d)
@@ -770,6 +922,13 @@ def _beta_continued_fraction_one(a: float, b: float, x: float, lam: float) -> fl
     raise ArithmeticError(f"betainc: continued fraction did not converge in {_CF_MAX_TERMS} terms")
 
 
+def _betainc_subnormal(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """I_x(a, b) when a or b is below the smallest normal double: b/(a + b) if both are, else 1
+    (a tiny) or 0 (b tiny); the neglected terms are O(max(a, b)), below 2.3e-308."""
+    both = (a < _TINY) & (b < _TINY)
+    return np.where(both, b / np.where(both, a + b, 1.0), np.where(a < _TINY, 1.0, 0.0))
+
+
 def _betainc_inside(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
     """I_x(a, b) for finite a, b > 0 and 0 < x < 1: the continued fraction for lambda >= 2x - 1
     (x <= (a+1)/(a+b+2)), else 1 - I_{1-x}(b, a) (DLMF 8.17.4), whose lambda is -lambda exactly;
@@ -793,9 +952,13 @@ def betainc(a, b, x):
     Continued fraction (DLMF 8.17.22) with the prefactor x^a (1-x)^b/B(a, b) in a cancellation-free
     form for large a, b (see ``_beta_power_terms``); the symmetry I_x(a, b) = 1 - I_{1-x}(b, a) for
     x > (a+1)/(a+b+2). The number of terms grows like sqrt(min(a, b)) near the mean.
+    Relative accuracy degrades like |log a| eps for a or b below ~1e-10 (the prefactor's exponent
+    holds log B(a, b) ~ log(1/a)), and for b < 1 with x near 1 the complement 1 - I_{1-x}(b, a) can
+    cancel (absolute error 2e-15 there); results are clipped to [0, 1].
     Edge values as scipy.special.betainc: 0 at x = 0, 1 at x = 1; 1 for a = 0 < b, 0 for
     b = 0 < a; 0 for a = inf > b, 1 for b = inf > a; nan for x outside [0, 1], a or b negative,
-    a = b = 0, a = b = inf, and nan.
+    a = b = 0, a = b = inf, and nan. For subnormal a or b the limits b/(a + b) (both), 1 (a), 0 (b)
+    (scipy returns 0 for a = b = 1e-300, where the limit is 1/2).
     """
     arrays = [np.asarray(v, dtype=np.float64) for v in (a, b, x)]
     scalar = all(v.ndim == 0 for v in arrays)
@@ -810,7 +973,11 @@ def betainc(a, b, x):
         out[valid & condition] = value  # later rules win: x = 0 or 1 decide first (as scipy)
     inside = valid & (x_arr > 0.0) & (x_arr < 1.0) & (a_arr > 0.0) & (b_arr > 0.0)
     inside &= (a_arr < np.inf) & (b_arr < np.inf)
-    _fill(out, inside, _betainc_inside, a_arr, b_arr, x_arr)
+    # subnormal parameters: the limits I -> b/(a + b) (both -> 0), 1 (a -> 0), 0 (b -> 0), whose
+    # errors are O(max(a, b)) < 2.3e-308
+    tiny_a, tiny_b = a_arr < _TINY, b_arr < _TINY
+    _fill(out, inside & (tiny_a | tiny_b), _betainc_subnormal, a_arr, b_arr)
+    _fill(out, inside & ~tiny_a & ~tiny_b, lambda *v: np.clip(_betainc_inside(*v), 0.0, 1.0), a_arr, b_arr, x_arr)
     return float(out[0]) if scalar else out.reshape(shape)
 
 
