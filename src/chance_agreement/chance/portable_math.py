@@ -460,7 +460,8 @@ def log_factorial(n):
     small = values < _EXACT_FACTORIALS
     out = np.empty_like(values)
     out[small] = _LOG_FACTORIALS[values[small].astype(np.int64)]
-    out[~small] = np.asarray(gammaln(values[~small] + 1.0), dtype=np.float64).reshape(-1)
+    if not small.all():
+        out[~small] = np.asarray(gammaln(values[~small] + 1.0), dtype=np.float64).reshape(-1)
     return float(out[0]) if array.ndim == 0 else out.reshape(array.shape)
 
 
