@@ -88,6 +88,10 @@ def extras() -> dict:
     out["unitizing"] = ca.unitizing_alpha([[long_a[0], long_b[0]], [long_a[1], long_b[1]]])
     out["noise"] = [ca.noise_bound(n, d, p).as_dict() for n, d, p in
                     ((1000, 40, 0.5), (200_000, 3_000, 0.35), (10**7, 10**5, 0.8))]
+    items = [list(item) for item in zip(short_a[:80], short_b[:80], third[:80])]
+    out["gamma"] = {sampler: ca.gamma_agreement(items, sampler=sampler, n_samples=8, random_state=2).to_dict()
+                    for sampler in ("statistical", "shuffle", "random_model")}
+    out["gamma"]["pair"] = ca.gamma_agreement([item[:2] for item in items], n_samples=8, random_state=2).to_dict()
     return out
 
 

@@ -24,8 +24,8 @@ state), drawing whole arrays at a time:
   annotator keeps the number and lengths of its segments of each category, placed uniformly at
   random among all non-overlapping placements inside the text. Needs token positions in texts.
 
-Normal deviates come from Marsaglia's polar method with a logarithm evaluated by IEEE basic
-operations only (``_log``), so a seed gives the same continua, bit for bit, on every machine.
+Normal deviates come from Marsaglia's polar method with ``chance.portable_math.log`` (IEEE basic
+operations only), so a seed gives the same continua, bit for bit, on every machine.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ import math
 
 import numpy as np
 
+from ...chance import portable_math
 from .continuum import Continuum, build
 
 __all__ = ["SAMPLERS", "make_sampler"]
@@ -41,29 +42,6 @@ __all__ = ["SAMPLERS", "make_sampler"]
 SAMPLERS = ("statistical", "shuffle", "random_model")
 
 _MIN_LENGTH = 1e-6  # pyannote's SEGMENT_PRECISION: pygamma redraws shorter lengths
-_LN2_HIGH = 6.93147180369123816490e-01  # ln 2 in two parts (fdlibm): e * _LN2_HIGH is exact
-_LN2_LOW = 1.90821492927058770002e-10
-_ATANH_TERMS = [1.0 / (2 * j + 1) for j in range(1, 12)]
-
-
-def _log(x: np.ndarray) -> np.ndarray:
-    """Natural log of ``x`` in (0, 1] by basic operations only: ``x = 2^e m``, ``m`` in
-    [sqrt(1/2), sqrt(2)), ``log m = 2 atanh(s)`` with ``s = (m - 1)/(m + 1)``, ``|s| < 0.172``,
-    summed to ``s^23`` (truncation below 1e-19 relative)."""
-    m, e = np.frexp(x)
-    low = m < math.sqrt(0.5)
-    m = np.where(low, m * 2.0, m)
-    e = (e - low).astype(np.float64)
-    f = m - 1.0  # exact (Sterbenz)
-    s = f / (2.0 + f)
-    s2 = s * s
-    poly = np.full_like(s, _ATANH_TERMS[-1])
-    for coefficient in reversed(_ATANH_TERMS[:-1]):
-        poly = poly * s2 + coefficient
-    log_m = 2.0 * s + 2.0 * s * (s2 * poly)
-    return e * _LN2_HIGH + (log_m + e * _LN2_LOW)
-
-
 def standard_normal(rng: np.random.Generator, size: int) -> np.ndarray:
     """``size`` standard normal deviates (Marsaglia's polar method, basic operations only)."""
     out = np.empty(0)
@@ -73,7 +51,7 @@ def standard_normal(rng: np.random.Generator, size: int) -> np.ndarray:
         s = u * u + v * v
         keep = (s > 0) & (s < 1)
         u, v, s = u[keep], v[keep], s[keep]
-        factor = np.sqrt(-2.0 * _log(s) / s)
+        factor = np.sqrt(-2.0 * portable_math.log(s) / s)
         out = np.concatenate([out, u * factor, v * factor])
     return out[:size]
 
