@@ -352,3 +352,24 @@ def test_category_matrix_and_levels():
     assert d.category_values(("A", "B", "C")).tolist() == [[0, 0.25, 1], [0.25, 0, 1], [1, 1, 0]]
     units = {"a": [("A", 0, 4)], "b": [("B", 0, 4)]}
     assert best_alignment(continuum_from_units(units), d).disorder == 0.25  # one pair, d = 0.25, N/n = 1
+
+
+def test_fractional_relaxation_falls_back_to_the_binary_programme():
+    """Five units in a cycle of free pairs: the relaxation takes every pair at 1/2 (cost 0), the
+    binary programme two pairs and one unit alone (cost 1)."""
+    members = np.array([[i, (i + 1) % 5] for i in range(5)])
+    members = np.sort(members, axis=1)
+    padded = np.full((5, 3), -1)
+    padded[:, :2] = members
+    assert alignment_module._integral_relaxation(np.r_[np.zeros(5), np.ones(5)],
+                                                 _cover_matrix(padded)) is None
+    chosen = alignment_module._solve_partition(5, padded, np.zeros(5), 1.0)
+    assert len(chosen) == 2 and len(set(members[chosen].ravel())) == 4
+
+
+def _cover_matrix(members):
+    from scipy.sparse import csc_matrix
+
+    rows = [u for column in members for u in column if u >= 0] + list(range(5))
+    cols = [k for k, column in enumerate(members) for u in column if u >= 0] + [5 + i for i in range(5)]
+    return csc_matrix((np.ones(len(rows)), (rows, cols)), shape=(5, 10))

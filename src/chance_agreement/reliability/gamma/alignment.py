@@ -28,9 +28,12 @@ value is the minimum over all alignments.
   pair costs exactly ``2 delta_empty`` (adjacent units of different categories, for instance)
   are aligned rather than left alone, as pygamma's solver does: gamma is the same either way,
   gamma-cat and gamma-k are not.
-- Three or more: the set-partition problem over the candidate unitary alignments (tuples of units
-  pairwise cheaper than ``(P + n - 1) delta_empty``, enumerated as cliques, array by array), one
-  binary programme for all components with scipy's ``milp`` (HiGHS, relative gap 0).
+- Three or more: components of at most ``_SMALL`` units of distinct annotators (most of them)
+  compare all their set partitions at once; the others form one set-partition problem over the
+  candidate unitary alignments (tuples of units pairwise cheaper than ``(P + n - 1) delta_empty``,
+  enumerated as cliques, array by array), a binary programme for scipy's ``milp`` (HiGHS,
+  relative gap 0), whose linear relaxation is tried first: when it is integral (as on every
+  CoNLL-2003 continuum tried) it is the optimum.
 
 Not a dynamic programme over positions: under ``d_pos`` a crossing matching can be cheaper.
 The reported disorders are exact sums (``math.fsum``) of the chosen unitary alignments.
@@ -42,7 +45,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, milp
+from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, linprog, milp
 from scipy.sparse import coo_matrix, csc_matrix
 from scipy.sparse.csgraph import connected_components
 
@@ -56,6 +59,8 @@ __all__ = ["Alignment", "best_alignment", "candidate_pairs"]
 _SLACK = 1e-9
 # Objective scale for HiGHS, whose absolute gap tolerance is 1e-6: a power of two, exact.
 _MILP_SCALE = 1024.0
+# A relaxation value this close to 0 or 1 counts as integral.
+_INTEGRAL = 1e-9
 # Two units whose pair costs exactly two empty units are aligned, as pygamma's solver does: the
 # assignment sees such a pair as a gain of 1e-12 delta_empty (a tie-break, not a cost).
 _TIE = 1e-12
@@ -350,9 +355,19 @@ def _grow(level, pair_sum, unit_sums, keys, starts, v, cost, n_units):
     return grown, (pair_sum[rows] + added)[alive], sums
 
 
+def _integral_relaxation(objective: np.ndarray, a) -> np.ndarray | None:
+    """The linear relaxation's optimum (HiGHS) when it is integral, which makes it optimal for
+    the binary programme too (its bound is reached); None when it is fractional."""
+    result = linprog(objective, A_eq=a, b_eq=np.ones(a.shape[0]), bounds=(0, 1), method="highs-ds")
+    if result.x is None or not np.all((result.x < _INTEGRAL) | (result.x > 1 - _INTEGRAL)):
+        return None
+    return result.x
+
+
 def _solve_partition(n_units: int, members: np.ndarray, raws: np.ndarray, alone: float) -> np.ndarray:
     """Indices of the candidates in a least-cost set partition (units left out stand alone at
-    cost ``alone`` each): one binary programme, solved by HiGHS with relative gap 0."""
+    cost ``alone`` each): one binary programme, solved by HiGHS with relative gap 0, unless its
+    linear relaxation (solved first, about three times faster) is already integral."""
     involved = np.unique(members[members >= 0])
     local = np.full(n_units, -1)
     local[involved] = np.arange(involved.size)
@@ -363,13 +378,16 @@ def _solve_partition(n_units: int, members: np.ndarray, raws: np.ndarray, alone:
     a = csc_matrix((weight, (rows, cols)), shape=(involved.size, width + involved.size))
     a.eliminate_zeros()
     objective = np.concatenate([raws, np.full(involved.size, alone)]) * _MILP_SCALE
-    result = milp(objective, integrality=np.ones(objective.size), bounds=Bounds(0, 1),
-                  constraints=LinearConstraint(a, 1, 1), options={"mip_rel_gap": 0.0})
-    if result.x is None:
-        raise RuntimeError(f"HiGHS found no alignment: {result.message}")
-    chosen = np.flatnonzero(result.x[:width] > 0.5)
+    x = _integral_relaxation(objective, a)
+    if x is None:
+        result = milp(objective, integrality=np.ones(objective.size), bounds=Bounds(0, 1),
+                      constraints=LinearConstraint(a, 1, 1), options={"mip_rel_gap": 0.0})
+        if result.x is None:
+            raise RuntimeError(f"HiGHS found no alignment: {result.message}")
+        x = result.x
+    chosen = np.flatnonzero(x[:width] > 0.5)
     cover = np.bincount(members[chosen][members[chosen] >= 0], minlength=n_units)[involved]
-    cover += (result.x[width:] > 0.5)
+    cover += (x[width:] > 0.5)
     if not (cover == 1).all():
         raise RuntimeError("HiGHS returned a solution that is not a partition of the units")
     return chosen
