@@ -373,3 +373,16 @@ def _cover_matrix(members):
     rows = [u for column in members for u in column if u >= 0] + list(range(5))
     cols = [k for k, column in enumerate(members) for u in column if u >= 0] + [5 + i for i in range(5)]
     return csc_matrix((np.ones(len(rows)), (rows, cols)), shape=(5, 10))
+
+
+def test_gamma_from_the_readers_files_equals_gamma_from_their_spans():
+    from chance_agreement import pair_annotations, read_brat, read_jsonl
+    from conftest import REPO
+
+    data = REPO / "tests" / "data" / "nested"
+    a, b = read_jsonl(data / "annotator_a.jsonl"), read_brat(data / "brat_b" / "doc.ann")
+    spans_a, spans_b, lengths = pair_annotations(a, b)
+    texts = [[[(label, s, e) for s, e, label in x], [(label, s, e) for s, e, label in y]] for x, y in zip(spans_a, spans_b)]
+    from_files = gamma_agreement({"a": a, "b": b}, n_samples=5, sampler="random_model")
+    from_spans = gamma_agreement(texts, lengths=lengths, annotators=["a", "b"], n_samples=5, sampler="random_model")
+    assert from_files.to_dict() == from_spans.to_dict() and from_files.observed_disorder > 0

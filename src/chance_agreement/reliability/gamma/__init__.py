@@ -11,7 +11,7 @@ units (exact, for any number of annotators) and the disorder of random continua.
 """
 
 from .alignment import Alignment, best_alignment
-from .continuum import Continuum, continuum_from_texts, continuum_from_units
+from .continuum import Continuum, continuum_from_annotated, continuum_from_texts, continuum_from_units
 from .dissimilarity import Dissimilarity
 from .gamma import PRECISION_LEVELS, GammaResult, gamma_agreement
 from .sampling import SAMPLERS
@@ -20,5 +20,5 @@ GammaDissimilarity = Dissimilarity  # the name exported by the package root
 
 __all__ = [
     "Alignment", "Continuum", "Dissimilarity", "GammaDissimilarity", "GammaResult", "PRECISION_LEVELS", "SAMPLERS", "best_alignment",
-    "continuum_from_texts", "continuum_from_units", "gamma_agreement",
+    "continuum_from_annotated", "continuum_from_texts", "continuum_from_units", "gamma_agreement",
 ]

@@ -13,7 +13,9 @@ Three ways in, each checked with errors naming the text, annotator and unit:
 - :func:`continuum_from_texts` with tag sequences: ``annotations[t][i]`` is annotator ``i``'s tags
   for text ``t`` (BIO and the other schemes, chunked as seqeval chunks them);
 - :func:`continuum_from_texts` with span lists: ``annotations[t][i]`` is a list of
-  ``(category, start, end)`` token spans of text ``t`` (``0 <= start < end <= lengths[t]``).
+  ``(category, start, end)`` token spans of text ``t`` (``0 <= start < end <= lengths[t]``);
+- :func:`continuum_from_annotated`: every annotator's file as the readers give it
+  (:func:`chance_agreement.read_jsonl`, :func:`chance_agreement.read_brat`), same texts and tokens.
 
 Units are never merged or dropped: two equal units of one annotator stay two units.
 """
@@ -27,9 +29,10 @@ from typing import Sequence
 
 import numpy as np
 
+from ...spans.annotated_text import pair_annotations
 from ...spans.tags import corpus_spans, effective_scheme
 
-__all__ = ["Continuum", "continuum_from_texts", "continuum_from_units"]
+__all__ = ["Continuum", "continuum_from_annotated", "continuum_from_texts", "continuum_from_units"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -225,3 +228,21 @@ def _from_spans(texts, names, lengths) -> Continuum:
                 category, s, e = _check_unit(unit, f"text {t}, annotator {i}, span {k}", lengths[t], integer=True)
                 rows.append((i, category, float(offsets[t] + s), float(offsets[t] + e)))
     return _from_rows(names, rows, offsets)
+
+
+def continuum_from_annotated(annotated: dict) -> Continuum:
+    """``{annotator: [AnnotatedText, ...]}`` (each reader's output for the same texts): the token
+    spans of every annotator, texts laid end to end. Texts and tokens must match the first
+    annotator's (``pair_annotations`` names the file and text that differ)."""
+    if not isinstance(annotated, dict) or len(annotated) < 2:
+        raise ValueError("annotated must be a dict {annotator: [AnnotatedText, ...]} of two or more annotators")
+    names = list(annotated)
+    first = annotated[names[0]]
+    per_annotator, lengths = [], None
+    for name in names[1:]:
+        spans_first, spans_other, lengths = pair_annotations(first, annotated[name])
+        per_annotator.append(spans_other)
+    per_annotator.insert(0, spans_first)
+    texts = [[[(label, start, end) for start, end, label in spans[t]] for spans in per_annotator]
+             for t in range(len(lengths))]
+    return _from_spans(texts, names, lengths)

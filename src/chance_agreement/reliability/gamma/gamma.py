@@ -30,7 +30,7 @@ import numpy as np
 
 from ...chance.bootstrap_intervals import make_rng
 from .alignment import Alignment, best_alignment
-from .continuum import Continuum, continuum_from_texts, continuum_from_units
+from .continuum import Continuum, continuum_from_annotated, continuum_from_texts, continuum_from_units
 from .dissimilarity import Dissimilarity
 from .sampling import SAMPLERS, make_sampler
 
@@ -116,7 +116,10 @@ def _continuum(annotations, lengths, annotators, scheme, mode, suffix) -> Contin
         return annotations
     if isinstance(annotations, dict):
         if lengths is not None or annotators is not None:
-            raise ValueError("a dict of units names its annotators and has one text: no lengths or annotators")
+            raise ValueError("a dict names its annotators and has its own texts: no lengths or annotators")
+        first = next(iter(annotations.values()), None)
+        if isinstance(first, (list, tuple)) and first and all(hasattr(x, "tokens") for x in first):
+            return continuum_from_annotated(annotations)
         return continuum_from_units(annotations)
     return continuum_from_texts(annotations, lengths=lengths, annotators=annotators, scheme=scheme, mode=mode,
                                 suffix=suffix)
@@ -157,7 +160,8 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
     Parameters
     ----------
     annotations : dict, list or Continuum
-        ``{annotator: [(category, start, end), ...]}`` (one text, real positions); or a list over
+        ``{annotator: [(category, start, end), ...]}`` (one text, real positions);
+        ``{annotator: read_jsonl(...) or read_brat(...)}`` (the readers' texts); or a list over
         texts of lists over annotators of tag sequences or of ``(category, start, end)`` token
         spans (``lengths[t]`` tokens in text ``t``); texts are laid end to end.
     dissimilarity : Dissimilarity, default ``Dissimilarity()`` (pygamma's combined default)
