@@ -215,7 +215,7 @@ def _result(continuum, observed, samples, dissimilarity, matrix, sampler, warnin
         se = math.sqrt(math.fsum((x - expected) * (x - expected) for x in disorders) / (m - 1) / m)
     else:
         warnings.append("one sample: no standard error")
-    gamma, gamma_se = 1.0, 0.0 if se is not None else None
+    gamma, gamma_se = 1.0, (None if se is None else 0.0)  # no observed disorder: gamma 1 (pygamma)
     if do > 0:
         if expected == 0:
             gamma, gamma_se = None, None
