@@ -97,6 +97,8 @@ _EXPORTS = {
     # flat results, the Trainer hook, sharded evaluation
     "flatten": "ecosystem.flat",
     "compute_metrics_fn": "ecosystem.trainer",
+    "module_metrics_fn": "ecosystem.trainer",
+    "ChanceF1State": "ecosystem.chance_state",
     "merge_statistics": "ecosystem.sharding",
     "scores_from_shards": "ecosystem.sharding",
     "sentence_statistics_batch": "ecosystem.sharding",
