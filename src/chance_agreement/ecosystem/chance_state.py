@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ..chance.corrected_f1 import LEVELS, MODELS, ChanceStatistics, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import LEVELS, MODELS, ChanceStatistics, corpus_total, scores_from_statistics
 from ..spans.tags import resolve_scheme
 
 STATE_FORMAT = "chance_agreement.ChanceF1State/1"
@@ -94,8 +94,8 @@ class ChanceF1State:
                              "they must be as many")
         if not references:
             return self
-        total, _ = corpus_statistics(predictions, references, scheme=self.scheme, mode=self.mode,
-                                     suffix=self.suffix, model=self.model, levels=(self.level,))
+        total = corpus_total(predictions, references, scheme=self.scheme, mode=self.mode, suffix=self.suffix,
+                             model=self.model, levels=(self.level,))
         self.statistics = self.statistics + total
         self.sentences += len(references)
         return self
