@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from chance_agreement.ecosystem.module_paths import CARDS_FOLDER, METRICS
+from chance_agreement.ecosystem.module_paths import CARDS_FOLDER, EXAMPLES_FOLDER, METRICS
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
@@ -22,7 +22,7 @@ def test_every_package_of_src_is_in_the_wheel():
     listed = set(CONFIG["packages"])
     assert found <= listed, f"add {sorted(found - listed)} to [tool.setuptools] packages"
     assert sorted(listed - found) == sorted(f"chance_agreement.metric_modules.{folder}" for folder in
-                                            [CARDS_FOLDER, *(metric.folder for metric in METRICS)])
+                                            [CARDS_FOLDER, EXAMPLES_FOLDER, *(metric.folder for metric in METRICS)])
 
 
 def test_module_folders_and_cards_are_mapped_from_the_top_of_the_repository():
@@ -35,6 +35,11 @@ def test_module_folders_and_cards_are_mapped_from_the_top_of_the_repository():
         assert CONFIG["package-data"][package] == ["requirements.txt"]
         assert (REPO / CARDS_FOLDER / metric.card).is_file()
     assert mapping[f"chance_agreement.metric_modules.{CARDS_FOLDER}"] == CARDS_FOLDER
+    assert mapping[f"chance_agreement.metric_modules.{EXAMPLES_FOLDER}"] == EXAMPLES_FOLDER
+    subfolders = {path.parent.relative_to(REPO / EXAMPLES_FOLDER).as_posix()
+                  for path in (REPO / EXAMPLES_FOLDER).rglob("*") if path.is_file()}
+    patterns = CONFIG["package-data"][f"chance_agreement.metric_modules.{EXAMPLES_FOLDER}"]
+    assert {pattern.rpartition("/")[0] or "." for pattern in patterns} == subfolders  # every sample file ships
     assert not (REPO / "src" / "chance_agreement" / "metric_modules").exists()  # one copy in git
 
 

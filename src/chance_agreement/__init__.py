@@ -108,6 +108,7 @@ _EXPORTS = {
     "render_report": "reports.html_report",
     # the evaluate module folders after a plain pip install; Hub model cards
     "module_path": "ecosystem.module_paths",
+    "examples_path": "ecosystem.module_paths",
     "model_card": "ecosystem.model_cards",
 }
 
