@@ -12,7 +12,7 @@ from huggingface_hub import ModelCard, parse_eval_result_entries
 
 from chance_agreement.ecosystem.model_cards import SCORES, eval_result_entries, eval_results_yaml, task_id
 from chance_agreement.reports.cli import main
-from conftest import REPO
+from conftest import REPO, require_torch
 
 EXAMPLES = REPO / "examples"
 
@@ -62,7 +62,7 @@ def test_entries_are_huggingface_hubs_own_and_name_the_options():
 
 
 def test_trainers_own_model_card_publishes_seqeval_f1_as_f1_never_the_corrected_score(tmp_path):
-    pytest.importorskip("torch", reason="the Trainer needs torch (CI installs torch==2.13.0 CPU)")
+    require_torch()
     from transformers import DataCollatorForTokenClassification, Trainer, TrainingArguments
 
     from chance_agreement import compute_metrics_fn

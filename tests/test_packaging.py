@@ -7,6 +7,7 @@ wheel's contents are checked by tests/test_hub_export.py."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -86,3 +87,17 @@ sys.exit(main(["hub-export", {str(tmp_path / "spaces")!r}]))
             for name in original.namelist():
                 if not name.endswith("RECORD"):
                     assert repacked.read(name) == original.read(name), name
+
+
+def test_the_test_extra_installs_no_gpu_toolchain_and_ci_adds_the_cpu_torch():
+    """torch (and accelerate, which requires it) stay out of the test extra: on an ordinary machine
+    they pull the CUDA build and its nvidia wheels. .ci/run installs the CPU build before the README's
+    test command, and the Trainer tests fail under CI without it (conftest.require_torch)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    names = {re.split(r"[<>=!~\[ ;]", requirement, maxsplit=1)[0].lower()
+             for requirement in project["optional-dependencies"]["test"] + project["dependencies"]}
+    assert not names & {"torch", "accelerate", "torchvision", "triton"}, names
+    assert not any(name.startswith("nvidia") for name in names)
+    run = (REPO / ".ci" / "run").read_text()
+    readme_command = 'pip install -q -e ".[test]" && python -m pytest -q'
+    assert run.index('pip install -q "torch==2.13.0" "accelerate>=0.26"') < run.index(readme_command)

@@ -14,9 +14,11 @@ import pytest
 from chance_agreement.chance.corrected_f1 import chance_f1
 from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.trainer import compute_metrics_fn, module_metrics_fn
-from test_trainer import LABELS, _encode, tiny_setup  # noqa: F401  (tiny_setup is a fixture)
+from conftest import require_torch
 
-torch = pytest.importorskip("torch", reason="the Trainer tests need torch (CI installs torch==2.13.0 CPU)")
+torch = require_torch(module_level=True)
+
+from test_trainer import LABELS, _encode, tiny_setup  # noqa: E402, F401  (tiny_setup is a fixture)
 
 
 def _trainer(tokenizer, model, output_dir, dataset, compute_metrics, callbacks=None, **extra_args):
