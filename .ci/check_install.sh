@@ -31,4 +31,13 @@ for space in spaces/*/; do
     venv/bin/pip install -q -r "${space}requirements.txt"
     venv/bin/python check_install.py space "$space"
 done
+
+# Each Space served on 127.0.0.1 by its own app.py (from the venv its requirements.txt made) and used
+# in headless Chromium: paste or upload annotations, press Score, the page's score equals the library's.
+# The DevTools client (tests/browser.py) runs in a small venv of its own.
+python3 -m venv driver
+driver/bin/pip install -q websocket-client
+for space in spaces/*/; do
+    driver/bin/python "$repo/.ci/check_space_page.py" "$repo" "$space" "$scratch/venv/bin/python"
+done
 echo "plain install and Spaces: OK"
