@@ -112,7 +112,7 @@ def eval_results_yaml(entries: list) -> str:
     import yaml
     from huggingface_hub import eval_result_entries_to_yaml
 
-    return yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False, allow_unicode=True)
+    return yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False, allow_unicode=True, width=10**6)
 
 
 def eval_results_name(dataset_id: str, level: str) -> str:
