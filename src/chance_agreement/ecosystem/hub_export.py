@@ -147,3 +147,7 @@ def register(commands) -> None:
     parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
     parser.add_argument("--force", action="store_true", help="replace existing metric folders")
     parser.set_defaults(run=_run)
+
+
+__all__ = ["APP", "GRADIO_VERSION", "REQUIREMENTS", "available_metrics", "export_all", "export_metric", "register",
+           "requirements_text"]
