@@ -315,8 +315,8 @@ def test_the_public_function_is_not_shadowed_by_a_submodule():
 
 def reference_rows(n, pred_spans, true_spans, model, with_matches):
     """Today's algorithm per sentence and type: coverage dot products and start-distribution
-    products from the full Proposition-3 band (``reference=True``), no closed forms, no caches."""
-    from chance_agreement.chance import random_model
+    products from the full Proposition-3 band (``tests/oracles.py``), no closed forms, no caches."""
+    from oracles import coverage_reference, start_distribution_reference
 
     rows = {}
     types = {name for name, _, _ in pred_spans} | {name for name, _, _ in true_spans}
@@ -325,14 +325,13 @@ def reference_rows(n, pred_spans, true_spans, model, with_matches):
         b = tuple(sorted(e - s for t, s, e in true_spans if t == name))
         overlap = matches = 0.0
         if a and b:
-            overlap = float(random_model._coverage_of(n, a, model, reference=True)
-                            @ random_model._coverage_of(n, b, model, reference=True))
+            overlap = float(coverage_reference(n, a, model) @ coverage_reference(n, b, model))
             for length in set(a) & set(b) if with_matches else ():
                 others_a, others_b = list(a), list(b)
                 others_a.remove(length)
                 others_b.remove(length)
-                pa = random_model._start_distribution_of(n, tuple(others_a), length, model, reference=True)
-                pb = random_model._start_distribution_of(n, tuple(others_b), length, model, reference=True)
+                pa = start_distribution_reference(n, tuple(others_a), length, model)
+                pb = start_distribution_reference(n, tuple(others_b), length, model)
                 matches += a.count(length) * b.count(length) * float(pa @ pb)
         rows[name] = (overlap, matches)
     return rows
