@@ -36,6 +36,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .chance_corrected import (
+    DEFINED, NO_ENTITIES, UndefinedMetricWarning, f1_scores, undefined_message, zero_division_value,
+)
 from .exact_sum import exact_partials, merge_exactly
 from .random_model import (
     MODELS, _check_model, _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot,
@@ -57,14 +60,6 @@ FIELDS = (
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = range(len(FIELDS))
 _EXPECTED = (_EXP_OVERLAP, _EXP_MATCHES)  # the two float statistics, summed exactly
 _COUNTS = (_TP, _PRED, _TRUE, _OVERLAP, _ANNOTATED)  # integers
-
-# 1 - chance below this is treated as chance == 1 (no room for agreement beyond chance).
-_CHANCE_ONE = 1e-12
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A score is 0/0 and was set by ``zero_division`` (as seqeval and scikit-learn do)."""
-
 
 @dataclass
 class ChanceStatistics:
@@ -608,24 +603,25 @@ def sentence_statistics_array(sentences, types=None) -> SentenceArrays:
     return SentenceArrays(list(types), per_type, tokens)
 
 
-def _zero_division_value(zero_division) -> float:
-    if zero_division == "warn":
-        return 0.0
-    if zero_division in (0, 1):
-        return float(zero_division)
-    raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
-
-
 def _divide(numerator: float, denominator: float, zero_division, what: str) -> float:
     if denominator == 0:
         if zero_division == "warn":
             warnings.warn(f"{what} is ill-defined (0/0) and set to 0.0; use zero_division to control this", UndefinedMetricWarning, stacklevel=4)
-        return _zero_division_value(zero_division)
+        return zero_division_value(zero_division)
     return numerator / denominator
 
 
-def _chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> dict[str, float]:
-    """Observed, chance and corrected F1 of one summed vector (a type, the corpus or a sentence).
+def _f1_terms(vector: np.ndarray, level: str) -> tuple:
+    """``(agreement, expected, denominator)`` of one summed vector: token level (2 overlap,
+    2 expected overlap, a1 + a2), entity level (2 true positives, 2 expected matches, k1 + k2)."""
+    if level == "token":
+        return 2 * vector[_OVERLAP], 2 * vector[_EXP_OVERLAP], vector[_ANNOTATED]
+    return 2 * vector[_TP], 2 * vector[_EXP_MATCHES], vector[_PRED] + vector[_TRUE]
+
+
+def chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> dict[str, float]:
+    """Observed, chance and corrected F1 of one summed vector (a type, the corpus, a pair of a
+    team), by the kernel ``chance_corrected.f1_scores``.
 
     Chance F1 is reported as computed, never clipped. Under the ``"overlapping"`` model it is the
     expected *additive* overlap ``2 sum_t c1(t) c2(t) / (a1 + a2)`` (Proposition 5: a token covered
@@ -634,29 +630,14 @@ def _chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> 
     agreement beyond chance, so corrected F1 ``(observed - chance) / (1 - chance)`` is undefined and
     takes the ``zero_division`` value (with a warning naming the reason under "warn").
     """
-    if level == "token":
-        agreement, expected, denominator = 2 * vector[_OVERLAP], 2 * vector[_EXP_OVERLAP], vector[_ANNOTATED]
-    else:
-        agreement, expected, denominator = 2 * vector[_TP], 2 * vector[_EXP_MATCHES], vector[_PRED] + vector[_TRUE]
-    if denominator == 0:
-        value = _divide(0.0, 0.0, zero_division, f"{what}: F1 with no entities from either side")
-        return {"observed_f1": value, "chance_f1": value, "corrected_f1": value}
-    if level == "entity":  # bit-for-bit seqeval's f1 = 2pr/(p+r), equal to 2tp/(k1+k2)
+    agreement, expected, denominator = _f1_terms(vector, level)
+    observed = None
+    if level == "entity" and denominator > 0:  # bit-for-bit seqeval's f1 = 2pr/(p+r), equal to 2tp/(k1+k2)
         observed = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], 0, what)[2]
-    else:
-        observed = float(agreement / denominator)
-    chance = float(expected / denominator)
-    if 1.0 - chance < _CHANCE_ONE:
-        if zero_division == "warn":
-            reason = ("chance agreement 1 (both annotators cover every token)" if chance <= 1.0 else
-                      f"chance agreement {chance:.6g} > 1 (random segments stack under the overlapping model)")
-            warnings.warn(f"{what}: corrected F1 is undefined with {reason}: no room for agreement beyond "
-                          f"chance; set to 0.0, use zero_division to control this",
-                          UndefinedMetricWarning, stacklevel=4)
-        corrected = _zero_division_value(zero_division)
-    else:
-        corrected = (observed - chance) / (1.0 - chance)
-    return {"observed_f1": observed, "chance_f1": chance, "corrected_f1": float(corrected)}
+    observed, chance, corrected, reason = f1_scores(agreement, expected, denominator, zero_division, observed)
+    if reason != DEFINED and zero_division == "warn":
+        warnings.warn(undefined_message(int(reason), float(chance), what, 0.0), UndefinedMetricWarning, stacklevel=3)
+    return {"observed_f1": float(observed), "chance_f1": float(chance), "corrected_f1": float(corrected)}
 
 
 def _summed(stats: ChanceStatistics, names) -> np.ndarray:
@@ -670,6 +651,11 @@ def _summed(stats: ChanceStatistics, names) -> np.ndarray:
         matches = merge_exactly(matches, second)
     total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(overlap), math.fsum(matches)
     return total
+
+
+def pooled_scores(stats: ChanceStatistics, level: str, zero_division, what: str) -> dict[str, float]:
+    """``chance_scores`` of the exact sum over every type of ``stats`` (a corpus, a pair, a team)."""
+    return chance_scores(_summed(stats, sorted(stats.per_type)), level, zero_division, what)
 
 
 def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, what: str) -> tuple[float, float, float]:
@@ -694,40 +680,36 @@ def _check_level_available(stats: ChanceStatistics, level: str) -> None:
 def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_division="warn") -> dict:
     """The metric's output (seqeval's keys plus observed/chance/corrected F1) from statistics."""
     _check_level_available(stats, level)
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     result: dict = {}
     names = sorted(stats.per_type)
     for name in names:
         vector = stats.per_type[name]
         precision, recall, f1 = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], zero_division, name)
         result[name] = {"precision": precision, "recall": recall, "f1": f1, "number": int(vector[_TRUE])}
-        result[name].update(_chance_scores(vector, level, zero_division, name))
+        result[name].update(chance_scores(vector, level, zero_division, name))
     total = _summed(stats, names)
     precision, recall, f1 = _seqeval_scores(total[_TP], total[_PRED], total[_TRUE], zero_division, "overall")
     result["overall_precision"] = precision
     result["overall_recall"] = recall
     result["overall_f1"] = f1
     result["overall_accuracy"] = stats.correct_tokens / stats.total_tokens if stats.total_tokens else 0.0
-    overall = _chance_scores(total, level, zero_division, "overall")
+    overall = chance_scores(total, level, zero_division, "overall")
     result["overall_observed_f1"] = overall["observed_f1"]
     result["overall_chance_f1"] = overall["chance_f1"]
     result["overall_corrected_f1"] = overall["corrected_f1"]
     return result
 
 
-def _sentence_score(stats: ChanceStatistics, level: str) -> dict:
-    """Observed and chance F1 of one sentence (all types), by the same formulas as the corpus."""
-    total = _summed(stats, sorted(stats.per_type))
-    if level == "token":
-        agreement, expected, denominator = 2 * total[_OVERLAP], 2 * total[_EXP_OVERLAP], total[_ANNOTATED]
-    else:
-        agreement, expected, denominator = 2 * total[_TP], 2 * total[_EXP_MATCHES], total[_PRED] + total[_TRUE]
-    defined = denominator > 0
-    return {
-        "observed_f1": float(agreement / denominator) if defined else None,
-        "chance_f1": float(expected / denominator) if defined else None,
-        "denominator": float(denominator),
-    }
+def sentence_scores(sentences, level: str) -> list[dict]:
+    """Observed and chance F1 of each sentence (all types), by the same kernel as the corpus:
+    ``{"observed_f1", "chance_f1", "denominator"}``, the scores ``None`` without entities."""
+    terms = np.array([_f1_terms(_summed(stats, sorted(stats.per_type)), level) for stats in sentences],
+                     dtype=float).reshape(-1, 3)
+    observed, chance, _, reason = f1_scores(terms[:, 0], terms[:, 1], terms[:, 2], 0)
+    defined = (reason != NO_ENTITIES).tolist()
+    return [{"observed_f1": o if d else None, "chance_f1": c if d else None, "denominator": n}
+            for o, c, n, d in zip(observed.tolist(), chance.tolist(), terms[:, 2].tolist(), defined)]
 
 
 def chance_f1(
@@ -755,24 +737,25 @@ def chance_f1(
     Degenerate cases: a 0/0 score (no entities on either side; chance agreement 1 because both
     annotators cover every token) takes the ``zero_division`` value (0.0 with a warning by
     default), never NaN. Chance F1 is never clipped: under the overlapping model it can exceed 1
-    (see ``_chance_scores``), and then corrected F1 is undefined and takes ``zero_division``.
+    (see ``chance_scores``), and then corrected F1 is undefined and takes ``zero_division``.
     Bad input raises ValueError naming the sentence.
 
     ``confidence_level`` (None: off) adds sentence-bootstrap percentile intervals
     (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low, high]``) from
     ``n_resamples`` resamples drawn with ``np.random.default_rng(random_state)``; see
-    ``bootstrap_intervals``.
+    ``bootstrap_intervals``. Chance F1 intervals are not clipped; a corrected F1 interval is
+    ``None`` where some resample's chance F1 is 1 or more (the model supports no corrected F1 there).
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     if sample_weight is not None:
         warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning, stacklevel=2)
     total, sentences = _corpus(predictions, references, scheme, mode, suffix, model, (level,),
                                keep_sentences=return_sentence_scores or confidence_level is not None)
     result = scores_from_statistics(total, level, zero_division)
     if return_sentence_scores:
-        result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
+        result["sentence_scores"] = sentence_scores(sentences, level)
     from .bootstrap_intervals import add_intervals
 
     return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)

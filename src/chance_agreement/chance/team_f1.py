@@ -23,15 +23,8 @@ the m x m matrices of the pairs.
 from __future__ import annotations
 
 import itertools
-from .corrected_f1 import (
-    LEVELS,
-    ChanceStatistics,
-    _chance_scores,
-    _sentence_score,
-    _summed,
-    _zero_division_value,
-    corpus_statistics,
-)
+from .chance_corrected import zero_division_value
+from .corrected_f1 import LEVELS, ChanceStatistics, chance_scores, corpus_statistics, pooled_scores, sentence_scores
 from .random_model import _check_model
 from ..spans.tags import effective_scheme, spans_from_tags
 
@@ -156,10 +149,6 @@ def _pooled(pair_totals) -> ChanceStatistics | None:
     return sum(met, ChanceStatistics()) if met else None
 
 
-def _overall(pooled: ChanceStatistics, level, zero_division, what):
-    return _chance_scores(_summed(pooled, sorted(pooled.per_type)), level, zero_division, what)
-
-
 def team_chance_f1(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
                    scheme=None, mode=None, zero_division="warn", return_sentence_scores=False) -> dict:
     """Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
@@ -181,7 +170,7 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
     pair of the sentence pooled (``None`` scores where fewer than two annotators have entities).
     A 0/0 score takes the ``zero_division`` value (with an ``UndefinedMetricWarning`` for "warn").
     """
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     sentences = [] if return_sentence_scores else None
     names, pairs = team_statistics(annotations, names=names, level=level, model=model, suffix=suffix,
                                    scheme=scheme, mode=mode, sentences=sentences)
@@ -191,27 +180,27 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
         raise ValueError("no sentence was annotated by two or more annotators: agreement is undefined")
     result: dict = {}
     for name in sorted(team.per_type):
-        result[name] = _chance_scores(team.per_type[name], level, zero_division, name)
-    overall = _overall(team, level, zero_division, "overall")
+        result[name] = chance_scores(team.per_type[name], level, zero_division, name)
+    overall = pooled_scores(team, level, zero_division, "overall")
     for key in SCORES:
         result[f"overall_{key}"] = overall[key]
     result["annotators"] = list(names)
     per_annotator = {}
     for a, name in enumerate(names):
         pooled = _pooled(totals for pair, totals in pairs.items() if a in pair)
-        per_annotator[name] = None if pooled is None else _overall(pooled, level, zero_division, f"annotator {name}")
+        per_annotator[name] = None if pooled is None else pooled_scores(pooled, level, zero_division, f"annotator {name}")
     result["per_annotator"] = per_annotator
     matrices = {key: [[None] * m for _ in range(m)] for key in SCORES}
     for (i, j), totals in pairs.items():
         if totals is None:
             continue
-        scores = _overall(totals, level, zero_division, f"pair {names[i]}, {names[j]}")
+        scores = pooled_scores(totals, level, zero_division, f"pair {names[i]}, {names[j]}")
         for key in SCORES:
             matrices[key][i][j] = matrices[key][j][i] = scores[key]
     for key in SCORES:
         result[f"pairwise_{key}"] = matrices[key]
     if return_sentence_scores:
-        result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
+        result["sentence_scores"] = sentence_scores(sentences, level)
     return result
 
 

@@ -20,6 +20,7 @@ import html
 import math
 from pathlib import Path
 
+from ..chance.chance_corrected import chance_corrected
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.team_f1 import team_chance_f1
 from ..chance.random_model import MODELS
@@ -78,9 +79,9 @@ def _ranked_sentences(sentence_scores, limit: int) -> tuple[list[dict], int]:
     ranked = []
     for index, score in enumerate(sentence_scores):
         observed, chance = score["observed_f1"], score["chance_f1"]
-        if observed is None or chance is None or 1.0 - chance < 1e-12:
+        corrected = None if observed is None or chance is None else chance_corrected(observed, chance)
+        if corrected is None:
             continue
-        corrected = (observed - chance) / (1.0 - chance)
         ranked.append({"sentence": index + 1, "observed_f1": observed, "chance_f1": chance,
                        "corrected_f1": corrected, "denominator": score["denominator"],
                        "disagreement": (1.0 - corrected) * score["denominator"]})
