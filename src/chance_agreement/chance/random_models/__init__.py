@@ -1,0 +1,1 @@
+"""The random annotation models (moved functions only, registry next)."""
