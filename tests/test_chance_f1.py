@@ -339,6 +339,7 @@ def reference_rows(n, pred_spans, true_spans, model, with_matches):
 
 def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_systems):
     from chance_agreement.chance.corrected_f1 import _EXP_MATCHES, _EXP_OVERLAP, _type_rows
+    from chance_agreement.chance.random_models import get_model
     from chance_agreement.spans.tags import paired_spans
 
     references, systems = conll_systems
@@ -348,7 +349,7 @@ def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_sy
         seen = set()
         for tags, pred, true in zip(references, pred_spans, true_spans):
             n = len(tags)
-            fast = dict(_type_rows(n, pred, true, "non_overlapping", True))
+            fast = dict(_type_rows(n, pred, true, get_model("non_overlapping"), True))
             key = (n, tuple(sorted((t, e - s) for t, s, e in pred)), tuple(sorted((t, e - s) for t, s, e in true)))
             if key in seen:
                 continue
@@ -363,7 +364,7 @@ def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_sy
 @settings(max_examples=150, deadline=None)
 @given(n=st.integers(1, 40), data=st.data())
 def test_one_segment_each_closed_form_equals_exact_enumeration(n, data):
-    from chance_agreement.chance.corrected_f1 import _single_pair_overlap
+    from chance_agreement.chance.random_models.exact_expectations import single_pair_overlap as _single_pair_overlap
 
     a = data.draw(st.integers(1, n))
     b = data.draw(st.integers(1, n))

@@ -39,8 +39,9 @@ from .chance_corrected import (
     DEFINED, NO_ENTITIES, UndefinedMetricWarning, f1_scores, undefined_message, zero_division_value,
 )
 from .exact_sum import exact_partials, merge_exactly
-from .random_model import MODELS, _check_model
-from .random_models.exact_expectations import _expected_matches, _expected_overlap, _single_pair_overlap
+from .random_model import MODELS
+from .random_models import RandomModel, get_model
+from .random_models.exact_expectations import single_pair_overlap
 from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
 
 LEVELS = ("token", "entity")
@@ -165,7 +166,7 @@ def _statistics_from_dict(data) -> ChanceStatistics:
         raise ValueError(f"fields must be {list(FIELDS)}, got {data.get('fields')!r}")
     model = data.get("model")
     if model is not None:
-        _check_model(model)
+        get_model(model)
     levels = data.get("levels")
     if levels is not None:
         if not isinstance(levels, (list, tuple)) or not levels or any(level not in LEVELS for level in levels):
@@ -225,12 +226,13 @@ def _overlap(spans_a, spans_b) -> int:
     return total
 
 
-def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, with_overlap: bool = True) -> list:
+def _type_rows(n: int, pred_spans, true_spans, model: RandomModel, with_matches: bool, with_overlap: bool = True) -> list:
     """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
     for every type of one sentence, as plain Python numbers."""
     if not pred_spans and not true_spans:
         return []
-    if len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
+    uniform = model.single_segment_uniform
+    if uniform and len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
         return [(pred_spans[0][0], _single_pair_row(n, pred_spans[0], true_spans[0], with_matches, with_overlap))]
     by_type: dict[str, tuple[list, list]] = {}
     for span in pred_spans:
@@ -245,7 +247,7 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, w
             by_type[span[0]] = ([], [span])
     rows = []
     for name, (pred, true) in by_type.items():
-        if len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
+        if uniform and len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
             rows.append((name, _single_pair_row(n, pred[0], true[0], with_matches, with_overlap)))
             continue
         lengths_pred = tuple(sorted([end - start for _, start, end in pred]))
@@ -254,8 +256,8 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, w
         if pred and true:
             tp = len(set(pred) & set(true))
             overlap = _overlap([span[1:] for span in pred], [span[1:] for span in true])
-            expected_overlap = _expected_overlap(n, lengths_pred, lengths_true, model) if with_overlap else 0.0
-            expected_matches = _expected_matches(n, lengths_pred, lengths_true, model) if with_matches else 0.0
+            expected_overlap = model.expected_overlap(n, lengths_pred, lengths_true) if with_overlap else 0.0
+            expected_matches = model.expected_matches(n, lengths_pred, lengths_true) if with_matches else 0.0
         else:
             tp = overlap = 0
             expected_overlap = expected_matches = 0.0
@@ -264,17 +266,18 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, w
 
 
 def _single_pair_row(n: int, span_a, span_b, with_matches: bool, with_overlap: bool) -> list:
-    """The statistics of one span on each side (the same type): closed forms, both models."""
+    """The statistics of one span on each side (the same type): closed forms, for a model that
+    places one segment uniformly (``RandomModel.single_segment_uniform``, both built-in models)."""
     _, start_a, end_a = span_a
     _, start_b, end_b = span_b
     length_a, length_b = end_a - start_a, end_b - start_b
     overlap = min(end_a, end_b) - max(start_a, start_b)
     matches = 1.0 / (n - length_a + 1) if with_matches and length_a == length_b else 0.0  # one uniform start each
     return [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
-            _single_pair_overlap(n, length_a, length_b) if with_overlap else 0.0, length_a + length_b, matches]
+            single_pair_overlap(n, length_a, length_b) if with_overlap else 0.0, length_a + length_b, matches]
 
 
-def _checked_levels(levels) -> tuple[str, ...]:
+def checked_levels(levels) -> tuple[str, ...]:
     if isinstance(levels, str) or any(level not in LEVELS for level in levels) or not levels:
         raise ValueError(f"levels must be a non-empty subset of {list(LEVELS)}, got {levels!r}")
     return tuple(level for level in LEVELS if level in levels)
@@ -295,21 +298,22 @@ def _collector_paused():
 
 
 def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
-    """One pass over the corpus: the exact total and, if asked, every sentence's statistics."""
+    """One pass over the corpus: the exact total and, if asked, every sentence's statistics.
+    ``model``: a registered name or a ``RandomModel`` (resolved here, once)."""
+    model = get_model(model)
     with _collector_paused():
         return _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences)
 
 
 def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
-    levels = _checked_levels(levels)
+    levels = checked_levels(levels)
     with_matches, with_overlap = "entity" in levels, "token" in levels
-    _check_model(model)
     if not keep_sentences:
         paired = paired_span_arrays(predictions, references, scheme, mode, suffix)
         if paired is not None:
             pred, true, correct = paired
             per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
-            return ChanceStatistics(per_type, correct, sum(map(len, references)), model, levels, partials), None
+            return ChanceStatistics(per_type, correct, sum(map(len, references)), model.name, levels, partials), None
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
@@ -317,7 +321,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         if not pred and not true and not keep_sentences:
             continue
         n = len(true_tags)
-        if len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
+        if model.single_segment_uniform and len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
             rows = [(pred[0][0], _single_pair_row(n, pred[0], true[0], with_matches, with_overlap))]
         else:
             try:
@@ -328,7 +332,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
             rows_by_type[name].append(row)
         if keep_sentences:
             sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
-                                              sum(map(operator.eq, pred_tags, true_tags)), n, model, levels))
+                                              sum(map(operator.eq, pred_tags, true_tags)), n, model.name, levels))
     correct = _correct_tokens(predictions, references)
     tokens = sum(map(len, references))
     per_type, partials = {}, {}
@@ -336,7 +340,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         columns = list(zip(*rows))
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[_EXP_OVERLAP], columns[_EXP_MATCHES])
-    return ChanceStatistics(per_type, correct, tokens, model, levels, partials), sentences
+    return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
 
 
 def _correct_tokens(predictions, references) -> int:
@@ -357,7 +361,7 @@ def _add_type_total(per_type: dict, partials: dict, name: str, total: list, over
 
 
 def _single_pair_overlaps(n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``_single_pair_overlap`` of many ``(n, a, b)`` at once, bit for bit: the same integer sums
+    """``single_pair_overlap`` of many ``(n, a, b)`` at once, bit for bit: the same integer sums
     in int64 (exact while ``n <= _VECTOR_N``: the sum is below ``n**3 / 12 < 2**53``), then one
     correctly rounded division of two exactly represented integers, as Python's ``int / int``."""
     m_a, m_b = np.minimum(a, n - a + 1), np.minimum(b, n - b + 1)
@@ -380,7 +384,7 @@ def _single_pair_overlaps(n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nda
 _VECTOR_N = 100_000
 
 
-def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, with_matches: bool,
+def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: RandomModel, with_matches: bool,
                  with_overlap: bool) -> tuple[dict, dict]:
     """The per-type totals of ``_corpus_pass`` from the spans as arrays, in a few numpy passes over
     all (sentence, type) groups at once: counts, exact matches and token overlap by sorting;
@@ -437,13 +441,13 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, wit
     group_sentence = groups // len(names)
     n = sizes[group_sentence]
     expected_overlap, expected_matches = np.zeros(count), np.zeros(count)
-    single = (k[0] == 1) & (k[1] == 1)
+    single = (k[0] == 1) & (k[1] == 1) & model.single_segment_uniform
     a, b = annotated[0].astype(np.int64), annotated[1].astype(np.int64)  # one span each: its length
     if with_overlap:
         vector = single & (n <= _VECTOR_N)
         expected_overlap[vector] = _single_pair_overlaps(n[vector], a[vector], b[vector])
         for g in np.flatnonzero(single & (n > _VECTOR_N)).tolist():
-            expected_overlap[g] = _single_pair_overlap(int(n[g]), int(a[g]), int(b[g]))
+            expected_overlap[g] = single_pair_overlap(int(n[g]), int(a[g]), int(b[g]))
     if with_matches:
         equal = single & (a == b)
         expected_matches[equal] = 1.0 / (n[equal] - a[equal] + 1).astype(float)
@@ -458,9 +462,9 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, wit
             lengths_pred, lengths_true = tuple(lengths[start:middle]), tuple(lengths[middle:stop])
             try:
                 if with_overlap:
-                    expected_overlap[g] = _expected_overlap(size, lengths_pred, lengths_true, model)
+                    expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)
                 if with_matches:
-                    expected_matches[g] = _expected_matches(size, lengths_pred, lengths_true, model)
+                    expected_matches[g] = model.expected_matches(size, lengths_pred, lengths_true)
             except ValueError as error:  # a sentence too long and dense for the exact model
                 raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
     # types in order of first appearance, as _corpus_pass meets them (sentence, predictions first, span order)
@@ -650,7 +654,7 @@ def chance_f1(
     mode=None,
     sample_weight=None,
     zero_division="warn",
-    model: str = "non_overlapping",
+    model="non_overlapping",
     level: str = "token",
     return_sentence_scores: bool = False,
     confidence_level=None,
@@ -659,8 +663,8 @@ def chance_f1(
 ) -> dict:
     """seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
-    Arguments as in evaluate's seqeval module, plus ``model`` (``"non_overlapping"`` or
-    ``"overlapping"``), ``level`` (``"token"``: the paper's token-overlap F1; ``"entity"``: exact
+    Arguments as in evaluate's seqeval module, plus ``model`` (``"non_overlapping"``,
+    ``"overlapping"``, another registered name or a ``RandomModel``: ``random_models``), ``level`` (``"token"``: the paper's token-overlap F1; ``"entity"``: exact
     span match, whose observed F1 is seqeval's ``overall_f1``) and ``return_sentence_scores``.
     ``sample_weight`` is accepted for compatibility and, as in seqeval, has no effect.
 

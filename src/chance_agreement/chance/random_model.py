@@ -586,3 +586,16 @@ def expected_overlap(n: int, lengths_a, lengths_b, model: str = "non_overlapping
     if not lengths_a or not lengths_b:
         return 0.0
     return float(_coverage(n, tuple(sorted(lengths_a)), model) @ _coverage(n, tuple(sorted(lengths_b)), model))
+
+
+# Public names of the numerical functions the model classes (``random_models/``) call.
+check_inputs = _check_inputs
+cached_coverage = _coverage
+cached_start_distribution = _start_distribution
+compact_coverage = _compact_coverage
+compact_start = _compact_start
+
+__all__ = [
+    "MODELS", "cached_coverage", "cached_start_distribution", "check_inputs", "compact_coverage", "compact_dot",
+    "compact_start", "coverage_probabilities", "expected_overlap", "sample_annotation", "start_probabilities",
+]

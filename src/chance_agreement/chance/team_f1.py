@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 from .chance_corrected import zero_division_value
 from .corrected_f1 import LEVELS, ChanceStatistics, chance_scores, corpus_statistics, pooled_scores, sentence_scores
-from .random_model import _check_model
+from .random_models import get_model
 from ..spans.tags import effective_scheme, spans_from_tags
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
@@ -111,7 +111,7 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    _check_model(model)
+    model = get_model(model)
     annotations, names, lengths = _check_annotations(annotations, names)
     m = len(annotations)
     resolved = effective_scheme(

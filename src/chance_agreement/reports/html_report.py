@@ -24,6 +24,7 @@ from ..chance.chance_corrected import chance_corrected
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.team_f1 import team_chance_f1
 from ..chance.random_model import MODELS
+from ..chance.random_models import get_model
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
@@ -118,8 +119,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         raise ValueError(f"a report needs at least two annotations, got {len(names)}")
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
     if max_sentences < 0:
         raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
     _check_shapes(tokens, annotations)

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
 from ..spans.conll import check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from ..chance.random_model import MODELS
+from ..chance.random_models import get_model
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
 from .leaderboard_significance import add_significance, significance_columns
 
@@ -149,8 +150,7 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
     if split_by not in SPLIT_BY:
         raise ValueError(f"split_by must be one of {list(SPLIT_BY)}, got {split_by!r}")
     if split is not None and not 0.0 <= split <= 1.0:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
+from ..chance.random_models import get_model
 from ..chance.team_f1 import team_chance_f1
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
@@ -245,8 +246,7 @@ def build_report(annotations: Annotations, model: str = "non_overlapping", confi
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
                  sections=None) -> dict:
     """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``."""
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
     options = {"model": model, "confidence": confidence, "max_noise": max_noise,
                "span": {"scheme": scheme, "mode": mode, "suffix": suffix}}
     built = [section(annotations, options) for section in (SECTIONS if sections is None else sections)]

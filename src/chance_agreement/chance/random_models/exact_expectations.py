@@ -3,15 +3,21 @@
 ``E[overlap] = sum_t c_A(t) c_B(t)`` and ``E[# exact matches] = sum over same-length pairs of
 sum_l P_A(l) P_B(l)`` (chance_agreement_sequence_annotation.txt), cached per ``(n, lengths)``
 signature, from the coverage and start distributions of ``random_model``; one segment on each
-side has a closed form (``_single_pair_overlap``). The models of ``non_overlapping.py`` and
-``overlapping.py`` call these functions with their names.
+side has a closed form (``single_pair_overlap``). ``TabulatedModel`` gives both built-in models
+(``non_overlapping.py``, ``overlapping.py``) the ``RandomModel`` interface over these functions.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from ..random_model import _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot
+import numpy as np
+
+from ..random_model import cached_coverage as _coverage
+from ..random_model import cached_start_distribution as _start_distribution
+from ..random_model import check_inputs, compact_coverage as _compact_coverage, compact_dot, compact_start as _compact_start
+from ..random_model import sample_annotation
+from .base import RandomModel
 
 
 def _ramp_sum(low: int, high: int, power: int) -> int:
@@ -26,7 +32,7 @@ def _ramp_sum(low: int, high: int, power: int) -> int:
 
 
 @lru_cache(maxsize=1 << 14)
-def _single_pair_overlap(n: int, a: int, b: int) -> float:
+def single_pair_overlap(n: int, a: int, b: int) -> float:
     """``E[overlap]`` of one segment of length ``a`` and one of length ``b``, each uniform on its
     ``n - a + 1`` starts (both models), in closed form, correctly rounded from exact integers.
 
@@ -45,13 +51,13 @@ def _single_pair_overlap(n: int, a: int, b: int) -> float:
 
 
 @lru_cache(maxsize=1 << 16)
-def _expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
+def expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
     """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per signature.
     Symmetric to the last bit: the two sides are put in one order first."""
     if lengths_b < lengths_a:
         lengths_a, lengths_b = lengths_b, lengths_a
     if len(lengths_a) == 1 and len(lengths_b) == 1:
-        return _single_pair_overlap(n, lengths_a[0], lengths_b[0])
+        return single_pair_overlap(n, lengths_a[0], lengths_b[0])
     first, second = _compact_coverage(n, lengths_a, model), _compact_coverage(n, lengths_b, model)
     if first is not None and second is not None:  # small signatures: the two ends only, no arrays
         return compact_dot(n, first, second)
@@ -59,7 +65,7 @@ def _expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
 
 
 @lru_cache(maxsize=1 << 16)
-def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
+def expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
     """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``; symmetric to
     the last bit (the two sides are put in one order first)."""
     if lengths_b < lengths_a:
@@ -80,3 +86,30 @@ def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
                             @ _start_distribution(n, tuple(others_b), length, model))
         total += lengths_a.count(length) * lengths_b.count(length) * product
     return total
+
+
+class TabulatedModel(RandomModel):
+    """A model whose distributions ``random_model`` computes, by its ``name`` (both built-in models)."""
+
+    single_segment_uniform = True
+
+    def check(self, n: int, lengths: tuple[int, ...]) -> None:
+        check_inputs(n, lengths, self.name)
+
+    def coverage(self, n: int, lengths: tuple[int, ...]) -> np.ndarray:
+        return _coverage(n, lengths, self.name)
+
+    def start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
+        return _start_distribution(n, others, length, self.name)
+
+    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
+        return sample_annotation(n, lengths, rng, self.name)
+
+    def expected_overlap(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
+        return expected_overlap(n, lengths_a, lengths_b, self.name)
+
+    def expected_matches(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
+        return expected_matches(n, lengths_a, lengths_b, self.name)
+
+
+__all__ = ["TabulatedModel", "expected_matches", "expected_overlap", "single_pair_overlap"]
