@@ -35,7 +35,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from .agreement_coefficients import check_distance_values, square_distance_matrix, sum_of_others
+from .agreement_coefficients import check_distance_values, square_distance_matrix
+from .table_coefficients.base import sum_of_others
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
 # largest items x categories count matrix (float64: 800 MB); beyond it a clear error up front

@@ -40,6 +40,8 @@ import math
 import numpy as np
 from scipy import stats
 
+from ..chance.chance_corrected import has_room
+
 from .multi_annotator import _categories, _check_counts, _count_matrix, _is_missing, _rows
 from .weights import agreement_weights
 
@@ -126,7 +128,7 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
     n = pa_i.size
     if pa is None:
         return _result(None, None, pe, None, n, confidence_level, warnings + ["no item has two or more ratings"])
-    if pe is not None and 1.0 - pe < 1e-12:
+    if pe is not None and not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so the coefficient is undefined"])
     value = (pa - pe) / (1 - pe)
@@ -313,7 +315,7 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
     pa = (1 - eps) * pa_prime + eps
     pi = (counts / r_bar).mean(axis=0)
     pe = float(pi @ w @ pi)
-    if 1.0 - pe < 1e-12:
+    if not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
     value = (pa - pe) / (1 - pe)
@@ -340,7 +342,7 @@ def _cohen_from_table(table, w):
         return None
     p = table / total
     pe = float(p.sum(axis=1) @ w @ p.sum(axis=0))
-    if 1.0 - pe < 1e-12:
+    if not has_room(pe):
         return None
     return (float((w * p).sum()) - pe) / (1 - pe)
 

@@ -25,6 +25,7 @@ from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.team_f1 import team_chance_f1
 from ..chance.random_model import MODELS
 from ..chance.random_models import get_model
+from ..reliability.table_coefficients import titles
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
@@ -447,8 +448,10 @@ def _summary(data: dict) -> str:
         f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
         f"number of spans of the same lengths at random ({_e(data['model'].replace('_', '-'))} random model, "
         f"{_e(data['level'])} level), below 0 is worse than chance.")
-    rows = "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
-                   for key in KAPPA_FAMILY)
+    names = {**titles(), **_NAMES}
+    family = list(KAPPA_FAMILY) + [key for key in titles() if key not in KAPPA_FAMILY and key in data["coefficients"]]
+    rows = "".join(f"<tr><th>{_e(names[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
+                   for key in family)
     if team:
         rows += "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['multi'][key])}</tr>"
                         for key in TEAM_KAPPA)

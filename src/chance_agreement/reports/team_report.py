@@ -27,6 +27,7 @@ from pathlib import Path
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
 from ..chance.random_models import get_model
+from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import team_chance_f1
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
@@ -35,7 +36,7 @@ SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
 FORMATS = ("text", "markdown", "json", "csv")
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
-                "slot_error_rate")
+                "slot_error_rate")  # the built-in rows; coefficients registered later follow cohen_kappa
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
               "tolerable_disagreements", "chance_difference")
 NOISE_UNITS = ("token", "entity")
@@ -169,6 +170,13 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
     return Section("team_chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
 
 
+def _coefficient_rows() -> list[str]:
+    """``COEFFICIENTS`` with every further coefficient of the registry after Cohen's kappa."""
+    extra = [name for name, title in titles().items() if name not in COEFFICIENTS and get_coefficient(name).unweighted]
+    rows = list(COEFFICIENTS)
+    return rows[:rows.index("cohen_kappa") + 1] + extra + rows[rows.index("cohen_kappa") + 1:]
+
+
 def coefficients_section(annotations: Annotations, options: dict) -> Section | None:
     """Two annotators: the kappa family on every token and on the entity tokens, with the tables."""
     if len(annotations.tags) != 2:
@@ -187,7 +195,7 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         tables.append(Table(f"contingency table, {label}: rows {annotations.names[0]}, "
                             f"columns {annotations.names[1]}", [""] + list(categories),
                             [[category, *counts] for category, counts in zip(categories, table.tolist())]))
-    rows = [[name, *(columns[view].get(name) for view in columns)] for name in COEFFICIENTS]
+    rows = [[name, *(columns[view].get(name) for view in columns)] for name in _coefficient_rows()]
     tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
                            ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
