@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chance_agreement import ChanceStatistics, chance_f1, nested_chance_f1, team_chance_f1
+from chance_agreement import ChanceStatistics, by_item, chance_f1, nested_chance_f1, team_chance_f1
 from chance_agreement.chance.random_models import (
     NonOverlapping, Overlapping, RandomModel, get_model, model_names, register, unregister,
 )
@@ -65,8 +65,8 @@ def test_a_model_defined_in_a_test_scores_every_path_as_the_built_in_one(registe
         for key in ("overall_chance_f1", "overall_corrected_f1"):
             assert mine[key] == pytest.approx(theirs[key], rel=1e-13, abs=1e-15)
         assert mine["overall_observed_f1"] == theirs["overall_observed_f1"]
-    team = team_chance_f1([TAGS_A, TAGS_B, TAGS_A], model="independent_starts", level=level)
-    built_in = team_chance_f1([TAGS_A, TAGS_B, TAGS_A], model="overlapping", level=level)
+    team = team_chance_f1(by_item([TAGS_A, TAGS_B, TAGS_A]), model="independent_starts", level=level)
+    built_in = team_chance_f1(by_item([TAGS_A, TAGS_B, TAGS_A]), model="overlapping", level=level)
     assert team["overall_chance_f1"] == pytest.approx(built_in["overall_chance_f1"], rel=1e-13)
     spans_a = [[(0, 3, "X"), (1, 2, "Y")], [(0, 2, "X")]]
     spans_b = [[(0, 2, "X"), (0, 1, "Y")], [(1, 3, "X")]]

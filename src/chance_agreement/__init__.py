@@ -30,6 +30,10 @@ _EXPORTS = {
     "spans_from_tags": "spans.tags",
     "OddTagWarning": "spans.tags",
     "TagTypeError": "spans.validation",
+    # several annotators: one layout (per sentence, the annotators' tags), stated or converted
+    "as_items": "spans.validation",
+    "by_item": "spans.validation",
+    "by_annotator": "spans.validation",
     "coverage_probabilities": "chance.random_model",
     "start_probabilities": "chance.random_model",
     "sample_annotation": "chance.random_model",

@@ -35,7 +35,10 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..spans import tags
+from ..spans.validation import check_annotations, problem
 from .agreement_coefficients import check_distance_values, square_distance_matrix
+from .contingency_table import lenient_token_categories, token_categories
 from .table_coefficients.base import sum_of_others
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
@@ -440,41 +443,17 @@ def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
     return result if details else alpha
 
 
-def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
+def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, function: str = "token_ratings"):
     """Tokens-by-annotators category labels from per-item lists of k annotators' tag sequences.
 
     ``annotations[i]`` holds the tag sequences of the k annotators of item (sentence) i, None for
-    a missing annotator. Each token's label is the entity type of the span covering it, or "O"
+    a missing annotator (the API's one layout, ``spans.validation.check_annotations``; errors
+    name ``function``). Each token's label is the entity type of the span covering it, or "O"
     (spans exactly as seqeval finds them; strict mode with no scheme detects it from every given
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
-    from ..spans import tags
-    from .contingency_table import lenient_token_categories, token_categories
-
-    tags.check_items(annotations)
-    if isinstance(annotations, str) or not len(annotations):
-        raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
-    k = None
-    for i, item in enumerate(annotations):
-        if isinstance(item, str) or item is None:
-            raise ValueError(f"item {i}: expected a list of the annotators' tag sequences")
-        if k is None:
-            k = len(item)
-        if len(item) != k:
-            raise ValueError(
-                f"item {i} has {len(item)} annotator slots but item 0 has {k}: give every item one "
-                "slot per annotator (None for a missing one)"
-            )
-        given = [seq for seq in item if seq is not None]
-        if any(isinstance(seq, str) for seq in given):
-            raise ValueError(f"item {i}: an annotation is a string, expected a list of tags")
-        lengths = {len(seq) for seq in given}
-        if len(lengths) > 1:
-            raise ValueError(
-                f"item {i}: the annotators' tag sequences have different lengths {sorted(lengths)}"
-            )
-    if k is None or k < 2:
-        raise ValueError(f"need at least two annotators per item, got {k}")
+    annotations = check_annotations(annotations, function=function)
+    k = len(annotations[0])
     resolved = tags.effective_scheme(
         [seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix
     )
@@ -499,7 +478,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
             try:
                 spans = tags.spans_from_tags(list(seq), scheme=resolved, mode=mode, suffix=suffix)
             except ValueError as error:
-                raise ValueError(f"item {i}, annotator {a}: {error}") from None
+                raise ValueError(problem(function, "annotations", str(error), i, a)) from None
             columns.append(token_categories(spans, length))
         ratings.extend([list(row) for row in zip(*columns)])
     if not ratings:
@@ -514,7 +493,7 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     the observed/expected agreement and disagreement behind them, ``n_tokens``,
     ``n_annotators``, ``categories`` and ``warnings`` (reasons for any None).
     """
-    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)
+    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function="multi_annotator_agreement")
     codes, cats = rating_codes(ratings)
     counts = count_matrix(codes, len(cats))  # counted once for both coefficients
     fleiss = _fleiss_from_counts(counts, cats, details=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..chance.chance_corrected import chance_corrected
 from ..chance.corrected_f1 import LEVELS, chance_f1
-from ..chance.team_f1 import team_chance_f1
+from ..chance.team_f1 import by_item, team_chance_f1
 from ..chance.random_model import MODELS
 from ..chance.random_models import get_model
 from ..reliability.table_coefficients import titles
@@ -56,7 +56,7 @@ def _interval_options(confidence_level, n_resamples, random_state) -> dict:
 def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
     """Several annotators: ``team_chance_f1`` (pairwise micro average, each annotator against the
     rest, the m x m pairwise matrix) with its pooled per-sentence scores."""
-    return team_chance_f1(list(annotations.values()), names=list(annotations), level=level, model=model,
+    return team_chance_f1(by_item(list(annotations.values())), names=list(annotations), level=level, model=model,
                           zero_division=0, return_sentence_scores=True, **span_options)
 
 

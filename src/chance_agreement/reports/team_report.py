@@ -28,7 +28,7 @@ from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
 from ..chance.random_models import get_model
 from ..reliability.table_coefficients import get_coefficient, titles
-from ..chance.team_f1 import team_chance_f1
+from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
 
@@ -71,7 +71,7 @@ class Annotations:
     @property
     def items(self) -> list:
         """Per sentence the annotators' tag sequences (the several-annotator functions' input)."""
-        return [list(item) for item in zip(*self.tags)]
+        return by_item(self.tags)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
         return None
     data, tables = {}, []
     for level in LEVELS:
-        result = team_chance_f1(annotations.tags, names=annotations.names, level=level, model=options["model"],
+        result = team_chance_f1(by_item(annotations.tags), names=annotations.names, level=level, model=options["model"],
                                 zero_division=0, **options["span"])
         data[level] = result
         tables.append(Table(f"{level} level, the team (every pair pooled)",
