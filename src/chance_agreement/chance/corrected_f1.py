@@ -38,6 +38,7 @@ import numpy as np
 from .chance_corrected import (
     DEFINED, NO_ENTITIES, UndefinedMetricWarning, f1_scores, undefined_message, zero_division_value,
 )
+from .bootstrap_intervals import add_intervals
 from .exact_sum import exact_partials, merge_exactly
 from .random_model import MODELS
 from .random_models import RandomModel, get_model
@@ -58,7 +59,6 @@ FIELDS = (
 )
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = range(len(FIELDS))
 _EXPECTED = (_EXP_OVERLAP, _EXP_MATCHES)  # the two float statistics, summed exactly
-_COUNTS = (_TP, _PRED, _TRUE, _OVERLAP, _ANNOTATED)  # integers
 
 @dataclass
 class ChanceStatistics:
@@ -390,57 +390,84 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: RandomMo
     all (sentence, type) groups at once: counts, exact matches and token overlap by sorting;
     the one-span-each closed forms vectorised (``_single_pair_overlaps``); the other groups one
     cached signature call each, as ``_type_rows``. The same terms, so the same exact sums."""
-    names = list(dict.fromkeys(pred.names + true.names))
-    code = {name: i for i, name in enumerate(names)}
-    types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.int64)[pred.type_code],
-                            np.array([code[name] for name in true.names], dtype=np.int64)[true.type_code]])
-    if not types.size:
+    spans = _SpanGroups(pred, true, references)
+    if not spans.types.size:
         return {}, {}
-    sentence = np.concatenate([pred.sentence, true.sentence]).astype(np.int64)
-    begin = np.concatenate([pred.begin, true.begin]).astype(np.int64)
-    end = np.concatenate([pred.end, true.end]).astype(np.int64)
-    side = np.zeros(types.size, dtype=np.int64)
-    side[pred.sentence.size:] = 1
-    sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
-    width = int(sizes.max()) + 1  # begin and end lie in [0, width)
-    groups, group = np.unique(sentence * len(names) + types, return_inverse=True)
-    group = group.ravel()
-    count = len(groups)
-    # one int64 sort key per ordering when it fits (else the same order by lexsort)
-    fits = count * width * width * 2 < 2**62
+    k, annotated, tp, overlap = _group_counts(spans)
+    expected_overlap, expected_matches = _group_expectations(spans, k, annotated, model, with_matches, with_overlap)
+    counts = np.stack([tp, k[0], k[1], overlap, np.zeros(spans.count), annotated[0] + annotated[1],
+                       np.zeros(spans.count)])
+    return _per_type(spans, counts, expected_overlap, expected_matches)
 
-    def sort_by(*keys):  # keys most significant first, each paired with its range
-        if fits:
+
+class _SpanGroups:
+    """Both sides' spans as arrays, grouped by (sentence, type): ``group[i]`` is span ``i``'s group."""
+
+    def __init__(self, pred: SpanArrays, true: SpanArrays, references):
+        self.names = list(dict.fromkeys(pred.names + true.names))
+        code = {name: i for i, name in enumerate(self.names)}
+        self.types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.int64)[pred.type_code],
+                                     np.array([code[name] for name in true.names], dtype=np.int64)[true.type_code]])
+        if not self.types.size:
+            return
+        self.sentence = np.concatenate([pred.sentence, true.sentence]).astype(np.int64)
+        self.begin = np.concatenate([pred.begin, true.begin]).astype(np.int64)
+        self.end = np.concatenate([pred.end, true.end]).astype(np.int64)
+        self.side = np.zeros(self.types.size, dtype=np.int64)
+        self.side[pred.sentence.size:] = 1
+        self.sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+        self.width = int(self.sizes.max()) + 1  # begin and end lie in [0, width)
+        self.groups, group = np.unique(self.sentence * len(self.names) + self.types, return_inverse=True)
+        self.group = group.ravel()
+        self.count = len(self.groups)
+        # one int64 sort key per ordering when it fits (else the same order by lexsort)
+        self.fits = self.count * self.width * self.width * 2 < 2**62
+        self.length = self.end - self.begin
+        self.pred_side = self.side == 0
+
+    def sort_by(self, *keys):
+        """Stable order by ``keys`` (most significant first, each paired with its range)."""
+        if self.fits:
             combined = keys[0][0]
             for key, size in keys[1:]:
                 combined = combined * size + key
             return np.argsort(combined, kind="stable")
         return np.lexsort([key for key, _ in keys[::-1]])
 
-    length = end - begin
-    pred_side = side == 0
+
+def _group_counts(spans: _SpanGroups) -> tuple:
+    """``(k, annotated, tp, overlap)`` per group: spans and tokens of each side, exact matches,
+    token overlap."""
+    group, count, width, pred_side = spans.group, spans.count, spans.width, spans.pred_side
+    begin, end, length = spans.begin, spans.end, spans.length
     k = [np.bincount(group[pred_side], minlength=count), np.bincount(group[~pred_side], minlength=count)]
     annotated = [np.bincount(group[pred_side], weights=length[pred_side], minlength=count),
                  np.bincount(group[~pred_side], weights=length[~pred_side], minlength=count)]
     # a span on both sides (same sentence, type, begin and end) is a true positive
-    order = sort_by((group, count), (begin, width), (end, width))
+    order = spans.sort_by((group, count), (begin, width), (end, width))
     same = (group[order[1:]] == group[order[:-1]]) & (begin[order[1:]] == begin[order[:-1]]) \
         & (end[order[1:]] == end[order[:-1]])
     tp = np.bincount(group[order[1:]][same], minlength=count)
     # token overlap: sweep the begin/end events of each group; spans of one type on one side are disjoint
     events = np.concatenate([begin, end])
     event_group = np.concatenate([group, group])
-    order = sort_by((event_group, count), (events, width))
-    delta = np.concatenate([np.ones_like(side), -np.ones_like(side)])[order]  # a begin opens, an end closes
+    order = spans.sort_by((event_group, count), (events, width))
+    delta = np.concatenate([np.ones_like(spans.side), -np.ones_like(spans.side)])[order]  # a begin opens, an end closes
     of_pred = np.concatenate([pred_side, pred_side])[order]
     covered_pred = np.cumsum(np.where(of_pred, delta, 0))
     covered_true = np.cumsum(np.where(of_pred, 0, delta))
     both = (covered_pred[:-1] > 0) & (covered_true[:-1] > 0)
     overlap = np.bincount(event_group[order[:-1]][both], weights=np.diff(events[order])[both], minlength=count)
-    group_type = groups % len(names)
-    group_sentence = groups // len(names)
-    n = sizes[group_sentence]
-    expected_overlap, expected_matches = np.zeros(count), np.zeros(count)
+    return k, annotated, tp, overlap
+
+
+def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, with_matches: bool,
+                        with_overlap: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``E[overlap]`` and ``E[matches]`` per group: closed forms for one span each (vectorised),
+    one cached signature call of the model for the others."""
+    group_sentence = spans.groups // len(spans.names)
+    n = spans.sizes[group_sentence]
+    expected_overlap, expected_matches = np.zeros(spans.count), np.zeros(spans.count)
     single = (k[0] == 1) & (k[1] == 1) & model.single_segment_uniform
     a, b = annotated[0].astype(np.int64), annotated[1].astype(np.int64)  # one span each: its length
     if with_overlap:
@@ -452,25 +479,33 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: RandomMo
         equal = single & (a == b)
         expected_matches[equal] = 1.0 / (n[equal] - a[equal] + 1).astype(float)
     several = np.flatnonzero((k[0] > 0) & (k[1] > 0) & ~single)
-    if several.size:
-        order = sort_by((group, count), (side, 2), (length, width))  # each group's lengths, sorted, predictions first
-        lengths = length[order].tolist()
-        cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
-        for g, start, middle, stop, size in zip(several.tolist(), cuts[several].tolist(),
-                                                (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
-                                                n[several].tolist()):
-            lengths_pred, lengths_true = tuple(lengths[start:middle]), tuple(lengths[middle:stop])
-            try:
-                if with_overlap:
-                    expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)
-                if with_matches:
-                    expected_matches[g] = model.expected_matches(size, lengths_pred, lengths_true)
-            except ValueError as error:  # a sentence too long and dense for the exact model
-                raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
-    # types in order of first appearance, as _corpus_pass meets them (sentence, predictions first, span order)
-    first = np.argsort((sentence * 2 + side) * types.size + np.arange(types.size), kind="stable")
+    if not several.size:
+        return expected_overlap, expected_matches
+    # each group's lengths, sorted, predictions first
+    order = spans.sort_by((spans.group, spans.count), (spans.side, 2), (spans.length, spans.width))
+    lengths = spans.length[order].tolist()
+    cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
+    for g, start, middle, stop, size in zip(several.tolist(), cuts[several].tolist(),
+                                            (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
+                                            n[several].tolist()):
+        lengths_pred, lengths_true = tuple(lengths[start:middle]), tuple(lengths[middle:stop])
+        try:
+            if with_overlap:
+                expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)
+            if with_matches:
+                expected_matches[g] = model.expected_matches(size, lengths_pred, lengths_true)
+        except ValueError as error:  # a sentence too long and dense for the exact model
+            raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
+    return expected_overlap, expected_matches
+
+
+def _per_type(spans: _SpanGroups, counts: np.ndarray, expected_overlap, expected_matches) -> tuple[dict, dict]:
+    """The groups summed per type (counts as integers, expectations exactly), types in order of
+    first appearance, as _corpus_pass meets them (sentence, predictions first, span order)."""
+    types, names = spans.types, spans.names
+    first = np.argsort((spans.sentence * 2 + spans.side) * types.size + np.arange(types.size), kind="stable")
     appearance = list(dict.fromkeys(types[first].tolist()))
-    counts = np.stack([tp, k[0], k[1], overlap, np.zeros(count), annotated[0] + annotated[1], np.zeros(count)])
+    group_type = spans.groups % len(names)
     by_type = np.argsort(group_type, kind="stable")
     cuts = np.concatenate(([0], np.cumsum(np.bincount(group_type, minlength=len(names))))).tolist()
     per_type, partials = {}, {}
@@ -690,7 +725,6 @@ def chance_f1(
     result = scores_from_statistics(total, level, zero_division)
     if return_sentence_scores:
         result["sentence_scores"] = sentence_scores(sentences, level)
-    from .bootstrap_intervals import add_intervals
 
     return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
 from .wheel_file import DISTRIBUTION, build_wheel
 
-HubMetric = MetricModule  # the name this module used before module_paths
 
 # installed besides the package (its own requirements come with its wheel's metadata)
 REQUIREMENTS = ("evaluate", "datasets", "seqeval", "numpy", "scipy")
@@ -160,3 +159,15 @@ def register(commands) -> None:
     parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
     parser.add_argument("--force", action="store_true", help="replace existing metric folders")
     parser.set_defaults(run=_run)
+
+
+__all__ = [
+    "APP_TEMPLATE",
+    "REQUIREMENTS",
+    "app_text",
+    "available_metrics",
+    "export_all",
+    "export_metric",
+    "register",
+    "requirements_text",
+]

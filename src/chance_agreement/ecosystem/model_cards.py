@@ -77,3 +77,6 @@ def write_model_cards(cards: dict, folder) -> list[Path]:
         target.write_text(str(card), encoding="utf-8")
         written.append(target)
     return written
+
+
+__all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_results", "metric_name", "model_card", "write_model_cards"]

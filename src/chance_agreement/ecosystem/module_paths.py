@@ -82,3 +82,17 @@ def cards_path() -> str:
             return str(folder)
     raise FileNotFoundError(f"no {CARDS_FOLDER}/ folder in the installed package ({BUNDLE_DIR}) nor in a clone "
                             f"({CHECKOUT_DIR}); reinstall the package")
+
+
+__all__ = [
+    "BUNDLE_DIR",
+    "CARDS_FOLDER",
+    "CHECKOUT_DIR",
+    "METRICS",
+    "METRIC_NAMES",
+    "MetricModule",
+    "PACKAGE_DIR",
+    "cards_path",
+    "metric_module",
+    "module_path",
+]

@@ -38,3 +38,6 @@ def instance_labels(spans, lengths, unit: str) -> list[tuple]:
                 rows.append(tuple(g.get(position, OUTSIDE) for g in given))
         return rows
     raise ValueError(f"unit must be 'token' or 'entity', got {unit!r}")
+
+
+__all__ = ["OUTSIDE", "instance_labels"]

@@ -35,6 +35,10 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ..chance.corrected_f1 import chance_f1
+from .contingency_table import contingency
+from .unitizing import unitizing_alpha
+from ..spans.validation import as_items
 from .table_coefficients import Table, coefficient_names, get_coefficient
 
 # the coefficients besides observed agreement and the kappa family of ``table_coefficients``
@@ -364,10 +368,33 @@ def agreement_report(
     and ``finn_order`` refer to the categories of the "all" view (sorted entity types, then "O");
     each view uses their restriction to its own categories (the grouped view has no distance).
     """
-    from ..chance.corrected_f1 import chance_f1
-    from .contingency_table import contingency
-    from .unitizing import unitizing_alpha
 
+    views = _checked_views(views, markables)
+    options = dict(scheme=scheme, mode=mode, suffix=suffix)
+    full_table, full_categories = contingency(predictions, references, view="all", **options)
+    matrix = distance_matrix(distance, full_categories) if distance is not None else None
+    order = None
+    if finn_order is not None:
+        order = [str(c) for c in _check_order(finn_order, full_categories)]
+    report: dict[str, Any] = {}
+    for view in views:
+        if view == "all":
+            table, categories = full_table, full_categories
+        elif view == "markables":
+            table, categories = contingency(predictions, references, view="all", markables=markables, **options)
+        else:
+            table, categories = contingency(predictions, references, view=view, **options)
+        report[view] = _view_coefficients(view, table, categories, matrix, full_categories, order)
+    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]
+    report["unitizing_alpha"] = {
+        variant: unitizing_alpha(as_items(annotations), variant=variant, **options)
+        for variant in ("u_alpha", "mu_alpha")
+    }
+    report["chance_f1"] = chance_f1(predictions, references, **options)
+    return plain(report)
+
+
+def _checked_views(views, markables) -> list[str]:
     if isinstance(views, str):
         views = (views,)
     views = list(views)
@@ -380,48 +407,39 @@ def agreement_report(
         raise ValueError("the 'markables' view needs markables= (one boolean mask per sentence)")
     if markables is not None and "markables" not in views:
         raise ValueError("markables= is only used by the 'markables' view: add it to views")
+    return views
 
-    options = dict(scheme=scheme, mode=mode, suffix=suffix)
-    full_table, full_categories = contingency(predictions, references, view="all", **options)
-    matrix = distance_matrix(distance, full_categories) if distance is not None else None
-    order = None
-    if finn_order is not None:
-        order = [str(c) for c in _check_order(finn_order, full_categories)]
 
-    report: dict[str, Any] = {}
-    for view in views:
-        if view == "all":
-            table, categories = full_table, full_categories
-        elif view == "markables":
-            table, categories = contingency(
-                predictions, references, view="all", markables=markables, **options
-            )
-        else:
-            table, categories = contingency(predictions, references, view=view, **options)
-        view_distance = _restrict(matrix, full_categories, categories)
-        view_order = [c for c in order if c in categories] if order is not None else None
-        if view_order is not None and len(view_order) != len(categories):
-            view_order = None
-        result = coefficients(table, categories, distance=view_distance, finn_order=view_order)
-        if matrix is not None and view_distance is None:
-            result["weighted_kappa"] = None
-            result["krippendorff_alpha"] = None
-            result["warnings"].append(
-                f"weighted_kappa, krippendorff_alpha: the distance does not cover the {view!r} "
-                f"view's categories {categories!r}"
-            )
-        result["contingency"] = {"categories": list(categories), "table": table.tolist()}
-        report[view] = result
-
-    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]
-    report["unitizing_alpha"] = {
-        variant: unitizing_alpha(annotations, variant=variant, **options)
-        for variant in ("u_alpha", "mu_alpha")
-    }
-    report["chance_f1"] = chance_f1(predictions, references, **options)
-    return plain(report)
+def _view_coefficients(view: str, table, categories, matrix, full_categories, order) -> dict[str, Any]:
+    """``coefficients`` of one view's table, the distance and Finn order restricted to its categories."""
+    view_distance = _restrict(matrix, full_categories, categories)
+    view_order = [c for c in order if c in categories] if order is not None else None
+    if view_order is not None and len(view_order) != len(categories):
+        view_order = None
+    result = coefficients(table, categories, distance=view_distance, finn_order=view_order)
+    if matrix is not None and view_distance is None:
+        result["weighted_kappa"] = None
+        result["krippendorff_alpha"] = None
+        result["warnings"].append(
+            f"weighted_kappa, krippendorff_alpha: the distance does not cover the {view!r} "
+            f"view's categories {categories!r}"
+        )
+    result["contingency"] = {"categories": list(categories), "table": table.tolist()}
+    return result
 
 
 def _check_order(finn_order, categories: list[str]) -> list[str]:
     _finn_codes(finn_order, categories)
     return list(finn_order)
+
+
+__all__ = [
+    "REPORT_VIEWS",
+    "agreement_report",
+    "check_distance_values",
+    "check_table",
+    "coefficients",
+    "distance_matrix",
+    "plain",
+    "square_distance_matrix",
+]

@@ -46,7 +46,7 @@ DISTANCES = ("nominal", "ordinal", "interval", "ratio")
 MAX_COUNT_CELLS = 100_000_000
 
 
-def _is_missing(value) -> bool:
+def is_missing(value) -> bool:
     if value is None or type(value).__name__ == "NAType":  # None, pandas.NA
         return True
     try:
@@ -55,7 +55,7 @@ def _is_missing(value) -> bool:
         return False
 
 
-def _rows(ratings) -> list[list]:
+def rating_rows(ratings) -> list[list]:
     """Validate an items-by-annotators array; return it as a list of lists."""
     if isinstance(ratings, np.ndarray):
         if ratings.ndim != 2:
@@ -104,8 +104,8 @@ def _distinct_labels(rows) -> dict:
         raise
 
 
-def _categories(rows, categories=None) -> list:
-    seen = [value for value in _distinct_labels(rows) if not _is_missing(value)]
+def rating_categories(rows, categories=None) -> list:
+    seen = [value for value in _distinct_labels(rows) if not is_missing(value)]
     return _ordered_categories(seen, categories)
 
 
@@ -141,11 +141,11 @@ def rating_codes(ratings, categories=None) -> tuple[np.ndarray, list]:
         if ratings.shape[1] < 2:
             raise ValueError(f"need at least two annotators (columns), got {ratings.shape[1]}")
         return _numeric_codes(ratings, categories)
-    rows = _rows(ratings)
+    rows = rating_rows(ratings)
     labels = _distinct_labels(rows)
-    cats = _ordered_categories([v for v in labels if not _is_missing(v)], categories)
+    cats = _ordered_categories([v for v in labels if not is_missing(v)], categories)
     index = {c: j for j, c in enumerate(cats)}
-    code_of = {v: (-1 if _is_missing(v) else index[v]) for v in labels}
+    code_of = {v: (-1 if is_missing(v) else index[v]) for v in labels}
     flat = [value for row in rows for value in row]
     codes = np.array(list(map(code_of.__getitem__, flat)), dtype=np.int64)
     return codes.reshape(len(rows), len(rows[0])), cats
@@ -204,12 +204,12 @@ def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
     return np.bincount(flat, minlength=n_items * n_categories).reshape(n_items, n_categories).astype(float)
 
 
-def _count_matrix(rows, categories) -> np.ndarray:
+def rows_count_matrix(rows, categories) -> np.ndarray:
     codes, _ = rating_codes(rows, categories)
     return count_matrix(codes, len(categories))
 
 
-def _check_counts(counts) -> np.ndarray:
+def check_counts(counts) -> np.ndarray:
     try:
         array = np.asarray(counts, dtype=float)
     except (TypeError, ValueError) as error:
@@ -245,7 +245,7 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
     if (ratings is None) == (counts is None):
         raise ValueError("give exactly one of ratings (items x annotators) or counts=")
     if counts is not None:
-        table = _check_counts(counts)
+        table = check_counts(counts)
         cats = list(categories) if categories is not None else list(range(table.shape[1]))
         if len(cats) != table.shape[1]:
             raise ValueError(
@@ -303,12 +303,6 @@ def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
     return result if details else kappa
 
 
-def _distance_matrix(distance, categories, marginals) -> np.ndarray:
-    """delta_ck for the categories (Krippendorff 2011 metric differences)."""
-    matrix, exponent = _scaled_distance_matrix(distance, categories, marginals)
-    return np.ldexp(matrix, exponent)
-
-
 def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray, int]:
     """``(matrix, e)`` with delta = matrix * 2**e: interval labels are divided by a power of two
     before squaring (exact), so labels of 1e200 or 1e-200 neither overflow nor underflow."""
@@ -335,32 +329,7 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
                     total = cumulative[hi + 1] - cumulative[lo]
                     matrix[c, k] = (total - (marginals[c] + marginals[k]) / 2.0) ** 2
             return matrix, scale
-        try:
-            values = np.array([float(c) for c in categories])
-        except (TypeError, ValueError) as error:
-            raise ValueError(
-                f"the {distance} distance needs numeric labels, got {categories!r}"
-            ) from error
-        if not np.all(np.isfinite(values)):
-            raise ValueError(
-                f"the {distance} distance needs finite numeric labels, got "
-                f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
-            )
-        if distance == "ratio" and np.any(values < 0):
-            raise ValueError("the ratio distance needs non-negative labels")
-        largest = float(np.max(np.abs(values))) if m else 0.0
-        if largest > 0:  # exact power-of-two rescaling: no overflow of (c - k)^2 or c + k
-            exponent = math.frexp(largest)[1]
-            values = np.ldexp(values, -exponent)
-            if distance == "interval":
-                scale = 2 * exponent
-        diff = values[:, None] - values[None, :]
-        if distance == "interval":
-            return diff**2, scale
-        total = values[:, None] + values[None, :]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
-        return ratio**2, scale
+        return _metric_distance_matrix(distance, categories)
     else:
         matrix = square_distance_matrix(
             distance, list(categories), "or a callable", " (pass categories= to fix their order)"
@@ -371,6 +340,37 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
         scale = math.frexp(largest)[1]
         matrix = np.ldexp(matrix, -scale)
     return matrix, scale
+
+
+def _metric_distance_matrix(distance: str, categories) -> tuple[np.ndarray, int]:
+    """The interval or ratio distance of numeric labels as ``(matrix, e)``, delta = matrix * 2**e."""
+    scale = 0
+    try:
+        values = np.array([float(c) for c in categories])
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"the {distance} distance needs numeric labels, got {categories!r}"
+        ) from error
+    if not np.all(np.isfinite(values)):
+        raise ValueError(
+            f"the {distance} distance needs finite numeric labels, got "
+            f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
+        )
+    if distance == "ratio" and np.any(values < 0):
+        raise ValueError("the ratio distance needs non-negative labels")
+    largest = float(np.max(np.abs(values))) if len(categories) else 0.0
+    if largest > 0:  # exact power-of-two rescaling: no overflow of (c - k)^2 or c + k
+        exponent = math.frexp(largest)[1]
+        values = np.ldexp(values, -exponent)
+        if distance == "interval":
+            scale = 2 * exponent
+    diff = values[:, None] - values[None, :]
+    if distance == "interval":
+        return diff**2, scale
+    total = values[:, None] + values[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
+    return ratio**2, scale
 
 
 def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
@@ -510,3 +510,21 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
         "categories": [str(c) for c in fleiss["categories"]],
         "warnings": fleiss["warnings"] + alpha["warnings"],
     }
+
+
+__all__ = [
+    "DISTANCES",
+    "MAX_COUNT_CELLS",
+    "check_counts",
+    "coincidence_matrix",
+    "count_matrix",
+    "fleiss_kappa",
+    "is_missing",
+    "krippendorff_alpha",
+    "multi_annotator_agreement",
+    "rating_categories",
+    "rating_codes",
+    "rating_rows",
+    "rows_count_matrix",
+    "token_ratings",
+]

@@ -41,8 +41,9 @@ import numpy as np
 from scipy import stats
 
 from ..chance.chance_corrected import has_room
+from .benchmark_scales import benchmark
 
-from .multi_annotator import _categories, _check_counts, _count_matrix, _is_missing, _rows
+from .multi_annotator import rating_categories, check_counts, rows_count_matrix, is_missing, rating_rows
 from .weights import agreement_weights
 
 COEFFICIENTS = (
@@ -59,7 +60,7 @@ class _Data:
             raise ValueError("give exactly one of ratings (items x raters) or counts= (items x categories)")
         self.warnings: list[str] = []
         if counts is not None:
-            table = _check_counts(counts)
+            table = check_counts(counts)
             if categories is None:
                 categories = list(range(1, table.shape[1] + 1))
             categories = list(categories)
@@ -67,12 +68,12 @@ class _Data:
                 raise ValueError(f"counts has {table.shape[1]} category columns but {len(categories)} categories given")
             self.raw = None
         else:
-            rows = _rows(ratings)
-            categories = _categories(rows, categories)
-            table = _count_matrix(rows, categories)
+            rows = rating_rows(ratings)
+            categories = rating_categories(rows, categories)
+            table = rows_count_matrix(rows, categories)
             index = {c: k for k, c in enumerate(categories)}
             # raw[i, g] = category index of rater g's label for item i, -1 if missing
-            self.raw = np.array([[-1 if _is_missing(v) else index[v] for v in row] for row in rows], dtype=int)
+            self.raw = np.array([[-1 if is_missing(v) else index[v] for v in row] for row in rows], dtype=int)
         rated = table.sum(axis=1) > 0
         if not rated.all():
             self.warnings.append(f"{int((~rated).sum())} item(s) without any rating left out")
@@ -409,7 +410,6 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
     ``benchmark_scale`` ("landis_koch", "fleiss" or "altman") each coefficient with a standard
     error also gets ``benchmark`` (``benchmark_scales.benchmark``).
     """
-    from .benchmark_scales import benchmark
 
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, weights)

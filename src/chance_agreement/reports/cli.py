@@ -243,3 +243,6 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+__all__ = ["OneLineParser", "PAPER", "build_parser", "demo_rows", "format_intervals", "format_report", "main"]

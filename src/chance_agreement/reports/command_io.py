@@ -71,3 +71,15 @@ def image_format(path) -> str:
     """The image format for ``path``: its extension when matplotlib knows it, else PNG."""
     suffix = Path(path).suffix.lower().lstrip(".")
     return suffix if suffix in IMAGE_FORMATS else "png"
+
+
+__all__ = [
+    "IMAGE_FORMATS",
+    "UsageError",
+    "add_span_options",
+    "check_output_path",
+    "emit",
+    "image_format",
+    "open_fraction",
+    "write_text",
+]

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import html
 import math
+import argparse
+import sys
 from pathlib import Path
 
 from ..chance.chance_corrected import chance_corrected
@@ -116,13 +118,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     intervals off; otherwise they are asked from ``chance_f1`` when it has bootstrap options.
     """
     names = list(annotations)
-    if len(names) < 2:
-        raise ValueError(f"a report needs at least two annotations, got {len(names)}")
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    get_model(model)  # a registered name or a RandomModel, else ValueError
-    if max_sentences < 0:
-        raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
+    _check_report_arguments(names, level, model, max_sentences)
     _check_shapes(tokens, annotations)
     span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
     intervals = _interval_options(confidence_level, n_resamples, random_state)
@@ -131,7 +127,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     data = {"title": title or "Agreement report: " + " vs ".join(names[:6]) + (" ..." if len(names) > 6 else ""),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "sentence_count": len(tokens)}
-    items = [list(item) for item in zip(*(annotations[name] for name in names))]
+    items = by_item([annotations[name] for name in names])
     if team:
         data["result"] = _team_results(annotations, level, model, span_options)
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
@@ -156,16 +152,35 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["leaderboard"] = _leaderboard_results(annotations[names[0]], systems, level, model, span_options, intervals)
     sentence_scores = data["result"].pop("sentence_scores")
     data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
+    data["sentences"] = _shown_sentences(tokens, annotations, sentence_scores, max_sentences, team, span_options)
+    return data
+
+
+def _check_report_arguments(names: list, level: str, model, max_sentences: int) -> None:
+    if len(names) < 2:
+        raise ValueError(f"a report needs at least two annotations, got {len(names)}")
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
+    if max_sentences < 0:
+        raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
+
+
+def _shown_sentences(tokens, annotations: dict, sentence_scores, max_sentences: int, team: bool,
+                     span_options: dict) -> dict:
+    """The sentences with the most disagreement beyond chance, with their tokens and spans."""
+    names = list(annotations)
+    shown_names = names if team else names[:2]
     shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
     detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name]]
+    scheme, mode, suffix = span_options["scheme"], span_options["mode"], span_options["suffix"]
     resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
         row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
                         for name in shown_names}
-    data["sentences"] = {"shown": shown, "left_out": left_out, "annotators": shown_names}
-    return data
+    return {"shown": shown, "left_out": left_out, "annotators": shown_names}
 
 
 def _check_shapes(tokens, annotations: dict) -> None:
@@ -699,7 +714,6 @@ def html_report(tokens, annotations: dict, path=None, **options) -> str:
 
 
 def _run(args) -> int:
-    import sys
 
     names = args.names.split(",") if args.names else None
     if names is not None and len(names) != len(args.annotations):
@@ -753,7 +767,6 @@ def register(commands) -> None:
 
 
 def _non_negative(text: str) -> int:
-    import argparse
 
     try:
         value = int(text)
@@ -762,3 +775,27 @@ def _non_negative(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
     return value
+
+
+__all__ = [
+    "HISTOGRAM_BINS",
+    "KAPPA_FAMILY",
+    "MAX_CATEGORIES",
+    "MAX_ROWS",
+    "MAX_SENTENCES",
+    "MAX_TYPES",
+    "SCORES",
+    "SERIES",
+    "STYLE",
+    "TEAM_KAPPA",
+    "TYPE_COLOURS",
+    "bar_chart",
+    "heat_map",
+    "histogram",
+    "html_report",
+    "load_annotations",
+    "register",
+    "render_report",
+    "report_data",
+    "scatter_plot",
+]

@@ -20,6 +20,8 @@ from ..chance.random_model import MODELS
 from ..chance.random_models import get_model
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
 from .leaderboard_significance import add_significance, significance_columns
+from ..ecosystem.model_cards import model_card, write_model_cards
+from .plots import plot_leaderboard
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -203,7 +205,6 @@ def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str 
                 dataset_split: str | None = "test", dataset_config: str | None = None) -> dict:
     """``{system: huggingface_hub.ModelCard}``: per system the model-index metadata that
     ``evaluate.push_to_hub`` writes (see ``ecosystem.model_cards``), at the board's level."""
-    from ..ecosystem.model_cards import model_card
 
     return {row["system"]: model_card(row["system"], row, metric_args(board), dataset_type, dataset_name,
                                       dataset_split, dataset_config)
@@ -299,14 +300,12 @@ def _run(args) -> int:
                               random_state=args.random_state, gold_noise=args.gold_noise)
     emit(render(board, args.format, args.digits), args.output)
     if args.model_cards:
-        from ..ecosystem.model_cards import write_model_cards
 
         cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, args.dataset_split or None,
                             args.dataset_config)
         for path in write_model_cards(cards, args.model_cards):
             print(path, file=sys.stderr)
     if args.plot:
-        from .plots import plot_leaderboard
 
         try:
             plot_leaderboard(board, args.plot)
@@ -350,3 +349,24 @@ def register(commands) -> None:
     parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
     add_span_options(parser)
     parser.set_defaults(run=_run)
+
+
+__all__ = [
+    "FORMATS",
+    "SPLIT_BY",
+    "SUBSETS",
+    "build_leaderboard",
+    "check_alignment",
+    "competition_ranks",
+    "load_systems",
+    "metric_args",
+    "model_cards",
+    "register",
+    "render",
+    "sentence_chance",
+    "split_sentences",
+    "system_name",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+]

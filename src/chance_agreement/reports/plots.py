@@ -124,3 +124,12 @@ def register(commands) -> None:
                         help="segment lengths (default 1 5 10 15)")
     parser.add_argument("--model", choices=MODELS, default="non_overlapping")
     parser.set_defaults(run=_run_figure1)
+
+
+__all__ = [
+    "FIGURE1_LENGTHS",
+    "plot_leaderboard",
+    "plot_start_distributions",
+    "register",
+    "save_start_distributions",
+]

@@ -117,3 +117,6 @@ def register(subparsers) -> None:
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--digits", type=int, default=4)
     parser.set_defaults(run=_run)
+
+
+__all__ = ["FORMATS", "VIEWS", "format_span_table", "read_annotations", "register", "span_scores"]

@@ -27,6 +27,10 @@ from pathlib import Path
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
 from ..chance.random_models import get_model
+from ..noise.noise_model import noise_report, noise_report_multi
+from ..reliability.agreement_coefficients import coefficients, plain
+from ..reliability.contingency_table import contingency
+from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
@@ -181,8 +185,6 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
     """Two annotators: the kappa family on every token and on the entity tokens, with the tables."""
     if len(annotations.tags) != 2:
         return None
-    from ..reliability.agreement_coefficients import coefficients, plain
-    from ..reliability.contingency_table import contingency
 
     reference, other = annotations.tags
     data, tables, columns = {}, [], {}
@@ -206,7 +208,6 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
     """More than two annotators: Fleiss' kappa and Krippendorff's alpha with the category counts."""
     if len(annotations.tags) < 3:
         return None
-    from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 
     result = multi_annotator_agreement(annotations.items, **options["span"])
     ratings, _ = token_ratings(annotations.items, **options["span"])
@@ -225,7 +226,6 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
 
 def noise_section(annotations: Annotations, options: dict) -> Section | None:
     """The noise bound of the subset every annotator agrees on, per token and per entity."""
-    from ..noise.noise_model import noise_report, noise_report_multi
 
     data = {}
     for unit in NOISE_UNITS:
@@ -368,3 +368,30 @@ def register(commands) -> None:
     parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
     add_span_options(parser)
     parser.set_defaults(run=_run)
+
+
+__all__ = [
+    "Annotations",
+    "COEFFICIENTS",
+    "FORMATS",
+    "NOISE_KEYS",
+    "NOISE_UNITS",
+    "SCORES",
+    "SECTIONS",
+    "Section",
+    "Table",
+    "ZERO_DIVISION_NOTE",
+    "build_report",
+    "chance_f1_section",
+    "coefficients_section",
+    "load_annotations",
+    "noise_section",
+    "register",
+    "render",
+    "several_annotators_section",
+    "team_chance_f1_section",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+    "to_text",
+]

@@ -97,3 +97,6 @@ def pair_annotations(first: list[AnnotatedText], second: list[AnnotatedText]):
         if a.tokens != b.tokens:
             raise ValueError(f"different tokens for the same text: {a.source} and {b.source}")
     return [a.spans for a in first], [b.spans for b in second], [len(a.tokens) for a in first]
+
+
+__all__ = ["AnnotatedText", "WidenedSpansWarning", "annotate", "char_offset", "pair_annotations", "warn_widened"]

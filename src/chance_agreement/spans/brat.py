@@ -71,3 +71,6 @@ def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedTe
         raise ValueError(f"{txt_path}: the text is empty")
     warn_widened(units, str(ann_path))
     return units
+
+
+__all__ = ["read_brat"]

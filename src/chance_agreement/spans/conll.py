@@ -207,3 +207,19 @@ def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
                 continue
             raise ValueError(f"the files are not token-aligned: {where(first, sentence, token)}, "
                              f"{where(other, sentence, token)} (sentence {sentence + 1}, token {token + 1})")
+
+
+__all__ = [
+    "ColumnFile",
+    "STDIN_NAME",
+    "check_column_tags",
+    "check_same_tokens",
+    "check_tag_columns",
+    "decode_lines",
+    "parse_column_spec",
+    "read_column_file",
+    "read_columns",
+    "read_conll",
+    "source_name",
+    "write_conll",
+]

@@ -100,3 +100,6 @@ def read_jsonl(path, tokenizer=None, widen: bool = False) -> list[AnnotatedText]
         raise ValueError(f"{path}: no JSON objects found")
     warn_widened(texts, str(path))
     return texts
+
+
+__all__ = ["SPAN_KEYS", "parse_record", "read_jsonl"]

@@ -16,11 +16,10 @@ from .base import RandomModel
 from .non_overlapping import NonOverlapping
 from .overlapping import Overlapping
 
-__all__ = ["DEFAULT_MODEL", "NonOverlapping", "Overlapping", "RandomModel", "get_model", "model_names", "register",
+__all__ = ["NonOverlapping", "Overlapping", "RandomModel", "get_model", "model_names", "register",
            "unregister"]
 
 _REGISTRY: dict[str, RandomModel] = {}
-DEFAULT_MODEL = "non_overlapping"
 
 
 def register(model: RandomModel) -> RandomModel:
