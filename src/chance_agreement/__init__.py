@@ -43,8 +43,8 @@ _EXPORTS = {
     "tags_from_spans": "spans.nested",
     "outermost_tags": "spans.nested",
     "innermost_tags": "spans.nested",
-    "read_jsonl": "spans.jsonl",
-    "read_brat": "spans.brat",
+    "read_jsonl": "spans.readers.jsonl",
+    "read_brat": "spans.readers.brat",
     "pair_annotations": "spans.annotated_text",
     "tokenize": "spans.tokenizer",
     # intervals and significance tests

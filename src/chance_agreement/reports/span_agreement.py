@@ -18,8 +18,8 @@ from ..chance.nested_f1 import nested_chance_f1
 from ..chance.random_model import MODELS
 from ..chance.span_f1 import span_chance_f1
 from ..spans.annotated_text import pair_annotations
-from ..spans.brat import read_brat
-from ..spans.jsonl import read_jsonl
+from ..spans.readers.brat import read_brat
+from ..spans.readers.jsonl import read_jsonl
 from ..spans.nested import innermost, outermost
 
 FORMATS = ("auto", "jsonl", "brat")

@@ -23,8 +23,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .annotated_text import AnnotatedText, annotate, char_offset, warn_widened
-from .tokenizer import align_tokens, tokenize
+from ..annotated_text import AnnotatedText, annotate, char_offset, warn_widened
+from ..tokenizer import align_tokens, tokenize
 
 SPAN_KEYS = ("spans", "entities", "label", "labels")
 

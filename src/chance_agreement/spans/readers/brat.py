@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .annotated_text import AnnotatedText, annotate, char_offset, warn_widened
+from ..annotated_text import AnnotatedText, annotate, char_offset, warn_widened
 
 
 def _text_bound(path: Path, number: int, line: str, text: str):

@@ -1,0 +1,1 @@
+"""File readers: one module per annotation tool's export format."""
