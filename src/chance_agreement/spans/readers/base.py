@@ -84,6 +84,7 @@ class Reader:
     sniff: Callable
     read: Callable
     extra: str | None = None  # the pip extra the reader needs, if any
+    folders: bool = False  # reads a folder too (brat)
 
 
 def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint"):

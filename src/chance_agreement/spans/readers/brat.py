@@ -104,6 +104,7 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
     return [Annotator(path.name, str(path), units, named_by_file=True)]
 
 
-READERS = (Reader("brat", "brat standoff: a .ann file next to its .txt, or a folder of them", _sniff, _read),)
+READERS = (Reader("brat", "brat standoff: a .ann file next to its .txt, or a folder of them", _sniff, _read,
+                  folders=True),)
 
 __all__ = ["read_brat", "READERS"]
