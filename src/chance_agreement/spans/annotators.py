@@ -115,11 +115,14 @@ def align(annotators: list[Annotator]) -> list[list[Unit]]:
     if not annotators:
         raise ValueError("no annotators")
     every = [unit for a in annotators for unit in a.units]
-    aligned = None
+    aligned, problem = None, None
     if all(unit.key is not None for unit in every):
-        aligned = _by(annotators, lambda unit: unit.key, "document", strict=not all(u.text is not None for u in every))
+        aligned, problem = _by(annotators, lambda unit: unit.key, "document")
     if aligned is None and all(unit.text is not None for unit in every):
-        aligned = _by(annotators, lambda unit: unit.text, "text", strict=True)
+        aligned, text_problem = _by(annotators, lambda unit: unit.text, "text")
+        problem = problem or text_problem
+    if problem is not None and aligned is None:
+        raise ValueError(problem)
     if aligned is None:
         aligned = _by_order(annotators)
     for position in range(len(aligned[0])):
@@ -127,8 +130,8 @@ def align(annotators: list[Annotator]) -> list[list[Unit]]:
     return aligned
 
 
-def _by(annotators, key_of, what: str, strict: bool):
-    """Units matched by ``key_of``; None (try the next way) when the keys differ and not ``strict``."""
+def _by(annotators, key_of, what: str):
+    """``(units matched by key_of, None)``, or ``(None, the difference)`` when the keys differ."""
     first = annotators[0]
     tables = []
     for annotator in annotators:
@@ -139,9 +142,7 @@ def _by(annotators, key_of, what: str, strict: bool):
     for annotator, table in zip(annotators[1:], tables[1:]):
         problem = _difference(first, annotator, tables[0], table, what)
         if problem is not None:
-            if not strict:
-                return None
-            raise ValueError(problem)
+            return None, problem
     seen = [dict() for _ in annotators]
     aligned = [[] for _ in annotators]
     for unit in first.units:
@@ -150,7 +151,7 @@ def _by(annotators, key_of, what: str, strict: bool):
             position = seen[index].get(key, 0)
             aligned[index].append(table[key][position])
             seen[index][key] = position + 1
-    return aligned
+    return aligned, None
 
 
 def _difference(first: Annotator, other: Annotator, first_table: dict, table: dict, what: str) -> str | None:
