@@ -39,6 +39,7 @@ _EXPORTS = {
     "tags_from_spans": "spans.nested",
     "outermost_tags": "spans.nested",
     "innermost_tags": "spans.nested",
+    "read_annotators": "spans.annotators",
     "read_jsonl": "spans.readers.jsonl",
     "read_brat": "spans.readers.brat",
     "pair_annotations": "spans.annotated_text",

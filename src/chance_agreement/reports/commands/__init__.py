@@ -2,7 +2,7 @@
 
 Each module defines ``COMMAND``, a ``command_io.Command`` (name, help, ``arguments(parser)``,
 ``run(args)``). ``COMMAND_MODULES`` lists them in the order ``--help`` shows them, so a new
-sub-command is one new module plus its name here. The library functions the commands call live in
+sub-command is one new module plus its name here (a dotted name is imported as it is). The library functions the commands call live in
 their layers (``reports.team_report``, ``reports.html_report``, ...); the commands only read the
 command line, the files (through ``spans.readers``) and print.
 """
@@ -16,7 +16,7 @@ COMMAND_MODULES = ("f1", "agreement", "report", "spans", "leaderboard", "figure1
 
 def commands() -> list:
     """Every registered ``Command``, in ``COMMAND_MODULES`` order."""
-    return [importlib.import_module(f"{__name__}.{module}").COMMAND for module in COMMAND_MODULES]
+    return [importlib.import_module(module if "." in module else f"{__name__}.{module}").COMMAND for module in COMMAND_MODULES]
 
 
 def add_commands(subparsers) -> None:

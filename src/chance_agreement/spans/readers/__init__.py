@@ -3,7 +3,7 @@
 Each module of this package reads one tool's export and defines ``READERS``, a tuple of
 ``base.Reader`` s (name, description, ``sniff``, ``read``). ``READER_MODULES`` lists the modules in
 the order detection tries them (the most specific first), so a new format is one new module plus
-its name here. ``read_file(path)`` detects the format by content (never by the file's name) or
+its name here (a dotted name is imported as it is: a reader may live outside the package). ``read_file(path)`` detects the format by content (never by the file's name) or
 takes ``input_format``; a file no reader takes is one error naming what it looks like and the
 formats there are. Every command and ``chance_agreement.read_annotators`` read through here.
 """
@@ -22,7 +22,7 @@ def readers() -> dict[str, Reader]:
     """Every reader by name, in detection order."""
     found: dict[str, Reader] = {}
     for module in READER_MODULES:
-        for reader in importlib.import_module(f"{__name__}.{module}").READERS:
+        for reader in importlib.import_module(module if "." in module else f"{__name__}.{module}").READERS:
             found[reader.name] = reader
     return found
 
