@@ -86,9 +86,10 @@ def _names(annotators: list[Annotator], names) -> list[str]:
         if len(set(names)) < len(names):
             raise ValueError(f"two annotators are named alike in {names}")
         return names
-    labels = [a.name for a in annotators]
+    given = [a.name for a in annotators]
+    labels = list(given)
     for index, annotator in enumerate(annotators):
-        if annotator.named_by_file and labels.count(annotator.name) > 1:
+        if annotator.named_by_file and given.count(annotator.name) > 1:
             labels[index] = _distinct_path(annotator, annotators)
     if len(set(labels)) < len(labels):
         labels = [f"{label}#{i + 1}" if labels.count(label) > 1 else label for i, label in enumerate(labels)]

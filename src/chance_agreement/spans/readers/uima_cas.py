@@ -51,6 +51,14 @@ def _sniff_xmi(head: bytes, path: Path) -> bool:
 
 
 def _load(path: Path, options: ReadOptions, xmi: bool):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # cassis's own use of importlib.resources
+        return _load_quietly(path, options, xmi)
+
+
+def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
     cassis = _cassis()
     try:
         if not xmi:
