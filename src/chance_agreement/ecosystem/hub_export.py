@@ -34,6 +34,9 @@ from evaluate.utils import launch_gradio_widget
 module = evaluate.load(str(Path(__file__).resolve().parent / "{script}"))
 
 # The Space runs `python app.py`; importing this file only loads the module.
+__all__ = ["HubMetric", "REQUIREMENTS", "APP_TEMPLATE", "available_metrics", "requirements_text", "app_text",
+           "export_metric", "export_all"]
+
 if __name__ == "__main__":
     launch_gradio_widget(module)
 '''

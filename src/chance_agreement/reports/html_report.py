@@ -677,3 +677,8 @@ def html_report(tokens, annotations: dict, path=None, **options) -> str:
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")
     return page
+
+
+__all__ = ["MAX_SENTENCES", "MAX_TYPES", "MAX_CATEGORIES", "MAX_ROWS", "HISTOGRAM_BINS", "KAPPA_FAMILY",
+           "TEAM_KAPPA", "SCORES", "report_data", "SERIES", "TYPE_COLOURS", "bar_chart", "heat_map", "histogram",
+           "scatter_plot", "STYLE", "render_report", "load_annotations", "html_report"]

@@ -288,3 +288,8 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
     if fmt == "json":
         return to_json(board)
     raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
+
+
+__all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "check_alignment", "load_systems",
+           "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
+           "model_cards", "to_markdown", "to_csv", "to_json", "render"]

@@ -103,3 +103,6 @@ def plot_leaderboard(board: dict, path=None, ax=None):
         ax.figure.tight_layout()
         ax.figure.savefig(path, bbox_inches="tight", format=image_format(path))
     return ax
+
+
+__all__ = ["FIGURE1_LENGTHS", "plot_start_distributions", "save_start_distributions", "plot_leaderboard"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..chance.nested_f1 import nested_chance_f1
 from ..chance.span_f1 import span_chance_f1
-from ..spans.annotators import Team, read_annotators
+from ..spans.annotators import Team
 from ..spans.nested import innermost, outermost
 
 VIEWS = ("nested", "outermost", "innermost")
@@ -47,12 +47,6 @@ def team_span_scores(team: Team, view: str = "nested", crossing: str = "error", 
     return result
 
 
-def span_scores(first, second, *more, fmt="auto", widen=False, view="nested", crossing="error", **kwargs) -> dict:
-    """The scores of two or more annotators' files (``team_span_scores`` of ``read_annotators``)."""
-    team = read_annotators([first, second, *more], input_format=fmt, widen=widen)
-    return team_span_scores(team, view, crossing, **kwargs)
-
-
 def format_span_table(result: dict, digits: int = 4) -> str:
     """One row per label and overall, for the pooled scores and then every depth."""
     scopes = [("pooled" if "depths" in result else "all", result)]
@@ -75,4 +69,4 @@ def format_span_table(result: dict, digits: int = 4) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["VIEWS", "pair_scores", "team_span_scores", "span_scores", "format_span_table"]
+__all__ = ["VIEWS", "pair_scores", "team_span_scores", "format_span_table"]

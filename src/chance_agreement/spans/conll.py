@@ -166,11 +166,6 @@ def read_column_file(source) -> ColumnFile:
                       token_column, [m.get("sent_id") for _, _, m in sentences], [m.get("text") for _, _, m in sentences])
 
 
-def read_columns(source) -> list[list[list[str]]]:
-    """Sentences as lists of rows (each row the line's columns); every row has the same width."""
-    return read_column_file(source).rows
-
-
 def read_conll(source, reference_column: int = 1, prediction_columns=(-1,)):
     """``(tokens, references, [predictions per prediction column])`` from a column file.
 
@@ -257,3 +252,8 @@ def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
                 continue
             raise ValueError(f"the files are not token-aligned: {where(first, sentence, token)}, "
                              f"{where(other, sentence, token)} (sentence {sentence + 1}, token {token + 1})")
+
+
+__all__ = ["STDIN_NAME", "source_name", "decode_lines", "COMMENT", "ColumnFile", "parse_column_spec",
+           "read_column_file", "read_conll", "write_conll", "check_column_tags", "check_tag_columns",
+           "check_same_tokens"]
