@@ -249,6 +249,10 @@ def test_crossing_spans_skipped_with_a_count_and_listed(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "note: 1 crossing span(s) left out (--crossing skip):" in done.stdout
     assert f"{path} line 1: span (1, 3, 'LOC') 'York City' left out: it and (0, 2, 'LOC') cross" in done.stdout
+    page = tmp_path / "report.html"
+    done = run_cli("report", path, other, "--crossing", "skip", "-o", page, "--no-intervals")
+    assert done.returncode == 0, done.stderr
+    assert "span (1, 3, &#x27;LOC&#x27;) &#x27;York City&#x27; left out" in page.read_text(encoding="utf-8")
     done = run_cli("spans", path, other, "--crossing", "skip", "--json")
     assert json.loads(done.stdout)["skipped_spans"] == [f"{path} line 1: span (1, 3, 'LOC') 'York City' left out: "
                                                         f"it and (0, 2, 'LOC') cross"]

@@ -31,6 +31,7 @@ from ..spans.annotators import read_annotators
 from ..spans.tags import corpus_spans, effective_scheme
 from .command_io import UsageError
 from .leaderboard import build_leaderboard
+from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
 MAX_TYPES = 40  # rows of the per-type table and bars
@@ -626,6 +627,11 @@ def _leaderboard(data: dict) -> str:
     return _section("Leaderboard", "leaderboard", body)
 
 
+def _reading_notes(data: dict) -> str:
+    notes = data.get("reading_notes") or []
+    return f"<ul class=\"meta\">{''.join(f'<li>{_e(note.strip())}</li>' for note in notes)}</ul>" if notes else ""
+
+
 def render_report(data: dict) -> str:
     """The HTML page of ``report_data``'s dict; sections whose keys are absent are left out."""
     parts = [_summary(data)]
@@ -643,21 +649,23 @@ def render_report(data: dict) -> str:
             f"<h1>{_e(data['title'])}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
             f"{_e(data['compared'])}; {data.get('sentence_count', '?')} sentences; {_e(data['level'])} level, "
             f"{_e(data['model'].replace('_', '-'))} random model. Made by chance-agreement.</p>"
-            + "".join(parts) + "</main></body></html>\n")
+            + _reading_notes(data) + "".join(parts) + "</main></body></html>\n")
 
 
 # --- files, the one-call form and the command line -----------------------------------------------
 
 
 def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
-                     scheme=None, mode=None, suffix: bool = False, **read_options) -> tuple[list, dict]:
+                     scheme=None, mode=None, suffix: bool = False, notes: list | None = None,
+                     **read_options) -> tuple[list, dict]:
     """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
     (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
     Without a column the first column file's tags are read from ``first_column`` and the others'
     from ``other_column``; one file alone gives all of its annotators. Names are the annotators'
     ids or file names (with the column when two would be equal); every file must have the first
-    one's documents and tokens. Crossing spans follow ``crossing``; overlapping types become layers.
+    one's documents and tokens. Crossing spans follow ``crossing``; overlapping types become layers;
+    what that changed is appended to ``notes`` when given (``team_report.reading_notes``).
     """
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
@@ -667,13 +675,19 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     if names is not None and len(names) != len(team.names):
         raise UsageError(f"--names gives {len(names)} names for {len(team.names)} annotations")
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    if notes is not None:
+        notes += reading_notes(team)
     return tokens, dict(zip(names or team.names, tags))
 
 
-def html_report(tokens, annotations: dict, path=None, **options) -> str:
+def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, **options) -> str:
     """The report page of ``annotations`` (see ``report_data`` for the options); written to
-    ``path`` (UTF-8) when given. Returns the HTML."""
-    page = render_report(report_data(tokens, annotations, **options))
+    ``path`` (UTF-8) when given; ``reading_notes`` (what reading the files changed) are listed
+    under the title. Returns the HTML."""
+    data = report_data(tokens, annotations, **options)
+    if reading_notes:
+        data["reading_notes"] = list(reading_notes)
+    page = render_report(data)
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")
     return page

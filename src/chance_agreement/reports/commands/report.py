@@ -17,9 +17,11 @@ def run(args) -> int:
         raise UsageError("--leaderboard needs a gold file and at least one system")
     check_output_path(args.output)
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
+    notes: list = []
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
-                                           crossing=args.crossing, **span, **read_options(args))
-    html_report(tokens, annotations, args.output, leaderboard=args.leaderboard, level=args.level, model=args.model,
+                                           crossing=args.crossing, notes=notes, **span, **read_options(args))
+    html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
+                model=args.model,
                 max_sentences=args.max_sentences, title=args.title,
                 confidence_level=None if args.no_intervals else args.confidence_level,
                 n_resamples=args.resamples, random_state=args.seed, **span)
