@@ -37,21 +37,6 @@ def system_name(spec: str) -> str:
     return Path(path).stem if column is None else f"{Path(path).stem}:{column}"
 
 
-def check_alignment(gold_tokens, system_tokens, source) -> None:
-    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's
-    (for token lists; files are compared line by line with ``spans.conll.check_same_tokens``)."""
-    if len(system_tokens) != len(gold_tokens):
-        raise ValueError(f"{source}: {len(system_tokens)} sentences, the gold file has {len(gold_tokens)}")
-    for number, (gold, system) in enumerate(zip(gold_tokens, system_tokens), start=1):
-        if gold != system:
-            if len(gold) != len(system):
-                problem = f"{len(system)} tokens, the gold has {len(gold)}"
-            else:
-                position = next(i for i, (g, s) in enumerate(zip(gold, system)) if g != s)
-                problem = f"token {position + 1} is {system[position]!r}, the gold has {gold[position]!r}"
-            raise ValueError(f"{source}: sentence {number}: {problem}")
-
-
 def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
                  scheme=None, mode=None, suffix=False, **read_options):
     """``(references, {name: predictions})`` from a gold file and system files of any format the
@@ -290,6 +275,6 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
     raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
 
 
-__all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "check_alignment", "load_systems",
+__all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
            "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
            "model_cards", "to_markdown", "to_csv", "to_json", "render"]

@@ -173,19 +173,18 @@ def _short(text: str, limit: int = 40) -> str:
 def _by_order(annotators):
     first = annotators[0]
     for annotator in annotators[1:]:
-        if len(annotator.units) != len(first.units) and not (annotator.column_file and first.column_file):
+        if annotator.column_file is not None and first.column_file is not None:
+            if annotator.column_file is not first.column_file:
+                check_same_tokens(first.column_file, annotator.column_file)  # names both files and lines
+        elif len(annotator.units) != len(first.units):
             raise ValueError(f"{first.source} has {len(first.units)} sentence units and {annotator.source} has "
                              f"{len(annotator.units)}, and the files have no ids or texts to match them by")
     return [a.units for a in annotators]
 
 
 def _same_tokens(pairs) -> None:
-    (first, unit), rest = pairs[0], pairs[1:]
-    for annotator, other in rest:
-        if first.column_file is not None and annotator.column_file is not None:
-            if annotator.column_file is not first.column_file:
-                check_same_tokens(first.column_file, annotator.column_file)
-            continue
+    (_, unit), rest = pairs[0], pairs[1:]
+    for _, other in rest:
         if other.tokens != unit.tokens:
             at = next((i for i, (a, b) in enumerate(zip(unit.tokens, other.tokens)) if a != b),
                       min(len(unit.tokens), len(other.tokens)))
