@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from chance_agreement.chance.exact_sum import ordered_matmul
 from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
 __all__ = ["band_mass_reference", "coverage_reference", "start_distribution_reference", "two_ended_reference"]
@@ -32,7 +33,7 @@ def band_mass_reference(slots: int, draws: int, excesses: list[int], length: int
     hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
     x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
     table = _subset_excess_table(excesses, j_cap, x_max)
-    joint = hyper @ table  # joint[q, x] = P(slot q, excess x before it)
+    joint = ordered_matmul(hyper, table)  # joint[q, x] = P(slot q, excess x before it)
     if rows <= x_max + 1:
         for q in range(rows):
             stop = min(length, q + x_max + 1)

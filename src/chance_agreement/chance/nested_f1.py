@@ -52,6 +52,7 @@ from collections import defaultdict
 import numpy as np
 
 from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels, scores_from_statistics
+from .exact_sum import exact_dot, ordered_convolve
 from .random_models import RandomModel, get_model
 from ..spans.nested import Node, check_lengths, forests
 
@@ -98,7 +99,7 @@ def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -
         layer.spans.extend((forest[i].start, forest[i].end) for i in members)
         coverage = model.coverage(region, lengths)
         if parent is not None:
-            coverage = np.convolve(absolute[parent], coverage)
+            coverage = ordered_convolve(absolute[parent], coverage)
         starts, counts = {}, {}
         needed = {forest[i].length for i in members if with_starts or i in parents}
         for length in sorted(set(lengths)):
@@ -108,7 +109,7 @@ def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -
             others = list(lengths)
             others.remove(length)
             relative = model.start_distribution(region, tuple(others), length)
-            starts[length] = relative if parent is None else np.convolve(absolute[parent], relative)
+            starts[length] = relative if parent is None else ordered_convolve(absolute[parent], relative)
         for i in members:
             if i in parents:
                 absolute[i] = starts[forest[i].length]
@@ -127,7 +128,7 @@ def _expected_matches(first: _Layer, second: _Layer) -> float:
     for length in set(first.lengths()) & set(second.lengths()):
         for start_a, count_a in first.starts[length]:
             for start_b, count_b in second.starts[length]:
-                total += count_a * count_b * float(start_a @ start_b)
+                total += count_a * count_b * exact_dot(start_a, start_b)
     return total
 
 
@@ -163,7 +164,7 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
                 if with_matches:
                     vector[_EXP_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
             else:
-                vector[_EXP_OVERLAP] = float(a.coverage @ b.coverage)
+                vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
                 if with_matches:  # else 0: the statistics record that only the token level was computed
                     vector[_EXP_MATCHES] = _expected_matches(a, b)
         per_type[label] = vector

@@ -256,7 +256,7 @@ def _expected_agreements(counts: Table) -> dict[str, float]:
     return {
         "bennett_s": 1.0 / counts.q,
         "scott_pi": float(np.sum(((rows + cols) / (2 * total)) ** 2)),
-        "cohen_kappa": float(np.sum(rows * cols) / total**2),
+        "cohen_kappa": float(np.sum(rows * cols) / (total * total)),
     }
 
 

@@ -36,9 +36,9 @@ import math
 from typing import Any, Callable
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
+from ..chance.portable_math import t_ppf, t_sf
 from .agreement_coefficients import agreement_report, check_table, coefficients, plain
 from .table_coefficients import Table, coefficient_names, get_coefficient
 
@@ -78,9 +78,10 @@ def _fpc(population_size, n: float) -> float:
 def _two_rater_variance(proportions, weights, agreement, expected, coefficient, g, fpc, n, room) -> float:
     """Gwet's (2014) two-rater variance of a chance-corrected coefficient (see the module
     docstring); ``room`` is ``1 - p_e``."""
-    inner = np.sum(proportions * (weights - (1.0 - coefficient) * g) ** 2)
-    inner -= (agreement - 2.0 * (1.0 - coefficient) * expected) ** 2
-    return fpc * inner / (n * room**2)
+    inner = np.sum(proportions * (weights - (1.0 - coefficient) * g) ** 2)  # array: an exact square
+    centre = agreement - 2.0 * (1.0 - coefficient) * expected
+    inner -= centre * centre  # scalars squared by a product, never libm's pow
+    return fpc * inner / (n * room * room)
 
 
 def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, tuple[float | None, float | None]]:
@@ -94,7 +95,7 @@ def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, 
     agreement = float(np.sum(weights * p))
     squared = float(np.sum(p * weights**2))
     out: dict[str, tuple[float | None, float | None]] = {
-        "observed_agreement": (agreement, fpc * (squared - agreement**2) / n),
+        "observed_agreement": (agreement, fpc * (squared - agreement * agreement) / n),
     }
     for name in _names()[1:]:
         coefficient = get_coefficient(name)
@@ -104,7 +105,7 @@ def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, 
             continue
         expected = coefficient.expected_agreement(counts)
         if name == "bennett_s":  # no g term: the variance of percent agreement, rescaled
-            variance = fpc * (squared - agreement**2) / (n * chance**2)
+            variance = fpc * (squared - agreement * agreement) / (n * chance * chance)
         else:
             centre, room = value, chance
             if name == "krippendorff_alpha":  # Scott's variance at Scott's value (the uncorrected form)
@@ -144,7 +145,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
         estimates = dict.fromkeys(_names(), (None, None))
     else:
         estimates = _estimates(table, weights, fpc)
-    quantile = float(student_t.ppf((1.0 + confidence_level) / 2.0, n - 1)) if n >= 2 else None
+    quantile = t_ppf((1.0 + confidence_level) / 2.0, n - 1) if n >= 2 else None
     if 0 < n < 2:
         warnings.append("fewer than 2 items: no t interval or p-value (n - 1 degrees of freedom)")
     for name in _names():
@@ -161,7 +162,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
             if quantile is not None:
                 entry["ci"] = [value - quantile * se, min(1.0, value + quantile * se)]
                 if se > 0:
-                    entry["p_value"] = float(2.0 * student_t.sf(abs(value) / se, n - 1))
+                    entry["p_value"] = 2.0 * t_sf(abs(value) / se, n - 1)
                 else:
                     entry["p_value"] = 1.0 if value == 0 else 0.0
         result[name] = entry

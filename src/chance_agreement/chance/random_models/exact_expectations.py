@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..exact_sum import exact_dot
 from ..random_model import cached_coverage as _coverage
 from ..random_model import cached_start_distribution as _start_distribution
 from ..random_model import check_inputs, compact_coverage as _compact_coverage, compact_dot, compact_start as _compact_start
@@ -61,7 +62,7 @@ def expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> 
     first, second = _compact_coverage(n, lengths_a, model), _compact_coverage(n, lengths_b, model)
     if first is not None and second is not None:  # small signatures: the two ends only, no arrays
         return compact_dot(n, first, second)
-    return float(_coverage(n, lengths_a, model) @ _coverage(n, lengths_b, model))
+    return exact_dot(_coverage(n, lengths_a, model), _coverage(n, lengths_b, model))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -82,8 +83,8 @@ def expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> 
         if first is not None and second is not None:  # small signatures: the two ends only, no arrays
             product = compact_dot(n - length + 1, first, second)
         else:
-            product = float(_start_distribution(n, tuple(others_a), length, model)
-                            @ _start_distribution(n, tuple(others_b), length, model))
+            product = exact_dot(_start_distribution(n, tuple(others_a), length, model),
+                                _start_distribution(n, tuple(others_b), length, model))
         total += lengths_a.count(length) * lengths_b.count(length) * product
     return total
 

@@ -24,7 +24,7 @@ class CohenKappa(TableCoefficient):
         return table.weighted_pairs(table.rows / table.total, table.cols / table.total)
 
     def expected_agreement(self, table: Table) -> float:
-        return float(np.sum(np.outer(table.rows, table.cols) * table.weights) / table.total**2)
+        return float(np.sum(np.outer(table.rows, table.cols) * table.weights) / (table.total * table.total))
 
     def gwet_g(self, table: Table) -> np.ndarray:
         rows, cols = table.rows / table.total, table.cols / table.total
