@@ -1,7 +1,7 @@
 """INCEpTION's UIMA CAS exports, JSON (``UIMA CAS JSON``) and XMI, read with ``dkpro-cassis``.
 
-``pip install "chance-agreement[inception]"`` adds ``dkpro-cassis``; without it these files get
-an error saying so. The CAS's own annotations give everything: sentences
+The ``inception`` extra (``pip install ".[inception]"`` in a clone) adds ``dkpro-cassis``; without it
+these files get an error saying so. The CAS's own annotations give everything: sentences
 (``de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence``, one unit each; the whole text
 when there are none), tokens (``...segmentation.type.Token``) and the spans of one layer, by default
 ``de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity`` with its label feature ``value``
@@ -36,8 +36,8 @@ def _cassis():
     try:
         import cassis
     except ImportError:
-        raise ValueError(f"reading INCEpTION CAS files needs dkpro-cassis: pip install "
-                         f"'chance-agreement[{EXTRA}]' (or pip install dkpro-cassis)") from None
+        raise ValueError(f"reading INCEpTION CAS files needs dkpro-cassis (the package's '{EXTRA}' extra): "
+                         f"pip install dkpro-cassis") from None
     return cassis
 
 
