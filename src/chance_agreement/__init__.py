@@ -98,6 +98,8 @@ _EXPORTS = {
     # flat results, the Trainer hook, sharded evaluation
     "flatten": "ecosystem.flat",
     "compute_metrics_fn": "ecosystem.trainer",
+    "module_metrics_fn": "ecosystem.trainer",
+    "ChanceF1State": "ecosystem.chance_state",
     "merge_statistics": "ecosystem.sharding",
     "scores_from_shards": "ecosystem.sharding",
     "sentence_statistics_batch": "ecosystem.sharding",
@@ -107,6 +109,7 @@ _EXPORTS = {
     "render_report": "reports.html_report",
     # the evaluate module folders after a plain pip install; Hub model cards
     "module_path": "ecosystem.module_paths",
+    "examples_path": "ecosystem.module_paths",
     "model_card": "ecosystem.model_cards",
 }
 

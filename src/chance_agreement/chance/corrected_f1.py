@@ -532,6 +532,14 @@ def corpus_statistics(
     return _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences=True)
 
 
+def corpus_total(
+    predictions, references, *, scheme=None, mode=None, suffix=False, model="non_overlapping", levels=LEVELS
+) -> ChanceStatistics:
+    """The corpus total alone (the array pass ``chance_f1`` uses): the exact sum of
+    ``corpus_statistics``' sentences, without keeping them."""
+    return _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences=False)[0]
+
+
 def sentence_statistics(
     prediction, reference, *, scheme=None, mode=None, suffix=False, model="non_overlapping", levels=LEVELS
 ) -> ChanceStatistics:
@@ -738,6 +746,7 @@ __all__ = [
     "UndefinedMetricWarning",
     "chance_f1",
     "corpus_statistics",
+    "corpus_total",
     "scores_from_statistics",
     "sentence_statistics",
     "sentence_statistics_array",

@@ -201,6 +201,16 @@ def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str 
             for row in board["systems"]}
 
 
+def eval_results(board: dict, dataset_id: str = "conll2003", dataset_split: str | None = "test") -> dict:
+    """``{system: [huggingface_hub.EvalResultEntry, ...]}``: per system one Eval Results entry per
+    score, each its own task id (see ``ecosystem.model_cards``), at the board's level."""
+    from ..ecosystem.model_cards import eval_result_entries
+
+    return {row["system"]: eval_result_entries(row["system"], row, metric_args(board), dataset_id=dataset_id,
+                                               dataset_split=dataset_split)
+            for row in board["systems"]}
+
+
 # --- output --------------------------------------------------------------------------------------
 
 
@@ -276,4 +286,4 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
 
 __all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
            "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
-           "model_cards", "to_markdown", "to_csv", "to_json", "render"]
+           "model_cards", "eval_results", "to_markdown", "to_csv", "to_json", "render"]
