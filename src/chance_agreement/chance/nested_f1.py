@@ -51,10 +51,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _checked_levels, scores_from_statistics
-from .corrected_f1 import _expected_matches as flat_expected_matches
-from .corrected_f1 import _expected_overlap as flat_expected_overlap
-from .random_model import _check_model, _coverage, _start_distribution, sample_annotation
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels, scores_from_statistics
+from .exact_sum import exact_dot, ordered_convolve
+from .random_models import RandomModel, get_model
 from ..spans.nested import Node, check_lengths, forests
 
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = (
@@ -83,7 +82,7 @@ class _Layer:
         return tuple(sorted(end - start for start, end in self.spans))
 
 
-def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[tuple[int, str], _Layer]:
+def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -> dict[tuple[int, str], _Layer]:
     """``(depth, label) -> _Layer`` of one annotator's forest in a sentence of ``n`` tokens."""
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)  # (parent, label) -> nodes
     for index, node in enumerate(forest):
@@ -98,9 +97,9 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
         depth = forest[members[0]].depth
         layer = layers.setdefault((depth, label), _Layer(n))
         layer.spans.extend((forest[i].start, forest[i].end) for i in members)
-        coverage = _coverage(region, lengths, model)
+        coverage = model.coverage(region, lengths)
         if parent is not None:
-            coverage = np.convolve(absolute[parent], coverage)
+            coverage = ordered_convolve(absolute[parent], coverage)
         starts, counts = {}, {}
         needed = {forest[i].length for i in members if with_starts or i in parents}
         for length in sorted(set(lengths)):
@@ -109,8 +108,8 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
                 continue
             others = list(lengths)
             others.remove(length)
-            relative = _start_distribution(region, tuple(others), length, model)
-            starts[length] = relative if parent is None else np.convolve(absolute[parent], relative)
+            relative = model.start_distribution(region, tuple(others), length)
+            starts[length] = relative if parent is None else ordered_convolve(absolute[parent], relative)
         for i in members:
             if i in parents:
                 absolute[i] = starts[forest[i].length]
@@ -129,7 +128,7 @@ def _expected_matches(first: _Layer, second: _Layer) -> float:
     for length in set(first.lengths()) & set(second.lengths()):
         for start_a, count_a in first.starts[length]:
             for start_b, count_b in second.starts[length]:
-                total += count_a * count_b * float(start_a @ start_b)
+                total += count_a * count_b * exact_dot(start_a, start_b)
     return total
 
 
@@ -161,17 +160,17 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
             vector[_OVERLAP] = _overlap(a.spans, b.spans)
             if depth == 0:  # the flat model: the very functions of chance_f1, to the last bit
                 lengths_a, lengths_b = tuple(sorted(a.lengths())), tuple(sorted(b.lengths()))
-                vector[_EXP_OVERLAP] = flat_expected_overlap(n, lengths_a, lengths_b, model)
+                vector[_EXP_OVERLAP] = model.expected_overlap(n, lengths_a, lengths_b)
                 if with_matches:
-                    vector[_EXP_MATCHES] = flat_expected_matches(n, lengths_a, lengths_b, model)
+                    vector[_EXP_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
             else:
-                vector[_EXP_OVERLAP] = float(a.coverage @ b.coverage)
+                vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
                 if with_matches:  # else 0: the statistics record that only the token level was computed
                     vector[_EXP_MATCHES] = _expected_matches(a, b)
         per_type[label] = vector
     marks_a, marks_b = _token_labels(forest_a, depth), _token_labels(forest_b, depth)
     wrong = sum(marks_a.get(t) != marks_b.get(t) for t in marks_a.keys() | marks_b.keys())
-    return ChanceStatistics(per_type, n - wrong, n, model, levels)
+    return ChanceStatistics(per_type, n - wrong, n, model.name, levels)
 
 
 def nested_statistics(predictions, references, lengths, *, model="non_overlapping", levels=LEVELS) -> list[ChanceStatistics]:
@@ -180,8 +179,8 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
     ``predictions`` and ``references``: per sentence, lists of ``(start, end, label)`` token spans
     (half-open); ``lengths``: the number of tokens of each sentence.
     """
-    levels = _checked_levels(levels)
-    _check_model(model)
+    levels = checked_levels(levels)
+    model = get_model(model)
     lengths = check_lengths(lengths)
     forests_a = forests(predictions, lengths, "predictions")
     forests_b = forests(references, lengths, "references")
@@ -197,7 +196,7 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
 
 
 def nested_chance_f1(
-    predictions, references, lengths, *, zero_division="warn", model: str = "non_overlapping", level: str = "token"
+    predictions, references, lengths, *, zero_division="warn", model="non_overlapping", level: str = "token"
 ) -> dict:
     """Observed, chance and corrected F1 of nested span annotations, pooled and per depth.
 
@@ -215,12 +214,13 @@ def nested_chance_f1(
     return result
 
 
-def sample_nested_annotation(forest: list[Node], n: int, rng=None, model: str = "non_overlapping") -> list[tuple[int, int, str, int]]:
+def sample_nested_annotation(forest: list[Node], n: int, rng=None, model="non_overlapping") -> list[tuple[int, int, str, int]]:
     """One draw of the nested random model: ``(start, end, label, depth)`` for every node, in order.
 
     Top-level spans of each label by ``sample_annotation`` in the sentence, then each parent's
     children of each label by ``sample_annotation`` inside the parent, shifted by its start.
     """
+    model = get_model(model)
     rng = np.random.default_rng(rng)
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)
     for index, node in enumerate(forest):
@@ -229,7 +229,7 @@ def sample_nested_annotation(forest: list[Node], n: int, rng=None, model: str = 
     for (parent, _), members in sorted(groups.items(), key=lambda item: item[1][0]):
         region = n if parent is None else forest[parent].length
         offset = 0 if parent is None else placed[parent]
-        starts = sample_annotation(region, [forest[i].length for i in members], rng, model)
+        starts = model.sample(region, [forest[i].length for i in members], rng)
         for i, start in zip(members, starts):
             placed[i] = offset + int(start)
     return [(placed[i], placed[i] + node.length, node.label, node.depth) for i, node in enumerate(forest)]

@@ -29,7 +29,7 @@ positions per end instead of 40,091). The subset-excess table is built one group
 at a time. Small signatures (most sentences) are computed exactly in integers and correctly
 rounded (``_exact_ends``); large ones with probabilities from logs (never factorials), to about
 1e-12. A text too dense for the band to be cut is refused up front (``_check_work``). The previous
-algorithm (full band, one segment at a time) stays as ``reference=True``, the tests' oracle.
+algorithm (full band, one segment at a time) is the tests' oracle, in ``tests/oracles.py``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
+from .exact_sum import exact_dot, ordered_matmul
+from .portable_math import exp, gammaln, log, log_factorial
 
 MODELS = ("non_overlapping", "overlapping")
 
@@ -51,7 +52,7 @@ _TRUNCATED_MASS = 1e-20
 
 # log(x!) for small x, each value to about one ulp: the fast path for texts up to this size.
 _SMALL = 1024
-_LOG_FACTORIAL = gammaln(np.arange(_SMALL + 1) + 1.0)
+_LOG_FACTORIAL = log_factorial(np.arange(_SMALL + 1))
 
 
 def _check_model(model: str) -> str:
@@ -90,7 +91,7 @@ def _log_rising(base: int, steps: int) -> np.ndarray:
     """``out[s] = log((base + s)! / base!)`` for ``s = 0..steps`` by a short cumulative sum."""
     out = np.zeros(steps + 1)
     if steps > 0:
-        np.cumsum(np.log(np.arange(base + 1, base + steps + 1, dtype=float)), out=out[1:])
+        np.cumsum(log(np.arange(base + 1, base + steps + 1, dtype=float)), out=out[1:])
     return out
 
 
@@ -114,23 +115,23 @@ def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int, first_
             + lf[slots - q] - lf[(draws - j).clip(0)] - lf[(rest + t).clip(0)]
             - (lf[slots] - lf[draws] - lf[rest])
         )
-        np.exp(logp, out=out, where=valid)
+        out[valid] = exp(logp[valid])
         return out
     log_fact_small = _log_rising(0, rows)  # log(x!) for x <= rows
     log_c_small = log_fact_small[q] - log_fact_small[j.clip(max=rows)] - log_fact_small[(q - j).clip(0)]
     # log((slots - q)! / slots!)
-    log_a = np.concatenate([[0.0], np.cumsum(-np.log(np.arange(slots, slots - rows + 1, -1, dtype=float)))])[:rows]
+    log_a = np.concatenate([[0.0], np.cumsum(-log(np.arange(slots, slots - rows + 1, -1, dtype=float)))])[:rows]
     # log(draws! / (draws - j)!)
-    log_b = np.concatenate([[0.0], np.cumsum(np.log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
+    log_b = np.concatenate([[0.0], np.cumsum(log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
     # log(rest! / (rest + t)!) for t in [-(rows - 1), j_max]
     lo = min(rows - 1, rest)
-    down = np.concatenate([[0.0], np.cumsum(np.log(np.arange(rest, rest - lo, -1, dtype=float)))])  # t = 0, -1, ..
+    down = np.concatenate([[0.0], np.cumsum(log(np.arange(rest, rest - lo, -1, dtype=float)))])  # t = 0, -1, ..
     up = -_log_rising(rest, j_max)  # t = 0, 1, ..
     log_c = np.full(rows + j_max, -np.inf)
     log_c[rows - 1 : rows + j_max] = up
     log_c[rows - 1 - lo : rows] = down[::-1]
     logp = log_c_small + log_a[q] + log_b[None, :] + log_c[(t + rows - 1).clip(0)]
-    np.exp(logp, out=out, where=valid)
+    out[valid] = exp(logp[valid])
     return out
 
 
@@ -216,7 +217,7 @@ def _band_mass(slots: int, draws: int, excesses: list[int], length: int, scale: 
     table = (_grouped_excess_table if grouped else _subset_excess_table)(excesses, j_cap, x_max)
     step = max(1, _BLOCK // (x_max + 1))
     for first in range(0, rows, step):
-        joint = hyper[first : first + step] @ table  # joint[q - first, x] = P(slot q, excess x before it)
+        joint = ordered_matmul(hyper[first : first + step], table)  # joint[q - first, x] = P(slot q, excess x before it)
         for q in range(first, min(rows, first + step)):
             stop = min(length, q + x_max + 1)
             out[q:stop] += joint[q - first, : stop - q]
@@ -252,17 +253,20 @@ def _log_deviation_bound(slots: int, draws: int, excesses: list[int]):
     """``t -> log(B(t) / scale)``, the bound of ``_converged_band`` (``-inf`` when no term is left)."""
     top = np.cumsum(sorted(excesses, reverse=True)).astype(float)
     j = np.arange(1, len(top) + 1, dtype=float)
-    log_base = gammaln(slots + 1.0) - gammaln(draws + 1.0) - gammaln(slots - draws + 1.0)
+    base = gammaln(np.array([slots + 1.0, draws + 1.0, slots - draws + 1.0]))
+    log_base = base[0] - base[1] - base[2]
 
     def log_bound(t: int) -> float:
         keep = top > t
         jj, m = j[keep], top[keep] - t
         if jj.size == 0:
             return -np.inf
-        logs = (gammaln(m + jj) - gammaln(jj + 1) - gammaln(m)
-                + gammaln(slots + m + 1) - gammaln(draws - jj + 1) - gammaln(slots + m - draws + jj + 1) - log_base)
+        # one portable gammaln call for the six log-gamma terms of every j
+        g = gammaln(np.concatenate([m + jj, jj + 1, m, slots + m + 1, draws - jj + 1, slots + m - draws + jj + 1]))
+        g = g.reshape(6, -1)
+        logs = g[0] - g[1] - g[2] + g[3] - g[4] - g[5] - log_base
         peak = logs.max()
-        return float(peak + np.log(np.exp(logs - peak).sum()))
+        return float(peak + log(float(exp(logs - peak).sum())))
 
     return log_bound
 
@@ -295,7 +299,7 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
     tolerance = _BAND_TOLERANCE * mass / size
     if tolerance <= 0:
         return total_excess
-    log_limit = np.log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
+    log_limit = log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
     bound = _log_deviation_bound(slots, draws, excesses)
 
     def converged(t: int) -> bool:
@@ -311,29 +315,6 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
         else:
             low = middle + 1
     return low
-
-
-def _band_mass_reference(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
-    """Today's band (before the grouped table and the converged band): kept as the test oracle."""
-    out = np.zeros(length)
-    if length == 0:
-        return out
-    rows = min(length, slots + 1)
-    j_cap = _j_cap(slots, draws, rows)
-    hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
-    x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
-    table = _subset_excess_table(excesses, j_cap, x_max)
-    joint = hyper @ table  # joint[q, x] = P(slot q, excess x before it)
-    if rows <= x_max + 1:
-        for q in range(rows):
-            stop = min(length, q + x_max + 1)
-            out[q:stop] += joint[q, : stop - q]
-    else:
-        for x in range(x_max + 1):
-            stop = min(length, x + rows)
-            out[x:stop] += joint[: stop - x, x]
-    out *= scale
-    return out
 
 
 def _mirror_fill(left: np.ndarray, size: int, total: float) -> np.ndarray:
@@ -487,28 +468,25 @@ def _exact_terms(size: int, draws: int, total_excess: int) -> int:
 
 
 def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
-               reference: bool = False, complement: bool = False) -> np.ndarray:
+               complement: bool = False) -> np.ndarray:
     """A distribution of ``size`` values that is flat in the middle and mirrored at the ends: the
     band ``_band_mass(slots, draws, excesses, band, scale)`` at each end and the middle value from
-    the total ``mass``. ``reference``: today's full Proposition-3 band ``E`` (the test oracle);
-    otherwise the band stops where it has converged to double precision (``_converged_band``), and
-    small signatures (most sentences) are computed exactly in integers (``_exact_two_ended``)."""
+    the total ``mass``. The band stops where it has converged to double precision
+    (``_converged_band``), and small signatures (most sentences) are computed exactly in integers
+    (``_exact_two_ended``). The full Proposition-3 band is the tests' oracle (``tests/oracles.py``)."""
     total_excess = sum(excesses)
-    if not reference and _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
+    if _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
         return _exact_two_ended(size, slots, draws, excesses, scale, mass, complement)
     scale, mass = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
-        band_mass = _band_mass_reference if reference else _band_mass
-        out = band_mass(slots, draws, excesses, size, scale)
-    elif reference:
-        out = _mirror_fill(_band_mass_reference(slots, draws, excesses, total_excess, scale), size, mass)
+        out = _band_mass(slots, draws, excesses, size, scale)
     else:
         band = _converged_band(slots, draws, excesses, size, scale, mass) if total_excess > _SHORT_BAND else total_excess
         out = _mirror_fill(_band_mass(slots, draws, excesses, band, scale), size, mass)
     return 1.0 - out if complement else out
 
 
-def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool = False) -> np.ndarray:
+def _coverage_of(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
     k = len(lengths)
     if model == "overlapping" or k == 1:  # one segment: both models place it uniformly
         cover = np.zeros(n)
@@ -522,10 +500,10 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool =
         return np.zeros(n)
     if total == n:
         return np.ones(n)
-    if total == k and not reference:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
+    if total == k:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
         return np.full(n, k / n)
     slots = n - (total - k)
-    return _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total, reference,
+    return _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total,
                       complement=True)
 
 
@@ -549,13 +527,13 @@ def coverage_probabilities(n: int, lengths, model: str = "non_overlapping") -> n
     return _coverage(n, tuple(sorted(lengths)), model).copy()
 
 
-def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: str, reference: bool = False) -> np.ndarray:
+def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: str) -> np.ndarray:
     support = n - length + 1
     if model == "overlapping" or not others:
         return np.full(support, 1.0 / support)
     excess_others = [a - 1 for a in others]
     slots = n - sum(excess_others) - (length - 1)  # Proposition 3: flat on [E_others, support - E_others)
-    return _two_ended(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1, reference)
+    return _two_ended(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -611,4 +589,17 @@ def expected_overlap(n: int, lengths_a, lengths_b, model: str = "non_overlapping
     _, lengths_b = _check_inputs(n, lengths_b, model)
     if not lengths_a or not lengths_b:
         return 0.0
-    return float(_coverage(n, tuple(sorted(lengths_a)), model) @ _coverage(n, tuple(sorted(lengths_b)), model))
+    return exact_dot(_coverage(n, tuple(sorted(lengths_a)), model), _coverage(n, tuple(sorted(lengths_b)), model))
+
+
+# Public names of the numerical functions the model classes (``random_models/``) call.
+check_inputs = _check_inputs
+cached_coverage = _coverage
+cached_start_distribution = _start_distribution
+compact_coverage = _compact_coverage
+compact_start = _compact_start
+
+__all__ = [
+    "MODELS", "cached_coverage", "cached_start_distribution", "check_inputs", "compact_coverage", "compact_dot",
+    "compact_start", "coverage_probabilities", "expected_overlap", "sample_annotation", "start_probabilities",
+]

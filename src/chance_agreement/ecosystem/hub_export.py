@@ -13,13 +13,11 @@ cards' ``sdk_version`` names and CI drives in Chromium (.ci/check_install.sh). S
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
 from .wheel_file import DISTRIBUTION, build_wheel
 
-HubMetric = MetricModule  # the name this module used before module_paths
 
 # The Gradio release the Spaces run: the cards' sdk_version, pinned in requirements.txt, tested by CI.
 GRADIO_VERSION = "6.31.0"
@@ -126,28 +124,5 @@ def export_all(target_dir, source=None, names=None, overwrite: bool = False, whe
     return folders
 
 
-def _run(args) -> int:
-    folders = export_all(args.directory, args.source, args.metric, args.force, args.wheel)
-    for folder in folders:
-        print(folder)
-    exported = {folder.name for folder in folders}
-    skipped = [m.name for m in METRICS if m.folder not in exported]
-    if skipped and not args.metric:
-        print(f"not exported (no module script or card yet): {', '.join(skipped)}", file=sys.stderr)
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``hub-export`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("hub-export", help="assemble Hub Space folders (script, card, app.py, wheel) for the metrics")
-    parser.add_argument("directory", help="folder to write one sub-folder per metric into")
-    parser.add_argument("--metric", action="append", choices=[m.name for m in METRICS],
-                        help="export only this metric (repeatable); default: every metric present")
-    parser.add_argument("--source", default=None, help="repository checkout with the module folders and hub_cards/")
-    parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
-    parser.add_argument("--force", action="store_true", help="replace existing metric folders")
-    parser.set_defaults(run=_run)
-
-
-__all__ = ["APP", "GRADIO_VERSION", "REQUIREMENTS", "available_metrics", "export_all", "export_metric", "register",
+__all__ = ["APP", "GRADIO_VERSION", "REQUIREMENTS", "available_metrics", "export_all", "export_metric",
            "requirements_text"]

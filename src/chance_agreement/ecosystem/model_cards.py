@@ -157,5 +157,5 @@ def write_eval_results(entries: dict, folder, file_name: str) -> list[Path]:
     return written
 
 
-__all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_result_entries", "eval_results_name",
+__all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_result_entries", "eval_results", "eval_results_name",
            "eval_results_yaml", "metric_name", "model_card", "task_id", "write_eval_results", "write_model_cards"]

@@ -35,7 +35,12 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import betainc, betaln, ndtri
+from ..chance.portable_math import betainc, betaln, exp, log, log1p, ndtri
+
+from ..reliability.multi_annotator import fleiss_kappa
+from ..spans.tags import corpus_spans, effective_scheme, paired_spans
+from ..spans.validation import check_annotations, problem
+from .annotation_instances import instance_labels
 
 __all__ = [
     "ChanceDifference",
@@ -97,13 +102,13 @@ def _check_n_d(n, d) -> tuple[int, int]:
 def _log_weights(j: np.ndarray | int, d: int, log_p: float):
     """log of C(d + j, d) p^j, the unnormalised posterior of j = h - d hidden hard instances."""
     j = np.asarray(j, dtype=float)
-    return -np.log1p(j + d) - betaln(j + 1.0, d + 1.0) + j * log_p
+    return -log1p(j + d) - betaln(j + 1.0, d + 1.0) + j * log_p
 
 
 def _window(d: int, K: int, log_p: float) -> tuple[int, int]:
     """Smallest range [lo, hi] in [0, K] holding every weight within exp(-80) of the largest."""
     # w_{j+1}/w_j = p (j + d + 1)/(j + 1) decreases in j, so the weights are unimodal
-    p = math.exp(log_p)
+    p = exp(log_p)
     if p * (d + 1) <= 1.0:
         mode = 0
     else:
@@ -138,7 +143,7 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
     if p == 1.0:  # only reachable with d == 0: every h in 0..n equally likely
         # P(X > t) = (n - t)/(n + 1) < alpha
         return max(0, math.floor(n - alpha * (n + 1)) + 1)
-    log_p = math.log(p)
+    log_p = log(p)
     left, right = _window(d, K, log_p)
     if right > _EXACT_INTEGERS:
         raise ValueError(
@@ -159,13 +164,13 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
         return d + _t0_in_chunks(d, left, right, log_p, alpha)
     # log w_j over the window: exact at its start, then log(w_{j+1}/w_j) = log p + log1p(d/(j+1))
     j = np.arange(left, right, dtype=float)
-    steps = np.log1p(d / (j + 1.0))
+    steps = log1p(d / (j + 1.0))
     steps += log_p
     log_w = np.empty(right - left + 1)
     log_w[0] = _log_weights(left, d, log_p)
     np.cumsum(steps, out=log_w[1:])
     log_w[1:] += log_w[0]
-    w = np.exp(log_w - log_w.max())
+    w = exp(log_w - log_w.max())
     # above[i] = unnormalised P(X > d + left + i | A_d): mass strictly above each j
     above = np.cumsum(w[::-1])[::-1]
     total = above[0]
@@ -210,7 +215,7 @@ def _chunk_log_weights(d: int, start: int, stop: int, first: float, log_p: float
     j = np.arange(start, stop - 1, dtype=float)
     log_w = np.empty(stop - start)
     log_w[0] = first
-    np.cumsum(np.log1p(d / (j + 1.0)) + log_p, out=log_w[1:])
+    np.cumsum(log1p(d / (j + 1.0)) + log_p, out=log_w[1:])
     log_w[1:] += first
     return log_w
 
@@ -226,16 +231,16 @@ def _t0_in_chunks(d: int, left: int, right: int, log_p: float, alpha: float) -> 
         log_w = _chunk_log_weights(d, start, stop, first, log_p)
         firsts.append(first)
         peak = float(log_w.max())
-        log_masses.append(peak + math.log(float(np.sum(np.exp(log_w - peak)))))
-        first = float(log_w[-1]) + log_p + math.log1p(d / stop)  # log w_stop
+        log_masses.append(peak + log(float(np.sum(exp(log_w - peak)))))
+        first = float(log_w[-1]) + log_p + log1p(d / stop)  # log w_stop
     top = max(log_masses)
-    chunk_mass = np.exp(np.array(log_masses) - top)
+    chunk_mass = exp(np.array(log_masses) - top)
     total = float(chunk_mass.sum())
     after = np.concatenate((np.cumsum(chunk_mass[::-1])[::-1][1:], [0.0]))  # mass of later chunks
     c = int(np.argmax(after < alpha * total))  # the last chunk always qualifies (after = 0)
     start = starts[c]
     stop = min(start + MAX_WINDOW, right + 1)
-    w = np.exp(_chunk_log_weights(d, start, stop, firsts[c], log_p) - top)
+    w = exp(_chunk_log_weights(d, start, stop, firsts[c], log_p) - top)
     above = np.cumsum(w[::-1])[::-1] - w + after[c]
     return start + int(np.argmax(above < alpha * total))
 
@@ -492,8 +497,6 @@ def _check_options(unit, confidence, max_noise) -> tuple[float, float]:
 
 
 def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_noise) -> dict:
-    from .annotation_instances import instance_labels
-    from ..reliability.multi_annotator import fleiss_kappa
 
     rows = instance_labels(spans, lengths, unit)
     n = len(rows)
@@ -555,7 +558,6 @@ def noise_report(
     None if even d = 0 exceeds max_noise), max_noise, chance_difference (Chebyshev, answers on the
     agreed gold standard) and chance_difference_fraction.
     """
-    from ..spans.tags import paired_spans
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
@@ -578,11 +580,8 @@ def noise_report_multi(
     Every item needs the same k annotators (no missing ones) and equally long sequences; strict
     mode without a scheme detects it from all sequences.
     """
-    from ..spans.tags import check_items, corpus_spans, effective_scheme
-
     confidence, max_noise = _check_options(unit, confidence, max_noise)
-    check_items(annotations)
-    _check_annotations(annotations)
+    annotations = _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
     resolved = effective_scheme(all_sequences, scheme, mode, suffix)
     spans = [
@@ -592,33 +591,15 @@ def noise_report_multi(
     return _report(spans, [len(item[0]) for item in annotations], unit, confidence, max_noise)
 
 
-def _check_annotations(annotations) -> int:
-    """Validate per-item lists of k >= 2 equally long tag sequences; return k."""
-    if isinstance(annotations, str) or not hasattr(annotations, "__len__") or not len(annotations):
-        raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
-    k = None
-    for i, item in enumerate(annotations):
-        if item is None or isinstance(item, str) or not hasattr(item, "__len__"):
-            raise ValueError(f"item {i}: expected a list of the annotators' tag sequences")
-        if k is None:
-            k = len(item)
-            if k < 2:
-                raise ValueError(f"need at least two annotators per item, item 0 has {k}")
-        if len(item) != k:
-            raise ValueError(f"item {i} has {len(item)} annotations but item 0 has {k}")
+def _check_annotations(annotations) -> list:
+    """Per-item lists of k >= 2 equally long tag sequences (``spans.validation``'s one layout and
+    messages), with no missing annotator; returns the rows."""
+    rows = check_annotations(annotations, function="noise_report_multi")
+    for i, item in enumerate(rows):
         for j, seq in enumerate(item):
             if seq is None:
-                raise ValueError(
-                    f"item {i}: annotator {j} is missing; the noise model needs every annotator "
-                    "on every item"
-                )
-            if isinstance(seq, str):
-                raise ValueError(f"item {i}: annotator {j}'s annotation is a string, expected a list of tags")
-        lengths = {len(seq) for seq in item}
-        if len(lengths) > 1:
-            raise ValueError(
-                f"item {i}: the annotators' tag sequences have different lengths {sorted(lengths)}"
-            )
-    if not any(len(item[0]) for item in annotations):
-        raise ValueError("empty input: every item has zero tokens")
-    return k
+                raise ValueError(problem("noise_report_multi", "annotations", "the annotator is missing; the noise "
+                                         "model needs every annotator on every item", i, j))
+    if not any(len(item[0]) for item in rows):
+        raise ValueError(problem("noise_report_multi", "annotations", "empty input: every item has zero tokens"))
+    return rows

@@ -38,9 +38,13 @@ import itertools
 import math
 
 import numpy as np
-from scipy import stats
 
-from .multi_annotator import _categories, _check_counts, _count_matrix, _is_missing, _rows
+from ..chance.chance_corrected import has_room
+from ..chance.exact_sum import ordered_matmul, quadratic_form
+from ..chance.portable_math import t_ppf, t_sf
+from .benchmark_scales import benchmark
+
+from .multi_annotator import rating_categories, check_counts, rows_count_matrix, is_missing, rating_rows
 from .weights import agreement_weights
 
 COEFFICIENTS = (
@@ -57,7 +61,7 @@ class _Data:
             raise ValueError("give exactly one of ratings (items x raters) or counts= (items x categories)")
         self.warnings: list[str] = []
         if counts is not None:
-            table = _check_counts(counts)
+            table = check_counts(counts)
             if categories is None:
                 categories = list(range(1, table.shape[1] + 1))
             categories = list(categories)
@@ -65,12 +69,12 @@ class _Data:
                 raise ValueError(f"counts has {table.shape[1]} category columns but {len(categories)} categories given")
             self.raw = None
         else:
-            rows = _rows(ratings)
-            categories = _categories(rows, categories)
-            table = _count_matrix(rows, categories)
+            rows = rating_rows(ratings)
+            categories = rating_categories(rows, categories)
+            table = rows_count_matrix(rows, categories)
             index = {c: k for k, c in enumerate(categories)}
             # raw[i, g] = category index of rater g's label for item i, -1 if missing
-            self.raw = np.array([[-1 if _is_missing(v) else index[v] for v in row] for row in rows], dtype=int)
+            self.raw = np.array([[-1 if is_missing(v) else index[v] for v in row] for row in rows], dtype=int)
         rated = table.sum(axis=1) > 0
         if not rated.all():
             self.warnings.append(f"{int((~rated).sum())} item(s) without any rating left out")
@@ -89,9 +93,9 @@ def _t_inference(value, variance, n, confidence_level):
     if value is None or n < 2 or variance is None or not np.isfinite(variance):
         return None, None, None
     se = math.sqrt(max(variance, 0.0))
-    half = se * stats.t.ppf(1 - (1 - confidence_level) / 2, n - 1)
+    half = se * t_ppf(1 - (1 - confidence_level) / 2, n - 1)
     interval = [float(value - half), float(min(1.0, value + half))]
-    p_value = 2 * stats.t.sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
+    p_value = 2 * t_sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
     return float(se), interval, float(p_value)
 
 
@@ -112,7 +116,7 @@ def _result(value, pa, pe, variance, n, confidence_level, warnings):
 def _pa_terms(counts, weights):
     """``(p_a, p_a|i, r_i, pairable mask)``; ``p_a|i = sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))``, 0 if r_i < 2."""
     r_i = counts.sum(axis=1)
-    weighted = counts @ weights.T
+    weighted = ordered_matmul(counts, weights.T)
     agreeing = (counts * (weighted - 1.0)).sum(axis=1)
     pairable = r_i >= 2
     pa_i = np.zeros_like(r_i)
@@ -126,7 +130,7 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
     n = pa_i.size
     if pa is None:
         return _result(None, None, pe, None, n, confidence_level, warnings + ["no item has two or more ratings"])
-    if pe is not None and 1.0 - pe < 1e-12:
+    if pe is not None and not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so the coefficient is undefined"])
     value = (pa - pe) / (1 - pe)
@@ -165,11 +169,11 @@ def _family(name, data, population_size, confidence_level):
     if name == "gwet_ac":
         scale = float(weights.sum()) / (q * (q - 1))
         pe = scale * float((pi * (1 - pi)).sum())
-        pe_i = scale * (counts @ (1 - pi)) / r_i
+        pe_i = scale * ordered_matmul(counts, 1 - pi) / r_i
         return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
     if name == "fleiss_kappa":
-        pe = float(pi @ weights @ pi)
-        pe_i = counts @ ((weights + weights.T) / 2 @ pi) / r_i
+        pe = quadratic_form(pi, weights, pi)
+        pe_i = ordered_matmul(counts, ordered_matmul((weights + weights.T) / 2, pi)) / r_i
         return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
     raise AssertionError(name)
 
@@ -271,11 +275,11 @@ def conger_kappa(ratings, *, weights="identity", categories=None, confidence_lev
     n_g = per_rater.sum(axis=1)  # items rated by each rater
     p_gk = per_rater / n_g[:, None]
     p_bar = p_gk.mean(axis=0)
-    s2 = (p_gk.T @ p_gk - r * np.outer(p_bar, p_bar)) / (r - 1)
+    s2 = (ordered_matmul(p_gk.T, p_gk) - r * np.outer(p_bar, p_bar)) / (r - 1)
     pe = float((w * (np.outer(p_bar, p_bar) - s2 / r)).sum())
     # item i's share of p_e (Gwet 2014, section 5.5 for Conger's kappa; irrCAC's lambda terms)
     centred = onehot - (rated - n_g / n)[:, :, None] * p_gk[None, :, :]  # n x r x l
-    lam_k = (centred @ w.T) * (n / n_g)[None, :, None]  # n x r x k
+    lam_k = ordered_matmul(centred.reshape(-1, q), w.T).reshape(centred.shape) * (n / n_g)[None, :, None]  # n x r x k
     lam = (lam_k * (r * p_bar[None, None, :] - p_gk[None, :, :])).sum(axis=2)
     pe_i = lam.sum(axis=1) / (r * (r - 1))
     return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
@@ -308,16 +312,16 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
     r_i = counts.sum(axis=1)
     r_bar = r_i.mean()
     eps = 1.0 / r_i.sum()
-    agreeing = (counts * (counts @ w.T - 1.0)).sum(axis=1)
+    agreeing = (counts * (ordered_matmul(counts, w.T) - 1.0)).sum(axis=1)
     pa_prime = float((agreeing / (r_bar * (r_i - 1))).mean())
     pa = (1 - eps) * pa_prime + eps
     pi = (counts / r_bar).mean(axis=0)
-    pe = float(pi @ w @ pi)
-    if 1.0 - pe < 1e-12:
+    pe = quadratic_form(pi, w, pi)
+    if not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
     value = (pa - pe) / (1 - pe)
-    pe_i = counts @ ((w + w.T) / 2 @ pi) / r_bar
+    pe_i = ordered_matmul(counts, ordered_matmul((w + w.T) / 2, pi)) / r_bar
     if data.raw is not None:  # irrCAC krippen.alpha.raw: linearised around alpha' = (p'_a - p_e)/(1 - p_e)
         centre = (pa_prime - pe) / (1 - pe)
         pa_i = agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar
@@ -339,8 +343,8 @@ def _cohen_from_table(table, w):
     if total == 0:
         return None
     p = table / total
-    pe = float(p.sum(axis=1) @ w @ p.sum(axis=0))
-    if 1.0 - pe < 1e-12:
+    pe = quadratic_form(p.sum(axis=1), w, p.sum(axis=0))
+    if not has_room(pe):
         return None
     return (float((w * p).sum()) - pe) / (1 - pe)
 
@@ -407,7 +411,6 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
     ``benchmark_scale`` ("landis_koch", "fleiss" or "altman") each coefficient with a standard
     error also gets ``benchmark`` (``benchmark_scales.benchmark``).
     """
-    from .benchmark_scales import benchmark
 
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, weights)

@@ -32,6 +32,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..chance.exact_sum import exact_dot
 from ..spans.tags import check_mode, resolve_scheme, spans_from_tags
 
 __all__ = ["DISTANCES", "boundaries_from_tags", "entails", "load_segmentation_json", "segmentation_alpha"]
@@ -83,6 +84,37 @@ def segmentation_alpha(items, distance: str = "d2") -> dict:
         return {"alpha": None, "within_variance": None, "between_variance": None,
                 "n_items": 0, "n_annotations": 0, "warnings": warnings}
     n_annotations = sum(matrix.shape[0] for matrix in vectors.values())
+    stacks, groups, distinct, exponent = _scaled_stacks(vectors, distance)
+
+    # Algorithm 3: per item, the mean normalised distance over ordered pairs of annotations
+    within = _within_sum(stacks) / (2 * n_items)
+    # Algorithms 4 and 5: all ordered pairs of annotations, by pairs of lengths
+    between = _between_sum(groups, distinct) / (2 * n_annotations * (n_annotations - 1))
+
+    return {**_alpha(within, between, exponent, warnings), "n_items": n_items, "n_annotations": n_annotations,
+            "warnings": warnings}
+
+
+def _alpha(within, between, exponent: int, warnings: list[str]) -> dict:
+    """``alpha = 1 - within / between`` (None when between is 0) and the variances scaled back."""
+    if between == 0:
+        warnings.append("alpha is None because the between variance is 0 (all annotations are identical)")
+        alpha = None
+    else:
+        alpha = float(1 - within / between)
+    try:
+        within, between = math.ldexp(within, exponent), math.ldexp(between, exponent)
+    except OverflowError:
+        raise ValueError(
+            "boundary values too large: the variances overflow a float (alpha does not depend on "
+            "the scale: divide the values)"
+        ) from None
+    return {"alpha": alpha, "within_variance": float(within), "between_variance": float(between)}
+
+
+def _scaled_stacks(vectors: dict, distance: str) -> tuple:
+    """``(stacks, groups, distinct, exponent)``: the items stacked by shape (items x c x length)
+    and grouped by length, scaled exactly by ``2**-exponent`` and squared for d2."""
     by_shape: dict[tuple[int, int], list[np.ndarray]] = defaultdict(list)
     for matrix in vectors.values():
         by_shape[matrix.shape].append(matrix)
@@ -101,26 +133,7 @@ def segmentation_alpha(items, distance: str = "d2") -> dict:
     groups = {length: np.concatenate(parts) for length, parts in sorted(by_length.items())}
     distinct = np.unique(np.concatenate([group.ravel() for group in groups.values()]))
     _check_size(groups, len(distinct))
-
-    # Algorithm 3: per item, the mean normalised distance over ordered pairs of annotations
-    within = _within_sum(stacks) / (2 * n_items)
-    # Algorithms 4 and 5: all ordered pairs of annotations, by pairs of lengths
-    between = _between_sum(groups, distinct) / (2 * n_annotations * (n_annotations - 1))
-
-    if between == 0:
-        warnings.append("alpha is None because the between variance is 0 (all annotations are identical)")
-        alpha = None
-    else:
-        alpha = float(1 - within / between)
-    try:
-        within, between = math.ldexp(within, exponent), math.ldexp(between, exponent)
-    except OverflowError:
-        raise ValueError(
-            "boundary values too large: the variances overflow a float (alpha does not depend on "
-            "the scale: divide the values)"
-        ) from None
-    return {"alpha": alpha, "within_variance": float(within), "between_variance": float(between),
-            "n_items": n_items, "n_annotations": n_annotations, "warnings": warnings}
+    return stacks, groups, distinct, exponent
 
 
 # Largest number of (column, distinct value) cells the histogram method may hold at once, about
@@ -152,7 +165,7 @@ def _within_sum(stacks: dict[tuple[int, int], np.ndarray]) -> float:
     total = 0.0
     for (c, length), stack in stacks.items():
         weights = 2.0 * np.arange(c) - c + 1.0
-        pair_sums = 2.0 * np.einsum("c,icl->", weights, np.sort(stack, axis=1))
+        pair_sums = 2.0 * exact_dot(np.sort(stack, axis=1), weights[None, :, None])
         total += pair_sums / length / (c * (c - 1))
     return total
 
@@ -193,9 +206,9 @@ def _between_sum(groups: dict[int, np.ndarray], distinct: np.ndarray) -> float:
         t = np.arange(short)
         first = starts[k:, None] + t[None, :]  # Q_b[t] rows, one line per longer length b
         band = stacked[first + windows[:, None]] - stacked[first]  # (lengths, a, values)
-        pair_sums = np.einsum("tv,btv->b", histograms[short], band)
+        pair_sums = [exact_dot(histograms[short], window) for window in band]
         weights = np.where(longs == short, 1.0, 2.0) / (short * windows)
-        total += float(np.dot(weights, pair_sums))
+        total += exact_dot(weights, pair_sums)
     return total
 
 
