@@ -8,6 +8,7 @@ import evaluate
 from chance_agreement.reliability.agreement_coefficients import plain
 from chance_agreement.reliability.table_inference import agreement_report_with_intervals
 from chance_agreement.ecosystem.flat import flatten
+from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
 from chance_agreement.reliability.multi_rater_tags import multi_rater_report
 from chance_agreement.reliability.segmentation import segmentation_alpha
@@ -95,7 +96,7 @@ _FEATURES = {
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class CoefficientsMetric(evaluate.Metric):
+class CoefficientsMetric(CheckedInputs, evaluate.Metric):
     def _info(self):
         if self.config_name not in _FEATURES:
             raise ValueError(

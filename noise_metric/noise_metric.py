@@ -6,6 +6,7 @@ import datasets
 import evaluate
 
 from chance_agreement.ecosystem.flat import flatten
+from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.ecosystem.metric_docs import NOISE_EXAMPLES
 from chance_agreement.noise.noise_model import noise_report, noise_report_multi
 
@@ -75,7 +76,7 @@ _FEATURES = {
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class NoiseMetric(evaluate.Metric):
+class NoiseMetric(CheckedInputs, evaluate.Metric):
     def _info(self):
         if self.config_name not in _FEATURES:
             raise ValueError(
