@@ -30,6 +30,7 @@ from chance_agreement.reports.team_report import (
     render,
 )
 from chance_agreement.spans.conll import write_conll
+from test_leaderboard import _unescaped_cells
 
 TOKENS = [["John", "lives", "in", "New", "York"], ["Acme", "hired", "Mary", "Smith"]]
 A = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "O", "B-PER", "I-PER"]]
@@ -173,3 +174,32 @@ def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, c
     assert main(["agreement", *paths]) == 0
     text = capsys.readouterr().out
     assert "note: entity: no instances" in text
+
+
+def test_markdown_and_csv_are_safe_with_hostile_names(annotator_files):
+    """Issue 24, 5: names with '|' broke the Markdown tables; names starting with '=', '+', '-',
+    '@' were written raw into CSV (formula injection when the file is opened in a spreadsheet)."""
+    names = ["a|b", "=1+1", "-x"]
+    report = build_report(load_annotations(annotator_files, names=names))
+    tables, current = [], []
+    for line in render(report, "markdown").splitlines() + [""]:
+        if line.startswith("|"):
+            current.append(_unescaped_cells(line))
+        elif current:
+            tables, current = tables + [current], []
+    assert tables
+    for table in tables:
+        assert all(len(cells) == len(table[0]) for cells in table)
+    assert any(cells[0] == "a|b" for table in tables for cells in table[2:])
+    rows = list(csv.reader(io.StringIO(render(report, "csv"))))
+    assert rows and all(cell[:1] not in ("=", "+", "-", "@") or cell == "" for row in rows for cell in row
+                        if not _is_number(cell))
+    assert any(cell == "'=1+1" for row in rows for cell in row)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

@@ -18,8 +18,6 @@ function ``(annotations, options) -> Section | None`` added to ``SECTIONS``.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +27,7 @@ from ..chance.random_model import MODELS
 from ..chance.team_f1 import team_chance_f1
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
+from .table_output import csv_text, markdown_table
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
@@ -291,9 +290,8 @@ def to_markdown(report: dict, digits: int = 4) -> str:
     for section in report["sections"]:
         lines += ["", f"## {section.title}"]
         for table in section.tables:
-            lines += ["", f"{table.title}:", "", "| " + " | ".join(str(c) for c in table.columns) + " |",
-                      "|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|"]
-            lines += ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in table.rows]
+            lines += ["", f"{table.title}:", ""]
+            lines += markdown_table(table.columns, [[_cell(v, digits) for v in row] for row in table.rows])
         if section.notes:
             lines += [""] + [f"- {note}" for note in section.notes]
     return "\n".join(lines) + "\n"
@@ -301,15 +299,10 @@ def to_markdown(report: dict, digits: int = 4) -> str:
 
 def to_csv(report: dict) -> str:
     """Long format: one line per table cell (section, table, row, column, value); full precision."""
-    handle = io.StringIO()
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(["section", "table", "row", "column", "value"])
-    for section in report["sections"]:
-        for table in section.tables:
-            for row in table.rows:
-                for column, value in zip(table.columns[1:], row[1:]):
-                    writer.writerow([section.key, table.title, row[0], column, "" if value is None else value])
-    return handle.getvalue()
+    rows = [[section.key, table.title, row[0], column, value]
+            for section in report["sections"] for table in section.tables
+            for row in table.rows for column, value in zip(table.columns[1:], row[1:])]
+    return csv_text(["section", "table", "row", "column", "value"], rows)
 
 
 def to_json(report: dict) -> str:
