@@ -201,6 +201,21 @@ def test_leaderboard_page(tmp_path):
     assert section_ids(page)[:2] == ["summary", "leaderboard"]
 
 
+
+def test_leaderboard_page_with_an_undefined_corrected_f1():
+    """Issue 24, 1e: a system with chance F1 1 shows "undefined", is not ranked or drawn, and the page says why."""
+    gold = [["B-PER", "I-PER"], ["B-LOC"]]
+    systems = {"same": [["B-PER", "I-PER"], ["B-LOC"]], "half": [["B-PER", "O"], ["B-LOC"]]}
+    page = html_report([["Ada", "Byron"], ["Rome"]], {"gold": gold, **systems}, leaderboard=True)
+    parse_strict(page)
+    shown = numbers(page)
+    assert shown["leaderboard/same/corrected_f1"] == ("", "undefined")
+    assert shown["leaderboard/same/corrected_rank"] == ("", "–")
+    assert int(shown["leaderboard/half/corrected_rank"][0]) == 1
+    assert "same: corrected F1 is undefined: chance F1 is 1" in page
+    assert "2. same" not in page and "1. half" in page  # the plot's marks
+
+
 EVIL = '<script>alert("x")</script>&amp;"\''
 
 

@@ -62,6 +62,12 @@ _COUNTS = (_TP, _PRED, _TRUE, _OVERLAP, _ANNOTATED)  # integers
 _CHANCE_ONE = 1e-12
 
 
+def no_room_beyond_chance(chance: float) -> bool:
+    """True when corrected F1 ``(observed - chance) / (1 - chance)`` is undefined: a chance F1
+    of 1 (or more, under the overlapping model), up to ``1 - chance < 1e-12``."""
+    return 1.0 - chance < _CHANCE_ONE
+
+
 class UndefinedMetricWarning(UserWarning):
     """A score is 0/0 and was set by ``zero_division`` (as seqeval and scikit-learn do)."""
 
@@ -646,7 +652,7 @@ def _chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> 
     else:
         observed = float(agreement / denominator)
     chance = float(expected / denominator)
-    if 1.0 - chance < _CHANCE_ONE:
+    if no_room_beyond_chance(chance):
         if zero_division == "warn":
             reason = ("chance agreement 1 (both annotators cover every token)" if chance <= 1.0 else
                       f"chance agreement {chance:.6g} > 1 (random segments stack under the overlapping model)")
@@ -787,6 +793,7 @@ __all__ = [
     "UndefinedMetricWarning",
     "chance_f1",
     "corpus_statistics",
+    "no_room_beyond_chance",
     "scores_from_statistics",
     "sentence_statistics",
     "sentence_statistics_array",

@@ -94,6 +94,8 @@ def _leaderboard_results(references, systems: dict, level, model, span_options, 
     board = build_leaderboard(references, systems, level=level, model=model, progress=False, **span_options)
     if interval_options:
         for row in board["systems"]:
+            if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval
+                continue
             result = chance_f1(systems[row["system"]], references, level=level, model=model, zero_division=0,
                                **span_options, **interval_options)
             for key in SCORES:
@@ -610,17 +612,23 @@ def _leaderboard(data: dict) -> str:
         change = row["rank_change"]
         arrow = ('<span class="up">&#9650; +%d</span>' % change if change and change > 0 else
                  '<span class="down">&#9660; %d</span>' % change if change else "0")
+        scores = "".join(_num(f"{key}/{k}", row[k]) for k in SCORES[:2]) + (
+            _num(f"{key}/corrected_f1", row["corrected_f1"]) if row["corrected_f1"] is not None else
+            f'<td class="num" data-key="{_e(key)}/corrected_f1" data-value="">undefined</td>')
         rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
-                    + "".join(_num(f"{key}/{k}", row[k]) for k in SCORES)
+                    + scores
                     + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci')}</td>"
                     + f"{_num(key + '/observed_rank', row['observed_rank'])}<td>{arrow}</td></tr>")
     head = _header("rank", "system", "observed F1", "chance F1", "corrected F1", "corrected F1 interval",
                    "observed rank", "rank change")
-    plot = scatter_plot([{"x": row["observed_f1"], "y": row["corrected_f1"], "ci": row.get("corrected_f1_ci"),
-                          "label": row["system"], "mark": f"{row['corrected_rank']}. {row['system']}"} for row in systems])
+    points = [{"x": row["observed_f1"], "y": row["corrected_f1"], "ci": row.get("corrected_f1_ci"),
+               "label": row["system"], "mark": f"{row['corrected_rank']}. {row['system']}"}
+              for row in systems if row["corrected_f1"] is not None]
+    plot = scatter_plot(points) if points else '<p class="muted">No system has a defined corrected F1.</p>'
+    notes = "".join(f'<p class="muted">{_e(text)}</p>' for text in board.get("notes", []))
     body = (f'<p>Systems against the gold standard {_e(data["annotators"][0])}, ranked by corrected F1; rank change = '
             f'observed rank &minus; corrected rank. The other sections compare {_e(data["compared"])}.</p>'
-            f'<table>{head}{"".join(rows)}</table>{note}<h3>Observed against corrected F1</h3>{plot}'
+            f'<table>{head}{"".join(rows)}</table>{note}{notes}<h3>Observed against corrected F1</h3>{plot}'
             f'<p class="muted">The dashed diagonal is corrected = observed; the distance below it is what chance '
             f'explains.</p>')
     return _section("Leaderboard", "leaderboard", body)

@@ -8,17 +8,23 @@ per-sentence statistics, which add up exactly.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sys
 from pathlib import Path
 
-from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import (
+    LEVELS,
+    ChanceStatistics,
+    chance_f1,
+    corpus_statistics,
+    no_room_beyond_chance,
+    scores_from_statistics,
+)
 from ..spans.conll import check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from ..chance.random_model import MODELS
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
 from .leaderboard_significance import add_significance, significance_columns
+from .table_output import csv_text, markdown_table
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -108,9 +114,26 @@ def split_sentences(chances, split: float) -> dict[str, list[int]]:
 
 
 def _scores(stats: ChanceStatistics, level: str) -> dict:
+    """Overall observed, chance and corrected F1; corrected None where it is undefined (chance F1 1)."""
     result = scores_from_statistics(stats, level, zero_division=0)
-    return {"observed_f1": result["overall_observed_f1"], "chance_f1": result["overall_chance_f1"],
-            "corrected_f1": result["overall_corrected_f1"]}
+    chance = result["overall_chance_f1"]
+    return {"observed_f1": result["overall_observed_f1"], "chance_f1": chance,
+            "corrected_f1": None if no_room_beyond_chance(chance) else result["overall_corrected_f1"]}
+
+
+def undefined_notes(rows) -> list[str]:
+    """One note per undefined corrected F1 (overall or in a subset): why, and that it is not ranked."""
+    notes = []
+    for row in rows:
+        for prefix in ("", *(f"{subset}_" for subset in SUBSETS)):
+            chance = row.get(f"{prefix}chance_f1")
+            if chance is None or row[f"{prefix}corrected_f1"] is not None:
+                continue
+            why = ("both cover every token" if chance <= 1.0 else
+                   "random segments stack under the overlapping model")
+            notes.append(f"{row['system']}: {prefix.replace('_', ' ')}corrected F1 is undefined: chance F1 is "
+                         f"{chance:.6g} ({why}), no room for agreement beyond chance; not ranked")
+    return notes
 
 
 def _add_ranks(rows, prefix: str = "") -> None:
@@ -120,7 +143,7 @@ def _add_ranks(rows, prefix: str = "") -> None:
             row[f"{prefix}{kind}_rank"] = rank
     for row in rows:
         before, after = row[f"{prefix}observed_rank"], row[f"{prefix}corrected_rank"]
-        row[f"{prefix}rank_change"] = None if before is None else before - after
+        row[f"{prefix}rank_change"] = None if before is None or after is None else before - after
 
 
 def _progress(items, enabled, description):
@@ -183,12 +206,13 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     if split is not None:
         for subset in SUBSETS:
             _add_ranks(rows, f"{subset}_")
-    rows.sort(key=lambda row: (row["corrected_rank"], row["observed_rank"], row["system"]))
+    rows.sort(key=lambda row: (row["corrected_rank"] is None, row["corrected_rank"] or 0, row["observed_rank"],
+                               row["system"]))
     add_significance(rows, level, confidence_level, n_resamples, random_state, gold_noise)
     return {"level": level, "model": model, "split": split, "split_by": split_by if split is not None else None,
             "confidence_level": confidence_level, "gold_noise": gold_noise,
             "span_options": {"scheme": getattr(scheme, "__name__", scheme), "mode": mode, "suffix": suffix},
-            "systems": rows}
+            "systems": rows, "notes": undefined_notes(rows)}
 
 
 def metric_args(board: dict) -> dict:
@@ -228,9 +252,10 @@ def _columns(board: dict) -> list[tuple[str, str]]:
     return columns
 
 
-def _cell(key: str, value, digits: int) -> str:
+def _cell(key: str, value, digits: int, row: dict | None = None) -> str:
     if value is None:
-        return "-"
+        defined_chance = row is not None and row.get(key.replace("corrected_f1", "chance_f1")) is not None
+        return "undefined" if key.endswith("corrected_f1") and defined_chance else "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if key.endswith("rank_change"):
@@ -247,11 +272,11 @@ def to_markdown(board: dict, digits: int = 4) -> str:
         split_note = (f"; subset1: sentences with chance F1 > {board['split']}, subset2: the others "
                       f"(chance level of the {'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
     lines = [f"Systems ranked by corrected F1 ({board['level']} level, {board['model']} random model; "
-             f"change = observed rank - corrected rank{split_note}).", "",
-             "| " + " | ".join(header for _, header in columns) + " |",
-             "|" + "|".join("---" if key == "system" else "---:" for key, _ in columns) + "|"]
-    for row in board["systems"]:
-        lines.append("| " + " | ".join(_cell(key, row[key], digits) for key, _ in columns) + " |")
+             f"change = observed rank - corrected rank{split_note}).", ""]
+    lines += markdown_table([header for _, header in columns],
+                            [[_cell(key, row[key], digits, row) for key, _ in columns] for row in board["systems"]])
+    notes = board.get("notes") or []
+    lines += [""] * bool(notes) + [f"note: {note}" for note in notes]
     return "\n".join(lines) + "\n"
 
 
@@ -261,12 +286,7 @@ def _plain_rows(board: dict) -> list[dict]:
 
 def to_csv(board: dict) -> str:
     rows = _plain_rows(board)
-    handle = io.StringIO()
-    writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({key: "" if value is None else value for key, value in row.items()})
-    return handle.getvalue()
+    return csv_text(list(rows[0]), [list(row.values()) for row in rows])
 
 
 def to_json(board: dict) -> str:
@@ -303,7 +323,7 @@ def _run(args) -> int:
 
         cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, args.dataset_split or None,
                             args.dataset_config)
-        for path in write_model_cards(cards, args.model_cards):
+        for path in write_model_cards(cards, args.model_cards, force=args.force):
             print(path, file=sys.stderr)
     if args.plot:
         from .plots import plot_leaderboard
@@ -344,6 +364,8 @@ def register(commands) -> None:
     parser.add_argument("--model-cards", metavar="DIR",
                         help="write DIR/<system>/README.md: a model card whose metadata lists the system's "
                              "observed, chance and corrected F1 (what evaluate.push_to_hub writes)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace model cards already in --model-cards (never done without it)")
     parser.add_argument("--dataset", default="conll2003", help="dataset id in the model cards (default conll2003)")
     parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
     parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
