@@ -63,7 +63,10 @@ Returns:
     t0, noisy_items (= t0 - disagreed) (ints); noise_bound (float); confidence (float);
     kappa (float, None when every label is the same); kappa_noise_estimate (float or None);
     tolerable_disagreements (int, None when even 0 disagreements exceed max_noise); max_noise;
-    chance_difference (int, correct answers) and chance_difference_fraction (of the agreed size).
+    chance_difference (int, correct answers) and chance_difference_fraction (of the agreed size);
+    p_least_favourable (the largest p the pooled category proportions allow, >= p) and
+    noise_bound_least_favourable (the bound under it: the one to quote when p is 0, which a
+    NoiseModelWarning flags).
 Examples:
 """ + NOISE_EXAMPLES
 

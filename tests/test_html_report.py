@@ -6,6 +6,7 @@ The browser checks (screenshot, console, DOM numbers) are in ``test_html_report_
 from __future__ import annotations
 
 import re
+import warnings
 import subprocess
 import sys
 
@@ -374,3 +375,16 @@ def test_without_chromium_browser_tests_fail_under_ci_and_skip_elsewhere(tmp_pat
                           capture_output=True, text=True, cwd=REPO, env=env)
     assert outcome in done.stdout, done.stdout[-2000:]
     assert reason in done.stdout
+
+
+def test_a_zero_p_estimate_shows_the_least_favourable_bound_and_why():
+    """Issue 24, 1f: the summary showed a noise bound of 0.0000 when every disagreement goes one way."""
+    gold = [["B-PER", "O", "B-LOC", "O"]]
+    other = [["O", "O", "O", "O"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a note on the page, not a warning
+        page = html_report([["a", "b", "c", "d"]], {"gold": gold, "other": other})
+    shown = numbers(page)
+    assert shown["summary/noise_bound"][1] == "0.0000"
+    assert float(shown["summary/noise_bound_least_favourable"][0]) > 0.0
+    assert "footnote 3&#x27;s estimate of p is 0" in page or "footnote 3's estimate of p is 0" in page

@@ -203,3 +203,20 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def test_a_zero_p_estimate_is_a_note_beside_the_least_favourable_bound(tmp_path, capsys):
+    """Issue 24, 1f: the agreement report printed noise_bound 0.0000 with nothing said."""
+    reference = [["B-PER" if i % 10 == 5 else "O" for i in range(20)] for _ in range(5)]
+    other = [["O"] * 20 for _ in range(5)]
+    tokens = [[f"w{i}" for i in range(20)] for _ in range(5)]
+    path = tmp_path / "pair.conll"
+    with path.open("w") as handle:
+        write_conll(handle, tokens, reference, other)
+    assert main(["agreement", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "note: token: footnote 3's estimate of p is 0" in captured.out
+    rows = {line.split()[0]: line.split()[1:] for line in captured.out.splitlines() if line.startswith(("p", "noise"))}
+    assert rows["p"][0] == "0.0000" and rows["noise_bound"][0] == "0.0000"
+    assert rows["p_least_favourable"][0] == "0.5000" and float(rows["noise_bound_least_favourable"][0]) > 0.1
+    assert "estimate of p is 0" not in captured.err  # a note in the report, not a stray warning

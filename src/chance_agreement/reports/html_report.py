@@ -26,7 +26,7 @@ from ..chance.random_model import MODELS
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
-from ..noise.noise_model import noise_report, noise_report_multi
+from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..spans.conll import read_conll
 from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
 from .command_io import UsageError
@@ -137,7 +137,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
         table, categories = _pooled_contingency(annotations, span_options)
         data["multi"] = multi_annotator_agreement(items, **span_options)
-        data["noise"] = noise_report_multi(items, **span_options)
+        data["noise"], data["noise_notes"] = report_with_notes(noise_report_multi, items, **span_options)
         data["compared"] = f"every pair of the {len(names)} annotators, pooled"
     else:
         reference, other = names[0], names[1]
@@ -145,7 +145,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                                    zero_division=0, return_sentence_scores=True, **span_options, **intervals)
         table, categories = contingency(annotations[other], annotations[reference], **span_options)
         table = table.tolist()
-        data["noise"] = noise_report(annotations[other], annotations[reference], **span_options)
+        data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
+                                                               **span_options)
         data["compared"] = f"{other} against {reference}"
     data["coefficients"] = coefficients(table, categories, nothing=NOTHING)
     data["contingency"] = {"categories": categories, "table": table,
@@ -436,6 +437,15 @@ def _card(title: str, value_html: str, details: str, reading: str) -> str:
             f'<div>{details}</div><p class="read">{reading}</p></div>')
 
 
+def _least_favourable(noise: dict, notes: list) -> str:
+    """The bound under the least favourable p, when it differs, and the model's flags."""
+    if noise["noise_bound_least_favourable"] == noise["noise_bound"] and not notes:
+        return ""
+    text = (f'<br>under the least favourable p = {_f(noise["p_least_favourable"])}: '
+            f'{_num("summary/noise_bound_least_favourable", noise["noise_bound_least_favourable"], tag="span")}')
+    return text + "".join(f'<br><span class="muted">{_e(note)}</span>' for note in notes)
+
+
 def _summary(data: dict) -> str:
     result, noise, team = data["result"], data["noise"], "team" in data
     corrected = result["overall_corrected_f1"]
@@ -466,7 +476,8 @@ def _summary(data: dict) -> str:
         _num("summary/noise_bound", noise["noise_bound"], tag="span"),
         f'{_num("summary/noisy_items", noise["noisy_items"], tag="span")} of '
         f'{_num("summary/agreed", noise["agreed"], tag="span")} agreed tokens '
-        f'({noise["disagreed"]} of {noise["instances"]} disagreed; hard-case agreement p = {_f(noise["p"])})',
+        f'({noise["disagreed"]} of {noise["instances"]} disagreed; hard-case agreement p = {_f(noise["p"])})'
+        + _least_favourable(noise, data.get("noise_notes", [])),
         f"How to read it: with {noise['confidence']:.0%} confidence, at most this share of the tokens the "
         "annotators agree on are hard cases they agreed on by luck, i.e. noise in a gold standard built "
         "from the agreed tokens (Beigman Klebanov &amp; Beigman 2009, eq. 1).")

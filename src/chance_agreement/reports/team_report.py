@@ -35,7 +35,7 @@ FORMATS = ("text", "markdown", "json", "csv")
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
                 "slot_error_rate")
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
-              "tolerable_disagreements", "chance_difference")
+              "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
 ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
 
@@ -215,22 +215,24 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
 
 def noise_section(annotations: Annotations, options: dict) -> Section | None:
     """The noise bound of the subset every annotator agrees on, per token and per entity."""
-    from ..noise.noise_model import noise_report, noise_report_multi
+    from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 
-    data = {}
+    data, flags = {}, []
     for unit in NOISE_UNITS:
         settings = dict(confidence=options["confidence"], max_noise=options["max_noise"], unit=unit, **options["span"])
         try:
             if len(annotations.tags) == 2:
-                data[unit] = noise_report(annotations.tags[1], annotations.tags[0], **settings)
+                data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0], **settings)
             else:
-                data[unit] = noise_report_multi(annotations.items, **settings)
+                data[unit], notes = report_with_notes(noise_report_multi, annotations.items, **settings)
         except ValueError as error:  # e.g. no entity at all: no entity instances
             data[unit] = {"undefined": str(error)}
+            continue
+        flags += [f"{unit}: {note}" for note in notes]  # the model's flags, beside its numbers
     rows = [[key, *(data[unit].get(key) for unit in NOISE_UNITS)] for key in NOISE_KEYS]
     title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
-    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]]
+    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
     table = Table("instances = tokens, or spans anyone proposed", ["", *NOISE_UNITS], rows)
     return Section("noise", title, data, [table], notes)
 
