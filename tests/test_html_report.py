@@ -388,3 +388,26 @@ def test_a_zero_p_estimate_shows_the_least_favourable_bound_and_why():
     assert shown["summary/noise_bound"][1] == "0.0000"
     assert float(shown["summary/noise_bound_least_favourable"][0]) > 0.0
     assert "footnote 3&#x27;s estimate of p is 0" in page or "footnote 3's estimate of p is 0" in page
+
+
+def test_team_page_support_and_interval_reasons():
+    """Issue 24, 6: the team page's support column showed "–" in every cell under a caption
+    promising values, and "interval: not computed" came without a reason."""
+    from chance_agreement.spans.tags import spans_from_tags
+
+    tags = {"a": [["B-PER", "O", "B-LOC"], ["B-ORG", "I-ORG", "O"]],
+            "b": [["B-PER", "O", "O"], ["B-ORG", "I-ORG", "B-LOC"]],
+            "c": [["B-PER", "I-PER", "B-LOC"], ["O", "O", "O"]]}
+    page = html_report([["x", "y", "z"], ["u", "v", "w"]], tags)
+    shown = numbers(page)
+    for name in ("PER", "LOC", "ORG"):
+        expected = sum(1 for sentences in tags.values() for sentence in sentences
+                       for span in spans_from_tags(sentence) if span[0] == name)
+        assert shown[f"types/{name}/number"] == (str(expected), str(expected))
+    total = sum(len(spans_from_tags(sentence)) for sentences in tags.values() for sentence in sentences)
+    assert shown["types/overall/number"] == (str(total), str(total))
+    assert "Support: the entity spans of each type, all 3 annotators together" in page
+    assert "interval: not computed</span>" not in page
+    assert "not computed for several annotators" in page
+    pair = html_report([["x", "y", "z"], ["u", "v", "w"]], {"a": tags["a"], "b": tags["b"]}, confidence_level=None)
+    assert "interval: not computed</span>" not in pair and "no confidence level was asked for" in pair
