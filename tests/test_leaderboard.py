@@ -269,17 +269,13 @@ def _leaderboard_command(gold: str, system: str) -> list[str]:
     return [sys.executable, "-c", code, "leaderboard", gold, system, system + ":2", "--names", "a,b"]
 
 
-def test_progress_bar_only_on_a_terminal(tmp_path):
-    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
-    system = _write(tmp_path / "system.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
-    piped = subprocess.run(_leaderboard_command(gold, system), capture_output=True, text=True, timeout=120)
-    assert piped.returncode == 0 and piped.stderr == ""
-    assert "| a |" in piped.stdout
+def run_on_terminal(command: list[str]) -> tuple[int, bytes, bytes]:
+    """``(exit status, standard output, what the terminal on standard error saw)``: the command's
+    standard error is a 100-column pseudo-terminal, its standard output a pipe."""
     controller, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a 100-column terminal
     try:
-        on_terminal = subprocess.run(_leaderboard_command(gold, system), stdout=subprocess.PIPE,
-                                     stderr=terminal, timeout=120)
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=terminal, timeout=120)
         os.close(terminal)
         terminal = None
         seen = b""
@@ -295,8 +291,21 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
         if terminal is not None:
             os.close(terminal)
         os.close(controller)
-    assert on_terminal.returncode == 0
+    return done.returncode, done.stdout, seen
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
+    system = _write(tmp_path / "system.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
+    piped = subprocess.run(_leaderboard_command(gold, system), capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+    assert "| a |" in piped.stdout
+    code, out, seen = run_on_terminal(_leaderboard_command(gold, system))
+    assert code == 0
     assert b"scoring systems" in seen and b"2/2" in seen
+    assert b"scoring" not in out  # never in the numbers' stream
+    code, out, seen = run_on_terminal(_leaderboard_command(gold, system) + ["--quiet"])
+    assert code == 0 and seen == b"" and b"| a |" in out
 
 
 def test_intervals_tests_and_chance_difference_between_neighbours(loaded):

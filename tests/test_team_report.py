@@ -220,3 +220,19 @@ def test_a_zero_p_estimate_is_a_note_beside_the_least_favourable_bound(tmp_path,
     assert rows["p"][0] == "0.0000" and rows["noise_bound"][0] == "0.0000"
     assert rows["p_least_favourable"][0] == "0.5000" and float(rows["noise_bound_least_favourable"][0]) > 0.1
     assert "estimate of p is 0" not in captured.err  # a note in the report, not a stray warning
+
+
+def test_agreement_shows_progress_on_a_terminal_only(annotator_files):
+    """Issue 24, 7: ``agreement`` on 10^6 tokens ran 90 s in silence. On a terminal a bar on
+    standard error counts the report's parts; nothing in a pipe or with --quiet; never on stdout."""
+    from test_leaderboard import run_on_terminal
+
+    code = "import sys; from chance_agreement.reports.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", code, "agreement", *annotator_files]
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == "" and "noise_bound" in piped.stdout
+    status, out, seen = run_on_terminal(command)
+    assert status == 0 and out.decode() == piped.stdout
+    assert b"agreement report" in seen and f"{len(SECTIONS)}/{len(SECTIONS)}".encode() in seen
+    status, out, seen = run_on_terminal(command + ["--quiet"])
+    assert status == 0 and seen == b"" and out.decode() == piped.stdout

@@ -24,6 +24,8 @@ from ..spans.conll import check_same_tokens, check_tag_columns, parse_column_spe
 from ..chance.random_model import MODELS
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
 from .leaderboard_significance import add_significance, significance_columns
+from .progress import add_quiet_option
+from .progress import progress as show_progress
 from .table_output import csv_text, markdown_table
 
 FORMATS = ("markdown", "csv", "json")
@@ -146,18 +148,6 @@ def _add_ranks(rows, prefix: str = "") -> None:
         row[f"{prefix}rank_change"] = None if before is None or after is None else before - after
 
 
-def _progress(items, enabled, description):
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return items
-    try:
-        from tqdm import tqdm
-    except ImportError:  # the bar is a convenience; scoring works without it
-        return items
-    return tqdm(items, desc=description, unit="system", file=sys.stderr)
-
-
 def build_leaderboard(references, systems: dict, level: str = "token", model: str = "non_overlapping",
                       split: float | None = None, split_by: str = "gold", progress=None,
                       scheme=None, mode=None, suffix=False, confidence_level=None, n_resamples=1000,
@@ -185,7 +175,7 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     if split is not None and split_by == "gold":
         common_split = split_sentences(sentence_chance(references, references, level, model, **span_options), split)
     rows = []
-    for name in _progress(list(systems), progress, "scoring systems"):
+    for name in show_progress(list(systems), "scoring systems", unit="system", enabled=progress):
         predictions = systems[name]
         total, sentences = corpus_statistics(predictions, references, model=model, levels=(level,), **span_options)
         row = {"system": name, "sentences": len(sentences), **_scores(total, level),
@@ -316,7 +306,8 @@ def _run(args) -> int:
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
                               split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                               confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                              random_state=args.random_state, gold_noise=args.gold_noise)
+                              random_state=args.random_state, gold_noise=args.gold_noise,
+                              progress=False if args.quiet else None)
     emit(render(board, args.format, args.digits), args.output)
     if args.model_cards:
         from ..ecosystem.model_cards import write_model_cards
@@ -371,4 +362,5 @@ def register(commands) -> None:
     parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
     parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
     add_span_options(parser)
+    add_quiet_option(parser)
     parser.set_defaults(run=_run)

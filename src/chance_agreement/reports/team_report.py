@@ -27,6 +27,8 @@ from ..chance.random_model import MODELS
 from ..chance.team_f1 import team_chance_f1
 from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
+from .progress import add_quiet_option
+from .progress import progress as show_progress
 from .table_output import csv_text, markdown_table
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
@@ -244,13 +246,18 @@ SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, sev
 
 def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
-                 sections=None) -> dict:
-    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``."""
+                 sections=None, progress=False) -> dict:
+    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``.
+
+    ``progress``: a bar over the report's parts on standard error (None: only on a terminal).
+    """
     if model not in MODELS:
         raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
     options = {"model": model, "confidence": confidence, "max_noise": max_noise,
                "span": {"scheme": scheme, "mode": mode, "suffix": suffix}}
-    built = [section(annotations, options) for section in (SECTIONS if sections is None else sections)]
+    parts = SECTIONS if sections is None else sections
+    built = [section(annotations, options)
+             for section in show_progress(parts, "agreement report", unit="part", enabled=progress)]
     return {"annotators": list(annotations.names), "sources": list(annotations.sources),
             "sentences": len(annotations.tokens), "tokens": sum(map(len, annotations.tokens)),
             "sections": [section for section in built if section is not None]}
@@ -332,7 +339,8 @@ def _run(args) -> int:
     names = args.names.split(",") if args.names else None
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, names, **span)
-    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise, **span)
+    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
+                          progress=False if args.quiet else None, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 
@@ -354,4 +362,5 @@ def register(commands) -> None:
     parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
     parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
     add_span_options(parser)
+    add_quiet_option(parser)
     parser.set_defaults(run=_run)
