@@ -5,13 +5,8 @@ this script only declares the inputs of its three configurations."""
 import datasets
 import evaluate
 
-from chance_agreement.reliability.agreement_coefficients import plain
-from chance_agreement.reliability.table_inference import agreement_report_with_intervals
-from chance_agreement.ecosystem.flat import flatten
-from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
-from chance_agreement.reliability.multi_rater_tags import multi_rater_report
-from chance_agreement.reliability.segmentation import segmentation_alpha
+from chance_agreement.ecosystem.module_configurations import CheckedInputs, coefficients_configuration
 
 _CITATION = """\
 Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
@@ -109,13 +104,12 @@ class CoefficientsMetric(CheckedInputs, evaluate.Metric):
             features=_FEATURES[self.config_name],
         )
 
-    def _compute(self, predictions=None, references=None, annotations=None, items=None, **kwargs):
-        if self.config_name == "multi":
-            return plain(multi_rater_report(list(annotations), **kwargs))
-        if self.config_name == "segmentation":
-            distance = kwargs.pop("distance", "d2")
-            if kwargs:
-                raise ValueError(f"unexpected arguments for 'segmentation': {sorted(kwargs)}")
-            return plain(segmentation_alpha(list(items), distance=distance))
-        report = agreement_report_with_intervals(predictions, references, **kwargs)
-        return flatten(report) if self.config_name == "flat" else report
+    def _compute(self, predictions=None, references=None, annotations=None, items=None, distance=None,
+                 finn_order=None, views=None, markables=None, scheme=None, mode=None, suffix=False,
+                 confidence_level=None, unit=None, weights=None, categories=None, population_size=None,
+                 benchmark_scale=None):
+        return coefficients_configuration(
+            self.config_name, predictions=predictions, references=references, annotations=annotations, items=items,
+            distance=distance, finn_order=finn_order, views=views, markables=markables, scheme=scheme, mode=mode,
+            suffix=suffix, confidence_level=confidence_level, unit=unit, weights=weights, categories=categories,
+            population_size=population_size, benchmark_scale=benchmark_scale)

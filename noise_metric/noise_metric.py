@@ -9,6 +9,7 @@ from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.ecosystem.metric_docs import NOISE_EXAMPLES
 from chance_agreement.noise.noise_model import noise_report, noise_report_multi
+from chance_agreement.spans.validation import as_items
 
 _CITATION = """\
 @article{beigmanklebanov2009noise,
@@ -109,6 +110,6 @@ class NoiseMetric(CheckedInputs, evaluate.Metric):
             confidence=confidence, unit=unit, max_noise=max_noise, scheme=scheme, mode=mode, suffix=suffix
         )
         if self.config_name == "multi":
-            return noise_report_multi(annotations, **options)
+            return noise_report_multi(as_items(annotations), **options)  # one row per item: the features say so
         report = noise_report(predictions, references, **options)
         return flatten(report) if self.config_name == "flat" else report

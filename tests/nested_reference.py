@@ -11,12 +11,12 @@ from collections import defaultdict
 
 import numpy as np
 
-from chance_agreement.chance.corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _checked_levels
-from chance_agreement.chance.corrected_f1 import _expected_matches as flat_expected_matches
-from chance_agreement.chance.corrected_f1 import _expected_overlap as flat_expected_overlap
+from chance_agreement.chance.corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels
 from chance_agreement.chance.exact_sum import exact_dot, ordered_convolve
-from chance_agreement.chance.random_model import _check_model, _coverage, _start_distribution
+from chance_agreement.chance.random_models import RandomModel, get_model
 from chance_agreement.spans.nested import Node, check_lengths, check_span_lists
+
+__all__ = ["reference_build_forest", "reference_nested_statistics"]
 
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = (
     FIELDS.index(name) for name in (
@@ -78,7 +78,7 @@ class _Layer:
         return tuple(sorted(end - start for start, end in self.spans))
 
 
-def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[tuple[int, str], _Layer]:
+def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -> dict[tuple[int, str], _Layer]:
     """``(depth, label) -> _Layer`` of one annotator's forest in a sentence of ``n`` tokens."""
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)  # (parent, label) -> nodes
     for index, node in enumerate(forest):
@@ -93,7 +93,7 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
         depth = forest[members[0]].depth
         layer = layers.setdefault((depth, label), _Layer(n))
         layer.spans.extend((forest[i].start, forest[i].end) for i in members)
-        coverage = _coverage(region, lengths, model)
+        coverage = model.coverage(region, lengths)
         if parent is not None:
             coverage = ordered_convolve(absolute[parent], coverage)
         starts, counts = {}, {}
@@ -104,7 +104,7 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
                 continue
             others = list(lengths)
             others.remove(length)
-            relative = _start_distribution(region, tuple(others), length, model)
+            relative = model.start_distribution(region, tuple(others), length)
             starts[length] = relative if parent is None else ordered_convolve(absolute[parent], relative)
         for i in members:
             if i in parents:
@@ -156,9 +156,9 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
             vector[_OVERLAP] = _overlap(a.spans, b.spans)
             if depth == 0:  # the flat model: the very functions of chance_f1, to the last bit
                 lengths_a, lengths_b = tuple(sorted(a.lengths())), tuple(sorted(b.lengths()))
-                vector[_EXP_OVERLAP] = flat_expected_overlap(n, lengths_a, lengths_b, model)
+                vector[_EXP_OVERLAP] = model.expected_overlap(n, lengths_a, lengths_b)
                 if with_matches:
-                    vector[_EXP_MATCHES] = flat_expected_matches(n, lengths_a, lengths_b, model)
+                    vector[_EXP_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
             else:
                 vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
                 if with_matches:  # else 0: the statistics record that only the token level was computed
@@ -166,7 +166,7 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
         per_type[label] = vector
     marks_a, marks_b = _token_labels(forest_a, depth), _token_labels(forest_b, depth)
     wrong = sum(marks_a.get(t) != marks_b.get(t) for t in marks_a.keys() | marks_b.keys())
-    return ChanceStatistics(per_type, n - wrong, n, model, levels)
+    return ChanceStatistics(per_type, n - wrong, n, model.name, levels)
 
 
 def reference_nested_statistics(predictions, references, lengths, *, model="non_overlapping", levels=LEVELS) -> list[ChanceStatistics]:
@@ -175,8 +175,8 @@ def reference_nested_statistics(predictions, references, lengths, *, model="non_
     ``predictions`` and ``references``: per sentence, lists of ``(start, end, label)`` token spans
     (half-open); ``lengths``: the number of tokens of each sentence.
     """
-    levels = _checked_levels(levels)
-    _check_model(model)
+    levels = checked_levels(levels)
+    model = get_model(model)
     lengths = check_lengths(lengths)
     forests_a = [reference_build_forest(s) for s in check_span_lists(predictions, lengths, "predictions")]
     forests_b = [reference_build_forest(s) for s in check_span_lists(references, lengths, "references")]

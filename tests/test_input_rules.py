@@ -249,8 +249,8 @@ BAD_TAGS = {
 }
 PAIR_PLACES = {"chance_f1": r"references\[1\], position 2", "contingency": r"references\[1\], position 2",
                "agreement_report": r"references\[1\], position 2", "noise_report": r"references\[1\], position 2"}
-MULTI_PLACES = {"noise_report_multi": r"annotations\[1\]\[1\], position 2", "token_ratings": "item 1, annotator 1: position 2",
-                "multi_annotator_agreement": "item 1, annotator 1: position 2", "unitizing_alpha": "text 1, annotator 1: position 2"}
+MULTI_PLACES = {"noise_report_multi": r"annotations\[1\]\[1\], position 2", "token_ratings": r"token_ratings: annotations\[1\]\[1\]: position 2",
+                "multi_annotator_agreement": r"multi_annotator_agreement: annotations\[1\]\[1\]: position 2", "unitizing_alpha": "text 1, annotator 1: position 2"}
 
 
 @pytest.mark.parametrize("bad", BAD_TAGS, ids=list(BAD_TAGS))

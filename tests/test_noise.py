@@ -14,6 +14,7 @@ from scipy.stats import nbinom
 
 import chance_agreement
 from chance_agreement import (
+    as_items,
     chance_difference,
     easy_proportion_from_kappa,
     fleiss_kappa,
@@ -416,12 +417,12 @@ def test_strict_mode_and_suffix_are_passed_to_seqeval_spans():
         (lambda: noise_report([["O"]], [["O", "O"]]), r"sentence 0: the prediction has 1 tags but the reference has 2"),
         (lambda: noise_report([["O", None]], [["O", "O"]]), r"predictions\[0\], position 1: the tag is None"),
         (lambda: noise_report([["O"]], [["O"]], unit="entity"), r"no instances: with unit='entity'"),
-        (lambda: noise_report_multi([[["O", "B-PER"]]]), r"need at least two annotators per item, item 0 has 1"),
-        (lambda: noise_report_multi([[["O"], ["O"]], [["O"], None]]), r"item 1: annotator 1 is missing"),
-        (lambda: noise_report_multi([[["O"], ["O"]], [["O"]]]), r"item 1 has 1 annotations but item 0 has 2"),
-        (lambda: noise_report_multi([[["O"], ["O", "O"]]]), r"item 0: the annotators' tag sequences have different lengths \[1, 2\]"),
+        (lambda: noise_report_multi([[["O", "B-PER"]]]), r"noise_report_multi: annotations: need at least 2 annotators per sentence, sentence 0 has 1"),
+        (lambda: noise_report_multi(as_items([[["O"], ["O"]], [["O"], None]])), r"annotations\[1\]\[1\]: the annotator is missing"),
+        (lambda: noise_report_multi([[["O"], ["O"]], [["O"]]]), r"noise_report_multi: annotations\[1\]: 1 annotator slots but sentence 0 has 2"),
+        (lambda: noise_report_multi([[["O"], ["O", "O"]]]), r"noise_report_multi: annotations\[0\]: the annotators' tag sequences have different lengths \[1, 2\]"),
         (lambda: noise_report_multi([[["O"], ["B-PER", "Z"]], [["O", ""], ["O", "O"]]][1:]), r"annotations\[0\]\[0\], position 1: the tag is an empty string"),
-        (lambda: noise_report_multi([]), r"annotations must be a non-empty list"),
+        (lambda: noise_report_multi([]), r"noise_report_multi: annotations: expected a non-empty list of sentences"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):

@@ -18,6 +18,7 @@ from chance_agreement import (
     multi_annotator_agreement,
     noise_report,
     noise_report_multi,
+    by_item,
     team_chance_f1,
 )
 from chance_agreement.reports.cli import main
@@ -75,11 +76,11 @@ def test_three_annotators_report_pairs_and_several_annotator_coefficients(annota
     team = _section(report, "team_chance_f1").data
     tags = {"ann_a": A, "ann_b": B, "ann_c": C}
     for level in ("token", "entity"):
-        assert team[level] == team_chance_f1([A, B, C], names=list(tags), level=level, zero_division=0)
+        assert team[level] == team_chance_f1(by_item([A, B, C]), names=list(tags), level=level, zero_division=0)
         for (i, first), (j, second) in combinations(enumerate(tags), 2):
             expected = chance_f1(tags[second], tags[first], level=level, zero_division=0)
             assert team[level]["pairwise_corrected_f1"][i][j] == expected["overall_corrected_f1"]
-    items = [list(item) for item in zip(A, B, C)]
+    items = by_item([A, B, C])
     several = _section(report, "several_annotators").data
     expected = multi_annotator_agreement(items)
     assert several["fleiss_kappa"] == expected["fleiss_kappa"]

@@ -51,11 +51,9 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _checked_levels, scores_from_statistics
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels, scores_from_statistics
 from .exact_sum import exact_dot, ordered_convolve
-from .corrected_f1 import _expected_matches as flat_expected_matches
-from .corrected_f1 import _expected_overlap as flat_expected_overlap
-from .random_model import _check_model, _coverage, _start_distribution, sample_annotation
+from .random_models import RandomModel, get_model
 from ..spans.nested import Node, check_lengths, forests
 
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = (
@@ -115,7 +113,7 @@ class _Kinds:
     a long tuple of lengths is hashed once per group, never once per node.
     """
 
-    def __init__(self, n: int, model: str):
+    def __init__(self, n: int, model: RandomModel):
         self.n, self.model = n, model
         self.signatures: dict[tuple[int, tuple[int, ...]], int] = {}  # (region, lengths) -> number
         self.regions: list[tuple[int, tuple[int, ...]]] = []
@@ -142,7 +140,7 @@ class _Kinds:
         region, lengths = self.regions[signature]
         others = list(lengths)
         others.remove(length)
-        return _start_distribution(region, tuple(others), length, self.model)
+        return self.model.start_distribution(region, tuple(others), length)
 
     def start(self, kind: int) -> np.ndarray:
         """P(start = l) in the sentence of every node of ``kind``."""
@@ -156,7 +154,7 @@ class _Kinds:
         return relative if parent is None else ordered_convolve(self.start(parent), relative)
 
 
-def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[tuple[int, str], _Layer]:
+def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -> dict[tuple[int, str], _Layer]:
     """``(depth, label) -> _Layer`` of one annotator's forest in a sentence of ``n`` tokens.
 
     Coverage and starts are only needed below the top (depth 0 uses the flat model's functions).
@@ -188,7 +186,7 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
         if depth:
             coverage_counts[(depth, label, parent_kind)][signature] += 1
     for (depth, label, parent_kind), counts in coverage_counts.items():
-        relative = sum(count * _coverage(*kinds.regions[signature], model) for signature, count in counts.items())
+        relative = sum(count * model.coverage(*kinds.regions[signature]) for signature, count in counts.items())
         layers[(depth, label)].coverage_parts.append((parent_kind, relative))
     for (depth, label, parent_kind, length), counts in start_counts.items():
         relative = sum(count * kinds.relative(signature, length) for signature, count in counts.items())
@@ -264,16 +262,16 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
             vector[_OVERLAP] = _overlap(a.spans, b.spans)
             if depth == 0:  # the flat model: the very functions of chance_f1, to the last bit
                 lengths_a, lengths_b = tuple(sorted(a.lengths())), tuple(sorted(b.lengths()))
-                vector[_EXP_OVERLAP] = flat_expected_overlap(n, lengths_a, lengths_b, model)
+                vector[_EXP_OVERLAP] = model.expected_overlap(n, lengths_a, lengths_b)
                 if with_matches:
-                    vector[_EXP_MATCHES] = flat_expected_matches(n, lengths_a, lengths_b, model)
+                    vector[_EXP_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
             else:
                 vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
                 if with_matches:  # else 0: the statistics record that only the token level was computed
                     vector[_EXP_MATCHES] = _expected_matches(a, b)
         per_type[label] = vector
     wrong = _disagreeing_tokens(_marks(forest_a, depth), _marks(forest_b, depth))
-    return ChanceStatistics(per_type, n - wrong, n, model, levels)
+    return ChanceStatistics(per_type, n - wrong, n, model.name, levels)
 
 
 def _depth_count(forest: list[Node]) -> int:
@@ -288,8 +286,8 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
     depths it has; at a deeper depth of the corpus its tokens all agree (no span on either side),
     which is added as one count per depth.
     """
-    levels = _checked_levels(levels)
-    _check_model(model)
+    levels = checked_levels(levels)
+    model = get_model(model)
     lengths = check_lengths(lengths)
     forests_a = forests(predictions, lengths, "predictions")
     forests_b = forests(references, lengths, "references")
@@ -309,12 +307,12 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
     tokens = 0
     for depth in range(depth_count):
         tokens += agreeing[depth]
-        totals[depth] = totals[depth] + ChanceStatistics({}, tokens, tokens, model, levels)
+        totals[depth] = totals[depth] + ChanceStatistics({}, tokens, tokens, model.name, levels)
     return totals
 
 
 def nested_chance_f1(
-    predictions, references, lengths, *, zero_division="warn", model: str = "non_overlapping", level: str = "token"
+    predictions, references, lengths, *, zero_division="warn", model="non_overlapping", level: str = "token"
 ) -> dict:
     """Observed, chance and corrected F1 of nested span annotations, pooled and per depth.
 
@@ -332,12 +330,13 @@ def nested_chance_f1(
     return result
 
 
-def sample_nested_annotation(forest: list[Node], n: int, rng=None, model: str = "non_overlapping") -> list[tuple[int, int, str, int]]:
+def sample_nested_annotation(forest: list[Node], n: int, rng=None, model="non_overlapping") -> list[tuple[int, int, str, int]]:
     """One draw of the nested random model: ``(start, end, label, depth)`` for every node, in order.
 
     Top-level spans of each label by ``sample_annotation`` in the sentence, then each parent's
     children of each label by ``sample_annotation`` inside the parent, shifted by its start.
     """
+    model = get_model(model)
     rng = np.random.default_rng(rng)
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)
     for index, node in enumerate(forest):
@@ -346,7 +345,7 @@ def sample_nested_annotation(forest: list[Node], n: int, rng=None, model: str = 
     for (parent, _), members in sorted(groups.items(), key=lambda item: item[1][0]):
         region = n if parent is None else forest[parent].length
         offset = 0 if parent is None else placed[parent]
-        starts = sample_annotation(region, [forest[i].length for i in members], rng, model)
+        starts = model.sample(region, [forest[i].length for i in members], rng)
         for i, start in zip(members, starts):
             placed[i] = offset + int(start)
     return [(placed[i], placed[i] + node.length, node.label, node.depth) for i, node in enumerate(forest)]

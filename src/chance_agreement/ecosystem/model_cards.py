@@ -1,11 +1,20 @@
-"""Model-card metadata for Hub leaderboards, as ``evaluate.push_to_hub`` writes it.
+"""Hub results of a model in both formats the Hub reads: Eval Results and the model card's model-index.
 
-A Hub leaderboard reads a model card's ``model-index``: one result per (task, dataset) with its
-metrics. ``model_card`` builds it with huggingface_hub's own classes (``EvalResult``,
-``ModelCardData``, ``ModelCard``): task ``token-classification``, the dataset, and the observed,
-chance and corrected F1 of the ``chance_f1`` metric at the level used, each with the metric's
-name and the arguments of its ``compute`` call. Nothing is sent anywhere: push the card yourself
-(``card.push_to_hub(repo_id)``) or copy the metadata into the model's README.md.
+Eval Results (what the Hub's leaderboards read today): ``.eval_results/<name>.yaml`` in the model
+repository, one value per benchmark task. ``eval_result_entries`` builds them with huggingface_hub's
+own ``EvalResultEntry`` and ``eval_result_entries_to_yaml``: one task id per score
+(``observed_f1_token``, ``chance_f1_token``, ``corrected_f1_token``; ``..._entity`` at entity
+level), so the corrected score is never filed under the task of another score, and notes naming the
+system, the level, the span scheme and the random annotation model.
+
+model-index (the legacy format, as ``evaluate.push_to_hub`` writes it): ``model_card`` builds it with
+``EvalResult``, ``ModelCardData`` and ``ModelCard``: task ``token-classification``, the dataset, and
+the observed, chance and corrected F1 of the ``chance_f1`` metric at the level used, each with the
+metric's name and the arguments of its ``compute`` call. No metric here has type ``f1``: that is
+seqeval's entity F1, which ``Trainer``'s own model card publishes under it.
+
+Nothing is sent anywhere: push the folder written by ``write_model_repos`` (README.md and
+``.eval_results/``) with ``huggingface_hub.upload_folder``, or copy the files into the model repository.
 """
 
 from __future__ import annotations
@@ -14,8 +23,6 @@ import math
 import numbers
 from pathlib import Path
 
-__all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "card_folder_name", "eval_results", "metric_name", "model_card",
-           "write_model_cards"]
 
 METRIC_TYPE = "chance_f1"  # the evaluate module's name, as push_to_hub's metric_type
 TASK_TYPE = "token-classification"
@@ -91,39 +98,103 @@ def model_card(system: str, scores: dict, metric_args: dict, dataset_type: str =
     return ModelCard(f"---\n{data.to_yaml()}\n---\n\n" + "\n".join(lines) + "\n")
 
 
-def card_folder_name(system: str) -> str:
-    """The folder of ``system``'s card: letters, digits, ``-``, ``_``, ``.`` kept, others ``_``;
-    leading and trailing dots dropped; ``system`` when nothing is left."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in system).strip(".") or "system"
+def task_id(score: str, level: str) -> str:
+    """The Eval Results task id of one score at one level, e.g. ``"corrected_f1_token"``."""
+    if score not in SCORES:
+        raise ValueError(f"score must be one of {list(SCORES)}, got {score!r}")
+    return f"{score}_{level}"
 
 
-def write_model_cards(cards: dict, folder, *, force: bool = False) -> list[Path]:
-    """Write ``{system: ModelCard}`` as ``folder/<system>/README.md`` (the folders are created).
+def _notes(system: str, score: str, metric_args: dict, dataset_split: str | None) -> str:
+    level = metric_args.get("level", "token")
+    scheme = metric_args.get("scheme")
+    chunking = (f"scheme {scheme}, mode {metric_args.get('mode') or 'default'}" if scheme or metric_args.get("mode")
+                else "scheme as seqeval's default chunker (conlleval)")
+    return (f"{system}: {_SCORE_NAMES[score]}, {level} level, {chunking}"
+            + (", tag suffix" if metric_args.get("suffix") else "")
+            + f", random annotation model {metric_args.get('model', 'non_overlapping')}"
+            + (f", {dataset_split} split" if dataset_split else "")
+            + f"; chance-agreement's {METRIC_TYPE} metric")
 
-    Refused before anything is written: two systems whose folder names are the same (after
-    :func:`card_folder_name`, ignoring case, as on case-insensitive file systems), and an existing
-    README.md unless ``force``.
-    """
+
+def eval_result_entries(system: str, scores: dict, metric_args: dict, *, dataset_id: str,
+                        dataset_split: str | None = None, dataset_revision: str | None = None,
+                        date: str | None = None, source_url: str | None = None) -> list:
+    """One ``huggingface_hub.EvalResultEntry`` per defined score in ``SCORES``, each its own task id
+    (a score None, undefined, is left out; NaN or an infinity is refused)."""
+    from huggingface_hub import EvalResultEntry
+
+    level = metric_args.get("level", "token")
+    return [EvalResultEntry(dataset_id=dataset_id, task_id=task_id(score, level), value=value,
+                            dataset_revision=dataset_revision, date=date, source_url=source_url,
+                            notes=_notes(system, score, metric_args, dataset_split))
+            for score, value in _defined_scores(scores).items()]
+
+
+def eval_results_yaml(entries: list) -> str:
+    """The ``.eval_results/*.yaml`` text of ``entries`` (huggingface_hub's ``eval_result_entries_to_yaml``)."""
+    import yaml
+    from huggingface_hub import eval_result_entries_to_yaml
+
+    return yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False, allow_unicode=True, width=10**6)
+
+
+def eval_results_name(dataset_id: str, level: str) -> str:
+    """File name in ``.eval_results/``: ``chance_f1_<dataset>_<level>.yaml``."""
+    return f"{METRIC_TYPE}_{_safe(dataset_id.replace('/', '__'))}_{level}.yaml"
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name).strip(".") or "system"
+
+
+def _root(folder) -> Path:
     root = Path(folder)
     if root.exists() and not root.is_dir():
         raise ValueError(f"{folder}: exists and is not a folder")
     if not root.parent.is_dir():
         raise ValueError(f"{folder}: cannot write: the folder {str(root.parent)!r} does not exist")
-    targets: dict[str, tuple[str, Path]] = {}
-    for system in cards:
-        safe = card_folder_name(system)
-        if safe.casefold() in targets:
-            other = targets[safe.casefold()][0]
-            raise ValueError(f"systems {other!r} and {system!r} would write their model cards to the same folder "
+    return root
+
+
+def _targets(items: dict, folder, relative: str, force: bool) -> dict:
+    """``{system: folder/<system>/relative}``, refusing before anything is written: two systems
+    whose folder names are the same (after ``_safe``, ignoring case, as on case-insensitive file
+    systems), and a file already there unless ``force``."""
+    root = _root(folder)
+    targets, seen = {}, {}
+    for system in items:
+        safe = _safe(system)
+        if safe.casefold() in seen:
+            raise ValueError(f"systems {seen[safe.casefold()]!r} and {system!r} would write to the same folder "
                              f"{str(root / safe)!r}; give them distinct names (--names)")
-        targets[safe.casefold()] = (system, root / safe / "README.md")
-    existing = [str(target) for _, target in targets.values() if target.exists()]
+        seen[safe.casefold()] = system
+        targets[system] = root / safe / relative
+    existing = [str(target) for target in targets.values() if target.exists()]
     if existing and not force:
         raise ValueError(f"{existing[0]} exists" + (f" (and {len(existing) - 1} more)" if len(existing) > 1 else "")
-                         + ": not overwritten; give --force (force=True) to replace the model cards")
-    written = []
-    for system, target in targets.values():
+                         + ": not overwritten; give --force (force=True) to replace it")
+    return targets
+
+
+def _write(items: dict, targets: dict, text) -> list[Path]:
+    for system, target in targets.items():
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(str(cards[system]), encoding="utf-8")
-        written.append(target)
-    return written
+        target.write_text(text(items[system]), encoding="utf-8")
+    return list(targets.values())
+
+
+def write_model_cards(cards: dict, folder, *, force: bool = False) -> list[Path]:
+    """Write ``{system: ModelCard}`` as ``folder/<system>/README.md`` (the folders are created);
+    names landing in one folder, and an existing README.md without ``force``, are refused first."""
+    return _write(cards, _targets(cards, folder, "README.md", force), str)
+
+
+def write_eval_results(entries: dict, folder, file_name: str, *, force: bool = False) -> list[Path]:
+    """Write ``{system: [EvalResultEntry, ...]}`` as ``folder/<system>/.eval_results/<file_name>``,
+    refused as ``write_model_cards`` refuses."""
+    return _write(entries, _targets(entries, folder, f".eval_results/{file_name}", force), eval_results_yaml)
+
+
+__all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_result_entries", "eval_results", "eval_results_name",
+           "eval_results_yaml", "metric_name", "model_card", "task_id", "write_eval_results", "write_model_cards"]

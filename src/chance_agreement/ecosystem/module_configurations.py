@@ -11,9 +11,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
+from ..reliability.agreement_coefficients import plain
+from ..reliability.multi_rater_tags import multi_rater_report
+from ..reliability.segmentation import segmentation_alpha
+from ..reliability.table_inference import agreement_report_with_intervals
 from ..chance.nested_f1 import nested_chance_f1
 from ..chance.span_f1 import span_chance_f1
-from ..chance.team_f1 import by_annotator, by_item, team_chance_f1
+from ..chance.team_f1 import as_items, by_item, team_chance_f1
 from ..spans.validation import TagTypeError, describe_value
 from .flat import flatten
 
@@ -26,9 +30,34 @@ CHANCE_F1_CONFIGURATIONS = {
     "nested_spans": "spans",
 }
 
-__all__ = ["CHANCE_F1_CONFIGURATIONS", "CheckedInputs", "by_item", "chance_f1_configuration", "check_module_inputs"]
-
 _WHY = "evaluate's datasets would store the whole sentence as JSON text; convert label ids to tag strings first"
+# coefficients_metric: configuration -> the options it takes (any other given option is refused)
+COEFFICIENTS_OPTIONS = {
+    "default": ("distance", "finn_order", "views", "markables", "scheme", "mode", "suffix", "confidence_level"),
+    "flat": ("distance", "finn_order", "views", "markables", "scheme", "mode", "suffix", "confidence_level"),
+    "multi": ("unit", "weights", "categories", "confidence_level", "population_size", "benchmark_scale", "scheme",
+              "mode", "suffix"),
+    "segmentation": ("distance",),
+}
+
+__all__ = ["CHANCE_F1_CONFIGURATIONS", "COEFFICIENTS_OPTIONS", "CheckedInputs", "by_item", "chance_f1_configuration",
+           "check_module_inputs", "coefficients_configuration"]
+
+
+def coefficients_configuration(config_name, *, predictions=None, references=None, annotations=None, items=None,
+                               **options) -> dict:
+    """The result of coefficients_metric's configuration ``config_name``; ``options`` given as
+    None are left out, and a given option the configuration does not take is refused."""
+    given = {name: value for name, value in options.items() if value is not None and value is not False}
+    unknown = sorted(set(given) - set(COEFFICIENTS_OPTIONS[config_name]))
+    if unknown:
+        raise ValueError(f"unexpected arguments for {config_name!r}: {unknown}")
+    if config_name == "multi":  # one row per sentence (or item): the features say so
+        return plain(multi_rater_report(as_items(list(annotations)), **given))
+    if config_name == "segmentation":
+        return plain(segmentation_alpha(list(items), distance=given.get("distance", "d2")))
+    report = agreement_report_with_intervals(predictions, references, **given)
+    return flatten(report) if config_name == "flat" else report
 
 
 def chance_f1_configuration(config_name, *, predictions=None, references=None, annotations=None, names=None,
@@ -53,7 +82,7 @@ def chance_f1_configuration(config_name, *, predictions=None, references=None, a
             raise ValueError("sample_weight is not used by the 'multi' configuration")
         if confidence_level is not None:
             raise ValueError("confidence_level is not available in the 'multi' configuration")
-        return team_chance_f1(by_annotator(annotations), names=names, **options)
+        return team_chance_f1(as_items(annotations), names=names, **options)  # one row per sentence: the features say so
     if form == "spans":
         if lengths is None:
             raise ValueError(f"the {config_name!r} configuration needs lengths= (tokens per sentence)")

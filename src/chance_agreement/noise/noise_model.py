@@ -38,6 +38,11 @@ from typing import Any
 import numpy as np
 from ..chance.portable_math import betainc, betaln, exp, log, log1p, ndtri
 
+from ..reliability.multi_annotator import fleiss_kappa
+from ..spans.tags import corpus_spans, effective_scheme, paired_spans
+from ..spans.validation import check_annotations, problem
+from .annotation_instances import instance_labels
+
 __all__ = [
     "ChanceDifference",
     "NoiseBound",
@@ -550,8 +555,6 @@ def _check_options(unit, confidence, max_noise) -> tuple[float, float]:
 
 
 def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_noise) -> dict:
-    from .annotation_instances import instance_labels
-    from ..reliability.multi_annotator import fleiss_kappa
 
     rows = instance_labels(spans, lengths, unit)
     n = len(rows)
@@ -622,7 +625,6 @@ def noise_report(
     pooled category proportions allow, and its bound). Footnote 3's p of 0 (every disagreement
     one way) gives a bound of 0 by construction: a ``NoiseModelWarning`` says so.
     """
-    from ..spans.tags import paired_spans
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
@@ -645,11 +647,8 @@ def noise_report_multi(
     Every item needs the same k annotators (no missing ones) and equally long sequences; strict
     mode without a scheme detects it from all sequences.
     """
-    from ..spans.tags import check_items, corpus_spans, effective_scheme
-
     confidence, max_noise = _check_options(unit, confidence, max_noise)
-    check_items(annotations)
-    _check_annotations(annotations)
+    annotations = _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
     resolved = effective_scheme(all_sequences, scheme, mode, suffix)
     spans = [
@@ -659,33 +658,15 @@ def noise_report_multi(
     return _report(spans, [len(item[0]) for item in annotations], unit, confidence, max_noise)
 
 
-def _check_annotations(annotations) -> int:
-    """Validate per-item lists of k >= 2 equally long tag sequences; return k."""
-    if isinstance(annotations, str) or not hasattr(annotations, "__len__") or not len(annotations):
-        raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
-    k = None
-    for i, item in enumerate(annotations):
-        if item is None or isinstance(item, str) or not hasattr(item, "__len__"):
-            raise ValueError(f"item {i}: expected a list of the annotators' tag sequences")
-        if k is None:
-            k = len(item)
-            if k < 2:
-                raise ValueError(f"need at least two annotators per item, item 0 has {k}")
-        if len(item) != k:
-            raise ValueError(f"item {i} has {len(item)} annotations but item 0 has {k}")
+def _check_annotations(annotations) -> list:
+    """Per-item lists of k >= 2 equally long tag sequences (``spans.validation``'s one layout and
+    messages), with no missing annotator; returns the rows."""
+    rows = check_annotations(annotations, function="noise_report_multi")
+    for i, item in enumerate(rows):
         for j, seq in enumerate(item):
             if seq is None:
-                raise ValueError(
-                    f"item {i}: annotator {j} is missing; the noise model needs every annotator "
-                    "on every item"
-                )
-            if isinstance(seq, str):
-                raise ValueError(f"item {i}: annotator {j}'s annotation is a string, expected a list of tags")
-        lengths = {len(seq) for seq in item}
-        if len(lengths) > 1:
-            raise ValueError(
-                f"item {i}: the annotators' tag sequences have different lengths {sorted(lengths)}"
-            )
-    if not any(len(item[0]) for item in annotations):
-        raise ValueError("empty input: every item has zero tokens")
-    return k
+                raise ValueError(problem("noise_report_multi", "annotations", "the annotator is missing; the noise "
+                                         "model needs every annotator on every item", i, j))
+    if not any(len(item[0]) for item in rows):
+        raise ValueError(problem("noise_report_multi", "annotations", "empty input: every item has zero tokens"))
+    return rows

@@ -18,19 +18,23 @@ from __future__ import annotations
 
 import html
 import math
+import sys
 from pathlib import Path
 
+from ..chance.chance_corrected import chance_corrected
 from ..chance.corrected_f1 import LEVELS, chance_f1
-from ..chance.team_f1 import team_chance_f1
-from ..chance.random_model import MODELS
+from ..chance.team_f1 import by_item, team_chance_f1
+from ..chance.random_models import get_model
+from ..reliability.table_coefficients import titles
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
-from ..spans.conll import read_conll
-from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
+from ..spans.annotators import read_annotators
+from ..spans.tags import corpus_spans, effective_scheme
 from .command_io import UsageError
-from .leaderboard import build_leaderboard, check_alignment, parse_system_spec, system_name
+from .leaderboard import build_leaderboard
+from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
 MAX_TYPES = 40  # rows of the per-type table and bars
@@ -62,7 +66,7 @@ def _no_interval_reason(team: bool, confidence_level) -> str:
 def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
     """Several annotators: ``team_chance_f1`` (pairwise micro average, each annotator against the
     rest, the m x m pairwise matrix) with its pooled per-sentence scores."""
-    return team_chance_f1(list(annotations.values()), names=list(annotations), level=level, model=model,
+    return team_chance_f1(by_item(list(annotations.values())), names=list(annotations), level=level, model=model,
                           zero_division=0, return_sentence_scores=True, **span_options)
 
 
@@ -87,9 +91,9 @@ def _ranked_sentences(sentence_scores, limit: int) -> tuple[list[dict], int]:
     ranked = []
     for index, score in enumerate(sentence_scores):
         observed, chance = score["observed_f1"], score["chance_f1"]
-        if observed is None or chance is None or 1.0 - chance < 1e-12:
+        corrected = None if observed is None or chance is None else chance_corrected(observed, chance)
+        if corrected is None:
             continue
-        corrected = (observed - chance) / (1.0 - chance)
         ranked.append({"sentence": index + 1, "observed_f1": observed, "chance_f1": chance,
                        "corrected_f1": corrected, "denominator": score["denominator"],
                        "disagreement": (1.0 - corrected) * score["denominator"]})
@@ -124,14 +128,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     intervals off; otherwise they are asked from ``chance_f1`` when it has bootstrap options.
     """
     names = list(annotations)
-    if len(names) < 2:
-        raise ValueError(f"a report needs at least two annotations, got {len(names)}")
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
-    if max_sentences < 0:
-        raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
+    _check_report_arguments(names, level, model, max_sentences)
     _check_shapes(tokens, annotations)
     span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
     intervals = _interval_options(confidence_level, n_resamples, random_state)
@@ -141,7 +138,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "sentence_count": len(tokens),
             "no_interval": _no_interval_reason(team, confidence_level)}
-    items = [list(item) for item in zip(*(annotations[name] for name in names))]
+    items = by_item([annotations[name] for name in names])
     if team:
         data["result"] = _team_results(annotations, level, model, span_options)
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
@@ -167,18 +164,36 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["leaderboard"] = _leaderboard_results(annotations[names[0]], systems, level, model, span_options, intervals)
     sentence_scores = data["result"].pop("sentence_scores")
     data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
+    data["sentences"] = _shown_sentences(tokens, annotations, sentence_scores, max_sentences, team, span_options)
+    return data
+
+
+def _check_report_arguments(names: list, level: str, model, max_sentences: int) -> None:
+    if len(names) < 2:
+        raise ValueError(f"a report needs at least two annotations, got {len(names)}")
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
+    if max_sentences < 0:
+        raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
+
+
+def _shown_sentences(tokens, annotations: dict, sentence_scores, max_sentences: int, team: bool,
+                     span_options: dict) -> dict:
+    """The sentences with the most disagreement beyond chance, with their tokens and spans."""
+    names = list(annotations)
+    shown_names = names if team else names[:2]
     shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
     detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name]]
+    scheme, mode, suffix = span_options["scheme"], span_options["mode"], span_options["suffix"]
     resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
-    if team:
-        data["support"] = _team_support(annotations, resolved, mode, suffix)
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
         row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
                         for name in shown_names}
-    data["sentences"] = {"shown": shown, "left_out": left_out, "annotators": shown_names}
-    return data
+    support = _team_support(annotations, resolved, mode, suffix) if team else None
+    return {"shown": shown, "left_out": left_out, "annotators": shown_names, "support": support}
 
 
 def _team_support(annotations: dict, scheme, mode, suffix) -> dict:
@@ -485,8 +500,10 @@ def _summary(data: dict) -> str:
         f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
         f"number of spans of the same lengths at random ({_e(data['model'].replace('_', '-'))} random model, "
         f"{_e(data['level'])} level), below 0 is worse than chance.")
-    rows = "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
-                   for key in KAPPA_FAMILY)
+    names = {**titles(), **_NAMES}
+    family = list(KAPPA_FAMILY) + [key for key in titles() if key not in KAPPA_FAMILY and key in data["coefficients"]]
+    rows = "".join(f"<tr><th>{_e(names[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
+                   for key in family)
     if team:
         rows += "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['multi'][key])}</tr>"
                         for key in TEAM_KAPPA)
@@ -521,7 +538,7 @@ def _types(result: dict) -> list[str]:
 
 
 def _per_type(data: dict) -> str:
-    result, support, reason = data["result"], data.get("support"), data["no_interval"]
+    result, support, reason = data["result"], data["sentences"]["support"], data["no_interval"]
     types, note = _capped(_types(result), MAX_TYPES)
     head = _header("type", "support", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
     rows = []
@@ -689,6 +706,11 @@ def _leaderboard(data: dict) -> str:
     return _section("Leaderboard", "leaderboard", body)
 
 
+def _reading_notes(data: dict) -> str:
+    notes = data.get("reading_notes") or []
+    return f"<ul class=\"meta\">{''.join(f'<li>{_e(note.strip())}</li>' for note in notes)}</ul>" if notes else ""
+
+
 def render_report(data: dict) -> str:
     """The HTML page of ``report_data``'s dict; sections whose keys are absent are left out."""
     parts = [_summary(data)]
@@ -706,118 +728,50 @@ def render_report(data: dict) -> str:
             f"<h1>{_e(data['title'])}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
             f"{_e(data['compared'])}; {data.get('sentence_count', '?')} sentences; {_e(data['level'])} level, "
             f"{_e(data['model'].replace('_', '-'))} random model. Made by chance-agreement.</p>"
-            + "".join(parts) + "</main></body></html>\n")
+            + _reading_notes(data) + "".join(parts) + "</main></body></html>\n")
 
 
 # --- files, the one-call form and the command line -----------------------------------------------
 
 
-def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1) -> tuple[list, dict]:
-    """``(tokens, {name: tags})`` from CoNLL column files given as ``FILE`` or ``FILE:COLUMN``.
+def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
+                     scheme=None, mode=None, suffix: bool = False, notes: list | None = None,
+                     **read_options) -> tuple[list, dict]:
+    """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
+    (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
-    Without a column the first file's tags are read from ``first_column`` and the others' from
-    ``other_column``. Names are the file names (with the column when two would be equal); every
-    file must have the first one's tokens, sentence by sentence.
+    Without a column the first column file's tags are read from ``first_column`` and the others'
+    from ``other_column``; one file alone gives all of its annotators. Names are the annotators'
+    ids or file names (with the column when two would be equal); every file must have the first
+    one's documents and tokens. Crossing spans follow ``crossing``; overlapping types become layers;
+    what that changed is appended to ``notes`` when given (``team_report.reading_notes``).
     """
     specs = [str(spec) for spec in specs]
-    if len(specs) < 2:
-        raise ValueError(f"give at least two annotation files, got {len(specs)}")
-    if names is not None and len(names) != len(specs):
-        raise ValueError(f"{len(names)} names for {len(specs)} annotation files")
-    parsed = [parse_system_spec(spec) for spec in specs]
-    columns = [(first_column if index == 0 else other_column) if column is None else column
-               for index, (_, column) in enumerate(parsed)]
-    if names is None:
-        names = [system_name(spec) for spec in specs]
-        for index, (path, _) in enumerate(parsed):
-            if names.count(names[index]) > 1:
-                names[index] = f"{Path(path).stem}:{columns[index]}"
-    if len(set(names)) != len(names):
-        raise ValueError(f"two annotations are named alike in {names!r}; give --names")
-    tokens, annotations = None, {}
-    for name, spec, (path, _), column in zip(names, specs, parsed, columns):
-        try:
-            file_tokens, _, (tags,) = read_conll(path, 0, (column,))
-        except OSError as error:
-            raise ValueError(f"{path}: cannot read ({error.strerror})") from None
-        if tokens is None:
-            tokens = file_tokens
-        else:
-            check_alignment(tokens, file_tokens, spec)
-        annotations[name] = tags
-    return tokens, annotations
+    columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
+    team = read_annotators(specs, columns=columns, **read_options)
+    if len(team.names) < 2:
+        raise ValueError(f"give at least two annotations, got {len(team.names)} in {specs}")
+    if names is not None and len(names) != len(team.names):
+        raise UsageError(f"--names gives {len(names)} names for {len(team.names)} annotations")
+    tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    if notes is not None:
+        notes += reading_notes(team)
+    return tokens, dict(zip(names or team.names, tags))
 
 
-def html_report(tokens, annotations: dict, path=None, **options) -> str:
+def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, **options) -> str:
     """The report page of ``annotations`` (see ``report_data`` for the options); written to
-    ``path`` (UTF-8) when given. Returns the HTML."""
-    page = render_report(report_data(tokens, annotations, **options))
+    ``path`` (UTF-8) when given; ``reading_notes`` (what reading the files changed) are listed
+    under the title. Returns the HTML."""
+    data = report_data(tokens, annotations, **options)
+    if reading_notes:
+        data["reading_notes"] = list(reading_notes)
+    page = render_report(data)
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")
     return page
 
 
-def _run(args) -> int:
-    import sys
-
-    names = args.names.split(",") if args.names else None
-    if names is not None and len(names) != len(args.annotations):
-        raise UsageError(f"--names gives {len(names)} names for {len(args.annotations)} annotation files")
-    if args.leaderboard and len(args.annotations) < 2:
-        raise UsageError("--leaderboard needs a gold file and at least one system")
-    try:
-        tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column)
-        html_report(tokens, annotations, args.output, leaderboard=args.leaderboard, level=args.level,
-                    model=args.model, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-                    max_sentences=args.max_sentences, title=args.title,
-                    confidence_level=None if args.no_intervals else args.confidence_level,
-                    n_resamples=args.resamples, random_state=args.seed)
-    except ValueError as error:
-        print(f"chance-agreement report: error: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:
-        print(f"chance-agreement report: error: {args.output}: cannot write ({error.strerror})", file=sys.stderr)
-        return 1
-    print(args.output)
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``report`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("report", help="one self-contained HTML page about the agreement of annotations")
-    parser.add_argument("annotations", nargs="+", metavar="FILE[:COLUMN]",
-                        help="CoNLL column files (first: the reference or gold; FILE:COLUMN picks a 0-based column)")
-    parser.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="the page to write")
-    parser.add_argument("--leaderboard", action="store_true",
-                        help="the first file is the gold standard, the others systems to rank")
-    parser.add_argument("--names", help="comma-separated names of the annotations (default: file names)")
-    parser.add_argument("--title", help="the page's title")
-    parser.add_argument("--reference-column", type=int, default=1,
-                        help="0-based tag column of the first file when it has no :COLUMN (default 1)")
-    parser.add_argument("--prediction-column", type=int, default=-1,
-                        help="0-based tag column of the other files when they have no :COLUMN (default: last)")
-    parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
-    parser.add_argument("--max-sentences", type=_non_negative, default=MAX_SENTENCES,
-                        help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
-    parser.add_argument("--confidence-level", type=float, default=0.95,
-                        help="bootstrap interval level, when chance_f1 computes intervals (default 0.95)")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap random seed (default 0)")
-    parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
-    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
-    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
-    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
-    parser.set_defaults(run=_run)
-
-
-def _non_negative(text: str) -> int:
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
+__all__ = ["MAX_SENTENCES", "MAX_TYPES", "MAX_CATEGORIES", "MAX_ROWS", "HISTOGRAM_BINS", "KAPPA_FAMILY",
+           "TEAM_KAPPA", "SCORES", "report_data", "SERIES", "TYPE_COLOURS", "bar_chart", "heat_map", "histogram",
+           "scatter_plot", "STYLE", "render_report", "load_annotations", "html_report"]

@@ -44,10 +44,10 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
             if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval, no test
                 row["corrected_f1_ci_low"] = row["corrected_f1_ci_high"] = None
                 continue
-            low, high = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=confidence_level,
-                                         n_resamples=n_resamples, random_state=rng,
-                                         zero_division=0)["overall"]["corrected_f1"]
-            row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = low, high
+            interval = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=confidence_level,
+                                        n_resamples=n_resamples, random_state=rng,
+                                        zero_division=0)["overall"]["corrected_f1"]
+            row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = interval or (None, None)
         for index, row in enumerate(rows):
             if index + 1 == len(rows) or None in (row["corrected_f1"], rows[index + 1]["corrected_f1"]):
                 row["p_next"] = row["differs_from_next"] = None

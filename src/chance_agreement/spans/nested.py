@@ -196,3 +196,17 @@ def outermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
 def innermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
     """IOB2 tags of the innermost view (the most specific entity at each token)."""
     return tags_from_spans(innermost(spans, lengths, role), lengths, role)
+
+
+__all__ = [
+    "Node",
+    "build_forest",
+    "check_lengths",
+    "check_span_lists",
+    "forests",
+    "innermost",
+    "innermost_tags",
+    "outermost",
+    "outermost_tags",
+    "tags_from_spans",
+]

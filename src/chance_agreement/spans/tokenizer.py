@@ -76,3 +76,6 @@ def align_tokens(text: str, tokens, where: str) -> list[tuple[int, int]]:
     if text[position:].strip():
         raise ValueError(f"{where}: the text goes on after the last token (character {position})")
     return offsets
+
+
+__all__ = ["tokenize", "align_tokens"]
