@@ -6,7 +6,7 @@ import datasets
 import evaluate
 
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
-from chance_agreement.ecosystem.module_configurations import coefficients_configuration
+from chance_agreement.ecosystem.module_configurations import CheckedInputs, coefficients_configuration
 
 _CITATION = """\
 Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
@@ -91,7 +91,7 @@ _FEATURES = {
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class CoefficientsMetric(evaluate.Metric):
+class CoefficientsMetric(CheckedInputs, evaluate.Metric):
     def _info(self):
         if self.config_name not in _FEATURES:
             raise ValueError(

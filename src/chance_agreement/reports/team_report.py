@@ -18,14 +18,12 @@ function ``(annotations, options) -> Section | None`` added to ``SECTIONS``.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass, field
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_models import get_model
-from ..noise.noise_model import noise_report, noise_report_multi
+from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import contingency
 from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
@@ -33,6 +31,8 @@ from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.annotators import read_annotators
 from .command_io import UsageError
+from .progress import progress as show_progress
+from .table_output import csv_text, markdown_table
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
@@ -40,7 +40,7 @@ FORMATS = ("text", "markdown", "json", "csv")
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
                 "slot_error_rate")  # the built-in rows; coefficients registered later follow cohen_kappa
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
-              "tolerable_disagreements", "chance_difference")
+              "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
 ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
 
@@ -218,20 +218,22 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
 def noise_section(annotations: Annotations, options: dict) -> Section | None:
     """The noise bound of the subset every annotator agrees on, per token and per entity."""
 
-    data = {}
+    data, flags = {}, []
     for unit in NOISE_UNITS:
         settings = dict(confidence=options["confidence"], max_noise=options["max_noise"], unit=unit, **options["span"])
         try:
             if len(annotations.tags) == 2:
-                data[unit] = noise_report(annotations.tags[1], annotations.tags[0], **settings)
+                data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0], **settings)
             else:
-                data[unit] = noise_report_multi(annotations.items, **settings)
+                data[unit], notes = report_with_notes(noise_report_multi, annotations.items, **settings)
         except ValueError as error:  # e.g. no entity at all: no entity instances
             data[unit] = {"undefined": str(error)}
+            continue
+        flags += [f"{unit}: {note}" for note in notes]  # the model's flags, beside its numbers
     rows = [[key, *(data[unit].get(key) for unit in NOISE_UNITS)] for key in NOISE_KEYS]
     title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
-    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]]
+    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
     table = Table("instances = tokens, or spans anyone proposed", ["", *NOISE_UNITS], rows)
     return Section("noise", title, data, [table], notes)
 
@@ -243,12 +245,17 @@ SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, sev
 
 def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
-                 sections=None) -> dict:
-    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``."""
+                 sections=None, progress=False) -> dict:
+    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``.
+
+    ``progress``: a bar over the report's parts on standard error (None: only on a terminal).
+    """
     get_model(model)  # a registered name or a RandomModel, else ValueError
     options = {"model": model, "confidence": confidence, "max_noise": max_noise,
                "span": {"scheme": scheme, "mode": mode, "suffix": suffix}}
-    built = [section(annotations, options) for section in (SECTIONS if sections is None else sections)]
+    parts = SECTIONS if sections is None else sections
+    built = [section(annotations, options)
+             for section in show_progress(parts, "agreement report", unit="part", enabled=progress)]
     return {"annotators": list(annotations.names), "sources": list(annotations.sources),
             "sentences": len(annotations.tokens), "tokens": sum(map(len, annotations.tokens)),
             "reading_notes": list(annotations.notes), "sections": [section for section in built if section is not None]}
@@ -291,9 +298,8 @@ def to_markdown(report: dict, digits: int = 4) -> str:
     for section in report["sections"]:
         lines += ["", f"## {section.title}"]
         for table in section.tables:
-            lines += ["", f"{table.title}:", "", "| " + " | ".join(str(c) for c in table.columns) + " |",
-                      "|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|"]
-            lines += ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in table.rows]
+            lines += ["", f"{table.title}:", ""]
+            lines += markdown_table(table.columns, [[_cell(v, digits) for v in row] for row in table.rows])
         if section.notes:
             lines += [""] + [f"- {note}" for note in section.notes]
     return "\n".join(lines) + "\n"
@@ -301,15 +307,10 @@ def to_markdown(report: dict, digits: int = 4) -> str:
 
 def to_csv(report: dict) -> str:
     """Long format: one line per table cell (section, table, row, column, value); full precision."""
-    handle = io.StringIO()
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(["section", "table", "row", "column", "value"])
-    for section in report["sections"]:
-        for table in section.tables:
-            for row in table.rows:
-                for column, value in zip(table.columns[1:], row[1:]):
-                    writer.writerow([section.key, table.title, row[0], column, "" if value is None else value])
-    return handle.getvalue()
+    rows = [[section.key, table.title, row[0], column, value]
+            for section in report["sections"] for table in section.tables
+            for row in table.rows for column, value in zip(table.columns[1:], row[1:])]
+    return csv_text(["section", "table", "row", "column", "value"], rows)
 
 
 def to_json(report: dict) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...chance.random_model import MODELS
 from ..command_io import (Command, add_input_options, add_span_options, check_output_path, emit, open_fraction,
                           read_options, split_names)
+from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 
 
@@ -23,6 +24,7 @@ def arguments(parser) -> None:
     parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
     add_span_options(parser)
     add_input_options(parser)
+    add_quiet_option(parser)
 
 
 def run(args) -> int:
@@ -31,7 +33,8 @@ def run(args) -> int:
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
                                    crossing=args.crossing, **read_options(args))
-    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise, **span)
+    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
+                          progress=False if args.quiet else None, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 
