@@ -39,9 +39,12 @@ import math
 
 import numpy as np
 
+from ..chance.chance_corrected import has_room
 from ..chance.exact_sum import ordered_matmul, quadratic_form
 from ..chance.portable_math import t_ppf, t_sf
-from .multi_annotator import _categories, _check_counts, _count_matrix, _is_missing, _rows
+from .benchmark_scales import benchmark
+
+from .multi_annotator import rating_categories, check_counts, rows_count_matrix, is_missing, rating_rows
 from .weights import agreement_weights
 
 COEFFICIENTS = (
@@ -58,7 +61,7 @@ class _Data:
             raise ValueError("give exactly one of ratings (items x raters) or counts= (items x categories)")
         self.warnings: list[str] = []
         if counts is not None:
-            table = _check_counts(counts)
+            table = check_counts(counts)
             if categories is None:
                 categories = list(range(1, table.shape[1] + 1))
             categories = list(categories)
@@ -66,12 +69,12 @@ class _Data:
                 raise ValueError(f"counts has {table.shape[1]} category columns but {len(categories)} categories given")
             self.raw = None
         else:
-            rows = _rows(ratings)
-            categories = _categories(rows, categories)
-            table = _count_matrix(rows, categories)
+            rows = rating_rows(ratings)
+            categories = rating_categories(rows, categories)
+            table = rows_count_matrix(rows, categories)
             index = {c: k for k, c in enumerate(categories)}
             # raw[i, g] = category index of rater g's label for item i, -1 if missing
-            self.raw = np.array([[-1 if _is_missing(v) else index[v] for v in row] for row in rows], dtype=int)
+            self.raw = np.array([[-1 if is_missing(v) else index[v] for v in row] for row in rows], dtype=int)
         rated = table.sum(axis=1) > 0
         if not rated.all():
             self.warnings.append(f"{int((~rated).sum())} item(s) without any rating left out")
@@ -127,7 +130,7 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
     n = pa_i.size
     if pa is None:
         return _result(None, None, pe, None, n, confidence_level, warnings + ["no item has two or more ratings"])
-    if pe is not None and 1.0 - pe < 1e-12:
+    if pe is not None and not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so the coefficient is undefined"])
     value = (pa - pe) / (1 - pe)
@@ -314,7 +317,7 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
     pa = (1 - eps) * pa_prime + eps
     pi = (counts / r_bar).mean(axis=0)
     pe = quadratic_form(pi, w, pi)
-    if 1.0 - pe < 1e-12:
+    if not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
     value = (pa - pe) / (1 - pe)
@@ -341,7 +344,7 @@ def _cohen_from_table(table, w):
         return None
     p = table / total
     pe = quadratic_form(p.sum(axis=1), w, p.sum(axis=0))
-    if 1.0 - pe < 1e-12:
+    if not has_room(pe):
         return None
     return (float((w * p).sum()) - pe) / (1 - pe)
 
@@ -408,7 +411,6 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
     ``benchmark_scale`` ("landis_koch", "fleiss" or "altman") each coefficient with a standard
     error also gets ``benchmark`` (``benchmark_scales.benchmark``).
     """
-    from .benchmark_scales import benchmark
 
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, weights)
