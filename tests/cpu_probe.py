@@ -66,7 +66,7 @@ def extras() -> dict:
     short_a, short_b, third = _short(rng, 300, 3)
     out["intervals/bca"] = ca.chance_f1(short_a, short_b, confidence_level=0.9, n_resamples=200, random_state=3)
     out["compare"] = ca.compare_systems(short_a, third, short_b, n_resamples=200, n_permutations=200, random_state=5)
-    out["team"] = ca.team_chance_f1([short_a, short_b, third], level="entity")
+    out["team"] = ca.team_chance_f1(ca.by_item([short_a, short_b, third]), level="entity")
     lengths = [len(s) for s in short_a[:60]]
     nested_a = [[(0, min(3, n), "PER"), (0, 1, "LOC")] + ([(4, n, "ORG")] if n > 6 else []) for n in lengths]
     nested_b = [[(0, min(2, n), "PER"), (0, 1, "LOC")] + ([(5, n, "ORG")] if n > 7 else []) for n in lengths]
