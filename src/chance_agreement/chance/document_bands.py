@@ -58,19 +58,23 @@ __all__ = ["side_bands", "side_bands_many", "tail_rows"]
 _TAIL = 2.0**-60
 
 
-def tail_rows(slots: int, draws: int, last: int) -> int:
-    """``S``: rows ``s <= S`` keep all of ``V(t)`` for ``t <= last`` but ``2^-60`` (item 3 above).
+def tail_rows(slots, draws, last) -> np.ndarray:
+    """``S`` of each ``(N, K', t)`` (arrays of one shape): rows ``s <= S`` keep all of ``V(t)``
+    for positions up to ``t`` but ``2^-60`` (item 3 above).
 
-    ``r_s = C(N - t, K - s) / C(N - t, K) * C(t + 1, s + 1)`` at ``t = last``; the tail
-    ``sum_{s > S} r_s`` is bounded by its terms (all non-negative, summed from the end)."""
-    if draws == 0 or last == 0:
-        return min(draws, last)
-    s = np.arange(1, draws + 1, dtype=float)
-    ratio = (draws - s + 1.0) / (slots - last - draws + s) * (last + 1.0 - s) / (s + 1.0)
-    terms = np.cumprod(np.concatenate(([last + 1.0], np.maximum(ratio, 0.0))))
-    tails = np.cumsum(terms[::-1])[::-1]  # tails[s] = sum_{s' >= s} terms[s']
-    above = np.nonzero(tails[1:] > _TAIL)[0]  # tails[s + 1] is the mass beyond row s
-    return int(above[-1]) + 1 if above.size else 0
+    ``r_s = C(N - t, K - s) / C(N - t, K) * C(t + 1, s + 1)``; the tail ``sum_{s > S} r_s``
+    is bounded by its terms (all non-negative, summed from the end)."""
+    slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
+    width = int(draws.max(initial=0))
+    s = np.arange(1, width + 1, dtype=float)[None, :]
+    d, n, t = draws[:, None], slots[:, None], last[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(s <= d, (d - s + 1.0) / (n - t - d + s) * (t + 1.0 - s) / (s + 1.0), 0.0)
+    terms = np.cumprod(np.concatenate((t + 1.0, np.maximum(ratio, 0.0)), axis=1), axis=1)
+    tails = np.cumsum(terms[:, ::-1], axis=1)[:, ::-1]  # tails[s] = sum_{s' >= s} terms[s']
+    beyond = tails[:, 1:] > _TAIL  # beyond[s]: mass past row s too large
+    out = np.where(beyond.any(axis=1), width - np.argmax(beyond[:, ::-1], axis=1), 0)
+    return np.minimum(np.where(last == 0, 0, out), draws).astype(int)
 
 
 def _by_excess(excesses: list[list[int]]) -> list[tuple[int, np.ndarray]]:
@@ -143,33 +147,31 @@ def _weights(slots: np.ndarray, draws: np.ndarray, scales: np.ndarray, rows: int
 
 
 def _horner(tables: np.ndarray, binomials: np.ndarray) -> np.ndarray:
-    """``Z[i, s, t]`` (item 2) of every scaled table ``tables[i, j, x]`` at once."""
+    """``Z[i, s, t]`` (item 2) of every scaled table ``tables[i, j, x]`` at once: at step ``j``
+    the live rows ``s >= j`` become ``T(acc) + v_j`` (``T``: running sum of the earlier positions)."""
     count, rows, columns = tables.shape
-    acc = np.zeros((count, rows, columns))
+    acc, shifted = np.zeros((count, rows, columns)), np.zeros((count, rows, columns))
     for j in range(rows - 1, -1, -1):
-        live = acc[:, j:, :]
-        if j < rows - 1:
-            running = np.cumsum(live, axis=2)
-            live[:, :, 1:] = running[:, :, :-1]
-            live[:, :, 0] = 0.0
-        live += tables[:, j, None, :] * binomials[:, : rows - j, :]
+        live, running = acc[:, j:, :], shifted[:, j:, :]
+        if j < rows - 1 and columns > 1:
+            np.cumsum(live[:, :, :-1], axis=2, out=running[:, :, 1:])  # column 0 stays 0
+        np.multiply(tables[:, j, None, :], binomials[:, : rows - j, :], out=live)
+        live += running
     return np.cumsum(acc, axis=2)
 
 
 class _Job:
     """One side of a unit: its positive excesses, ``N``, the density ``lambda`` and, per wanted
-    exclusion, ``(excess, K', E_e, S)``."""
+    exclusion, ``[excess, K', E_e, S]`` (``S`` filled in by ``side_bands_many``)."""
 
     def __init__(self, n: int, lengths, exclusions):
         self.positive = sorted(a - 1 for a in lengths if a > 1)
         total = sum(self.positive)
         self.slots = n - total - 1
         self.scale = len(self.positive) / self.slots if self.positive else 1.0
-        self.items = []
-        for excess in exclusions:
-            draws = len(self.positive) - (excess > 0)
-            band = total - excess
-            self.items.append((excess, draws, band, tail_rows(self.slots, draws, band)))
+        self.items = [[e, len(self.positive) - (e > 0), total - e, 0] for e in exclusions]
+
+    def shape(self) -> None:
         self.rows = max(item[3] for item in self.items) + 1
         self.columns = max(item[2] for item in self.items) + 1
 
@@ -192,13 +194,17 @@ def _batch(jobs: list[_Job]) -> list[list[tuple[np.ndarray, float]]]:
     factors = np.ones((len(items), rows))  # scale^j / C(K', j), 0 above K'
     factors[:, 1:] = np.cumprod(scales[:, None] * j / np.maximum(draws[:, None] - j + 1.0, 1.0), axis=1)
     factors[:, 1:][j.repeat(len(items), axis=0) > draws[:, None]] = 0.0
-    sums = _horner(tables * factors[:, :, None], _binomial_rows(rows, columns, scales))
-    weights = _weights(np.array([jobs[i].slots for i in owner]), draws, scales, rows, columns)
-    for i, item in enumerate(items):
-        weights[i, item[3] + 1 :] = 0.0
+    tables *= factors[:, :, None]
+    binomials = _binomial_rows(rows, columns, np.array([job.scale for job in jobs]))
+    slots = np.array([jobs[i].slots for i in owner])
     values = np.zeros((len(items), columns))
-    for s in range(rows):  # a fixed order; rows past an item's S add zeros, which change no bit
-        values += weights[:, s] * sums[:, s]
+    for members, height, width in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
+        sums = _horner(tables[members, :height, :width], binomials[owner[members], :height, :width])
+        weights = _weights(slots[members], draws[members], scales[members], height, width)
+        for k, i in enumerate(members.tolist()):
+            weights[k, items[i][3] + 1 :] = 0.0
+        for s in range(height):  # a fixed order; rows past an item's S add zeros, which change no bit
+            values[members, :width] += weights[:, s] * sums[:, s]
     out, index = [], 0
     for job in jobs:
         out.append([(values[index + k, : item[2]].copy(), float(values[index + k, item[2]]))
@@ -209,8 +215,26 @@ def _batch(jobs: list[_Job]) -> list[list[tuple[np.ndarray, float]]]:
 
 # Largest padded (items x rows x columns) block formed at once, and how much of a batch's padded
 # Horner work (items x rows^2 x columns) may be padding.
-_BLOCK = 1 << 21
+_BLOCK = 1 << 19
 _WASTE = 1.25
+
+
+def _item_groups(shapes: list[tuple[int, int]]):
+    """``(members, rows, columns)``: items of similar ``(rows, columns)``, padded Horner work
+    at most ``_WASTE`` times their own."""
+    order = sorted(range(len(shapes)), key=lambda i: shapes[i])
+    groups, members, rows, columns, work = [], [], 0, 0, 0
+    for i in order:
+        height, width = shapes[i]
+        wide = (max(rows, height), max(columns, width))
+        if members and (len(members) + 1) * wide[0] ** 2 * wide[1] > _WASTE * (work + height**2 * width):
+            groups.append((np.array(members), rows, columns))
+            members, wide, work = [], (height, width), 0
+        members.append(i)
+        (rows, columns), work = wide, work + height**2 * width
+    if members:
+        groups.append((np.array(members), rows, columns))
+    return groups
 
 
 def _batches(prepared: list[_Job]) -> list[list[int]]:
@@ -240,6 +264,14 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
     """``side_bands`` of many ``(n, lengths, exclusions)`` at once: jobs of similar shape share
     array operations (the values of each are the same bits as alone)."""
     prepared = [_Job(*job) for job in jobs]
+    items = [item for job in prepared for item in job.items]
+    if items:
+        cuts = tail_rows([job.slots for job in prepared for _ in job.items], [item[1] for item in items],
+                         [item[2] for item in items])
+        for item, cut in zip(items, cuts.tolist()):
+            item[3] = cut
+    for job in prepared:
+        job.shape()
     out: list = [None] * len(prepared)
     for batch in _batches(prepared):
         for i, result in zip(batch, _batch([prepared[i] for i in batch])):
