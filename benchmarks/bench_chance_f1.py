@@ -44,7 +44,7 @@ def clear_caches() -> None:
     from chance_agreement.chance import corrected_f1, random_model
 
     for cached in (random_model._coverage, random_model._start_distribution, random_model._weighted_terms,
-                   random_model._compact_coverage, random_model._compact_start,
+                   random_model._compact_coverage, random_model._compact_start, random_model._long_bands,
                    corrected_f1._expected_overlap,
                    corrected_f1._expected_matches, corrected_f1._single_pair_overlap):
         cached.cache_clear()
