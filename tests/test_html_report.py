@@ -281,11 +281,11 @@ def test_cli_errors_are_one_line_without_traceback(tmp_path):
     other = tmp_path / "other.tsv"
     write_columns(other, [["x"] + s[1:] for s in TOKENS], A, B)
     cases = [
-        ((f"{data}", tmp_path / "missing.tsv"), 1, "missing.tsv: cannot read"),
-        ((f"{data}", f"{other}"), 1, "sentence 1: token 1 is 'x'"),
+        ((f"{data}", tmp_path / "missing.tsv"), 1, "missing.tsv: no such file"),
+        ((f"{data}", f"{other}"), 1, f"{data} line 1 has 'Ann', {other} line 1 has 'x'"),
         ((f"{data}", f"{data}:2", "--names", "one"), 2, "--names gives 1 names for 2"),
     ]
-    cases.append(((f"{data}", f"{data}:2", "-o", tmp_path / "no" / "such" / "r.html"), 1, "r.html: cannot write"))
+    cases.append(((f"{data}", f"{data}:2", "-o", tmp_path / "no" / "such" / "r.html"), 1, "r.html: cannot write: the folder"))
     for args, code, message in cases:
         done = run_cli(*args, *(() if "-o" in args else ("-o", tmp_path / "r.html")))
         assert done.returncode == code, done.stderr

@@ -399,13 +399,3 @@ def test_gold_column_as_its_own_system_is_an_error(tmp_path, capsys):
         load_systems(gold, [gold])
     assert main(["leaderboard", gold, gold]) == 1
     assert "is the gold column" in capsys.readouterr().err
-
-
-def test_check_alignment_of_token_lists_names_the_sentence():
-    from chance_agreement.reports.leaderboard import check_alignment
-
-    check_alignment([["EU", "rejects"]], [["EU", "rejects"]], "same")
-    with pytest.raises(ValueError, match=r"sys: sentence 1: token 2 is 'reject', the gold has 'rejects'"):
-        check_alignment([["EU", "rejects"]], [["EU", "reject"]], "sys")
-    with pytest.raises(ValueError, match=r"sys: 2 sentences, the gold file has 1"):
-        check_alignment([["EU"]], [["EU"], ["x"]], "sys")

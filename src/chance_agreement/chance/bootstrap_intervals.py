@@ -31,9 +31,8 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from scipy.special import ndtr, ndtri
-
 from .exact_sum import ordered_matmul
+from .portable_math import ndtr, ndtri
 
 # This module is called by ``corrected_f1.chance_f1``, so it does not import ``corrected_f1`` (no
 # import cycle): the caller passes its ``FIELDS`` (the layout of a ``ChanceStatistics`` vector).

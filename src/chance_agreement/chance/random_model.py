@@ -41,10 +41,9 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
-
 from .document_bands import side_bands_many
 from .exact_sum import exact_dot, ordered_matmul
+from .portable_math import exp, gammaln, log, log_factorial
 
 MODELS = ("non_overlapping", "overlapping")
 
@@ -54,7 +53,7 @@ _TRUNCATED_MASS = 1e-20
 
 # log(x!) for small x, each value to about one ulp: the fast path for texts up to this size.
 _SMALL = 1024
-_LOG_FACTORIAL = gammaln(np.arange(_SMALL + 1) + 1.0)
+_LOG_FACTORIAL = log_factorial(np.arange(_SMALL + 1))
 
 
 def _check_model(model: str) -> str:
@@ -93,7 +92,7 @@ def _log_rising(base: int, steps: int) -> np.ndarray:
     """``out[s] = log((base + s)! / base!)`` for ``s = 0..steps`` by a short cumulative sum."""
     out = np.zeros(steps + 1)
     if steps > 0:
-        np.cumsum(np.log(np.arange(base + 1, base + steps + 1, dtype=float)), out=out[1:])
+        np.cumsum(log(np.arange(base + 1, base + steps + 1, dtype=float)), out=out[1:])
     return out
 
 
@@ -117,23 +116,23 @@ def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int, first_
             + lf[slots - q] - lf[(draws - j).clip(0)] - lf[(rest + t).clip(0)]
             - (lf[slots] - lf[draws] - lf[rest])
         )
-        np.exp(logp, out=out, where=valid)
+        out[valid] = exp(logp[valid])
         return out
     log_fact_small = _log_rising(0, rows)  # log(x!) for x <= rows
     log_c_small = log_fact_small[q] - log_fact_small[j.clip(max=rows)] - log_fact_small[(q - j).clip(0)]
     # log((slots - q)! / slots!)
-    log_a = np.concatenate([[0.0], np.cumsum(-np.log(np.arange(slots, slots - rows + 1, -1, dtype=float)))])[:rows]
+    log_a = np.concatenate([[0.0], np.cumsum(-log(np.arange(slots, slots - rows + 1, -1, dtype=float)))])[:rows]
     # log(draws! / (draws - j)!)
-    log_b = np.concatenate([[0.0], np.cumsum(np.log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
+    log_b = np.concatenate([[0.0], np.cumsum(log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
     # log(rest! / (rest + t)!) for t in [-(rows - 1), j_max]
     lo = min(rows - 1, rest)
-    down = np.concatenate([[0.0], np.cumsum(np.log(np.arange(rest, rest - lo, -1, dtype=float)))])  # t = 0, -1, ..
+    down = np.concatenate([[0.0], np.cumsum(log(np.arange(rest, rest - lo, -1, dtype=float)))])  # t = 0, -1, ..
     up = -_log_rising(rest, j_max)  # t = 0, 1, ..
     log_c = np.full(rows + j_max, -np.inf)
     log_c[rows - 1 : rows + j_max] = up
     log_c[rows - 1 - lo : rows] = down[::-1]
     logp = log_c_small + log_a[q] + log_b[None, :] + log_c[(t + rows - 1).clip(0)]
-    np.exp(logp, out=out, where=valid)
+    out[valid] = exp(logp[valid])
     return out
 
 
@@ -255,17 +254,20 @@ def _log_deviation_bound(slots: int, draws: int, excesses: list[int]):
     """``t -> log(B(t) / scale)``, the bound of ``_converged_band`` (``-inf`` when no term is left)."""
     top = np.cumsum(sorted(excesses, reverse=True)).astype(float)
     j = np.arange(1, len(top) + 1, dtype=float)
-    log_base = gammaln(slots + 1.0) - gammaln(draws + 1.0) - gammaln(slots - draws + 1.0)
+    base = gammaln(np.array([slots + 1.0, draws + 1.0, slots - draws + 1.0]))
+    log_base = base[0] - base[1] - base[2]
 
     def log_bound(t: int) -> float:
         keep = top > t
         jj, m = j[keep], top[keep] - t
         if jj.size == 0:
             return -np.inf
-        logs = (gammaln(m + jj) - gammaln(jj + 1) - gammaln(m)
-                + gammaln(slots + m + 1) - gammaln(draws - jj + 1) - gammaln(slots + m - draws + jj + 1) - log_base)
+        # one portable gammaln call for the six log-gamma terms of every j
+        g = gammaln(np.concatenate([m + jj, jj + 1, m, slots + m + 1, draws - jj + 1, slots + m - draws + jj + 1]))
+        g = g.reshape(6, -1)
+        logs = g[0] - g[1] - g[2] + g[3] - g[4] - g[5] - log_base
         peak = logs.max()
-        return float(peak + np.log(np.exp(logs - peak).sum()))
+        return float(peak + log(float(exp(logs - peak).sum())))
 
     return log_bound
 
@@ -298,7 +300,7 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
     tolerance = _BAND_TOLERANCE * mass / size
     if tolerance <= 0:
         return total_excess
-    log_limit = np.log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
+    log_limit = log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
     bound = _log_deviation_bound(slots, draws, excesses)
 
     def converged(t: int) -> bool:

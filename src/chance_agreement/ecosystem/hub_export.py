@@ -11,7 +11,6 @@ package index. Scripts and cards come from the installed package or the clone
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
@@ -35,6 +34,9 @@ from evaluate.utils import launch_gradio_widget
 module = evaluate.load(str(Path(__file__).resolve().parent / "{script}"))
 
 # The Space runs `python app.py`; importing this file only loads the module.
+__all__ = ["HubMetric", "REQUIREMENTS", "APP_TEMPLATE", "available_metrics", "requirements_text", "app_text",
+           "export_metric", "export_all"]
+
 if __name__ == "__main__":
     launch_gradio_widget(module)
 '''
@@ -137,26 +139,3 @@ def export_all(target_dir, source=None, names=None, overwrite: bool = False, whe
         if wheel is None:  # build once, copy to the other Spaces
             wheel = next(folders[-1].glob("*.whl"))
     return folders
-
-
-def _run(args) -> int:
-    folders = export_all(args.directory, args.source, args.metric, args.force, args.wheel)
-    for folder in folders:
-        print(folder)
-    exported = {folder.name for folder in folders}
-    skipped = [m.name for m in METRICS if m.folder not in exported]
-    if skipped and not args.metric:
-        print(f"not exported (no module script or card yet): {', '.join(skipped)}", file=sys.stderr)
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``hub-export`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("hub-export", help="assemble Hub Space folders (script, card, app.py, wheel) for the metrics")
-    parser.add_argument("directory", help="folder to write one sub-folder per metric into")
-    parser.add_argument("--metric", action="append", choices=[m.name for m in METRICS],
-                        help="export only this metric (repeatable); default: every metric present")
-    parser.add_argument("--source", default=None, help="repository checkout with the module folders and hub_cards/")
-    parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
-    parser.add_argument("--force", action="store_true", help="replace existing metric folders")
-    parser.set_defaults(run=_run)

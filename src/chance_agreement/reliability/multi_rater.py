@@ -38,9 +38,9 @@ import itertools
 import math
 
 import numpy as np
-from scipy import stats
 
 from ..chance.exact_sum import ordered_matmul, quadratic_form
+from ..chance.portable_math import t_ppf, t_sf
 from .multi_annotator import _check_counts, count_matrix, rating_codes
 from .weights import agreement_weights
 
@@ -87,9 +87,9 @@ def _t_inference(value, variance, n, confidence_level):
     if value is None or n < 2 or variance is None or not np.isfinite(variance):
         return None, None, None
     se = math.sqrt(max(variance, 0.0))
-    half = se * stats.t.ppf(1 - (1 - confidence_level) / 2, n - 1)
+    half = se * t_ppf(1 - (1 - confidence_level) / 2, n - 1)
     interval = [float(value - half), float(min(1.0, value + half))]
-    p_value = 2 * stats.t.sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
+    p_value = 2 * t_sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
     return float(se), interval, float(p_value)
 
 

@@ -36,10 +36,10 @@ import math
 from typing import Any, Callable
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
 from ..chance.exact_sum import ordered_matmul, quadratic_form
+from ..chance.portable_math import t_ppf, t_sf
 from .agreement_coefficients import _check_table, agreement_report, coefficients, plain
 
 TABLE_COEFFICIENTS = ("observed_agreement", "cohen_kappa", "scott_pi", "gwet_ac1", "bennett_s", "krippendorff_alpha")
@@ -151,7 +151,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
         estimates = dict.fromkeys(TABLE_COEFFICIENTS, (None, None))
     else:
         estimates = _estimates(table, weights, fpc)
-    quantile = float(student_t.ppf((1.0 + confidence_level) / 2.0, n - 1)) if n >= 2 else None
+    quantile = t_ppf((1.0 + confidence_level) / 2.0, n - 1) if n >= 2 else None
     if 0 < n < 2:
         warnings.append("fewer than 2 items: no t interval or p-value (n - 1 degrees of freedom)")
     for name in TABLE_COEFFICIENTS:
@@ -166,7 +166,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
             if quantile is not None:
                 entry["ci"] = [value - quantile * se, min(1.0, value + quantile * se)]
                 if se > 0:
-                    entry["p_value"] = float(2.0 * student_t.sf(abs(value) / se, n - 1))
+                    entry["p_value"] = 2.0 * t_sf(abs(value) / se, n - 1)
                 else:
                     entry["p_value"] = 1.0 if value == 0 else 0.0
         result[name] = entry

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..chance.portable_math import sin_pi
+
 WEIGHTS = ("identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
 
 
@@ -79,7 +81,7 @@ def agreement_weights(weights, categories) -> np.ndarray:
         steps = np.abs(diff) + 1
         return _scaled(steps * (steps - 1) / 2)
     if weights == "circular":
-        return _scaled(np.sin(np.pi * diff / (span + 1)) ** 2)
+        return _scaled(sin_pi(np.abs(diff) / (span + 1)) ** 2)  # sin^2 is even
     # bipolar
     with np.errstate(divide="ignore", invalid="ignore"):
         distance = diff**2 / ((x[:, None] + x[None, :] - 2 * x.min()) * (2 * x.max() - x[:, None] - x[None, :]))

@@ -27,10 +27,11 @@ from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi
-from ..spans.conll import read_conll
-from ..spans.tags import SCHEMES, corpus_spans, effective_scheme
+from ..spans.annotators import read_annotators
+from ..spans.tags import corpus_spans, effective_scheme
 from .command_io import UsageError
-from .leaderboard import build_leaderboard, check_alignment, parse_system_spec, system_name
+from .leaderboard import build_leaderboard
+from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
 MAX_TYPES = 40  # rows of the per-type table and bars
@@ -626,6 +627,11 @@ def _leaderboard(data: dict) -> str:
     return _section("Leaderboard", "leaderboard", body)
 
 
+def _reading_notes(data: dict) -> str:
+    notes = data.get("reading_notes") or []
+    return f"<ul class=\"meta\">{''.join(f'<li>{_e(note.strip())}</li>' for note in notes)}</ul>" if notes else ""
+
+
 def render_report(data: dict) -> str:
     """The HTML page of ``report_data``'s dict; sections whose keys are absent are left out."""
     parts = [_summary(data)]
@@ -643,118 +649,50 @@ def render_report(data: dict) -> str:
             f"<h1>{_e(data['title'])}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
             f"{_e(data['compared'])}; {data.get('sentence_count', '?')} sentences; {_e(data['level'])} level, "
             f"{_e(data['model'].replace('_', '-'))} random model. Made by chance-agreement.</p>"
-            + "".join(parts) + "</main></body></html>\n")
+            + _reading_notes(data) + "".join(parts) + "</main></body></html>\n")
 
 
 # --- files, the one-call form and the command line -----------------------------------------------
 
 
-def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1) -> tuple[list, dict]:
-    """``(tokens, {name: tags})`` from CoNLL column files given as ``FILE`` or ``FILE:COLUMN``.
+def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
+                     scheme=None, mode=None, suffix: bool = False, notes: list | None = None,
+                     **read_options) -> tuple[list, dict]:
+    """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
+    (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
-    Without a column the first file's tags are read from ``first_column`` and the others' from
-    ``other_column``. Names are the file names (with the column when two would be equal); every
-    file must have the first one's tokens, sentence by sentence.
+    Without a column the first column file's tags are read from ``first_column`` and the others'
+    from ``other_column``; one file alone gives all of its annotators. Names are the annotators'
+    ids or file names (with the column when two would be equal); every file must have the first
+    one's documents and tokens. Crossing spans follow ``crossing``; overlapping types become layers;
+    what that changed is appended to ``notes`` when given (``team_report.reading_notes``).
     """
     specs = [str(spec) for spec in specs]
-    if len(specs) < 2:
-        raise ValueError(f"give at least two annotation files, got {len(specs)}")
-    if names is not None and len(names) != len(specs):
-        raise ValueError(f"{len(names)} names for {len(specs)} annotation files")
-    parsed = [parse_system_spec(spec) for spec in specs]
-    columns = [(first_column if index == 0 else other_column) if column is None else column
-               for index, (_, column) in enumerate(parsed)]
-    if names is None:
-        names = [system_name(spec) for spec in specs]
-        for index, (path, _) in enumerate(parsed):
-            if names.count(names[index]) > 1:
-                names[index] = f"{Path(path).stem}:{columns[index]}"
-    if len(set(names)) != len(names):
-        raise ValueError(f"two annotations are named alike in {names!r}; give --names")
-    tokens, annotations = None, {}
-    for name, spec, (path, _), column in zip(names, specs, parsed, columns):
-        try:
-            file_tokens, _, (tags,) = read_conll(path, 0, (column,))
-        except OSError as error:
-            raise ValueError(f"{path}: cannot read ({error.strerror})") from None
-        if tokens is None:
-            tokens = file_tokens
-        else:
-            check_alignment(tokens, file_tokens, spec)
-        annotations[name] = tags
-    return tokens, annotations
+    columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
+    team = read_annotators(specs, columns=columns, **read_options)
+    if len(team.names) < 2:
+        raise ValueError(f"give at least two annotations, got {len(team.names)} in {specs}")
+    if names is not None and len(names) != len(team.names):
+        raise UsageError(f"--names gives {len(names)} names for {len(team.names)} annotations")
+    tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    if notes is not None:
+        notes += reading_notes(team)
+    return tokens, dict(zip(names or team.names, tags))
 
 
-def html_report(tokens, annotations: dict, path=None, **options) -> str:
+def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, **options) -> str:
     """The report page of ``annotations`` (see ``report_data`` for the options); written to
-    ``path`` (UTF-8) when given. Returns the HTML."""
-    page = render_report(report_data(tokens, annotations, **options))
+    ``path`` (UTF-8) when given; ``reading_notes`` (what reading the files changed) are listed
+    under the title. Returns the HTML."""
+    data = report_data(tokens, annotations, **options)
+    if reading_notes:
+        data["reading_notes"] = list(reading_notes)
+    page = render_report(data)
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")
     return page
 
 
-def _run(args) -> int:
-    import sys
-
-    names = args.names.split(",") if args.names else None
-    if names is not None and len(names) != len(args.annotations):
-        raise UsageError(f"--names gives {len(names)} names for {len(args.annotations)} annotation files")
-    if args.leaderboard and len(args.annotations) < 2:
-        raise UsageError("--leaderboard needs a gold file and at least one system")
-    try:
-        tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column)
-        html_report(tokens, annotations, args.output, leaderboard=args.leaderboard, level=args.level,
-                    model=args.model, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-                    max_sentences=args.max_sentences, title=args.title,
-                    confidence_level=None if args.no_intervals else args.confidence_level,
-                    n_resamples=args.resamples, random_state=args.seed)
-    except ValueError as error:
-        print(f"chance-agreement report: error: {error}", file=sys.stderr)
-        return 1
-    except OSError as error:
-        print(f"chance-agreement report: error: {args.output}: cannot write ({error.strerror})", file=sys.stderr)
-        return 1
-    print(args.output)
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``report`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("report", help="one self-contained HTML page about the agreement of annotations")
-    parser.add_argument("annotations", nargs="+", metavar="FILE[:COLUMN]",
-                        help="CoNLL column files (first: the reference or gold; FILE:COLUMN picks a 0-based column)")
-    parser.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="the page to write")
-    parser.add_argument("--leaderboard", action="store_true",
-                        help="the first file is the gold standard, the others systems to rank")
-    parser.add_argument("--names", help="comma-separated names of the annotations (default: file names)")
-    parser.add_argument("--title", help="the page's title")
-    parser.add_argument("--reference-column", type=int, default=1,
-                        help="0-based tag column of the first file when it has no :COLUMN (default 1)")
-    parser.add_argument("--prediction-column", type=int, default=-1,
-                        help="0-based tag column of the other files when they have no :COLUMN (default: last)")
-    parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
-    parser.add_argument("--max-sentences", type=_non_negative, default=MAX_SENTENCES,
-                        help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
-    parser.add_argument("--confidence-level", type=float, default=0.95,
-                        help="bootstrap interval level, when chance_f1 computes intervals (default 0.95)")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap random seed (default 0)")
-    parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
-    parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
-    parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
-    parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
-    parser.set_defaults(run=_run)
-
-
-def _non_negative(text: str) -> int:
-    import argparse
-
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
+__all__ = ["MAX_SENTENCES", "MAX_TYPES", "MAX_CATEGORIES", "MAX_ROWS", "HISTOGRAM_BINS", "KAPPA_FAMILY",
+           "TEAM_KAPPA", "SCORES", "report_data", "SERIES", "TYPE_COLOURS", "bar_chart", "heat_map", "histogram",
+           "scatter_plot", "STYLE", "render_report", "load_annotations", "html_report"]

@@ -15,9 +15,10 @@ import sys
 from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from ..spans.conll import check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
 from ..chance.random_model import MODELS
-from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
+from ..spans.annotators import read_annotators
+from ..spans.conll import parse_column_spec, read_column_file
+from .command_io import UsageError
 from .leaderboard_significance import add_significance, significance_columns
 
 FORMATS = ("markdown", "csv", "json")
@@ -36,52 +37,43 @@ def system_name(spec: str) -> str:
     return Path(path).stem if column is None else f"{Path(path).stem}:{column}"
 
 
-def check_alignment(gold_tokens, system_tokens, source) -> None:
-    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's
-    (for token lists; files are compared line by line with ``spans.conll.check_same_tokens``)."""
-    if len(system_tokens) != len(gold_tokens):
-        raise ValueError(f"{source}: {len(system_tokens)} sentences, the gold file has {len(gold_tokens)}")
-    for number, (gold, system) in enumerate(zip(gold_tokens, system_tokens), start=1):
-        if gold != system:
-            if len(gold) != len(system):
-                problem = f"{len(system)} tokens, the gold has {len(gold)}"
-            else:
-                position = next(i for i, (g, s) in enumerate(zip(gold, system)) if g != s)
-                problem = f"token {position + 1} is {system[position]!r}, the gold has {gold[position]!r}"
-            raise ValueError(f"{source}: sentence {number}: {problem}")
-
-
 def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
-                 scheme=None, mode=None, suffix=False):
-    """``(references, {name: predictions})`` from a gold column file and system column files.
+                 scheme=None, mode=None, suffix=False, **read_options):
+    """``(references, {name: predictions})`` from a gold file and system files of any format the
+    reader registry reads (``spans.annotators.read_annotators``; ``read_options`` go to it).
 
-    A system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``. Every system's tokens
-    must equal the gold's, sentence by sentence (else a ValueError names both files and lines). A tag the chunker cannot take (with these
-    ``scheme``/``mode``/``suffix``) is a ValueError naming its file and 1-based line.
+    A column-file system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``; the gold's tags
+    are its ``gold_column``. Every system must have the gold's documents and tokens (else a
+    ValueError names both files and the line or document), and every tag one the chunker takes
+    (with these ``scheme``/``mode``/``suffix``), else a ValueError naming its file and line.
     """
     if not systems:
         raise UsageError("give at least one system file")
     if names is not None and len(names) != len(systems):
         raise UsageError(f"{len(names)} names for {len(systems)} systems")
-    gold_file = read_column_file(gold)
-    references = gold_file.column(gold_column)
-    scheme = check_tag_columns(gold_file, [gold_column], scheme, mode, suffix)
-    predictions: dict[str, list] = {}
-    for index, spec in enumerate(systems):
+    for spec in systems:
         path, column = parse_system_spec(spec)
-        system_file = gold_file if str(path) == str(gold) else read_column_file(path)
         column = prediction_column if column is None else column
-        if system_file is gold_file and system_file.resolve(column) == system_file.resolve(gold_column):
-            raise ValueError(f"{spec}: the system column {column} is the gold column {gold_column} of "
-                             f"{gold_file.name}; give the system's own column (FILE:COLUMN)")
-        tags = system_file.column(column)
-        check_same_tokens(gold_file, system_file)
-        check_tag_columns(system_file, [column], scheme, mode, suffix)
+        if str(path) == str(gold) and _same_column(gold, column, gold_column):
+            raise ValueError(f"{spec}: the system column {column} is the gold column {gold_column} of {gold}; "
+                             f"give the system's own column (FILE:COLUMN)")
+    team = read_annotators([gold, *systems], columns=[gold_column] + [prediction_column] * len(systems), **read_options)
+    if len(team.names) != len(systems) + 1:
+        raise UsageError(f"the gold and each system must be one annotator; {len(team.names)} annotators found in "
+                         f"{[gold, *systems]} (name one column with FILE:COLUMN)")
+    _, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix)
+    predictions: dict[str, list] = {}
+    for index, (spec, system_tags) in enumerate(zip(systems, tags[1:])):
         name = names[index] if names is not None else system_name(spec)
         if name in predictions:
             raise ValueError(f"two systems are named {name!r}; give --names")
-        predictions[name] = tags
-    return references, predictions
+        predictions[name] = system_tags
+    return tags[0], predictions
+
+
+def _same_column(gold, column: int, gold_column: int) -> bool:
+    columns = read_column_file(gold)
+    return columns.resolve(column) == columns.resolve(gold_column)
 
 
 # --- scoring -------------------------------------------------------------------------------------
@@ -283,70 +275,6 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
     raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
 
 
-# --- command line --------------------------------------------------------------------------------
-
-
-def _run(args) -> int:
-    names = args.names.split(",") if args.names else None
-    for path in (args.output, args.plot):
-        if path:
-            check_output_path(path)
-    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
-                                       scheme=args.scheme, mode=args.mode, suffix=args.suffix)
-    board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
-                              split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-                              confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                              random_state=args.random_state, gold_noise=args.gold_noise)
-    emit(render(board, args.format, args.digits), args.output)
-    if args.model_cards:
-        from ..ecosystem.model_cards import write_model_cards
-
-        cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, args.dataset_split or None,
-                            args.dataset_config)
-        for path in write_model_cards(cards, args.model_cards):
-            print(path, file=sys.stderr)
-    if args.plot:
-        from .plots import plot_leaderboard
-
-        try:
-            plot_leaderboard(board, args.plot)
-        except ImportError as error:
-            raise ValueError(str(error)) from None
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``leaderboard`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("leaderboard", help="rank systems by observed and by chance-corrected F1")
-    parser.add_argument("gold", help="CoNLL column file with the gold tags")
-    parser.add_argument("systems", nargs="+", metavar="SYSTEM",
-                        help="CoNLL file 'token gold pred' (or FILE:COLUMN, 0-based) per system")
-    parser.add_argument("--gold-column", type=int, default=1, help="0-based column of the gold tags (default 1)")
-    parser.add_argument("--prediction-column", type=int, default=-1,
-                        help="0-based column of the predicted tags in the system files (default: last)")
-    parser.add_argument("--names", help="comma-separated system names (default: file names)")
-    parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
-    parser.add_argument("--split", type=float, default=None,
-                        help="also score sentences with chance F1 above / at most this value (paper: 0.825)")
-    parser.add_argument("--split-by", choices=SPLIT_BY, default="gold",
-                        help="whose chance level splits the sentences (default: the gold against itself)")
-    parser.add_argument("--confidence-level", type=open_fraction, default=None,
-                        help="add bootstrap intervals of corrected F1 and a test against the next system down")
-    parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples and permutations")
-    parser.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap and the test")
-    parser.add_argument("--gold-noise", type=open_fraction, default=None,
-                        help="share of noisy items in the gold: adds the noise paper's chance difference")
-    parser.add_argument("--format", choices=FORMATS, default="markdown")
-    parser.add_argument("--output", help="write the table to this file instead of standard output")
-    parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in the Markdown table")
-    parser.add_argument("--model-cards", metavar="DIR",
-                        help="write DIR/<system>/README.md: a model card whose metadata lists the system's "
-                             "observed, chance and corrected F1 (what evaluate.push_to_hub writes)")
-    parser.add_argument("--dataset", default="conll2003", help="dataset id in the model cards (default conll2003)")
-    parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
-    parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
-    parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
-    add_span_options(parser)
-    parser.set_defaults(run=_run)
+__all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
+           "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
+           "model_cards", "to_markdown", "to_csv", "to_json", "render"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..chance.random_model import MODELS, start_probabilities
+from ..chance.random_model import start_probabilities
 from .command_io import check_output_path, image_format
 
 FIGURE1_LENGTHS = (1, 5, 10, 15)
@@ -105,22 +105,4 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     return ax
 
 
-def _run_figure1(args) -> int:
-    try:
-        save_start_distributions(args.output, args.n, args.lengths, args.model)
-    except ImportError as error:
-        raise ValueError(str(error)) from None
-    print(args.output)
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``figure1`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("figure1", help="plot the random model's start distributions (the paper's Figure 1)")
-    parser.add_argument("--output", "-o", required=True, metavar="FILE.png",
-                        help="image file to write, exactly this name (PNG unless it ends in .pdf, .svg or .jpg)")
-    parser.add_argument("--n", type=int, default=100, help="text length in tokens (default 100)")
-    parser.add_argument("--lengths", type=int, nargs="+", default=list(FIGURE1_LENGTHS),
-                        help="segment lengths (default 1 5 10 15)")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
-    parser.set_defaults(run=_run_figure1)
+__all__ = ["FIGURE1_LENGTHS", "plot_start_distributions", "save_start_distributions", "plot_leaderboard"]

@@ -22,13 +22,12 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_model import MODELS
 from ..chance.team_f1 import team_chance_f1
-from ..spans.conll import ColumnFile, check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
-from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
+from ..spans.annotators import read_annotators
+from .command_io import UsageError
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
@@ -65,6 +64,7 @@ class Annotations:
     tokens: list
     tags: list
     sources: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # what reading changed (``reading_notes``)
 
     @property
     def items(self) -> list:
@@ -75,43 +75,35 @@ class Annotations:
 # --- reading -------------------------------------------------------------------------------------
 
 
-def load_annotations(specs, column: int = -1, names=None, scheme=None, mode=None, suffix=False) -> Annotations:
-    """Annotators from ``FILE`` (its ``column``) or ``FILE:COLUMN`` specs; one ``FILE`` alone means
-    every tag column of it (columns 1 to the last). Files must be token-aligned and every tag one
-    the chunker takes, else a ValueError names the file(s) and the 1-based line."""
-    files: dict[str, ColumnFile] = {}
-    chosen: list[tuple[ColumnFile, int, str]] = []
-    for spec in specs:
-        path, index = parse_column_spec(spec)
-        if path not in files:
-            files[path] = read_column_file(path)
-        columns = files[path]
-        if len(specs) == 1 and index is None:
-            chosen += [(columns, i, f"{Path(path).stem}:{i}") for i in range(1, columns.width)]
-        else:
-            label = Path(path).stem if index is None else f"{Path(path).stem}:{columns.resolve(index)}"
-            index = column if index is None else index
-            columns.resolve(index)
-            chosen.append((columns, index, label))
-    if len(chosen) < 2:
-        raise UsageError("give two or more annotators: files, FILE:COLUMN, or one file with two or more tag columns")
+def load_annotations(specs, column: int | None = None, names=None, scheme=None, mode=None, suffix=False, *,
+                     crossing: str = "error", **read_options) -> Annotations:
+    """Annotators from any mix of files (``spans.annotators.read_annotators``: any format of the
+    reader registry, ``FILE:COLUMN`` for column files, one multi-column or multi-annotator file
+    alone meaning all of its annotators), as tags (``Team.flat``: crossing spans by ``crossing``,
+    overlapping types one layer each). Fewer than two annotators, or a wrong number of ``names``,
+    is a ``UsageError``; bad files are ValueErrors naming the file and line or document."""
+    team = read_annotators(specs, column=column, **read_options)
+    if len(team.names) < 2:
+        raise UsageError("give two or more annotators: files, FILE:COLUMN, or one file with two or more annotators "
+                         "(tag columns, or annotator ids)")
     if names is not None:
-        if len(names) != len(chosen):
-            raise UsageError(f"{len(names)} names for {len(chosen)} annotators")
-        labels = list(names)
-    else:
-        labels = [label for _, _, label in chosen]
-    if len(set(labels)) < len(labels):
-        labels = [f"{label}#{i + 1}" for i, label in enumerate(labels)]
-    first = chosen[0][0]
-    for columns, _, _ in chosen[1:]:
-        if columns is not first:
-            check_same_tokens(first, columns)
-    resolved = scheme
-    for columns, index, _ in chosen:
-        resolved = check_tag_columns(columns, [index], resolved, mode, suffix)
-    return Annotations(labels, first.tokens, [columns.column(index) for columns, index, _ in chosen],
-                       [f"{columns.name}:{index % columns.width}" for columns, index, _ in chosen])
+        if len(names) != len(team.names):
+            raise UsageError(f"{len(names)} names for {len(team.names)} annotators")
+        team.names = list(names)
+    tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team))
+
+
+def reading_notes(team) -> list[str]:
+    """What reading changed: units scored one layer per type, crossing spans left out (each listed)."""
+    notes = []
+    if team.layered:
+        notes.append(f"{team.layered} sentence unit(s) hold overlapping spans of different types: each type is "
+                     f"scored in its own layer there (one copy of the unit per type)")
+    if team.skipped:
+        notes.append(f"{len(team.skipped)} crossing span(s) left out (--crossing skip):")
+        notes += [f"  {line}" for line in team.skipped]
+    return notes
 
 
 # --- sections ------------------------------------------------------------------------------------
@@ -252,7 +244,7 @@ def build_report(annotations: Annotations, model: str = "non_overlapping", confi
     built = [section(annotations, options) for section in (SECTIONS if sections is None else sections)]
     return {"annotators": list(annotations.names), "sources": list(annotations.sources),
             "sentences": len(annotations.tokens), "tokens": sum(map(len, annotations.tokens)),
-            "sections": [section for section in built if section is not None]}
+            "reading_notes": list(annotations.notes), "sections": [section for section in built if section is not None]}
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -272,7 +264,7 @@ def _header(report: dict) -> str:
 
 
 def to_text(report: dict, digits: int = 4) -> str:
-    lines = [_header(report)]
+    lines = [_header(report)] + [f"note: {note}" for note in report.get("reading_notes", [])]
     for section in report["sections"]:
         lines += ["", section.title, "=" * len(section.title)]
         for table in section.tables:
@@ -287,7 +279,8 @@ def to_text(report: dict, digits: int = 4) -> str:
 
 
 def to_markdown(report: dict, digits: int = 4) -> str:
-    lines = [f"# Agreement report", "", _header(report)]
+    lines = ["# Agreement report", "", _header(report)]
+    lines += [""] + [f"- {note}" for note in report["reading_notes"]] if report.get("reading_notes") else []
     for section in report["sections"]:
         lines += ["", f"## {section.title}"]
         for table in section.tables:
@@ -328,35 +321,7 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
     return writers[fmt]()
 
 
-# --- command line --------------------------------------------------------------------------------
-
-
-def _run(args) -> int:
-    if args.output:
-        check_output_path(args.output)
-    names = args.names.split(",") if args.names else None
-    span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
-    annotations = load_annotations(args.annotators, args.column, names, **span)
-    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise, **span)
-    emit(render(report, args.format, args.digits), args.output)
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``agreement`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser(
-        "agreement", help="one report on two or more annotators: chance-corrected F1, coefficients, noise bound",
-        description="Annotators are CoNLL column files (their last column, or --column), FILE:COLUMN "
-                    "(0-based), or one file whose columns 1.. are the annotators. The files must hold "
-                    "the same tokens; the first annotator is the reference.")
-    parser.add_argument("annotators", nargs="+", metavar="ANNOTATOR", help="FILE, FILE:COLUMN, or one multi-column FILE")
-    parser.add_argument("--column", type=int, default=-1, help="0-based tag column of FILE annotators (default: last)")
-    parser.add_argument("--names", help="comma-separated annotator names (default: file names)")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping", help="random annotation model")
-    parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
-    parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
-    parser.add_argument("--format", choices=FORMATS, default="text")
-    parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
-    add_span_options(parser)
-    parser.set_defaults(run=_run)
+__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "ZERO_DIVISION_NOTE", "Table", "Section",
+           "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
+           "coefficients_section", "several_annotators_section", "noise_section", "SECTIONS", "build_report",
+           "to_text", "to_markdown", "to_csv", "to_json", "render"]
