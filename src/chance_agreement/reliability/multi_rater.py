@@ -34,6 +34,7 @@ undefined coefficient or from one item is ``None``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -83,11 +84,18 @@ class _Data:
         self.weights_name = weights if isinstance(weights, str) else "custom"
 
 
+@functools.lru_cache(maxsize=256)
+def _t_quantile(confidence_level: float, degrees: int) -> float:
+    """The two-sided interval's t quantile: one per level and item count, shared by every
+    coefficient of a report (each costs a portable incomplete-beta inversion)."""
+    return float(t_ppf(1 - (1 - confidence_level) / 2, degrees))
+
+
 def _t_inference(value, variance, n, confidence_level):
     if value is None or n < 2 or variance is None or not np.isfinite(variance):
         return None, None, None
     se = math.sqrt(max(variance, 0.0))
-    half = se * t_ppf(1 - (1 - confidence_level) / 2, n - 1)
+    half = se * _t_quantile(confidence_level, int(n - 1))
     interval = [float(value - half), float(min(1.0, value + half))]
     p_value = 2 * t_sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
     return float(se), interval, float(p_value)
