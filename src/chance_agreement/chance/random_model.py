@@ -30,6 +30,12 @@ at a time. Small signatures (most sentences) are computed exactly in integers an
 rounded (``_exact_ends``); large ones with probabilities from logs (never factorials), to about
 1e-12. A text too dense for the band to be cut is refused up front (``_check_work``). The previous
 algorithm (full band, one segment at a time) stays as ``reference=True``, the tests' oracle.
+
+Long units (documents of ``_LONG_UNIT`` tokens or more, total excess up to ``_LONG_BAND``) take
+``document_bands`` instead: the same band sum as running sums of non-negative terms (Vandermonde's
+identity and Horner's rule), one subset-excess table per annotator and unit shared by all its
+segments, to about 1e-15, batched over a corpus (``prefetch_bands``); sentences keep the paths
+above, so their values keep their bits.
 """
 
 from __future__ import annotations
