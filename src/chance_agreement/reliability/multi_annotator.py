@@ -259,13 +259,13 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
         if codes.shape[0] * len(cats) > MAX_COUNT_CELLS:  # many labels: count only the labels given
             return _fleiss_from_codes(codes, cats, details)
         table = count_matrix(codes, len(cats))
-    return _fleiss_from_counts(table, cats, details)
+    return fleiss_from_counts(table, cats, details)
 
 
 def _fleiss_from_codes(codes: np.ndarray, cats: list, details: bool):
     """``fleiss_kappa`` by sparse counting: each item's labels sorted, ``a_ij`` the length of each
     run of equal labels, so the work and memory are items x annotators, whatever the number of
-    categories (the same formulas as ``_fleiss_from_counts``, over the labels an item has)."""
+    categories (the same formulas as ``fleiss_from_counts``, over the labels an item has)."""
     ordered = np.sort(codes, axis=1)
     given = ordered >= 0
     per_item = given.sum(axis=1).astype(float)
@@ -285,7 +285,7 @@ def _fleiss_from_codes(codes: np.ndarray, cats: list, details: bool):
                           int(np.count_nonzero(proportions)), cats, details)
 
 
-def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
+def fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
     """``fleiss_kappa`` of an items x categories count matrix."""
     with np.errstate(over="ignore"):
         per_item = table.sum(axis=1)
@@ -304,7 +304,7 @@ def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
 
 def _fleiss_result(per_item, items: dict, proportions, used: int, cats: list, details: bool):
     """Fleiss' kappa from each pairable item's agreement and disagreement, the category
-    proportions and the number of categories used (``_fleiss_from_counts``, ``_fleiss_from_codes``)."""
+    proportions and the number of categories used (``fleiss_from_counts``, ``_fleiss_from_codes``)."""
     warnings: list[str] = []
     pairable = per_item >= 2
     result: dict[str, Any] = {
@@ -432,10 +432,10 @@ def krippendorff_alpha(
     ``n_pairable_values``, ``warnings``.
     """
     codes, cats = rating_codes(ratings, categories)
-    return _alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
+    return alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
 
 
-def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
+def alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
     """``krippendorff_alpha`` of an items x categories count matrix."""
     coincidences = coincidence_matrix(counts)
     marginals = coincidences.sum(axis=1)
@@ -528,8 +528,8 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function="multi_annotator_agreement")
     codes, cats = rating_codes(ratings)
     counts = count_matrix(codes, len(cats))  # counted once for both coefficients
-    fleiss = _fleiss_from_counts(counts, cats, details=True)
-    alpha = _alpha_from_counts(counts, cats, "nominal", details=True)
+    fleiss = fleiss_from_counts(counts, cats, details=True)
+    alpha = alpha_from_counts(counts, cats, "nominal", details=True)
     return {
         "fleiss_kappa": fleiss["kappa"],
         "krippendorff_alpha": alpha["alpha"],
@@ -546,10 +546,12 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
 
 __all__ = [
     "DISTANCES",
+    "alpha_from_counts",
     "MAX_COUNT_CELLS",
     "check_counts",
     "coincidence_matrix",
     "count_matrix",
+    "fleiss_from_counts",
     "fleiss_kappa",
     "is_missing",
     "krippendorff_alpha",

@@ -16,7 +16,7 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 from __future__ import annotations
 
 from .multi_annotator import (
-    MAX_COUNT_CELLS, _alpha_from_counts, _fleiss_from_counts, count_matrix, fleiss_kappa, krippendorff_alpha,
+    MAX_COUNT_CELLS, alpha_from_counts, fleiss_from_counts, count_matrix, fleiss_kappa, krippendorff_alpha,
     rating_codes, token_ratings,
 )
 from .multi_rater import multi_rater_agreement
@@ -98,8 +98,8 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
         fleiss, alpha = fleiss_kappa(ratings, details=True), krippendorff_alpha(ratings, details=True)
     else:
         counts = count_matrix(codes, len(labels))
-        fleiss = _fleiss_from_counts(counts, labels, details=True)
-        alpha = _alpha_from_counts(counts, labels, "nominal", details=True)
+        fleiss = fleiss_from_counts(counts, labels, details=True)
+        alpha = alpha_from_counts(counts, labels, "nominal", details=True)
     family = multi_rater_agreement(ratings, weights=weights, categories=categories, confidence_level=confidence_level,
                                    population_size=population_size, benchmark_scale=benchmark_scale)
     # the keys multi_annotator_agreement gives, from the same two functions
