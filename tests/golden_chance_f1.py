@@ -61,16 +61,23 @@ def outputs(references, systems: dict, fast: bool = True) -> dict:
     return out
 
 
+NAMES = ("CnonWrand_lstmCrf_7849", "CflairWglove_lstmCrf_9303", "CbertWnon_snonMlp_9109")
+
+
+def read_systems(data: Path):
+    """``(references, [predictions of each system in NAMES])`` from the shared data folder."""
+    from chance_agreement.spans.conll import read_conll
+
+    path = data / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv"
+    _, references, predictions = read_conll(path, 1, (2, 3, 4))
+    return references, predictions
+
+
 def main() -> int:
     import os
 
-    from chance_agreement.spans.conll import read_conll
-
-    data = Path(os.environ["CHANCE_AGREEMENT_DATA"])
-    path = data / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv"
-    _, references, predictions = read_conll(path, 1, (2, 3, 4))
-    names = ("CnonWrand_lstmCrf_7849", "CflairWglove_lstmCrf_9303", "CbertWnon_snonMlp_9109")
-    GOLDEN.write_text(json.dumps(outputs(references, dict(zip(names, predictions)), fast=False), indent=1, sort_keys=True) + "\n")
+    references, predictions = read_systems(Path(os.environ["CHANCE_AGREEMENT_DATA"]))
+    GOLDEN.write_text(json.dumps(outputs(references, dict(zip(NAMES, predictions)), fast=False), indent=1, sort_keys=True) + "\n")
     print(f"wrote {GOLDEN}")
     return 0
 

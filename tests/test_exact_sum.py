@@ -5,11 +5,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chance_agreement.chance.exact_sum import add_exactly, exact_partials, merge_exactly
+from chance_agreement.chance.exact_sum import (
+    add_exactly, exact_dot, exact_partials, merge_exactly, ordered_convolve, ordered_matmul, quadratic_form)
 
 floats = st.floats(min_value=-1e300, max_value=1e300, allow_nan=False, allow_infinity=False)
 
@@ -38,3 +40,37 @@ def test_non_finite_values_are_refused():
         add_exactly([], float("nan"))
     with pytest.raises(ValueError, match="non-finite"):
         exact_partials([1.0, float("inf")])
+
+
+# --- products without BLAS (issue 19: the same bits on every CPU) ---------------------------------
+
+_finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.lists(st.tuples(_finite, _finite), max_size=60))
+def test_exact_dot_is_the_correctly_rounded_sum_of_the_rounded_products(pairs):
+    first, second = np.array([a for a, _ in pairs]), np.array([b for _, b in pairs])
+    exact = sum((Fraction(float(a * b)) for a, b in zip(first, second)), Fraction(0))
+    assert exact_dot(first, second) == float(exact)
+
+
+@pytest.mark.parametrize("shape", [(7, 3, 5), (4, 200, 3), (1, 1, 1), (6, 0, 2)])
+def test_ordered_matmul_adds_in_a_fixed_order_close_to_blas(shape):
+    m, k, n = shape
+    rng = np.random.default_rng(k)
+    left, right = rng.random((m, k)), rng.random((k, n))
+    out = ordered_matmul(left, right)
+    np.testing.assert_allclose(out, left @ right, rtol=1e-13, atol=0)
+    # each entry is the sum of its own products in one fixed order: the row alone gives the same bits
+    assert all(ordered_matmul(left[i : i + 1], right)[0].tobytes() == out[i].tobytes() for i in range(m))
+    np.testing.assert_allclose(ordered_matmul(left, right[:, 0]), left @ right[:, 0], rtol=1e-13)
+
+
+def test_quadratic_form_and_convolution_match_numpy():
+    rng = np.random.default_rng(1)
+    x, w, y = rng.random(9), rng.random((9, 9)), rng.random(9)
+    assert quadratic_form(x, w, y) == pytest.approx(float(x @ w @ y), rel=1e-14)
+    a, b = rng.random(40), rng.random(7)
+    np.testing.assert_allclose(ordered_convolve(a, b), np.convolve(a, b), rtol=1e-13)
+    assert ordered_convolve(a, np.zeros(0)).size == 0

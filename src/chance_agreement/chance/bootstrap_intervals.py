@@ -31,7 +31,8 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from scipy.special import ndtr, ndtri
+from .exact_sum import ordered_matmul
+from .portable_math import ndtr, ndtri
 
 # This module is called by ``corrected_f1.chance_f1``, so it does not import ``corrected_f1`` (no
 # import cycle): the caller passes its ``FIELDS`` (the layout of a ``ChanceStatistics`` vector).
@@ -174,8 +175,10 @@ def bca_interval(replicates: np.ndarray, estimate: np.ndarray, jackknife: np.nda
     below = np.clip(below, 1.0 / (2 * n_resamples), 1.0 - 1.0 / (2 * n_resamples))
     z0 = ndtri(below)
     deviations = jackknife.mean(axis=0) - jackknife
-    spread = np.sum(deviations**2, axis=0)
-    acceleration = np.where(spread > 0, np.sum(deviations**3, axis=0) / (6.0 * np.where(spread > 0, spread, 1.0) ** 1.5), 0.0)
+    squares = deviations * deviations
+    spread = np.sum(squares, axis=0)
+    safe = np.where(spread > 0, spread, 1.0)
+    acceleration = np.where(spread > 0, np.sum(squares * deviations, axis=0) / (6.0 * safe * np.sqrt(safe)), 0.0)
     alpha = 1.0 - confidence_level
     bounds = []
     for z_alpha in (ndtri(alpha / 2), ndtri(1 - alpha / 2)):
@@ -200,7 +203,7 @@ def _scores_of_sums(sums: np.ndarray, zero_division) -> dict[str, np.ndarray]:
 
 def _summed_scores(arrays: np.ndarray, weights: np.ndarray, zero_division) -> dict[str, np.ndarray]:
     """Per-type and overall scores of weighted sums: arrays (S, T, 3), weights (B, S)."""
-    sums = (weights @ arrays.reshape(arrays.shape[0], -1)).reshape(weights.shape[0], arrays.shape[1], 3)
+    sums = ordered_matmul(weights, arrays.reshape(arrays.shape[0], -1)).reshape(weights.shape[0], arrays.shape[1], 3)
     return _scores_of_sums(sums, zero_division)
 
 

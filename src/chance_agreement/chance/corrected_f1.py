@@ -36,7 +36,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .exact_sum import exact_partials, merge_exactly
+from .exact_sum import exact_dot, exact_partials, merge_exactly
 from .random_model import (
     MODELS, _check_model, _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot,
 )
@@ -273,7 +273,7 @@ def _expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
     first, second = _compact_coverage(n, lengths_a, model), _compact_coverage(n, lengths_b, model)
     if first is not None and second is not None:  # small signatures: the two ends only, no arrays
         return compact_dot(n, first, second)
-    return float(_coverage(n, lengths_a, model) @ _coverage(n, lengths_b, model))
+    return exact_dot(_coverage(n, lengths_a, model), _coverage(n, lengths_b, model))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -294,8 +294,8 @@ def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) ->
         if first is not None and second is not None:  # small signatures: the two ends only, no arrays
             product = compact_dot(n - length + 1, first, second)
         else:
-            product = float(_start_distribution(n, tuple(others_a), length, model)
-                            @ _start_distribution(n, tuple(others_b), length, model))
+            product = exact_dot(_start_distribution(n, tuple(others_a), length, model),
+                                _start_distribution(n, tuple(others_b), length, model))
         total += lengths_a.count(length) * lengths_b.count(length) * product
     return total
 

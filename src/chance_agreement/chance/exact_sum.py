@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 def add_exactly(partials: list[float], value: float) -> list[float]:
     """Add ``value`` to the exact sum held in ``partials`` (in place); returns ``partials``."""
@@ -56,4 +58,55 @@ def merge_exactly(first, second) -> list[float]:
     return out
 
 
-__all__ = ["add_exactly", "exact_partials", "merge_exactly"]
+def exact_dot(first, second) -> float:
+    """``sum_i first[i] * second[i]``: each product rounded once (IEEE, the same on every CPU), the
+    sum correctly rounded (``math.fsum``). Replaces ``first @ second``, whose BLAS kernel (and so
+    its last bits) depends on the processor."""
+    products = np.multiply(first, second, dtype=float)
+    return math.fsum(products.ravel().tolist())
+
+
+def ordered_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``left @ right`` without BLAS, the same bits on every CPU: ``out[i, j] = sum_k left[i, k] * right[k, j]``
+    with each product rounded once and never fused with the addition.
+
+    With a short inner dimension (``k <= n``) the terms are added in increasing ``k`` (one numpy
+    multiply and one add per ``k``, vectorised over ``(m, n)``); with a long one each column is one
+    ``numpy.add.reduce`` of the products along ``k`` (numpy's pairwise order, fixed by ``k`` alone).
+    Either order depends only on the shapes, never on the processor. ``right`` may be a vector."""
+    left = np.asarray(left, dtype=float)
+    right = np.asarray(right, dtype=float)
+    vector_out = right.ndim == 1
+    if vector_out:
+        right = right[:, None]
+    inner, columns = right.shape
+    if inner <= columns:
+        out = np.zeros((left.shape[0], columns))
+        for k in range(inner):
+            out += left[:, k, None] * right[k]
+    else:
+        out = np.empty((left.shape[0], columns))
+        for j in range(columns):
+            out[:, j] = np.add.reduce(left * right[:, j], axis=1)
+    return out[:, 0] if vector_out else out
+
+
+def quadratic_form(first, matrix, second) -> float:
+    """``sum_ij first[i] matrix[i, j] second[j]`` (``first @ matrix @ second`` without BLAS): the
+    outer product and the weighting elementwise, the sum correctly rounded (``exact_dot``)."""
+    return exact_dot(np.multiply.outer(np.asarray(first, dtype=float), np.asarray(second, dtype=float)), matrix)
+
+
+def ordered_convolve(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``numpy.convolve(first, second)`` (full mode) without its BLAS ``dot``: the shorter
+    sequence's terms are added one at a time in increasing index, each product rounded once."""
+    first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
+    if first.size < second.size:
+        first, second = second, first
+    out = np.zeros(first.size + second.size - 1) if first.size and second.size else np.zeros(0)
+    for shift, weight in enumerate(second.tolist()):
+        out[shift : shift + first.size] += first * weight
+    return out
+
+
+__all__ = ["add_exactly", "exact_dot", "exact_partials", "merge_exactly", "ordered_convolve", "ordered_matmul", "quadratic_form"]

@@ -52,6 +52,7 @@ from collections import defaultdict
 import numpy as np
 
 from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _checked_levels, scores_from_statistics
+from .exact_sum import exact_dot, ordered_convolve
 from .corrected_f1 import _expected_matches as flat_expected_matches
 from .corrected_f1 import _expected_overlap as flat_expected_overlap
 from .random_model import _check_model, _coverage, _start_distribution, sample_annotation
@@ -100,7 +101,7 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
         layer.spans.extend((forest[i].start, forest[i].end) for i in members)
         coverage = _coverage(region, lengths, model)
         if parent is not None:
-            coverage = np.convolve(absolute[parent], coverage)
+            coverage = ordered_convolve(absolute[parent], coverage)
         starts, counts = {}, {}
         needed = {forest[i].length for i in members if with_starts or i in parents}
         for length in sorted(set(lengths)):
@@ -110,7 +111,7 @@ def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[t
             others = list(lengths)
             others.remove(length)
             relative = _start_distribution(region, tuple(others), length, model)
-            starts[length] = relative if parent is None else np.convolve(absolute[parent], relative)
+            starts[length] = relative if parent is None else ordered_convolve(absolute[parent], relative)
         for i in members:
             if i in parents:
                 absolute[i] = starts[forest[i].length]
@@ -129,7 +130,7 @@ def _expected_matches(first: _Layer, second: _Layer) -> float:
     for length in set(first.lengths()) & set(second.lengths()):
         for start_a, count_a in first.starts[length]:
             for start_b, count_b in second.starts[length]:
-                total += count_a * count_b * float(start_a @ start_b)
+                total += count_a * count_b * exact_dot(start_a, start_b)
     return total
 
 
@@ -165,7 +166,7 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
                 if with_matches:
                     vector[_EXP_MATCHES] = flat_expected_matches(n, lengths_a, lengths_b, model)
             else:
-                vector[_EXP_OVERLAP] = float(a.coverage @ b.coverage)
+                vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
                 if with_matches:  # else 0: the statistics record that only the token level was computed
                     vector[_EXP_MATCHES] = _expected_matches(a, b)
         per_type[label] = vector

@@ -41,7 +41,8 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
-from scipy.special import gammaln
+from .exact_sum import exact_dot, ordered_matmul
+from .portable_math import exp, gammaln, log, log_factorial
 
 MODELS = ("non_overlapping", "overlapping")
 
@@ -51,7 +52,7 @@ _TRUNCATED_MASS = 1e-20
 
 # log(x!) for small x, each value to about one ulp: the fast path for texts up to this size.
 _SMALL = 1024
-_LOG_FACTORIAL = gammaln(np.arange(_SMALL + 1) + 1.0)
+_LOG_FACTORIAL = log_factorial(np.arange(_SMALL + 1))
 
 
 def _check_model(model: str) -> str:
@@ -90,7 +91,7 @@ def _log_rising(base: int, steps: int) -> np.ndarray:
     """``out[s] = log((base + s)! / base!)`` for ``s = 0..steps`` by a short cumulative sum."""
     out = np.zeros(steps + 1)
     if steps > 0:
-        np.cumsum(np.log(np.arange(base + 1, base + steps + 1, dtype=float)), out=out[1:])
+        np.cumsum(log(np.arange(base + 1, base + steps + 1, dtype=float)), out=out[1:])
     return out
 
 
@@ -114,23 +115,23 @@ def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int, first_
             + lf[slots - q] - lf[(draws - j).clip(0)] - lf[(rest + t).clip(0)]
             - (lf[slots] - lf[draws] - lf[rest])
         )
-        np.exp(logp, out=out, where=valid)
+        out[valid] = exp(logp[valid])
         return out
     log_fact_small = _log_rising(0, rows)  # log(x!) for x <= rows
     log_c_small = log_fact_small[q] - log_fact_small[j.clip(max=rows)] - log_fact_small[(q - j).clip(0)]
     # log((slots - q)! / slots!)
-    log_a = np.concatenate([[0.0], np.cumsum(-np.log(np.arange(slots, slots - rows + 1, -1, dtype=float)))])[:rows]
+    log_a = np.concatenate([[0.0], np.cumsum(-log(np.arange(slots, slots - rows + 1, -1, dtype=float)))])[:rows]
     # log(draws! / (draws - j)!)
-    log_b = np.concatenate([[0.0], np.cumsum(np.log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
+    log_b = np.concatenate([[0.0], np.cumsum(log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
     # log(rest! / (rest + t)!) for t in [-(rows - 1), j_max]
     lo = min(rows - 1, rest)
-    down = np.concatenate([[0.0], np.cumsum(np.log(np.arange(rest, rest - lo, -1, dtype=float)))])  # t = 0, -1, ..
+    down = np.concatenate([[0.0], np.cumsum(log(np.arange(rest, rest - lo, -1, dtype=float)))])  # t = 0, -1, ..
     up = -_log_rising(rest, j_max)  # t = 0, 1, ..
     log_c = np.full(rows + j_max, -np.inf)
     log_c[rows - 1 : rows + j_max] = up
     log_c[rows - 1 - lo : rows] = down[::-1]
     logp = log_c_small + log_a[q] + log_b[None, :] + log_c[(t + rows - 1).clip(0)]
-    np.exp(logp, out=out, where=valid)
+    out[valid] = exp(logp[valid])
     return out
 
 
@@ -216,7 +217,7 @@ def _band_mass(slots: int, draws: int, excesses: list[int], length: int, scale: 
     table = (_grouped_excess_table if grouped else _subset_excess_table)(excesses, j_cap, x_max)
     step = max(1, _BLOCK // (x_max + 1))
     for first in range(0, rows, step):
-        joint = hyper[first : first + step] @ table  # joint[q - first, x] = P(slot q, excess x before it)
+        joint = ordered_matmul(hyper[first : first + step], table)  # joint[q - first, x] = P(slot q, excess x before it)
         for q in range(first, min(rows, first + step)):
             stop = min(length, q + x_max + 1)
             out[q:stop] += joint[q - first, : stop - q]
@@ -252,17 +253,20 @@ def _log_deviation_bound(slots: int, draws: int, excesses: list[int]):
     """``t -> log(B(t) / scale)``, the bound of ``_converged_band`` (``-inf`` when no term is left)."""
     top = np.cumsum(sorted(excesses, reverse=True)).astype(float)
     j = np.arange(1, len(top) + 1, dtype=float)
-    log_base = gammaln(slots + 1.0) - gammaln(draws + 1.0) - gammaln(slots - draws + 1.0)
+    base = gammaln(np.array([slots + 1.0, draws + 1.0, slots - draws + 1.0]))
+    log_base = base[0] - base[1] - base[2]
 
     def log_bound(t: int) -> float:
         keep = top > t
         jj, m = j[keep], top[keep] - t
         if jj.size == 0:
             return -np.inf
-        logs = (gammaln(m + jj) - gammaln(jj + 1) - gammaln(m)
-                + gammaln(slots + m + 1) - gammaln(draws - jj + 1) - gammaln(slots + m - draws + jj + 1) - log_base)
+        # one portable gammaln call for the six log-gamma terms of every j
+        g = gammaln(np.concatenate([m + jj, jj + 1, m, slots + m + 1, draws - jj + 1, slots + m - draws + jj + 1]))
+        g = g.reshape(6, -1)
+        logs = g[0] - g[1] - g[2] + g[3] - g[4] - g[5] - log_base
         peak = logs.max()
-        return float(peak + np.log(np.exp(logs - peak).sum()))
+        return float(peak + log(float(exp(logs - peak).sum())))
 
     return log_bound
 
@@ -295,7 +299,7 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
     tolerance = _BAND_TOLERANCE * mass / size
     if tolerance <= 0:
         return total_excess
-    log_limit = np.log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
+    log_limit = log(tolerance / scale) - 1e-6  # margin for log-gamma rounding
     bound = _log_deviation_bound(slots, draws, excesses)
 
     def converged(t: int) -> bool:
@@ -323,7 +327,7 @@ def _band_mass_reference(slots: int, draws: int, excesses: list[int], length: in
     hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
     x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
     table = _subset_excess_table(excesses, j_cap, x_max)
-    joint = hyper @ table  # joint[q, x] = P(slot q, excess x before it)
+    joint = ordered_matmul(hyper, table)  # joint[q, x] = P(slot q, excess x before it)
     if rows <= x_max + 1:
         for q in range(rows):
             stop = min(length, q + x_max + 1)
@@ -611,4 +615,4 @@ def expected_overlap(n: int, lengths_a, lengths_b, model: str = "non_overlapping
     _, lengths_b = _check_inputs(n, lengths_b, model)
     if not lengths_a or not lengths_b:
         return 0.0
-    return float(_coverage(n, tuple(sorted(lengths_a)), model) @ _coverage(n, tuple(sorted(lengths_b)), model))
+    return exact_dot(_coverage(n, tuple(sorted(lengths_a)), model), _coverage(n, tuple(sorted(lengths_b)), model))

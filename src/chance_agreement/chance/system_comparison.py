@@ -31,6 +31,7 @@ from .bootstrap_intervals import (
     zero_division_value,
 )
 from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, corpus_statistics
+from .exact_sum import ordered_matmul
 
 COMPARED = ("corrected_f1", "observed_f1")
 # |D*| >= |D| up to rounding: a permutation that reproduces D must count
@@ -48,7 +49,7 @@ def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations:
     observed = {score: scores_from_sums(rows_a.sum(axis=0), zero_division)[score]
                 - scores_from_sums(rows_b.sum(axis=0), zero_division)[score] for score in COMPARED}
     swaps = rng.integers(0, 2, size=(n_permutations, rows_a.shape[0])).astype(float)
-    shift = swaps @ (rows_b - rows_a)
+    shift = ordered_matmul(swaps, rows_b - rows_a)
     sums_a = rows_a.sum(axis=0) + shift
     sums_b = rows_b.sum(axis=0) - shift
     scores_a, scores_b = scores_from_sums(sums_a, zero_division), scores_from_sums(sums_b, zero_division)
@@ -77,7 +78,7 @@ def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[Ch
     rows_a, rows_b = _overall_rows(sentences_a, level), _overall_rows(sentences_b, level)
     point_a, point_b = scores_from_sums(rows_a.sum(axis=0), zero_division), scores_from_sums(rows_b.sum(axis=0), zero_division)
     weights = resample_counts(rng, len(sentences_a), n_resamples)
-    boot_a, boot_b = scores_from_sums(weights @ rows_a, zero_division), scores_from_sums(weights @ rows_b, zero_division)
+    boot_a, boot_b = scores_from_sums(ordered_matmul(weights, rows_a), zero_division), scores_from_sums(ordered_matmul(weights, rows_b), zero_division)
     p_values = permutation_p_values(rows_a, rows_b, n_permutations, rng, zero_division)
     result: dict = {}
     for score in COMPARED:

@@ -35,7 +35,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from scipy.special import betainc, betaln, ndtri
+from ..chance.portable_math import betainc, betaln, exp, log, log1p, ndtri
 
 __all__ = [
     "ChanceDifference",
@@ -97,13 +97,13 @@ def _check_n_d(n, d) -> tuple[int, int]:
 def _log_weights(j: np.ndarray | int, d: int, log_p: float):
     """log of C(d + j, d) p^j, the unnormalised posterior of j = h - d hidden hard instances."""
     j = np.asarray(j, dtype=float)
-    return -np.log1p(j + d) - betaln(j + 1.0, d + 1.0) + j * log_p
+    return -log1p(j + d) - betaln(j + 1.0, d + 1.0) + j * log_p
 
 
 def _window(d: int, K: int, log_p: float) -> tuple[int, int]:
     """Smallest range [lo, hi] in [0, K] holding every weight within exp(-80) of the largest."""
     # w_{j+1}/w_j = p (j + d + 1)/(j + 1) decreases in j, so the weights are unimodal
-    p = math.exp(log_p)
+    p = exp(log_p)
     if p * (d + 1) <= 1.0:
         mode = 0
     else:
@@ -138,7 +138,7 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
     if p == 1.0:  # only reachable with d == 0: every h in 0..n equally likely
         # P(X > t) = (n - t)/(n + 1) < alpha
         return max(0, math.floor(n - alpha * (n + 1)) + 1)
-    log_p = math.log(p)
+    log_p = log(p)
     left, right = _window(d, K, log_p)
     if right > _EXACT_INTEGERS:
         raise ValueError(
@@ -159,13 +159,13 @@ def _t0(n: int, d: int, p: float, confidence: float) -> int:
         return d + _t0_in_chunks(d, left, right, log_p, alpha)
     # log w_j over the window: exact at its start, then log(w_{j+1}/w_j) = log p + log1p(d/(j+1))
     j = np.arange(left, right, dtype=float)
-    steps = np.log1p(d / (j + 1.0))
+    steps = log1p(d / (j + 1.0))
     steps += log_p
     log_w = np.empty(right - left + 1)
     log_w[0] = _log_weights(left, d, log_p)
     np.cumsum(steps, out=log_w[1:])
     log_w[1:] += log_w[0]
-    w = np.exp(log_w - log_w.max())
+    w = exp(log_w - log_w.max())
     # above[i] = unnormalised P(X > d + left + i | A_d): mass strictly above each j
     above = np.cumsum(w[::-1])[::-1]
     total = above[0]
@@ -210,7 +210,7 @@ def _chunk_log_weights(d: int, start: int, stop: int, first: float, log_p: float
     j = np.arange(start, stop - 1, dtype=float)
     log_w = np.empty(stop - start)
     log_w[0] = first
-    np.cumsum(np.log1p(d / (j + 1.0)) + log_p, out=log_w[1:])
+    np.cumsum(log1p(d / (j + 1.0)) + log_p, out=log_w[1:])
     log_w[1:] += first
     return log_w
 
@@ -226,16 +226,16 @@ def _t0_in_chunks(d: int, left: int, right: int, log_p: float, alpha: float) -> 
         log_w = _chunk_log_weights(d, start, stop, first, log_p)
         firsts.append(first)
         peak = float(log_w.max())
-        log_masses.append(peak + math.log(float(np.sum(np.exp(log_w - peak)))))
-        first = float(log_w[-1]) + log_p + math.log1p(d / stop)  # log w_stop
+        log_masses.append(peak + log(float(np.sum(exp(log_w - peak)))))
+        first = float(log_w[-1]) + log_p + log1p(d / stop)  # log w_stop
     top = max(log_masses)
-    chunk_mass = np.exp(np.array(log_masses) - top)
+    chunk_mass = exp(np.array(log_masses) - top)
     total = float(chunk_mass.sum())
     after = np.concatenate((np.cumsum(chunk_mass[::-1])[::-1][1:], [0.0]))  # mass of later chunks
     c = int(np.argmax(after < alpha * total))  # the last chunk always qualifies (after = 0)
     start = starts[c]
     stop = min(start + MAX_WINDOW, right + 1)
-    w = np.exp(_chunk_log_weights(d, start, stop, firsts[c], log_p) - top)
+    w = exp(_chunk_log_weights(d, start, stop, firsts[c], log_p) - top)
     above = np.cumsum(w[::-1])[::-1] - w + after[c]
     return start + int(np.argmax(above < alpha * total))
 

@@ -301,7 +301,7 @@ def coefficients(
     expected = {
         "bennett_s": 1.0 / q,
         "scott_pi": float(np.sum(((rows + cols) / (2 * total)) ** 2)),
-        "cohen_kappa": float(np.sum(rows * cols) / total**2),
+        "cohen_kappa": float(np.sum(rows * cols) / (total * total)),
     }
     result["expected_agreement"] = expected
     # undefined exactly when at most one category is used (then A_e = 1 for pi and kappa), decided
@@ -334,7 +334,7 @@ def coefficients(
 
     if delta is not None:
         observed_d = float(np.sum(n * delta) / total)
-        kappa_expected = float(np.sum(np.outer(rows, cols) * delta) / total**2)
+        kappa_expected = float(np.sum(np.outer(rows, cols) * delta) / (total * total))
         values = rows + cols
         # 2N (2N - 1) in scaled counts: N = total 2^e, so 2N(2N - 1) = 2^2e 2 total (2 total - 2^-e)
         alpha_expected = (

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from scipy.stats import norm
+from ..chance.portable_math import norm_cdf
 
 SCALES = {
     "landis_koch": (
@@ -81,8 +81,8 @@ def benchmark(value, standard_error, scale="landis_koch", threshold=0.95) -> dic
     if standard_error == 0:
         membership = [1.0 if lo <= value < hi or (hi == 1.0 and value == 1.0) else 0.0 for lo, hi, _ in levels]
     else:
-        total = norm.cdf((value + 1) / standard_error) - norm.cdf((value - 1) / standard_error)
-        membership = [float((norm.cdf((value - lo) / standard_error) - norm.cdf((value - hi) / standard_error)) / total)
+        total = norm_cdf((value + 1) / standard_error) - norm_cdf((value - 1) / standard_error)
+        membership = [float((norm_cdf((value - lo) / standard_error) - norm_cdf((value - hi) / standard_error)) / total)
                       for lo, hi, _ in levels]
     rows, cumulative = [], 0.0
     for (lo, hi, label), probability in zip(levels, membership):

@@ -35,6 +35,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..chance.exact_sum import ordered_matmul
 from .agreement_coefficients import check_distance_values, square_distance_matrix, sum_of_others
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
@@ -329,7 +330,8 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
                 for k in range(m):
                     lo, hi = min(c, k), max(c, k)
                     total = cumulative[hi + 1] - cumulative[lo]
-                    matrix[c, k] = (total - (marginals[c] + marginals[k]) / 2.0) ** 2
+                    gap = total - (marginals[c] + marginals[k]) / 2.0
+                    matrix[c, k] = gap * gap
             return matrix, scale
         try:
             values = np.array([float(c) for c in categories])
@@ -375,7 +377,7 @@ def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
     pairable = counts[m_u >= 2]
     weights = 1.0 / (m_u[m_u >= 2] - 1.0)
     weighted = pairable * weights[:, None]
-    return weighted.T @ pairable - np.diag(weighted.sum(axis=0))
+    return ordered_matmul(weighted.T, pairable) - np.diag(weighted.sum(axis=0))
 
 
 def krippendorff_alpha(

@@ -38,8 +38,9 @@ import itertools
 import math
 
 import numpy as np
-from scipy import stats
 
+from ..chance.exact_sum import ordered_matmul, quadratic_form
+from ..chance.portable_math import t_ppf, t_sf
 from .multi_annotator import _categories, _check_counts, _count_matrix, _is_missing, _rows
 from .weights import agreement_weights
 
@@ -89,9 +90,9 @@ def _t_inference(value, variance, n, confidence_level):
     if value is None or n < 2 or variance is None or not np.isfinite(variance):
         return None, None, None
     se = math.sqrt(max(variance, 0.0))
-    half = se * stats.t.ppf(1 - (1 - confidence_level) / 2, n - 1)
+    half = se * t_ppf(1 - (1 - confidence_level) / 2, n - 1)
     interval = [float(value - half), float(min(1.0, value + half))]
-    p_value = 2 * stats.t.sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
+    p_value = 2 * t_sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
     return float(se), interval, float(p_value)
 
 
@@ -112,7 +113,7 @@ def _result(value, pa, pe, variance, n, confidence_level, warnings):
 def _pa_terms(counts, weights):
     """``(p_a, p_a|i, r_i, pairable mask)``; ``p_a|i = sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))``, 0 if r_i < 2."""
     r_i = counts.sum(axis=1)
-    weighted = counts @ weights.T
+    weighted = ordered_matmul(counts, weights.T)
     agreeing = (counts * (weighted - 1.0)).sum(axis=1)
     pairable = r_i >= 2
     pa_i = np.zeros_like(r_i)
@@ -165,11 +166,11 @@ def _family(name, data, population_size, confidence_level):
     if name == "gwet_ac":
         scale = float(weights.sum()) / (q * (q - 1))
         pe = scale * float((pi * (1 - pi)).sum())
-        pe_i = scale * (counts @ (1 - pi)) / r_i
+        pe_i = scale * ordered_matmul(counts, 1 - pi) / r_i
         return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
     if name == "fleiss_kappa":
-        pe = float(pi @ weights @ pi)
-        pe_i = counts @ ((weights + weights.T) / 2 @ pi) / r_i
+        pe = quadratic_form(pi, weights, pi)
+        pe_i = ordered_matmul(counts, ordered_matmul((weights + weights.T) / 2, pi)) / r_i
         return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
     raise AssertionError(name)
 
@@ -271,11 +272,11 @@ def conger_kappa(ratings, *, weights="identity", categories=None, confidence_lev
     n_g = per_rater.sum(axis=1)  # items rated by each rater
     p_gk = per_rater / n_g[:, None]
     p_bar = p_gk.mean(axis=0)
-    s2 = (p_gk.T @ p_gk - r * np.outer(p_bar, p_bar)) / (r - 1)
+    s2 = (ordered_matmul(p_gk.T, p_gk) - r * np.outer(p_bar, p_bar)) / (r - 1)
     pe = float((w * (np.outer(p_bar, p_bar) - s2 / r)).sum())
     # item i's share of p_e (Gwet 2014, section 5.5 for Conger's kappa; irrCAC's lambda terms)
     centred = onehot - (rated - n_g / n)[:, :, None] * p_gk[None, :, :]  # n x r x l
-    lam_k = (centred @ w.T) * (n / n_g)[None, :, None]  # n x r x k
+    lam_k = ordered_matmul(centred.reshape(-1, q), w.T).reshape(centred.shape) * (n / n_g)[None, :, None]  # n x r x k
     lam = (lam_k * (r * p_bar[None, None, :] - p_gk[None, :, :])).sum(axis=2)
     pe_i = lam.sum(axis=1) / (r * (r - 1))
     return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
@@ -308,16 +309,16 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
     r_i = counts.sum(axis=1)
     r_bar = r_i.mean()
     eps = 1.0 / r_i.sum()
-    agreeing = (counts * (counts @ w.T - 1.0)).sum(axis=1)
+    agreeing = (counts * (ordered_matmul(counts, w.T) - 1.0)).sum(axis=1)
     pa_prime = float((agreeing / (r_bar * (r_i - 1))).mean())
     pa = (1 - eps) * pa_prime + eps
     pi = (counts / r_bar).mean(axis=0)
-    pe = float(pi @ w @ pi)
+    pe = quadratic_form(pi, w, pi)
     if 1.0 - pe < 1e-12:
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
     value = (pa - pe) / (1 - pe)
-    pe_i = counts @ ((w + w.T) / 2 @ pi) / r_bar
+    pe_i = ordered_matmul(counts, ordered_matmul((w + w.T) / 2, pi)) / r_bar
     if data.raw is not None:  # irrCAC krippen.alpha.raw: linearised around alpha' = (p'_a - p_e)/(1 - p_e)
         centre = (pa_prime - pe) / (1 - pe)
         pa_i = agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar
@@ -339,7 +340,7 @@ def _cohen_from_table(table, w):
     if total == 0:
         return None
     p = table / total
-    pe = float(p.sum(axis=1) @ w @ p.sum(axis=0))
+    pe = quadratic_form(p.sum(axis=1), w, p.sum(axis=0))
     if 1.0 - pe < 1e-12:
         return None
     return (float((w * p).sum()) - pe) / (1 - pe)

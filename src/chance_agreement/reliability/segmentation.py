@@ -32,6 +32,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
+from ..chance.exact_sum import exact_dot
 from ..spans.tags import check_mode, resolve_scheme, spans_from_tags
 
 __all__ = ["DISTANCES", "boundaries_from_tags", "entails", "load_segmentation_json", "segmentation_alpha"]
@@ -152,7 +153,7 @@ def _within_sum(stacks: dict[tuple[int, int], np.ndarray]) -> float:
     total = 0.0
     for (c, length), stack in stacks.items():
         weights = 2.0 * np.arange(c) - c + 1.0
-        pair_sums = 2.0 * np.einsum("c,icl->", weights, np.sort(stack, axis=1))
+        pair_sums = 2.0 * exact_dot(np.sort(stack, axis=1), weights[None, :, None])
         total += pair_sums / length / (c * (c - 1))
     return total
 
@@ -193,9 +194,9 @@ def _between_sum(groups: dict[int, np.ndarray], distinct: np.ndarray) -> float:
         t = np.arange(short)
         first = starts[k:, None] + t[None, :]  # Q_b[t] rows, one line per longer length b
         band = stacked[first + windows[:, None]] - stacked[first]  # (lengths, a, values)
-        pair_sums = np.einsum("tv,btv->b", histograms[short], band)
+        pair_sums = [exact_dot(histograms[short], window) for window in band]
         weights = np.where(longs == short, 1.0, 2.0) / (short * windows)
-        total += float(np.dot(weights, pair_sums))
+        total += exact_dot(weights, pair_sums)
     return total
 
 

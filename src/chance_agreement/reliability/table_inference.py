@@ -36,9 +36,10 @@ import math
 from typing import Any, Callable
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
+from ..chance.exact_sum import ordered_matmul, quadratic_form
+from ..chance.portable_math import t_ppf, t_sf
 from .agreement_coefficients import _check_table, agreement_report, coefficients, plain
 
 TABLE_COEFFICIENTS = ("observed_agreement", "cohen_kappa", "scott_pi", "gwet_ac1", "bennett_s", "krippendorff_alpha")
@@ -71,9 +72,10 @@ def _fpc(population_size, n: float) -> float:
 
 def _two_rater_variance(proportions, weights, agreement, expected, coefficient, g, fpc, n) -> float:
     """Gwet's (2014) two-rater variance of a chance-corrected coefficient (see the module docstring)."""
-    inner = np.sum(proportions * (weights - (1.0 - coefficient) * g) ** 2)
-    inner -= (agreement - 2.0 * (1.0 - coefficient) * expected) ** 2
-    return fpc * inner / (n * (1.0 - expected) ** 2)
+    inner = np.sum(proportions * (weights - (1.0 - coefficient) * g) ** 2)  # array: an exact square
+    centre = agreement - 2.0 * (1.0 - coefficient) * expected
+    inner -= centre * centre  # scalars squared by a product, never libm's pow
+    return fpc * inner / (n * (1.0 - expected) * (1.0 - expected))
 
 
 def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, tuple[float | None, float | None]]:
@@ -86,10 +88,10 @@ def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, 
     agreement = float(np.sum(weights * p))
     squared = float(np.sum(p * weights**2))
     total_weight = float(weights.sum())
-    wbar_rows, wbar_cols = weights @ cols, weights.T @ rows
+    wbar_rows, wbar_cols = ordered_matmul(weights, cols), ordered_matmul(weights.T, rows)
     pibar = (wbar_rows + wbar_cols) / 2.0
     out: dict[str, tuple[float | None, float | None]] = {
-        "observed_agreement": (agreement, fpc * (squared - agreement**2) / n),
+        "observed_agreement": (agreement, fpc * (squared - agreement * agreement) / n),
     }
 
     def chance_corrected(name, expected, g, observed=agreement):
@@ -99,8 +101,8 @@ def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, 
         value = (observed - expected) / (1.0 - expected)
         out[name] = (value, _two_rater_variance(p, weights, observed, expected, value, g, fpc, n))
 
-    chance_corrected("cohen_kappa", float(rows @ weights @ cols), wbar_rows[:, None] + wbar_cols[None, :])
-    scott_expected = float(pi @ weights @ pi)
+    chance_corrected("cohen_kappa", quadratic_form(rows, weights, cols), wbar_rows[:, None] + wbar_cols[None, :])
+    scott_expected = quadratic_form(pi, weights, pi)
     scott_g = pibar[:, None] + pibar[None, :]
     chance_corrected("scott_pi", scott_expected, scott_g)
     if q > 1:
@@ -114,7 +116,7 @@ def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, 
         out["bennett_s"] = (None, None)
     else:
         out["bennett_s"] = ((agreement - bp_expected) / (1.0 - bp_expected),
-                            fpc * (squared - agreement**2) / (n * (1.0 - bp_expected) ** 2))
+                            fpc * (squared - agreement * agreement) / (n * (1.0 - bp_expected) * (1.0 - bp_expected)))
     # Krippendorff's alpha: the small-sample agreement, Scott's variance at the uncorrected value
     chance_corrected("krippendorff_alpha", scott_expected, scott_g)
     if out["krippendorff_alpha"][0] is not None:
@@ -149,7 +151,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
         estimates = dict.fromkeys(TABLE_COEFFICIENTS, (None, None))
     else:
         estimates = _estimates(table, weights, fpc)
-    quantile = float(student_t.ppf((1.0 + confidence_level) / 2.0, n - 1)) if n >= 2 else None
+    quantile = t_ppf((1.0 + confidence_level) / 2.0, n - 1) if n >= 2 else None
     if 0 < n < 2:
         warnings.append("fewer than 2 items: no t interval or p-value (n - 1 degrees of freedom)")
     for name in TABLE_COEFFICIENTS:
@@ -164,7 +166,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
             if quantile is not None:
                 entry["ci"] = [value - quantile * se, min(1.0, value + quantile * se)]
                 if se > 0:
-                    entry["p_value"] = float(2.0 * student_t.sf(abs(value) / se, n - 1))
+                    entry["p_value"] = 2.0 * t_sf(abs(value) / se, n - 1)
                 else:
                     entry["p_value"] = 1.0 if value == 0 else 0.0
         result[name] = entry

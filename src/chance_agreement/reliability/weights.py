@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..chance.portable_math import sin_pi
+
 WEIGHTS = ("identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
 
 
@@ -66,19 +68,20 @@ def agreement_weights(weights, categories) -> np.ndarray:
     if weights == "linear":
         return 1.0 - np.abs(diff) / span
     if weights == "quadratic":
-        return 1.0 - diff**2 / span**2
+        return 1.0 - diff**2 / (span * span)
     if weights == "radical":
         return 1.0 - np.sqrt(np.abs(diff)) / np.sqrt(span)
     if weights == "ratio":
         if np.any(x <= 0):
             raise ValueError("the ratio weights need positive category values")
         total = x[:, None] + x[None, :]
-        return 1.0 - (diff / total) ** 2 / (span / (x.max() + x.min())) ** 2
+        relative_span = span / (x.max() + x.min())
+        return 1.0 - (diff / total) ** 2 / (relative_span * relative_span)
     if weights == "ordinal":
         steps = np.abs(diff) + 1
         return _scaled(steps * (steps - 1) / 2)
     if weights == "circular":
-        return _scaled(np.sin(np.pi * diff / (span + 1)) ** 2)
+        return _scaled(sin_pi(np.abs(diff) / (span + 1)) ** 2)  # sin^2 is even
     # bipolar
     with np.errstate(divide="ignore", invalid="ignore"):
         distance = diff**2 / ((x[:, None] + x[None, :] - 2 * x.min()) * (2 * x.max() - x[:, None] - x[None, :]))
