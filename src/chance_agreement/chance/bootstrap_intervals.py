@@ -259,6 +259,12 @@ def add_intervals(result: dict, sentences, fields, level: str, zero_division, co
         return result
     intervals = bootstrap_scores(sentences, level, fields=fields, confidence_level=confidence_level,
                                  n_resamples=n_resamples, random_state=random_state, zero_division=zero_division)
+    return put_intervals(result, intervals)
+
+
+def put_intervals(result: dict, intervals: dict) -> dict:
+    """Write ``bootstrap_scores``-shaped intervals into a ``chance_f1`` result: ``overall_{score}_ci``
+    and, inside each type's dict, ``{score}_ci`` as ``[low, high]``."""
     for score in SCORES:
         result[f"overall_{score}_ci"] = intervals["overall"][score]
     for name, scores in intervals["types"].items():
@@ -268,4 +274,4 @@ def add_intervals(result: dict, sentences, fields, level: str, zero_division, co
     return result
 
 
-__all__ = ["METHODS", "SCORES", "add_intervals", "bootstrap_scores", "scores_from_sums", "sentence_arrays"]
+__all__ = ["METHODS", "SCORES", "add_intervals", "bootstrap_scores", "put_intervals", "scores_from_sums", "sentence_arrays"]

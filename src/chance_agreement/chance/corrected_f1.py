@@ -752,6 +752,8 @@ def chance_f1(
     confidence_level=None,
     n_resamples: int = 1000,
     random_state=None,
+    resampling: str = "multinomial",
+    document_ids=None,
 ) -> dict:
     """seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
@@ -769,11 +771,19 @@ def chance_f1(
     ``confidence_level`` (None: off) adds sentence-bootstrap percentile intervals
     (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low, high]``) from
     ``n_resamples`` resamples drawn with ``np.random.default_rng(random_state)``; see
-    ``bootstrap_intervals``.
+    ``bootstrap_intervals``. ``resampling="poisson"`` draws Poisson(1) weights that are a function of
+    ``document_ids`` (default: the sentence positions) and the int seed ``random_state`` instead
+    (``poisson_bootstrap``): the intervals a sharded or streamed evaluation merges
+    (``ChanceF1State``, the Ray adapter) equal these, bit for bit.
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
     _zero_division_value(zero_division)
+    from .poisson_bootstrap import add_poisson_intervals, check_resampling
+
+    check_resampling(resampling)
+    if document_ids is not None and resampling != "poisson":
+        raise ValueError("document_ids choose the weights of resampling='poisson' only")
     if sample_weight is not None:
         warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning, stacklevel=2)
     total, sentences = _corpus(predictions, references, scheme, mode, suffix, model, (level,),
@@ -783,6 +793,9 @@ def chance_f1(
         result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
     from .bootstrap_intervals import add_intervals
 
+    if resampling == "poisson":
+        return add_poisson_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples,
+                                     random_state, document_ids)
     return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)
 
 
