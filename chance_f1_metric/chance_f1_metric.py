@@ -59,6 +59,8 @@ class ChanceF1(evaluate.Metric):
         confidence_level=None,
         n_resamples=1000,
         random_state=None,
+        resampling="multinomial",
+        document_ids=None,
     ):
         return chance_f1_configuration(
             self.config_name,
@@ -78,4 +80,6 @@ class ChanceF1(evaluate.Metric):
             confidence_level=confidence_level,
             n_resamples=n_resamples,
             random_state=random_state,
+            resampling=resampling,
+            document_ids=document_ids,
         )
