@@ -43,21 +43,35 @@ def _require_ray() -> None:
         raise ImportError('the Ray adapter needs Ray Data: pip install "chance-agreement[ray]" (or "ray[data]")')
 
 
-def _block_state(table, options: dict, columns: dict) -> ChanceF1State:
-    """The state of one block (a pyarrow Table): its rows as sentences, in block order."""
+def _python_lists(table, name: str) -> list:
+    """A column as Python values; tag lists stored dictionary-encoded (as Parquet readers may give
+    them) are cast to plain strings first (``to_pylist`` of dictionary values is 25x slower)."""
+    import pyarrow as pa
+
+    column = table.column(name)
+    kind = column.type
+    if (pa.types.is_list(kind) or pa.types.is_large_list(kind)) and pa.types.is_dictionary(kind.value_type):
+        column = column.cast(pa.list_(kind.value_type.value_type))
+    return column.to_pylist()
+
+
+def table_state(table, *, predictions_column: str = "predictions", references_column: str = "references",
+                lengths_column: str | None = None, id_column: str | None = None, **options) -> ChanceF1State:
+    """The ``ChanceF1State`` of a pyarrow Table's rows (one Ray block, one Spark ``mapInArrow`` batch, one
+    Parquet row group), columns and ``options`` as ``ray_chance_state``; bad input raises the error
+    of ``ChanceF1State.update`` prefixed with the rows' ids."""
     state = ChanceF1State(**options)
     if table.num_rows == 0:
         return state
-    predictions = table.column(columns["predictions"]).to_pylist()
-    references = table.column(columns["references"]).to_pylist()
-    ids = table.column(columns["id"]).to_pylist() if columns["id"] else None
+    predictions, references = _python_lists(table, predictions_column), _python_lists(table, references_column)
+    ids = table.column(id_column).to_pylist() if id_column else None
     where = f"a block of {table.num_rows} rows" + (f" (ids {ids[0]!r} .. {ids[-1]!r})" if ids else "")
     try:
-        if columns["lengths"]:
-            lengths = table.column(columns["lengths"]).to_pylist()
-            predictions = tags_from_spans(predictions, lengths, columns["predictions"])
-            references = tags_from_spans(references, lengths, columns["references"])
-        return state.update(predictions, references, document_ids=ids)
+        if lengths_column:
+            lengths = table.column(lengths_column).to_pylist()
+            predictions = tags_from_spans(predictions, lengths, predictions_column)
+            references = tags_from_spans(references, lengths, references_column)
+        return state.update(predictions, references, document_ids=ids if state.bootstrap is not None else None)
     except (ValueError, TypeError) as error:
         raise type(error)(f"{where}: {error}") from None
 
@@ -78,7 +92,7 @@ if AggregateFnV2 is not None:
             return ChanceF1State(**self._options).to_json()
 
         def aggregate_block(self, block) -> str:
-            return _block_state(BlockAccessor.for_block(block).to_arrow(), self._options, self._columns).to_json()
+            return table_state(BlockAccessor.for_block(block).to_arrow(), **self._columns, **self._options).to_json()
 
         def combine(self, current_accumulator: str, new: str) -> str:
             return ChanceF1State.from_json(current_accumulator).merge(ChanceF1State.from_json(new)).to_json()
@@ -106,8 +120,8 @@ def ray_chance_state(dataset, *, predictions_column: str = "predictions", refere
                          "positions of their rows")
     if lengths_column is not None and (options["scheme"] or options["mode"] or options["suffix"]):
         raise ValueError("scheme, mode and suffix are tag options and do not apply to span columns")
-    columns = {"predictions": predictions_column, "references": references_column, "lengths": lengths_column,
-               "id": id_column}
+    columns = {"predictions_column": predictions_column, "references_column": references_column,
+               "lengths_column": lengths_column, "id_column": id_column}
     _checked_columns(dataset, columns)
     merged = dataset.aggregate(ChanceF1Aggregation(options, columns))
     if merged is None or not isinstance(merged.get(AGGREGATION_NAME), str):
@@ -121,4 +135,4 @@ def ray_chance_f1(dataset, *, zero_division="warn", **options) -> dict:
     return ray_chance_state(dataset, **options).result(zero_division=zero_division)
 
 
-__all__ = ["AGGREGATION_NAME", "ray_chance_f1", "ray_chance_state"]
+__all__ = ["AGGREGATION_NAME", "ray_chance_f1", "ray_chance_state", "table_state"]
