@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 import pytest
 
@@ -94,3 +95,40 @@ def test_bad_input_is_named(cluster):
     with pytest.raises(Exception, match=r"a block of 2 rows \(ids 0 .. 1\): sentence 1: the prediction has 1 tags "
                                         "but the reference has 2"):
         ray_chance_f1(whole, id_column="doc_id", **INTERVALS)
+
+
+def _readme_block(heading: str, index: int = 0) -> str:
+    from conftest import REPO
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index(heading):]
+    section = section[:section.index("\n## ")] if "\n## " in section else section
+    return re.findall(r"```python\n(.*?)```", section, flags=re.S)[index]
+
+
+def test_the_readme_recipe_runs_as_written(cluster, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    exec(compile(_readme_block("### Ray Data: score a Dataset where it lives"), "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 2 and printed[0].startswith("0.") and "[" in printed[0]
+    assert (tmp_path / "annotations.parquet").is_file()
+
+
+def test_the_readme_spark_functions_merge_pandas_batches_into_chance_f1(conll_systems):
+    import functools
+
+    import pandas as pd
+
+    references, systems = conll_systems
+    predictions = systems["CflairWglove_lstmCrf_9303"]
+    namespace: dict = {}
+    exec(compile(_readme_block("### Spark: the same state in `mapInPandas`"), "README.md", "exec"), namespace)
+    frame = pd.DataFrame({"doc_id": range(len(references)), "predictions": predictions, "references": references})
+    batches = [frame.iloc[start:start + 700] for start in range(0, len(frame), 700)]  # Spark's Arrow batches
+    states = [row for out in namespace["batch_states"](iter(batches)) for row in out["state"]]
+    merged = namespace["ChanceF1State"].from_json(functools.reduce(namespace["merge_json"], reversed(states)))
+    options = namespace["OPTIONS"]
+    for level in ("token", "entity"):
+        assert merged.result(level=level) == chance_f1(predictions, references, level=level,
+                                                       confidence_level=options["confidence_level"],
+                                                       resampling="poisson", random_state=options["random_state"])

@@ -10,12 +10,16 @@ aggregation API (``Dataset.aggregate`` with an ``AggregateFnV2``), the same numb
                              confidence_level=0.95, resampling="poisson", random_state=0, id_column="doc_id")
     state.result(level="entity"); state.contingency_report()
 
-Each block becomes one ``ChanceF1State`` (``aggregate_block``), carried between workers as its
-strict JSON; ``combine`` merges two of them. Counts are integers, expectations exact sums and the
+Each batch of rows becomes one ``ChanceF1State`` in a worker (``map_batches``, ``batch_size`` rows
+at a time, streamed), carried as its strict JSON; Ray's aggregation (``ChanceF1Aggregation``)
+merges them: ``aggregate_block`` the states of one block, ``combine`` two accumulators. Counts are integers, expectations exact sums and the
 Poisson bootstrap's sums exact integers (``chance.poisson_bootstrap``), so every number is
 bit-identical to ``chance_f1`` on the collected rows, whatever the number of blocks or workers and
-the order Ray combines them in. Memory per worker holds one block and one state (whose size
-depends on the entity types and resamples, never on the rows).
+the order Ray combines them in. Memory per worker holds one batch and one state (whose size
+depends on the entity types and resamples, never on the rows). (The states are computed in
+``map_batches`` rather than in ``aggregate_block`` itself because Ray's shuffle map stage gathers
+input blocks up to ``DataContext.shuffle_input_batch_bytes``, 1 GiB, before aggregating: that would
+put whole corpora of compact Parquet tags into one task.)
 
 Columns: ``predictions_column`` and ``references_column`` hold tag sequences, or, with
 ``lengths_column`` (tokens per sentence), each annotator's ``{"start", "end", "label"}`` token spans
@@ -36,6 +40,8 @@ except ImportError:  # pragma: no cover - exercised only without the extra
     AggregateFnV2 = BlockAccessor = None
 
 AGGREGATION_NAME = "chance_f1_state"
+STATE_COLUMN = "chance_f1_state_json"
+BATCH_ROWS = 10_000  # sentences a worker scores at once (about 40 MB of Python objects at 14 tokens each)
 
 
 def _require_ray() -> None:
@@ -76,23 +82,32 @@ def table_state(table, *, predictions_column: str = "predictions", references_co
         raise type(error)(f"{where}: {error}") from None
 
 
+def _batch_states(batch, *, options: dict, columns: dict) -> dict:
+    """``map_batches``: one row holding the JSON state of a batch of rows."""
+    return {STATE_COLUMN: [table_state(batch, **columns, **options).to_json()]}
+
+
 if AggregateFnV2 is not None:
 
     class ChanceF1Aggregation(AggregateFnV2):
-        """``Dataset.aggregate(ChanceF1Aggregation(...))`` -> ``{AGGREGATION_NAME: state JSON}``.
+        """``Dataset.aggregate(ChanceF1Aggregation(options))`` over a column of state JSON strings
+        -> ``{AGGREGATION_NAME: the merged state's JSON}``.
 
         The accumulator is a ``ChanceF1State``'s JSON string (what Ray stores and ships between
-        workers): ``aggregate_block`` scores one block, ``combine`` merges two states exactly."""
+        workers): ``aggregate_block`` merges the states of one block, ``combine`` two accumulators."""
 
-        def __init__(self, options: dict, columns: dict):
-            self._options, self._columns = dict(options), dict(columns)
-            super().__init__(name=AGGREGATION_NAME, zero_factory=self.zero, on=None, ignore_nulls=False)
+        def __init__(self, options: dict):
+            self._options = dict(options)
+            super().__init__(name=AGGREGATION_NAME, zero_factory=self.zero, on=STATE_COLUMN, ignore_nulls=False)
 
         def zero(self) -> str:
             return ChanceF1State(**self._options).to_json()
 
         def aggregate_block(self, block) -> str:
-            return table_state(BlockAccessor.for_block(block).to_arrow(), **self._columns, **self._options).to_json()
+            merged = ChanceF1State(**self._options)
+            for text in BlockAccessor.for_block(block).to_arrow().column(STATE_COLUMN).to_pylist():
+                merged = merged.merge(ChanceF1State.from_json(text))
+            return merged.to_json()
 
         def combine(self, current_accumulator: str, new: str) -> str:
             return ChanceF1State.from_json(current_accumulator).merge(ChanceF1State.from_json(new)).to_json()
@@ -106,13 +121,15 @@ def _checked_columns(dataset, columns: dict) -> None:
 
 
 def ray_chance_state(dataset, *, predictions_column: str = "predictions", references_column: str = "references",
-                     lengths_column: str | None = None, id_column: str | None = None, **options) -> ChanceF1State:
+                     lengths_column: str | None = None, id_column: str | None = None,
+                     batch_size: int = BATCH_ROWS, **options) -> ChanceF1State:
     """The merged ``ChanceF1State`` of every row of a ``ray.data.Dataset`` (module docstring).
 
     ``options`` are ``ChanceF1State``'s (``level``, ``levels``, ``model``, ``scheme``, ``mode``,
     ``suffix``, ``confidence_level``, ``n_resamples``, ``random_state``, ``resampling``,
     ``contingency_views``); with intervals give an int ``random_state`` (else one is drawn here,
-    once, and every block uses it) and ``id_column``."""
+    once, and every batch uses it) and ``id_column``. ``batch_size``: rows scored at once by a
+    worker (memory per worker grows with it, not with the dataset)."""
     _require_ray()
     options = ChanceF1State(**options).options()  # checked here, once; the seed is fixed for every block
     if options["confidence_level"] is not None and id_column is None:
@@ -123,7 +140,9 @@ def ray_chance_state(dataset, *, predictions_column: str = "predictions", refere
     columns = {"predictions_column": predictions_column, "references_column": references_column,
                "lengths_column": lengths_column, "id_column": id_column}
     _checked_columns(dataset, columns)
-    merged = dataset.aggregate(ChanceF1Aggregation(options, columns))
+    states = dataset.map_batches(_batch_states, batch_format="pyarrow", batch_size=batch_size,
+                                 fn_kwargs={"options": options, "columns": columns})
+    merged = states.aggregate(ChanceF1Aggregation(options))
     if merged is None or not isinstance(merged.get(AGGREGATION_NAME), str):
         raise ValueError("the dataset has no rows: nothing to score")
     return ChanceF1State.from_json(merged[AGGREGATION_NAME])
