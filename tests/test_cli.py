@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from chance_agreement import chance_f1
-from chance_agreement.reports.cli import demo_rows, main
+from chance_agreement.reports.cli import main
+from chance_agreement.reports.commands.demo import demo_rows
 from chance_agreement.spans.conll import read_conll, write_conll
 from chance_agreement.reports.paper_examples import SIMULATIONS
 

@@ -96,3 +96,20 @@ class _TmpFactory:
         folder = self.root / name
         folder.mkdir()
         return folder
+
+
+def test_the_readme_shows_the_eval_results_the_command_writes(tmp_path):
+    import re
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Eval Results and model-index"):]
+    command = re.search(r"```bash\n(chance-agreement leaderboard [^\n]*--model-cards hub[^\n]*)\n```", section).group(1)
+    shown_path, shown = re.search(r"`(hub/[^`]+\.yaml)`:\n\n```yaml\n(.*?)```", section, flags=re.S).groups()
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    executable = Path(sys.executable).with_name("chance-agreement")
+    subprocess.run([str(executable), *command.split()[1:]], cwd=tmp_path, check=True, capture_output=True)
+    assert (tmp_path / shown_path).read_text(encoding="utf-8") == shown

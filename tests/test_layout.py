@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import ast
 import importlib
-import warnings
 from pathlib import Path
 
 import pytest
@@ -155,13 +154,9 @@ def test_a_wrong_import_is_caught(source, expected):
     assert any(expected in problem for problem in problems), problems
 
 
-@pytest.mark.parametrize("old, new", sorted(chance_agreement._MOVED_MODULES.items()))
-def test_module_paths_of_before_the_layout_still_import(old, new):
-    """``from chance_agreement.trainer import ...`` (the old flat paths) still works, with a warning."""
-    with pytest.warns(DeprecationWarning, match=f"chance_agreement.{new}"):
-        module = importlib.import_module(f"chance_agreement.{old}")
-    assert module is importlib.import_module(f"chance_agreement.{new}")
-    assert module.__spec__.name == module.__name__ == f"chance_agreement.{new}"  # the alias leaves it intact
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert importlib.import_module(f"chance_agreement.{new}") is module
+@pytest.mark.parametrize("old", ["trainer", "conll", "cli", "random_model"])
+def test_module_paths_of_before_the_layout_are_gone(old):
+    """The flat module paths from before the layer folders were never released: no alias is left
+    (``chance_agreement.trainer`` fails; the names import from ``chance_agreement`` or their layer)."""
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module(f"chance_agreement.{old}")

@@ -18,10 +18,18 @@ from conftest import REPO
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
+# the section on annotation tools' exports runs its commands on tests/data/formats from the repository
+# root: tests/test_readme_formats.py runs those, and checks their numbers against the CoNLL file
+TOOL_EXPORTS = "## Annotation tools' exports"
+
+
 def readme_commands() -> list[str]:
-    """The ``chance-agreement`` command lines of the README's bash blocks (continuations joined)."""
+    """The ``chance-agreement`` command lines of the README's bash blocks (continuations joined),
+    outside the tool-exports section."""
+    start = README.index(TOOL_EXPORTS)
+    text = README[:start] + README[README.index("\n## ", start + len(TOOL_EXPORTS)):]
     commands = []
-    for block in re.findall(r"```bash\n(.*?)```", README, flags=re.S):
+    for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
         for line in block.replace("\\\n", " ").splitlines():
             if line.startswith("chance-agreement "):
                 commands.append(line)

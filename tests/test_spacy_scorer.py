@@ -145,3 +145,17 @@ def test_a_training_config_picks_the_best_model_on_the_corrected_f1(tmp_path):
     best_row = max(table, key=lambda row: float(row[-1]))
     assert float(best_row[-1]) == round(scores["ents_corrected_f1"], 2) > 0
     assert float(best_row[-2]) == round(100 * scores["ents_corrected_f1"], 2)
+
+
+def test_the_readme_config_names_the_scorer_and_the_weights_the_training_test_uses():
+    from thinc.api import Config
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### spaCy"):]
+    text = section[section.index("```ini\n") + 7:section.index("```", section.index("```ini\n") + 7)]
+    parents = "[components]\n\n[components.ner]\n\n[training]\n\n"  # the rest of a full config
+    config = Config().from_str(parents + text, interpolate=False)
+    assert config["components"]["ner"]["scorer"] == {"@scorers": SCORER_NAME, "level": "token",
+                                                     "model": "non_overlapping"}
+    assert config["training"]["score_weights"] == {"ents_corrected_f1": 1.0, "ents_f": 0.0, "ents_p": 0.0,
+                                                   "ents_r": 0.0}

@@ -47,7 +47,7 @@ def test_data_errors_are_one_line_with_exit_code_1(tmp_path, capsys):
     (tmp_path / "other" / "x.txt").write_text("Ada\n", encoding="utf-8")
     (tmp_path / "other" / "x.ann").write_text("", encoding="utf-8")
     assert main(["spans", str(DATA / "brat_a"), str(tmp_path / "other")]) == 1
-    assert "different .ann files" in capsys.readouterr().err
+    assert "hold different documents: the document doc.ann:1" in capsys.readouterr().err
     assert main(["spans", str(DATA / "annotator_a.jsonl"), str(tmp_path / "x.csv")]) == 1
     assert "no such file" in capsys.readouterr().err
 

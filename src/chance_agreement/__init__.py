@@ -18,10 +18,6 @@ The public names below are imported lazily from the module that defines them, so
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
-import sys
-import warnings
 
 __version__ = "0.1.0"
 
@@ -30,6 +26,10 @@ _EXPORTS = {
     "spans_from_tags": "spans.tags",
     "OddTagWarning": "spans.tags",
     "TagTypeError": "spans.validation",
+    # several annotators: one layout (per sentence, the annotators' tags), stated or converted
+    "as_items": "spans.validation",
+    "by_item": "spans.validation",
+    "by_annotator": "spans.validation",
     "coverage_probabilities": "chance.random_model",
     "start_probabilities": "chance.random_model",
     "sample_annotation": "chance.random_model",
@@ -43,8 +43,9 @@ _EXPORTS = {
     "tags_from_spans": "spans.nested",
     "outermost_tags": "spans.nested",
     "innermost_tags": "spans.nested",
-    "read_jsonl": "spans.jsonl",
-    "read_brat": "spans.brat",
+    "read_annotators": "spans.annotators",
+    "read_jsonl": "spans.readers.jsonl",
+    "read_brat": "spans.readers.brat",
     "pair_annotations": "spans.annotated_text",
     "tokenize": "spans.tokenizer",
     # intervals and significance tests
@@ -83,6 +84,9 @@ _EXPORTS = {
     "entails": "reliability.segmentation",
     "load_segmentation_json": "reliability.segmentation",
     "boundaries_from_tags": "reliability.segmentation",
+    # gamma (Mathet et al. 2015): exact alignment, sampled expected disorder
+    "gamma_agreement": "reliability.gamma",
+    "GammaDissimilarity": "reliability.gamma",
     # noise bound of the agreed subset
     "noise_bound": "noise.noise_model",
     "hard_agreement_probability": "noise.noise_model",
@@ -128,53 +132,3 @@ def __getattr__(name: str):
 
 def __dir__():
     return __all__
-
-
-# Module paths from before the layer folders (chance_agreement.trainer, ...) -> where they live now.
-_MOVED_MODULES = {
-    "tags": "spans.tags",
-    "conll": "spans.conll",
-    "random_model": "chance.random_model",
-    "corrected_f1": "chance.corrected_f1",
-    "contingency_table": "reliability.contingency_table",
-    "agreement_coefficients": "reliability.agreement_coefficients",
-    "multi_annotator": "reliability.multi_annotator",
-    "unitizing": "reliability.unitizing",
-    "segmentation": "reliability.segmentation",
-    "annotation_instances": "noise.annotation_instances",
-    "flat": "ecosystem.flat",
-    "sharding": "ecosystem.sharding",
-    "trainer": "ecosystem.trainer",
-    "hub_export": "ecosystem.hub_export",
-    "metric_docs": "ecosystem.metric_docs",
-    "leaderboard": "reports.leaderboard",
-    "plots": "reports.plots",
-    "cli": "reports.cli",
-    "paper_examples": "reports.paper_examples",
-}
-
-
-class _MovedModuleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Imports an old flat module path as the module at its new place, with a DeprecationWarning."""
-
-    def find_spec(self, fullname, path=None, target=None):
-        parent, _, old = fullname.rpartition(".")
-        if parent != __name__ or old not in _MOVED_MODULES:
-            return None
-        return importlib.util.spec_from_loader(fullname, self)
-
-    def create_module(self, spec):
-        new = f"{__name__}.{_MOVED_MODULES[spec.name.rpartition('.')[2]]}"
-        warnings.warn(f"{spec.name} moved to {new}; import it from there (or the name from chance_agreement)",
-                      DeprecationWarning, stacklevel=2)
-        module = importlib.import_module(new)
-        spec.loader_state = module.__spec__  # the import system sets __spec__ to the alias's spec next
-        return module
-
-    def exec_module(self, module):
-        """The module at the new place is already executed: only give it its own spec back."""
-        module.__spec__ = module.__spec__.loader_state
-
-
-if not any(isinstance(finder, _MovedModuleFinder) for finder in sys.meta_path):
-    sys.meta_path.append(_MovedModuleFinder())

@@ -13,13 +13,11 @@ cards' ``sdk_version`` names and CI drives in Chromium (.ci/check_install.sh). S
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
 from .wheel_file import DISTRIBUTION, build_wheel
 
-HubMetric = MetricModule  # the name this module used before module_paths
 
 # The Gradio release the Spaces run: the cards' sdk_version, pinned in requirements.txt, tested by CI.
 GRADIO_VERSION = "6.31.0"
@@ -67,8 +65,28 @@ def requirements_text(wheel_name: str) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
+def _clear_our_files(folder: Path, metric: MetricModule, keep=None) -> None:
+    """Before ``--force`` writes again: remove only what an export writes (the script, README.md,
+    requirements.txt, app.py and wheels of this package); a Space clone's ``.git`` and any other
+    file stay, and so does ``keep`` (the wheel to ship, if it is there). Something that is not a
+    file where one of ours goes is refused before anything changes."""
+    if not folder.is_dir():
+        raise ValueError(f"{folder} exists and is not a folder")
+    ours = [folder / name for name in (metric.script, "README.md", "requirements.txt", "app.py")]
+    ours += [path for path in sorted(folder.glob(f"{DISTRIBUTION.replace('-', '_')}-*.whl"))
+             if keep is None or path.resolve() != Path(keep).resolve()]
+    in_the_way = [path for path in ours if path.exists() and (path.is_dir() or not path.is_file())]
+    if in_the_way:
+        raise ValueError(f"{in_the_way[0]} is not a file; --force replaces only the files the export writes")
+    for path in ours:
+        path.unlink(missing_ok=True)
+
+
 def export_metric(metric: MetricModule, target_dir, source=None, overwrite: bool = False, wheel=None) -> Path:
     """Write one Space folder ``target_dir/<metric.folder>`` and return its path.
+
+    An existing folder is refused unless ``overwrite``; then only the files an export writes are
+    replaced (``.git`` and the user's files stay).
 
     ``wheel``: the package's wheel to ship (built with ``wheel_file.build_wheel`` when None).
     """
@@ -80,10 +98,8 @@ def export_metric(metric: MetricModule, target_dir, source=None, overwrite: bool
     if folder.exists():
         if not overwrite:
             raise ValueError(f"{folder} already exists; use --force to replace it")
-        if not folder.is_dir():
-            raise ValueError(f"{folder} exists and is not a folder")
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+        _clear_our_files(folder, metric, keep=wheel)
+    folder.mkdir(parents=True, exist_ok=True)
     wheel = Path(wheel) if wheel is not None else build_wheel(folder)
     if wheel.parent.resolve() != folder.resolve():
         shutil.copyfile(wheel, folder / wheel.name)
@@ -126,24 +142,5 @@ def export_all(target_dir, source=None, names=None, overwrite: bool = False, whe
     return folders
 
 
-def _run(args) -> int:
-    folders = export_all(args.directory, args.source, args.metric, args.force, args.wheel)
-    for folder in folders:
-        print(folder)
-    exported = {folder.name for folder in folders}
-    skipped = [m.name for m in METRICS if m.folder not in exported]
-    if skipped and not args.metric:
-        print(f"not exported (no module script or card yet): {', '.join(skipped)}", file=sys.stderr)
-    return 0
-
-
-def register(commands) -> None:
-    """Add the ``hub-export`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("hub-export", help="assemble Hub Space folders (script, card, app.py, wheel) for the metrics")
-    parser.add_argument("directory", help="folder to write one sub-folder per metric into")
-    parser.add_argument("--metric", action="append", choices=[m.name for m in METRICS],
-                        help="export only this metric (repeatable); default: every metric present")
-    parser.add_argument("--source", default=None, help="repository checkout with the module folders and hub_cards/")
-    parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
-    parser.add_argument("--force", action="store_true", help="replace existing metric folders")
-    parser.set_defaults(run=_run)
+__all__ = ["APP", "GRADIO_VERSION", "REQUIREMENTS", "available_metrics", "export_all", "export_metric",
+           "requirements_text"]

@@ -95,5 +95,17 @@ def cards_path() -> str:
                             f"({CHECKOUT_DIR}); reinstall the package")
 
 
-__all__ = ["CARDS_FOLDER", "EXAMPLES_FOLDER", "METRICS", "METRIC_NAMES", "MetricModule", "cards_path", "examples_path",
-           "metric_module", "module_path"]
+__all__ = [
+    "BUNDLE_DIR",
+    "CARDS_FOLDER",
+    "CHECKOUT_DIR",
+    "EXAMPLES_FOLDER",
+    "METRICS",
+    "METRIC_NAMES",
+    "MetricModule",
+    "PACKAGE_DIR",
+    "cards_path",
+    "examples_path",
+    "metric_module",
+    "module_path",
+]

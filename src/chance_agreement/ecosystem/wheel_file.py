@@ -94,3 +94,6 @@ def _wheel_from_installation(target: Path) -> Path:
         record.append(f"{info}/RECORD,,")
         wheel.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
     return path
+
+
+__all__ = ["DISTRIBUTION", "build_wheel", "in_clone"]

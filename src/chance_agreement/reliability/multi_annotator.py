@@ -36,14 +36,18 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..chance.exact_sum import ordered_matmul
-from .agreement_coefficients import check_distance_values, square_distance_matrix, sum_of_others
+from ..spans import tags
+from ..spans.validation import check_annotations, problem
+from .agreement_coefficients import check_distance_values, square_distance_matrix
+from .contingency_table import lenient_token_categories, token_categories
+from .table_coefficients.base import sum_of_others
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
 # largest items x categories count matrix (float64: 800 MB); beyond it a clear error up front
 MAX_COUNT_CELLS = 100_000_000
 
 
-def _is_missing(value) -> bool:
+def is_missing(value) -> bool:
     if value is None or type(value).__name__ == "NAType":  # None, pandas.NA
         return True
     try:
@@ -52,7 +56,7 @@ def _is_missing(value) -> bool:
         return False
 
 
-def _rows(ratings) -> list[list]:
+def rating_rows(ratings) -> list[list]:
     """Validate an items-by-annotators array; return it as a list of lists."""
     if isinstance(ratings, np.ndarray):
         if ratings.ndim != 2:
@@ -101,8 +105,8 @@ def _distinct_labels(rows) -> dict:
         raise
 
 
-def _categories(rows, categories=None) -> list:
-    seen = [value for value in _distinct_labels(rows) if not _is_missing(value)]
+def rating_categories(rows, categories=None) -> list:
+    seen = [value for value in _distinct_labels(rows) if not is_missing(value)]
     return _ordered_categories(seen, categories)
 
 
@@ -138,11 +142,11 @@ def rating_codes(ratings, categories=None) -> tuple[np.ndarray, list]:
         if ratings.shape[1] < 2:
             raise ValueError(f"need at least two annotators (columns), got {ratings.shape[1]}")
         return _numeric_codes(ratings, categories)
-    rows = _rows(ratings)
+    rows = rating_rows(ratings)
     labels = _distinct_labels(rows)
-    cats = _ordered_categories([v for v in labels if not _is_missing(v)], categories)
+    cats = _ordered_categories([v for v in labels if not is_missing(v)], categories)
     index = {c: j for j, c in enumerate(cats)}
-    code_of = {v: (-1 if _is_missing(v) else index[v]) for v in labels}
+    code_of = {v: (-1 if is_missing(v) else index[v]) for v in labels}
     flat = [value for row in rows for value in row]
     codes = np.array(list(map(code_of.__getitem__, flat)), dtype=np.int64)
     return codes.reshape(len(rows), len(rows[0])), cats
@@ -193,7 +197,9 @@ def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
     if n_items * n_categories > MAX_COUNT_CELLS:
         raise ValueError(
             f"{n_items:,} items x {n_categories:,} distinct labels need {n_items * n_categories:,} "
-            f"count cells (limit {MAX_COUNT_CELLS:,}); with interval labels, round or bin them"
+            f"count cells for this coefficient (limit {MAX_COUNT_CELLS:,}): score fewer items at once "
+            "(e.g. per entity type or per document) or merge rare labels; fleiss_kappa counts such "
+            "nominal data sparsely and has no limit; numeric (interval) labels can also be rounded or binned"
         )
     rows = np.broadcast_to(np.arange(n_items, dtype=np.int64)[:, None], codes.shape)
     given = codes >= 0
@@ -201,12 +207,12 @@ def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
     return np.bincount(flat, minlength=n_items * n_categories).reshape(n_items, n_categories).astype(float)
 
 
-def _count_matrix(rows, categories) -> np.ndarray:
+def rows_count_matrix(rows, categories) -> np.ndarray:
     codes, _ = rating_codes(rows, categories)
     return count_matrix(codes, len(categories))
 
 
-def _check_counts(counts) -> np.ndarray:
+def check_counts(counts) -> np.ndarray:
     try:
         array = np.asarray(counts, dtype=float)
     except (TypeError, ValueError) as error:
@@ -242,7 +248,7 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
     if (ratings is None) == (counts is None):
         raise ValueError("give exactly one of ratings (items x annotators) or counts=")
     if counts is not None:
-        table = _check_counts(counts)
+        table = check_counts(counts)
         cats = list(categories) if categories is not None else list(range(table.shape[1]))
         if len(cats) != table.shape[1]:
             raise ValueError(
@@ -250,18 +256,56 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
             )
     else:
         codes, cats = rating_codes(ratings, categories)
+        if codes.shape[0] * len(cats) > MAX_COUNT_CELLS:  # many labels: count only the labels given
+            return _fleiss_from_codes(codes, cats, details)
         table = count_matrix(codes, len(cats))
-    return _fleiss_from_counts(table, cats, details)
+    return fleiss_from_counts(table, cats, details)
 
 
-def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
+def _fleiss_from_codes(codes: np.ndarray, cats: list, details: bool):
+    """``fleiss_kappa`` by sparse counting: each item's labels sorted, ``a_ij`` the length of each
+    run of equal labels, so the work and memory are items x annotators, whatever the number of
+    categories (the same formulas as ``fleiss_from_counts``, over the labels an item has)."""
+    ordered = np.sort(codes, axis=1)
+    given = ordered >= 0
+    per_item = given.sum(axis=1).astype(float)
+    first = given.copy()  # the first cell of each run of one label
+    first[:, 1:] &= ordered[:, 1:] != ordered[:, :-1]
+    runs = np.zeros(ordered.shape)
+    for column in range(ordered.shape[1]):  # a_ij at the first cell of label j's run
+        runs[:, column] = ((ordered == ordered[:, column : column + 1]) & given).sum(axis=1)
+    runs[~first] = 0.0
+    rated = per_item >= 1
+    shares = np.divide(runs, per_item[:, None], out=np.zeros_like(runs), where=rated[:, None])
+    proportions = np.bincount(ordered[first], weights=shares[first], minlength=len(cats)) / rated.sum()
+    pairable = per_item >= 2
+    r, a = per_item[pairable, None], runs[pairable]
+    terms = {"agreement": (a / r) * ((a - 1) / (r - 1)), "disagreement": (a / r) * ((r - a) / (r - 1))}
+    return _fleiss_result(per_item, {name: t.sum(axis=1) for name, t in terms.items()}, proportions,
+                          int(np.count_nonzero(proportions)), cats, details)
+
+
+def fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
     """``fleiss_kappa`` of an items x categories count matrix."""
-    warnings: list[str] = []
     with np.errstate(over="ignore"):
         per_item = table.sum(axis=1)
     if not np.all(np.isfinite(per_item)):
         raise ValueError("counts are too large: an item's total overflows a float")
-    rated = per_item >= 1
+    rated, pairable = per_item >= 1, per_item >= 2
+    r, a = per_item[pairable], table[pairable]
+    # a(a - 1) / (r(r - 1)) as a product of two ratios: counts of 1e200 do not overflow; an item's
+    # disagreement sum_j a_ij (r_i - a_ij) / (r_i (r_i - 1)) from non-negative terms
+    items = {"agreement": ((a / r[:, None]) * ((a - 1) / (r - 1)[:, None])).sum(axis=1),
+             "disagreement": ((a / r[:, None]) * (sum_of_others(a) / (r - 1)[:, None])).sum(axis=1)}
+    proportions = (table[rated] / per_item[rated, None]).mean(axis=0)
+    used = int(np.count_nonzero(table[rated].sum(axis=0)))
+    return _fleiss_result(per_item, items, proportions, used, cats, details)
+
+
+def _fleiss_result(per_item, items: dict, proportions, used: int, cats: list, details: bool):
+    """Fleiss' kappa from each pairable item's agreement and disagreement, the category
+    proportions and the number of categories used (``fleiss_from_counts``, ``_fleiss_from_codes``)."""
+    warnings: list[str] = []
     pairable = per_item >= 2
     result: dict[str, Any] = {
         "kappa": None,
@@ -274,36 +318,20 @@ def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
     if not pairable.any():
         warnings.append("no item has two or more ratings: agreement is undefined")
         return result if details else None
-    r = per_item[pairable]
-    a = table[pairable]
-    # a(a - 1) / (r(r - 1)) as a product of two ratios: counts of 1e200 do not overflow
-    observed = float(np.mean(((a / r[:, None]) * ((a - 1) / (r - 1)[:, None])).sum(axis=1)))
-    proportions = (table[rated] / per_item[rated, None]).mean(axis=0)
-    expected = float(np.sum(proportions**2))
-    result["observed_agreement"] = observed
-    result["expected_agreement"] = expected
+    result["observed_agreement"] = float(np.mean(items["agreement"]))
+    result["expected_agreement"] = float(np.sum(proportions**2))
     # undefined exactly when at most one category is ever used (then P_E = 1), decided from the
     # counts; 1 - P_E = sum_j p_j sum_{k != j} p_k has no cancellation, so it is never 0 otherwise
-    if np.count_nonzero(table[rated].sum(axis=0)) <= 1:
+    if used <= 1:
         warnings.append(
             "every rating is the same category, so chance agreement is 1 and kappa is undefined"
         )
         return result if details else None
-    # kappa = 1 - D_o / D_e with D = 1 - P, both from non-negative terms: an item's disagreement
-    # is sum_j a_ij (r_i - a_ij) / (r_i (r_i - 1)), chance's sum_j p_j sum_{k != j} p_k
-    observed_disagreement = float(np.mean(
-        ((a / r[:, None]) * (sum_of_others(a) / (r - 1)[:, None])).sum(axis=1)
-    ))
+    # kappa = 1 - D_o / D_e with D = 1 - P, both from non-negative terms
+    observed_disagreement = float(np.mean(items["disagreement"]))
     chance_disagreement = float(np.sum(proportions * sum_of_others(proportions)))
-    kappa = float(1.0 - observed_disagreement / chance_disagreement)
-    result["kappa"] = kappa
-    return result if details else kappa
-
-
-def _distance_matrix(distance, categories, marginals) -> np.ndarray:
-    """delta_ck for the categories (Krippendorff 2011 metric differences)."""
-    matrix, exponent = _scaled_distance_matrix(distance, categories, marginals)
-    return np.ldexp(matrix, exponent)
+    result["kappa"] = float(1.0 - observed_disagreement / chance_disagreement)
+    return result if details else result["kappa"]
 
 
 def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray, int]:
@@ -333,32 +361,7 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
                     gap = total - (marginals[c] + marginals[k]) / 2.0
                     matrix[c, k] = gap * gap
             return matrix, scale
-        try:
-            values = np.array([float(c) for c in categories])
-        except (TypeError, ValueError) as error:
-            raise ValueError(
-                f"the {distance} distance needs numeric labels, got {categories!r}"
-            ) from error
-        if not np.all(np.isfinite(values)):
-            raise ValueError(
-                f"the {distance} distance needs finite numeric labels, got "
-                f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
-            )
-        if distance == "ratio" and np.any(values < 0):
-            raise ValueError("the ratio distance needs non-negative labels")
-        largest = float(np.max(np.abs(values))) if m else 0.0
-        if largest > 0:  # exact power-of-two rescaling: no overflow of (c - k)^2 or c + k
-            exponent = math.frexp(largest)[1]
-            values = np.ldexp(values, -exponent)
-            if distance == "interval":
-                scale = 2 * exponent
-        diff = values[:, None] - values[None, :]
-        if distance == "interval":
-            return diff**2, scale
-        total = values[:, None] + values[None, :]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
-        return ratio**2, scale
+        return _metric_distance_matrix(distance, categories)
     else:
         matrix = square_distance_matrix(
             distance, list(categories), "or a callable", " (pass categories= to fix their order)"
@@ -369,6 +372,37 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
         scale = math.frexp(largest)[1]
         matrix = np.ldexp(matrix, -scale)
     return matrix, scale
+
+
+def _metric_distance_matrix(distance: str, categories) -> tuple[np.ndarray, int]:
+    """The interval or ratio distance of numeric labels as ``(matrix, e)``, delta = matrix * 2**e."""
+    scale = 0
+    try:
+        values = np.array([float(c) for c in categories])
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"the {distance} distance needs numeric labels, got {categories!r}"
+        ) from error
+    if not np.all(np.isfinite(values)):
+        raise ValueError(
+            f"the {distance} distance needs finite numeric labels, got "
+            f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
+        )
+    if distance == "ratio" and np.any(values < 0):
+        raise ValueError("the ratio distance needs non-negative labels")
+    largest = float(np.max(np.abs(values))) if len(categories) else 0.0
+    if largest > 0:  # exact power-of-two rescaling: no overflow of (c - k)^2 or c + k
+        exponent = math.frexp(largest)[1]
+        values = np.ldexp(values, -exponent)
+        if distance == "interval":
+            scale = 2 * exponent
+    diff = values[:, None] - values[None, :]
+    if distance == "interval":
+        return diff**2, scale
+    total = values[:, None] + values[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
+    return ratio**2, scale
 
 
 def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
@@ -398,10 +432,10 @@ def krippendorff_alpha(
     ``n_pairable_values``, ``warnings``.
     """
     codes, cats = rating_codes(ratings, categories)
-    return _alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
+    return alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
 
 
-def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
+def alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
     """``krippendorff_alpha`` of an items x categories count matrix."""
     coincidences = coincidence_matrix(counts)
     marginals = coincidences.sum(axis=1)
@@ -441,41 +475,17 @@ def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
     return result if details else alpha
 
 
-def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
+def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, function: str = "token_ratings"):
     """Tokens-by-annotators category labels from per-item lists of k annotators' tag sequences.
 
     ``annotations[i]`` holds the tag sequences of the k annotators of item (sentence) i, None for
-    a missing annotator. Each token's label is the entity type of the span covering it, or "O"
+    a missing annotator (the API's one layout, ``spans.validation.check_annotations``; errors
+    name ``function``). Each token's label is the entity type of the span covering it, or "O"
     (spans exactly as seqeval finds them; strict mode with no scheme detects it from every given
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
-    from ..spans import tags
-    from .contingency_table import lenient_token_categories, token_categories
-
-    tags.check_items(annotations)
-    if isinstance(annotations, str) or not len(annotations):
-        raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
-    k = None
-    for i, item in enumerate(annotations):
-        if isinstance(item, str) or item is None:
-            raise ValueError(f"item {i}: expected a list of the annotators' tag sequences")
-        if k is None:
-            k = len(item)
-        if len(item) != k:
-            raise ValueError(
-                f"item {i} has {len(item)} annotator slots but item 0 has {k}: give every item one "
-                "slot per annotator (None for a missing one)"
-            )
-        given = [seq for seq in item if seq is not None]
-        if any(isinstance(seq, str) for seq in given):
-            raise ValueError(f"item {i}: an annotation is a string, expected a list of tags")
-        lengths = {len(seq) for seq in given}
-        if len(lengths) > 1:
-            raise ValueError(
-                f"item {i}: the annotators' tag sequences have different lengths {sorted(lengths)}"
-            )
-    if k is None or k < 2:
-        raise ValueError(f"need at least two annotators per item, got {k}")
+    annotations = check_annotations(annotations, function=function)
+    k = len(annotations[0])
     resolved = tags.effective_scheme(
         [seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix
     )
@@ -500,7 +510,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
             try:
                 spans = tags.spans_from_tags(list(seq), scheme=resolved, mode=mode, suffix=suffix)
             except ValueError as error:
-                raise ValueError(f"item {i}, annotator {a}: {error}") from None
+                raise ValueError(problem(function, "annotations", str(error), i, a)) from None
             columns.append(token_categories(spans, length))
         ratings.extend([list(row) for row in zip(*columns)])
     if not ratings:
@@ -515,11 +525,11 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     the observed/expected agreement and disagreement behind them, ``n_tokens``,
     ``n_annotators``, ``categories`` and ``warnings`` (reasons for any None).
     """
-    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)
+    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function="multi_annotator_agreement")
     codes, cats = rating_codes(ratings)
     counts = count_matrix(codes, len(cats))  # counted once for both coefficients
-    fleiss = _fleiss_from_counts(counts, cats, details=True)
-    alpha = _alpha_from_counts(counts, cats, "nominal", details=True)
+    fleiss = fleiss_from_counts(counts, cats, details=True)
+    alpha = alpha_from_counts(counts, cats, "nominal", details=True)
     return {
         "fleiss_kappa": fleiss["kappa"],
         "krippendorff_alpha": alpha["alpha"],
@@ -532,3 +542,23 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
         "categories": [str(c) for c in fleiss["categories"]],
         "warnings": fleiss["warnings"] + alpha["warnings"],
     }
+
+
+__all__ = [
+    "DISTANCES",
+    "alpha_from_counts",
+    "MAX_COUNT_CELLS",
+    "check_counts",
+    "coincidence_matrix",
+    "count_matrix",
+    "fleiss_from_counts",
+    "fleiss_kappa",
+    "is_missing",
+    "krippendorff_alpha",
+    "multi_annotator_agreement",
+    "rating_categories",
+    "rating_codes",
+    "rating_rows",
+    "rows_count_matrix",
+    "token_ratings",
+]

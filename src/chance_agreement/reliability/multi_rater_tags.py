@@ -15,7 +15,10 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 
 from __future__ import annotations
 
-from .multi_annotator import fleiss_kappa, krippendorff_alpha, token_ratings
+from .multi_annotator import (
+    MAX_COUNT_CELLS, alpha_from_counts, fleiss_from_counts, count_matrix, fleiss_kappa, krippendorff_alpha,
+    rating_codes, token_ratings,
+)
 from .multi_rater import multi_rater_agreement
 from ..spans.tags import effective_scheme, spans_from_tags
 
@@ -28,14 +31,14 @@ _ALPHA_KEYS = (("krippendorff_alpha", "alpha"), ("observed_disagreement", "obser
                ("expected_disagreement", "expected_disagreement"))
 
 
-def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False):
+def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False, *, function="tag_ratings"):
     """Items-by-annotators ratings from per-sentence lists of m annotators' tags (module docstring).
 
     Returns ``(ratings, m)``; ratings is a list of rows with ``None`` for a missing annotator.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {list(UNITS)}, got {unit!r}")
-    ratings, m = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)  # also validates
+    ratings, m = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function=function)  # also validates
     if unit == "token":
         return ratings, m
     resolved = effective_scheme([seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix)
@@ -83,14 +86,20 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
         raise ValueError("annotations must be a non-empty list of items")
     tags = _is_tag_input(annotations)
     if tags:
-        ratings, m = tag_ratings(annotations, unit=unit, scheme=scheme, mode=mode, suffix=suffix)
+        ratings, m = tag_ratings(annotations, unit=unit, scheme=scheme, mode=mode, suffix=suffix,
+                                 function="multi_rater_report")
     else:
         if unit != "token" or scheme is not None or mode is not None or suffix:
             raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
         ratings = [[_whole(value) for value in row] for row in annotations]
         m = len(ratings[0])
-    fleiss = fleiss_kappa(ratings, details=True)
-    alpha = krippendorff_alpha(ratings, details=True)
+    codes, labels = rating_codes(ratings)  # coded and counted once for both coefficients
+    if codes.shape[0] * len(labels) > MAX_COUNT_CELLS:  # many nominal labels: as the bare functions do
+        fleiss, alpha = fleiss_kappa(ratings, details=True), krippendorff_alpha(ratings, details=True)
+    else:
+        counts = count_matrix(codes, len(labels))
+        fleiss = fleiss_from_counts(counts, labels, details=True)
+        alpha = alpha_from_counts(counts, labels, "nominal", details=True)
     family = multi_rater_agreement(ratings, weights=weights, categories=categories, confidence_level=confidence_level,
                                    population_size=population_size, benchmark_scale=benchmark_scale)
     # the keys multi_annotator_agreement gives, from the same two functions

@@ -7,9 +7,28 @@ the name given (no ``.png`` is appended behind the user's back).
 
 from __future__ import annotations
 
+import argparse
+import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
+
+from ..spans.readers import format_names
+from ..spans.readers.base import CROSSING, OFFSET_UNITS
+from ..spans.tags import SCHEMES
 
 IMAGE_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One sub-command: ``arguments(parser)`` adds its options, ``run(args)`` returns the exit status."""
+
+    name: str
+    help: str
+    arguments: Callable
+    run: Callable
+    description: str | None = None
 
 
 class UsageError(ValueError):
@@ -19,7 +38,6 @@ class UsageError(ValueError):
 def open_fraction(text: str) -> float:
     """argparse type of a level or share strictly between 0 and 1 (e.g. ``--confidence``): a value
     outside is a usage error (exit status 2) before any file is read."""
-    import argparse
 
     try:
         value = float(text)
@@ -32,11 +50,35 @@ def open_fraction(text: str) -> float:
 
 def add_span_options(parser) -> None:
     """seqeval's chunking options (``--mode``, ``--scheme``, ``--suffix``) on a sub-command."""
-    from ..spans.tags import SCHEMES
 
     parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
     parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
     parser.add_argument("--suffix", action="store_true", help="tags carry B/I/E/S as a suffix")
+
+
+def add_input_options(parser) -> None:
+    """How annotation files are read (``spans.readers``): the format, offsets, layer, crossing spans."""
+
+    parser.add_argument("--input-format", choices=["auto", *format_names()], default="auto",
+                        help="the files' format (default auto: detected from each file's content)")
+    parser.add_argument("--widen", action="store_true", help="widen spans off token boundaries to the tokens they touch")
+    parser.add_argument("--offsets", choices=OFFSET_UNITS, default=None,
+                        help="what character offsets count (default: the format's own; doccano: utf16)")
+    parser.add_argument("--layer", help="INCEpTION files: the span layer (default: NamedEntity)")
+    parser.add_argument("--feature", help="INCEpTION files: the label feature of the layer (default: value)")
+    parser.add_argument("--typesystem", help="INCEpTION XMI files: the TypeSystem.xml (default: the one next to the file)")
+    parser.add_argument("--crossing", choices=CROSSING, default="error",
+                        help="spans of one type that cross: an error (default) or skip the later one (listed)")
+
+
+def read_options(args) -> dict:
+    """``read_annotators``'s reading options from ``add_input_options``' arguments."""
+    return {"input_format": args.input_format, "widen": args.widen, "offsets": args.offsets, "layer": args.layer,
+            "feature": args.feature, "typesystem": args.typesystem}
+
+
+def split_names(text) -> list | None:
+    return text.split(",") if text else None
 
 
 def check_output_path(path) -> Path:
@@ -62,7 +104,6 @@ def emit(text: str, output=None) -> None:
     if output:
         write_text(output, text)
     else:
-        import sys
 
         sys.stdout.write(text)
 
@@ -71,3 +112,7 @@ def image_format(path) -> str:
     """The image format for ``path``: its extension when matplotlib knows it, else PNG."""
     suffix = Path(path).suffix.lower().lstrip(".")
     return suffix if suffix in IMAGE_FORMATS else "png"
+
+
+__all__ = ["IMAGE_FORMATS", "Command", "UsageError", "open_fraction", "add_span_options", "add_input_options",
+           "read_options", "split_names", "check_output_path", "write_text", "emit", "image_format"]

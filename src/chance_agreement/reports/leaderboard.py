@@ -8,17 +8,19 @@ per-sentence statistics, which add up exactly.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import sys
 from pathlib import Path
 
+from ..chance.chance_corrected import has_room
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from ..spans.conll import check_same_tokens, check_tag_columns, parse_column_spec, read_column_file
-from ..chance.random_model import MODELS
-from .command_io import UsageError, add_span_options, check_output_path, emit, open_fraction
+from ..chance.random_models import get_model
+from ..spans.annotators import read_annotators
+from ..spans.conll import parse_column_spec, read_column_file
+from .command_io import UsageError
 from .leaderboard_significance import add_significance, significance_columns
+from .progress import progress as show_progress
+from .table_output import csv_text, markdown_table
+from ..ecosystem.model_cards import eval_result_entries, model_card
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -36,52 +38,43 @@ def system_name(spec: str) -> str:
     return Path(path).stem if column is None else f"{Path(path).stem}:{column}"
 
 
-def check_alignment(gold_tokens, system_tokens, source) -> None:
-    """ValueError naming ``source`` and the first sentence whose tokens differ from the gold's
-    (for token lists; files are compared line by line with ``spans.conll.check_same_tokens``)."""
-    if len(system_tokens) != len(gold_tokens):
-        raise ValueError(f"{source}: {len(system_tokens)} sentences, the gold file has {len(gold_tokens)}")
-    for number, (gold, system) in enumerate(zip(gold_tokens, system_tokens), start=1):
-        if gold != system:
-            if len(gold) != len(system):
-                problem = f"{len(system)} tokens, the gold has {len(gold)}"
-            else:
-                position = next(i for i, (g, s) in enumerate(zip(gold, system)) if g != s)
-                problem = f"token {position + 1} is {system[position]!r}, the gold has {gold[position]!r}"
-            raise ValueError(f"{source}: sentence {number}: {problem}")
-
-
 def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
-                 scheme=None, mode=None, suffix=False):
-    """``(references, {name: predictions})`` from a gold column file and system column files.
+                 scheme=None, mode=None, suffix=False, **read_options):
+    """``(references, {name: predictions})`` from a gold file and system files of any format the
+    reader registry reads (``spans.annotators.read_annotators``; ``read_options`` go to it).
 
-    A system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``. Every system's tokens
-    must equal the gold's, sentence by sentence (else a ValueError names both files and lines). A tag the chunker cannot take (with these
-    ``scheme``/``mode``/``suffix``) is a ValueError naming its file and 1-based line.
+    A column-file system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``; the gold's tags
+    are its ``gold_column``. Every system must have the gold's documents and tokens (else a
+    ValueError names both files and the line or document), and every tag one the chunker takes
+    (with these ``scheme``/``mode``/``suffix``), else a ValueError naming its file and line.
     """
     if not systems:
         raise UsageError("give at least one system file")
     if names is not None and len(names) != len(systems):
         raise UsageError(f"{len(names)} names for {len(systems)} systems")
-    gold_file = read_column_file(gold)
-    references = gold_file.column(gold_column)
-    scheme = check_tag_columns(gold_file, [gold_column], scheme, mode, suffix)
-    predictions: dict[str, list] = {}
-    for index, spec in enumerate(systems):
+    for spec in systems:
         path, column = parse_system_spec(spec)
-        system_file = gold_file if str(path) == str(gold) else read_column_file(path)
         column = prediction_column if column is None else column
-        if system_file is gold_file and system_file.resolve(column) == system_file.resolve(gold_column):
-            raise ValueError(f"{spec}: the system column {column} is the gold column {gold_column} of "
-                             f"{gold_file.name}; give the system's own column (FILE:COLUMN)")
-        tags = system_file.column(column)
-        check_same_tokens(gold_file, system_file)
-        check_tag_columns(system_file, [column], scheme, mode, suffix)
+        if str(path) == str(gold) and _same_column(gold, column, gold_column):
+            raise ValueError(f"{spec}: the system column {column} is the gold column {gold_column} of {gold}; "
+                             f"give the system's own column (FILE:COLUMN)")
+    team = read_annotators([gold, *systems], columns=[gold_column] + [prediction_column] * len(systems), **read_options)
+    if len(team.names) != len(systems) + 1:
+        raise UsageError(f"the gold and each system must be one annotator; {len(team.names)} annotators found in "
+                         f"{[gold, *systems]} (name one column with FILE:COLUMN)")
+    _, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix)
+    predictions: dict[str, list] = {}
+    for index, (spec, system_tags) in enumerate(zip(systems, tags[1:])):
         name = names[index] if names is not None else system_name(spec)
         if name in predictions:
             raise ValueError(f"two systems are named {name!r}; give --names")
-        predictions[name] = tags
-    return references, predictions
+        predictions[name] = system_tags
+    return tags[0], predictions
+
+
+def _same_column(gold, column: int, gold_column: int) -> bool:
+    columns = read_column_file(gold)
+    return columns.resolve(column) == columns.resolve(gold_column)
 
 
 # --- scoring -------------------------------------------------------------------------------------
@@ -108,9 +101,26 @@ def split_sentences(chances, split: float) -> dict[str, list[int]]:
 
 
 def _scores(stats: ChanceStatistics, level: str) -> dict:
+    """Overall observed, chance and corrected F1; corrected None where it is undefined (chance F1 1)."""
     result = scores_from_statistics(stats, level, zero_division=0)
-    return {"observed_f1": result["overall_observed_f1"], "chance_f1": result["overall_chance_f1"],
-            "corrected_f1": result["overall_corrected_f1"]}
+    chance = result["overall_chance_f1"]
+    return {"observed_f1": result["overall_observed_f1"], "chance_f1": chance,
+            "corrected_f1": result["overall_corrected_f1"] if has_room(chance) else None}
+
+
+def undefined_notes(rows) -> list[str]:
+    """One note per undefined corrected F1 (overall or in a subset): why, and that it is not ranked."""
+    notes = []
+    for row in rows:
+        for prefix in ("", *(f"{subset}_" for subset in SUBSETS)):
+            chance = row.get(f"{prefix}chance_f1")
+            if chance is None or row[f"{prefix}corrected_f1"] is not None:
+                continue
+            why = ("both cover every token" if chance <= 1.0 else
+                   "random segments stack under the overlapping model")
+            notes.append(f"{row['system']}: {prefix.replace('_', ' ')}corrected F1 is undefined: chance F1 is "
+                         f"{chance:.6g} ({why}), no room for agreement beyond chance; not ranked")
+    return notes
 
 
 def _add_ranks(rows, prefix: str = "") -> None:
@@ -120,19 +130,7 @@ def _add_ranks(rows, prefix: str = "") -> None:
             row[f"{prefix}{kind}_rank"] = rank
     for row in rows:
         before, after = row[f"{prefix}observed_rank"], row[f"{prefix}corrected_rank"]
-        row[f"{prefix}rank_change"] = None if before is None else before - after
-
-
-def _progress(items, enabled, description):
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return items
-    try:
-        from tqdm import tqdm
-    except ImportError:  # the bar is a convenience; scoring works without it
-        return items
-    return tqdm(items, desc=description, unit="system", file=sys.stderr)
+        row[f"{prefix}rank_change"] = None if before is None or after is None else before - after
 
 
 def build_leaderboard(references, systems: dict, level: str = "token", model: str = "non_overlapping",
@@ -149,8 +147,7 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
     if split_by not in SPLIT_BY:
         raise ValueError(f"split_by must be one of {list(SPLIT_BY)}, got {split_by!r}")
     if split is not None and not 0.0 <= split <= 1.0:
@@ -162,7 +159,7 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     if split is not None and split_by == "gold":
         common_split = split_sentences(sentence_chance(references, references, level, model, **span_options), split)
     rows = []
-    for name in _progress(list(systems), progress, "scoring systems"):
+    for name in show_progress(list(systems), "scoring systems", unit="system", enabled=progress):
         predictions = systems[name]
         total, sentences = corpus_statistics(predictions, references, model=model, levels=(level,), **span_options)
         row = {"system": name, "sentences": len(sentences), **_scores(total, level),
@@ -183,12 +180,13 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     if split is not None:
         for subset in SUBSETS:
             _add_ranks(rows, f"{subset}_")
-    rows.sort(key=lambda row: (row["corrected_rank"], row["observed_rank"], row["system"]))
+    rows.sort(key=lambda row: (row["corrected_rank"] is None, row["corrected_rank"] or 0, row["observed_rank"],
+                               row["system"]))
     add_significance(rows, level, confidence_level, n_resamples, random_state, gold_noise)
     return {"level": level, "model": model, "split": split, "split_by": split_by if split is not None else None,
             "confidence_level": confidence_level, "gold_noise": gold_noise,
             "span_options": {"scheme": getattr(scheme, "__name__", scheme), "mode": mode, "suffix": suffix},
-            "systems": rows}
+            "systems": rows, "notes": undefined_notes(rows)}
 
 
 def metric_args(board: dict) -> dict:
@@ -203,7 +201,6 @@ def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str 
                 dataset_split: str | None = "test", dataset_config: str | None = None) -> dict:
     """``{system: huggingface_hub.ModelCard}``: per system the model-index metadata that
     ``evaluate.push_to_hub`` writes (see ``ecosystem.model_cards``), at the board's level."""
-    from ..ecosystem.model_cards import model_card
 
     return {row["system"]: model_card(row["system"], row, metric_args(board), dataset_type, dataset_name,
                                       dataset_split, dataset_config)
@@ -213,8 +210,6 @@ def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str 
 def eval_results(board: dict, dataset_id: str = "conll2003", dataset_split: str | None = "test") -> dict:
     """``{system: [huggingface_hub.EvalResultEntry, ...]}``: per system one Eval Results entry per
     score, each its own task id (see ``ecosystem.model_cards``), at the board's level."""
-    from ..ecosystem.model_cards import eval_result_entries
-
     return {row["system"]: eval_result_entries(row["system"], row, metric_args(board), dataset_id=dataset_id,
                                                dataset_split=dataset_split)
             for row in board["systems"]}
@@ -238,9 +233,10 @@ def _columns(board: dict) -> list[tuple[str, str]]:
     return columns
 
 
-def _cell(key: str, value, digits: int) -> str:
+def _cell(key: str, value, digits: int, row: dict | None = None) -> str:
     if value is None:
-        return "-"
+        defined_chance = row is not None and row.get(key.replace("corrected_f1", "chance_f1")) is not None
+        return "undefined" if key.endswith("corrected_f1") and defined_chance else "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if key.endswith("rank_change"):
@@ -257,11 +253,11 @@ def to_markdown(board: dict, digits: int = 4) -> str:
         split_note = (f"; subset1: sentences with chance F1 > {board['split']}, subset2: the others "
                       f"(chance level of the {'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
     lines = [f"Systems ranked by corrected F1 ({board['level']} level, {board['model']} random model; "
-             f"change = observed rank - corrected rank{split_note}).", "",
-             "| " + " | ".join(header for _, header in columns) + " |",
-             "|" + "|".join("---" if key == "system" else "---:" for key, _ in columns) + "|"]
-    for row in board["systems"]:
-        lines.append("| " + " | ".join(_cell(key, row[key], digits) for key, _ in columns) + " |")
+             f"change = observed rank - corrected rank{split_note}).", ""]
+    lines += markdown_table([header for _, header in columns],
+                            [[_cell(key, row[key], digits, row) for key, _ in columns] for row in board["systems"]])
+    notes = board.get("notes") or []
+    lines += [""] * bool(notes) + [f"note: {note}" for note in notes]
     return "\n".join(lines) + "\n"
 
 
@@ -271,12 +267,7 @@ def _plain_rows(board: dict) -> list[dict]:
 
 def to_csv(board: dict) -> str:
     rows = _plain_rows(board)
-    handle = io.StringIO()
-    writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({key: "" if value is None else value for key, value in row.items()})
-    return handle.getvalue()
+    return csv_text(list(rows[0]), [list(row.values()) for row in rows])
 
 
 def to_json(board: dict) -> str:
@@ -293,79 +284,6 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
     raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
 
 
-# --- command line --------------------------------------------------------------------------------
-
-
-def _run(args) -> int:
-    names = args.names.split(",") if args.names else None
-    for path in (args.output, args.plot):
-        if path:
-            check_output_path(path)
-    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
-                                       scheme=args.scheme, mode=args.mode, suffix=args.suffix)
-    board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
-                              split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-                              confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                              random_state=args.random_state, gold_noise=args.gold_noise)
-    emit(render(board, args.format, args.digits), args.output)
-    if args.model_cards:
-        _write_model_repos(board, args)
-    if args.plot:
-        from .plots import plot_leaderboard
-
-        try:
-            plot_leaderboard(board, args.plot)
-        except ImportError as error:
-            raise ValueError(str(error)) from None
-    return 0
-
-
-def _write_model_repos(board: dict, args) -> None:
-    """``--model-cards DIR``: per system a model repository folder with both Hub formats."""
-    from ..ecosystem.model_cards import eval_results_name, write_eval_results, write_model_cards
-
-    split = args.dataset_split or None
-    cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, split, args.dataset_config)
-    written = write_model_cards(cards, args.model_cards)
-    written += write_eval_results(eval_results(board, args.dataset, split), args.model_cards,
-                                  eval_results_name(args.dataset, board["level"]))
-    for path in written:
-        print(path, file=sys.stderr)
-
-
-def register(commands) -> None:
-    """Add the ``leaderboard`` sub-command to the CLI's subparsers."""
-    parser = commands.add_parser("leaderboard", help="rank systems by observed and by chance-corrected F1")
-    parser.add_argument("gold", help="CoNLL column file with the gold tags")
-    parser.add_argument("systems", nargs="+", metavar="SYSTEM",
-                        help="CoNLL file 'token gold pred' (or FILE:COLUMN, 0-based) per system")
-    parser.add_argument("--gold-column", type=int, default=1, help="0-based column of the gold tags (default 1)")
-    parser.add_argument("--prediction-column", type=int, default=-1,
-                        help="0-based column of the predicted tags in the system files (default: last)")
-    parser.add_argument("--names", help="comma-separated system names (default: file names)")
-    parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
-    parser.add_argument("--split", type=float, default=None,
-                        help="also score sentences with chance F1 above / at most this value (paper: 0.825)")
-    parser.add_argument("--split-by", choices=SPLIT_BY, default="gold",
-                        help="whose chance level splits the sentences (default: the gold against itself)")
-    parser.add_argument("--confidence-level", type=open_fraction, default=None,
-                        help="add bootstrap intervals of corrected F1 and a test against the next system down")
-    parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples and permutations")
-    parser.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap and the test")
-    parser.add_argument("--gold-noise", type=open_fraction, default=None,
-                        help="share of noisy items in the gold: adds the noise paper's chance difference")
-    parser.add_argument("--format", choices=FORMATS, default="markdown")
-    parser.add_argument("--output", help="write the table to this file instead of standard output")
-    parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in the Markdown table")
-    parser.add_argument("--model-cards", metavar="DIR",
-                        help="write DIR/<system>/ as a model repository: .eval_results/*.yaml (Eval Results, one "
-                             "task per score) and README.md (model-index, what evaluate.push_to_hub writes), "
-                             "each with the system's observed, chance and corrected F1")
-    parser.add_argument("--dataset", default="conll2003", help="dataset id (a Hub dataset id for Eval Results) in the model cards (default conll2003)")
-    parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
-    parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
-    parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
-    add_span_options(parser)
-    parser.set_defaults(run=_run)
+__all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
+           "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
+           "model_cards", "eval_results", "to_markdown", "to_csv", "to_json", "render", "undefined_notes"]

@@ -45,3 +45,6 @@ SIMULATIONS = (
     Simulation("Sim4 annotator 1 vs gold", "11100" * 4 + "111" + "0" * 18, _SIM4_GOLD, 0.6522, 0.5013, 0.3026),
     Simulation("Sim4 annotator 2 vs gold", "0" * 25 + "1" * 16, _SIM4_GOLD, 0.6808, 0.5437, 0.3005),
 )
+
+
+__all__ = ["Simulation", "bits_to_tags", "SIMULATIONS"]

@@ -1,15 +1,20 @@
 """Texts with character-offset spans, turned into token spans, and two annotators paired.
 
-Readers (``spans.jsonl``, ``spans.brat``) give one ``AnnotatedText`` per sentence unit: its text,
+Readers (``spans.readers``) give one ``AnnotatedText`` per sentence unit: its text,
 its tokens as character offsets and its spans as token spans ``(start, end, label)`` (half-open,
 see ``spans.nested``). A character span must start at a token's first character and end at a
 token's last one; otherwise it is a ValueError naming the file, line and span, or, with
 ``widen=True``, it is widened to every token it touches and the reader warns with the count.
+
+Offsets count Unicode code points (Python string indices) unless a reader says otherwise:
+``offset_table(text, unit)`` maps offsets counted in UTF-16 code units (what JavaScript front
+ends such as doccano's count) or in grapheme clusters to code points.
 """
 
 from __future__ import annotations
 
 import operator
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 
@@ -76,6 +81,63 @@ def annotate(text: str, tokens, char_spans, source: str, widen: bool = False) ->
     return AnnotatedText(text, tokens, spans, source, widened)
 
 
+_EXTEND = {0x200C, 0x200D} | set(range(0xFE00, 0xFE10)) | set(range(0x1F3FB, 0x1F400)) | set(range(0xE0020, 0xE0080))
+
+
+def _continues_cluster(previous: str, char: str) -> bool:
+    """Whether ``char`` extends the grapheme cluster ending in ``previous``: a combining mark, a
+    joiner, a variation selector, an emoji modifier or tag, the character after a zero-width
+    joiner, the second of a regional-indicator pair, or LF after CR (Unicode UAX #29, simplified)."""
+
+    code = ord(char)
+    if unicodedata.category(char).startswith("M") or code in _EXTEND:
+        return True
+    if previous == "\u200d" or (previous, char) == ("\r", "\n"):
+        return True
+    return 0x1F1E6 <= code <= 0x1F1FF and 0x1F1E6 <= ord(previous) <= 0x1F1FF
+
+
+def grapheme_starts(text: str) -> list[int]:
+    """The code-point index where each grapheme cluster of ``text`` starts (see ``_continues_cluster``)."""
+    starts, pair_open = [], False
+    for index, char in enumerate(text):
+        regional = 0x1F1E6 <= ord(char) <= 0x1F1FF
+        if index and _continues_cluster(text[index - 1], char) and not (regional and not pair_open):
+            pair_open = False
+            continue
+        starts.append(index)
+        pair_open = regional
+    return starts
+
+
+def offset_table(text: str, unit: str) -> dict[int, int] | None:
+    """``{offset in unit: code-point index}`` for ``unit`` ``"utf16"`` or ``"grapheme"`` (every
+    boundary, the end included); None for ``"codepoint"`` (offsets are already code points)."""
+    if unit == "codepoint":
+        return None
+    if unit == "utf16":
+        table, position = {}, 0
+        for index, char in enumerate(text):
+            table[position] = index
+            position += 2 if ord(char) > 0xFFFF else 1
+        table[position] = len(text)
+        return table
+    if unit == "grapheme":
+        starts = grapheme_starts(text)
+        return {**{count: index for count, index in enumerate(starts)}, len(starts): len(text)}
+    raise ValueError(f"offsets must be one of codepoint, utf16, grapheme; got {unit!r}")
+
+
+def convert_offset(value: int, table: dict | None, unit: str, what: str) -> int:
+    """``value`` (counted in ``unit``) as a code-point index through ``offset_table``'s ``table``."""
+    if table is None:
+        return value
+    if value not in table:
+        raise ValueError(f"{what}: offset {value} is not a {unit} boundary of the text "
+                         f"({max(table)} {unit} units long)")
+    return table[value]
+
+
 def warn_widened(texts: list[AnnotatedText], name: str) -> None:
     count = sum(text.widened for text in texts)
     if count:
@@ -97,3 +159,7 @@ def pair_annotations(first: list[AnnotatedText], second: list[AnnotatedText]):
         if a.tokens != b.tokens:
             raise ValueError(f"different tokens for the same text: {a.source} and {b.source}")
     return [a.spans for a in first], [b.spans for b in second], [len(a.tokens) for a in first]
+
+
+__all__ = ["WidenedSpansWarning", "AnnotatedText", "char_offset", "annotate", "grapheme_starts", "offset_table",
+           "convert_offset", "warn_widened", "pair_annotations"]

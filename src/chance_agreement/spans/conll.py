@@ -1,17 +1,28 @@
 """Reading CoNLL-style column files: one token per line, blank line between sentences.
 
 Columns are separated by whitespace (tabs or spaces); ``-DOCSTART-`` lines are document markers
-and are skipped. ``"-"`` reads standard input. Files are UTF-8; every error names the file and
-the 1-based line (``FILE: line N: problem``). A missing or unreadable file raises the OSError
-``open`` raises (it carries the file name).
+and are skipped. ``"-"`` reads standard input. Files are UTF-8 (a BOM is dropped); every error
+names the file and the 1-based line (``FILE: line N: problem``). A missing or unreadable file
+raises the OSError ``open`` raises (it carries the file name).
+
+CoNLL-U style: before a sentence's first token, comment lines ``# key = value`` (``# sent_id``,
+``# text``, ``# global.columns``), ``# newdoc``, ``# newpar`` and ``#begin document``/``#end
+document`` are read as comments (``sent_id`` and ``text`` are kept per sentence). Anywhere else a
+line starting with ``#`` is a token line (``#`` is a token in tweets). When every sentence's first
+column counts 1, 2, 3, ... (CoNLL-U's ID column, multiword ``1-2`` and empty ``1.1`` lines left
+out), or ``# global.columns`` names ``FORM``, the tokens are that column.
 """
 
 from __future__ import annotations
 
+import re
 import sys
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
+
+from .tags import effective_scheme, spans_from_tags
 
 STDIN_NAME = "<stdin>"
 
@@ -28,13 +39,17 @@ def source_name(source) -> str:
 def decode_lines(data: bytes, name: str) -> list[str]:
     """UTF-8 text lines of ``data``; a byte that is not UTF-8 is a ValueError naming its line."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         raise ValueError(f"{name}: line {line}: byte 0x{data[error.start]:02x} at column {column} "
                          f"is not UTF-8 (save the file as UTF-8)") from None
-    return text.splitlines()
+    return text.split("\n") if "\r" not in text else text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+COMMENT = re.compile(r"^#\s*(?:[\w.:-]+\s*=|newdoc\b|newpar\b|begin document\b|end document\b)")
+_SUBWORD = re.compile(r"^\d+(?:-\d+|\.\d+)$")
 
 
 def _lines(source) -> list[str]:
@@ -59,6 +74,9 @@ class ColumnFile:
     rows: list
     lines: list
     width: int
+    token_column: int = 0
+    sentence_ids: list = field(default_factory=list)  # ``# sent_id`` per sentence (None without)
+    texts: list = field(default_factory=list)  # ``# text`` per sentence (None without)
 
     def column(self, index: int) -> list[list[str]]:
         """One column, sentence by sentence; ValueError naming the file if it does not exist."""
@@ -75,7 +93,12 @@ class ColumnFile:
 
     @property
     def tokens(self) -> list[list[str]]:
-        return self.column(0)
+        return self.column(self.token_column)
+
+    @property
+    def tag_columns(self) -> list[int]:
+        """The columns after the token column (every annotator's tags in a multi-column file)."""
+        return list(range(self.token_column + 1, self.width))
 
 
 def parse_column_spec(spec) -> tuple[str, int | None]:
@@ -87,38 +110,63 @@ def parse_column_spec(spec) -> tuple[str, int | None]:
     return str(spec), None
 
 
-def read_column_file(source) -> ColumnFile:
-    """Read a column file (path, ``"-"`` for standard input, or an open text file)."""
-    name = source_name(source)
-    rows: list = []
-    lines: list = []
-    current, current_lines = [], []
-    width = None
-    for number, line in enumerate(_lines(source), start=1):
+def _comment(line: str, metadata: dict) -> bool:
+    """Whether ``line`` (at a sentence start) is a comment; ``key = value`` ones go into ``metadata``."""
+    if not COMMENT.match(line):
+        return False
+    key, equals, value = line.lstrip("#").partition("=")
+    if equals:
+        metadata[key.strip()] = value.strip()
+    return True
+
+
+def _sentences(lines, name: str):
+    """``(rows, lines, metadata)`` per sentence and the file's ``global.columns`` (see the docstring)."""
+    sentences, current, numbers, metadata, width, global_columns = [], [], [], {}, None, None
+    for number, line in enumerate(lines, start=1):
         fields = line.split()
+        if not current and fields and _comment(line, metadata):
+            global_columns = metadata.pop("global.columns", global_columns)
+            continue
         if not fields or fields[0] == "-DOCSTART-":
             if current:
-                rows.append(current)
-                lines.append(current_lines)
-                current, current_lines = [], []
+                sentences.append((current, numbers, metadata))
+            current, numbers, metadata = [], [], {}
             continue
         if width is None:
             width = len(fields)
         elif len(fields) != width:
             raise ValueError(f"{name}: line {number}: expected {width} columns like the first line, found {len(fields)}")
         current.append(fields)
-        current_lines.append(number)
+        numbers.append(number)
     if current:
-        rows.append(current)
-        lines.append(current_lines)
-    if not rows:
+        sentences.append((current, numbers, metadata))
+    return sentences, width, global_columns
+
+
+def _token_column(sentences, global_columns) -> int:
+    """1 when the first column is CoNLL-U's ID (or ``global.columns`` puts FORM there), else 0."""
+    if global_columns and "FORM" in global_columns.split():
+        return global_columns.split().index("FORM")
+    for rows, _, _ in sentences:
+        ids = [row[0] for row in rows if not _SUBWORD.match(row[0])]
+        if ids != [str(i) for i in range(1, len(ids) + 1)] or len(rows[0]) < 2:
+            return 0
+    return 1
+
+
+def read_column_file(source) -> ColumnFile:
+    """Read a column file (path, ``"-"`` for standard input, or an open text file)."""
+    name = source_name(source)
+    sentences, width, global_columns = _sentences(_lines(source), name)
+    if not sentences:
         raise ValueError(f"{name}: empty input: no token lines found")
-    return ColumnFile(name, rows, lines, width)
-
-
-def read_columns(source) -> list[list[list[str]]]:
-    """Sentences as lists of rows (each row the line's columns); every row has the same width."""
-    return read_column_file(source).rows
+    token_column = _token_column(sentences, global_columns)
+    if token_column:  # CoNLL-U: multiword and empty-node lines carry no tag of their own
+        sentences = [([r for r in rows if not _SUBWORD.match(r[0])], [n for r, n in zip(rows, numbers)
+                      if not _SUBWORD.match(r[0])], metadata) for rows, numbers, metadata in sentences]
+    return ColumnFile(name, [rows for rows, _, _ in sentences], [numbers for _, numbers, _ in sentences], width,
+                      token_column, [m.get("sent_id") for _, _, m in sentences], [m.get("text") for _, _, m in sentences])
 
 
 def read_conll(source, reference_column: int = 1, prediction_columns=(-1,)):
@@ -144,10 +192,7 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
     """Chunk every sentence of one tag column as ``spans_from_tags`` does; the first tag it cannot
     take is a ValueError naming the file, its 1-based line and the column. ``scheme`` is the
     already resolved scheme in strict mode (see ``tags.effective_scheme``)."""
-    import re
-    import warnings
 
-    from .tags import spans_from_tags
 
     column = columns.column(index)
     for number, tags in enumerate(column):
@@ -176,7 +221,6 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
 def check_tag_columns(columns: ColumnFile, indices, scheme=None, mode=None, suffix: bool = False):
     """``check_column_tags`` on several columns of one file; returns the scheme used. In strict
     mode without a scheme it is detected, as seqeval does, from the first column given."""
-    from .tags import effective_scheme
 
     indices = list(indices)
     try:
@@ -197,13 +241,18 @@ def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
             return f"{columns.name} has only {len(columns.rows)} sentences"
         if token >= len(columns.rows[sentence]):
             return f"{columns.name} line {columns.lines[sentence][-1] + 1} ends sentence {sentence + 1}"
-        return f"{columns.name} line {columns.lines[sentence][token]} has {columns.rows[sentence][token][0]!r}"
+        return f"{columns.name} line {columns.lines[sentence][token]} has {columns.rows[sentence][token][columns.token_column]!r}"
 
     for sentence in range(max(len(first.rows), len(other.rows))):
         a = first.rows[sentence] if sentence < len(first.rows) else []
         b = other.rows[sentence] if sentence < len(other.rows) else []
         for token in range(max(len(a), len(b))):
-            if token < len(a) and token < len(b) and a[token][0] == b[token][0]:
+            if token < len(a) and token < len(b) and a[token][first.token_column] == b[token][other.token_column]:
                 continue
             raise ValueError(f"the files are not token-aligned: {where(first, sentence, token)}, "
                              f"{where(other, sentence, token)} (sentence {sentence + 1}, token {token + 1})")
+
+
+__all__ = ["STDIN_NAME", "source_name", "decode_lines", "COMMENT", "ColumnFile", "parse_column_spec",
+           "read_column_file", "read_conll", "write_conll", "check_column_tags", "check_tag_columns",
+           "check_same_tokens"]

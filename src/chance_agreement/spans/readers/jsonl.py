@@ -10,8 +10,10 @@ Each object has ``text`` (a string) and its spans under the first of these keys 
 A list entry may also be a ``[start, end, label]`` triple under any of these keys. An object with
 none of the keys has no spans; an object with two of them is an error (which one counts?).
 Offsets are character positions in ``text`` (Python string indices: Unicode code points), end
-exclusive. A tool that counts UTF-16 units instead differs after a character outside the Basic
-Multilingual Plane (an emoji); such spans then miss token boundaries and are reported.
+exclusive; ``offsets="utf16"`` (``--offsets utf16``) reads them as UTF-16 code units, as tools with
+a JavaScript front end count, and ``"grapheme"`` as grapheme clusters. A span that misses token
+boundaries but would fit counted in another unit says so. An ``id`` key aligns the object with
+other annotators' objects of the same id.
 
 Tokens: a ``tokens`` key, either a list of ``{"start", "end"}`` objects (Prodigy) or a list of
 token strings (found in the text in order); without it, ``tokenizer(text)`` (default
@@ -23,8 +25,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .annotated_text import AnnotatedText, annotate, char_offset, warn_widened
-from .tokenizer import align_tokens, tokenize
+from ..annotated_text import AnnotatedText, char_offset, warn_widened
+from ..tokenizer import align_tokens, tokenize
+from .base import Annotator, Reader, ReadOptions, annotate_text, json_lines, unit_of
 
 SPAN_KEYS = ("spans", "entities", "label", "labels")
 
@@ -66,8 +69,9 @@ def _tokens(record: dict, text: str, tokenizer, where: str):
     return align_tokens(text, tokens, where)
 
 
-def parse_record(record, where: str, tokenizer=None, widen: bool = False) -> AnnotatedText:
-    """One JSON object (already decoded) as an ``AnnotatedText``; ``where`` names file and line."""
+def record_spans(record, where: str) -> tuple[str, list]:
+    """``(text, [(start, end, label, where)])`` of one decoded JSON object: its ``text`` and the
+    raw character spans under the one span key it has (see the module docstring)."""
     if not isinstance(record, dict):
         raise ValueError(f"{where}: expected a JSON object, got {type(record).__name__}")
     text = record.get("text")
@@ -79,24 +83,69 @@ def parse_record(record, where: str, tokenizer=None, widen: bool = False) -> Ann
     items = record[present[0]] if present else []
     if not isinstance(items, list):
         raise ValueError(f"{where}: {present[0]!r} must be a list of spans")
-    char_spans = [(*_char_span(item, where), where) for item in items]
-    return annotate(text, _tokens(record, text, tokenizer, where), char_spans, where, widen)
+    return text, [(*_char_span(item, where), where) for item in items]
 
 
-def read_jsonl(path, tokenizer=None, widen: bool = False) -> list[AnnotatedText]:
+def parse_record(record, where: str, tokenizer=None, widen: bool = False, *, offsets: str = "codepoint") -> AnnotatedText:
+    """One JSON object (already decoded) as an ``AnnotatedText``; ``where`` names file and line;
+    ``offsets``: what the character offsets count (``codepoint``, ``utf16``, ``grapheme``)."""
+    text, char_spans = record_spans(record, where)
+    options = ReadOptions(widen=widen, tokenizer=tokenizer, offsets=offsets)
+    tokens = _tokens(record, text, None, where) if "tokens" in record else None
+    return annotate_text(text, tokens, char_spans, where, options)
+
+
+def read_jsonl(path, tokenizer=None, widen: bool = False, *, offsets: str = "codepoint") -> list[AnnotatedText]:
     """Every object of a JSON Lines file as an ``AnnotatedText`` (see the module docstring)."""
     path = Path(path)
-    texts = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path} line {number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{where}: not valid JSON ({error.msg})") from None
-        texts.append(parse_record(record, where, tokenizer, widen))
+    texts = [parse_record(record, f"{path} line {number}", tokenizer, widen, offsets=offsets)
+             for number, record in json_lines(path)]
     if not texts:
         raise ValueError(f"{path}: no JSON objects found")
     warn_widened(texts, str(path))
     return texts
+
+
+def first_object(head: bytes):
+    """The first JSON Lines object of ``head`` (None when the first non-blank line is not one)."""
+    text = head.decode("utf-8-sig", errors="replace")
+    line = next((line for line in text.split("\n") if line.strip()), "")
+    if not line.lstrip().startswith("{"):
+        return None
+    try:
+        record = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _sniff(head: bytes, path: Path) -> bool:
+    record = first_object(head)
+    return record is not None and isinstance(record.get("text"), str)
+
+
+def record_key(record) -> str | None:
+    """The ``id`` of a record as a string (its key among the annotators' units), else None."""
+    record_id = record.get("id") if isinstance(record, dict) else None
+    return None if record_id is None or isinstance(record_id, (dict, list)) else str(record_id)
+
+
+def read_records(path: Path, options: ReadOptions, offsets: str = "codepoint") -> list[Annotator]:
+    """The one annotator of a JSON Lines file (named after the file), its objects' units keyed by
+    their ``id``; ``offsets``: the unit character offsets count unless ``options.offsets`` says."""
+    texts, units = [], []
+    for number, record in json_lines(path):
+        annotated = parse_record(record, f"{path} line {number}", options.tokenizer, options.widen,
+                                 offsets=options.offsets or offsets)
+        texts.append(annotated)
+        units.append(unit_of(annotated, record_key(record)))
+    if not units:
+        raise ValueError(f"{path}: no JSON objects found")
+    warn_widened(texts, str(path))
+    return [Annotator(path.stem, str(path), units, named_by_file=True)]
+
+
+READERS = (Reader("jsonl", "JSON Lines, one object per text with 'text' and 'spans'/'entities'/'label' "
+                  "(character offsets)", _sniff, read_records),)
+
+__all__ = ["SPAN_KEYS", "record_spans", "parse_record", "read_jsonl", "record_key", "read_records", "first_object", "READERS"]

@@ -10,13 +10,19 @@ counts as a span).
 Sentence units: every non-blank line of ``doc.txt`` is one sentence (brat's own convention of one
 sentence per line); a span across a line break is an error. Tokens come from ``tokenizer(line)``
 (default ``spans.tokenizer.tokenize``).
+
+As a reader (``brat``): a ``.ann`` file, or a folder whose ``.ann`` files (found at any depth) are
+one annotator's documents; units align with other annotators' by the ``.ann`` file's path (relative
+to the folder) and the line of ``doc.txt``.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from .annotated_text import AnnotatedText, annotate, char_offset, warn_widened
+from ..annotated_text import AnnotatedText, annotate, char_offset, warn_widened
+from .base import Annotator, Reader, ReadOptions, read_text, unit_of
 
 
 def _text_bound(path: Path, number: int, line: str, text: str):
@@ -47,10 +53,10 @@ def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedTe
     if not txt_path.is_file():
         raise ValueError(f"{ann_path}: the text file {txt_path.name} is not next to it")
     # brat offsets count characters of the file as it is, so keep '\r' and do not translate newlines
-    text = txt_path.read_bytes().decode("utf-8")
+    text = read_text(txt_path, keep_bom=True)
     spans = [
         _text_bound(ann_path, number, line, text)
-        for number, line in enumerate(ann_path.read_text(encoding="utf-8").splitlines(), start=1)
+        for number, line in enumerate(read_text(ann_path).split("\n"), start=1)
         if line.startswith("T")
     ]
     units, line_start = [], 0
@@ -71,3 +77,34 @@ def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedTe
         raise ValueError(f"{txt_path}: the text is empty")
     warn_widened(units, str(ann_path))
     return units
+
+
+_ANN_LINE = re.compile(r"^[TRAEMN*#]\d*\t")
+
+
+def _sniff(head: bytes, path: Path) -> bool:
+    if path.is_dir():
+        return any(path.rglob("*.ann"))
+    lines = [line for line in head.decode("utf-8-sig", errors="replace").split("\n")[:20] if line.strip()]
+    return bool(lines) and all(_ANN_LINE.match(line) for line in lines[:-1] or lines)
+
+
+def _units(ann: Path, name: str, options: ReadOptions) -> list:
+    texts = read_brat(ann, options.tokenizer, options.widen)
+    return [unit_of(text, f"{name}:{text.source.rpartition(' line ')[2]}") for text in texts]
+
+
+def _read(path: Path, options: ReadOptions) -> list[Annotator]:
+    if not path.is_dir():
+        return [Annotator(path.stem, str(path), _units(path, path.name, options), named_by_file=True)]
+    files = sorted(path.rglob("*.ann"))
+    if not files:
+        raise ValueError(f"{path}: no .ann files")
+    units = [unit for ann in files for unit in _units(ann, ann.relative_to(path).as_posix(), options)]
+    return [Annotator(path.name, str(path), units, named_by_file=True)]
+
+
+READERS = (Reader("brat", "brat standoff: a .ann file next to its .txt, or a folder of them", _sniff, _read,
+                  folders=True),)
+
+__all__ = ["read_brat", "READERS"]

@@ -1,0 +1,64 @@
+"""``chance-agreement agreement A B ...``: one report on two or more annotators (``team_report``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from ...chance.random_model import MODELS
+from ..command_io import (Command, add_input_options, add_span_options, check_output_path, emit, open_fraction,
+                          read_options, split_names)
+from ..progress import add_quiet_option
+from ..team_report import FORMATS, build_report, load_annotations, render
+
+
+def arguments(parser) -> None:
+    parser.add_argument("annotators", nargs="+", metavar="ANNOTATOR",
+                        help="annotation files of any supported format (FILE:COLUMN for a column file); one file "
+                             "holding several annotators alone is enough")
+    parser.add_argument("--column", type=int, default=None,
+                        help="0-based tag column of column files (default: the last; a file alone: every tag column)")
+    parser.add_argument("--names", help="comma-separated annotator names (default: the ids in the files, else file names)")
+    parser.add_argument("--model", choices=MODELS, default="non_overlapping", help="random annotation model")
+    parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
+    parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
+    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
+    parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
+    parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
+                        help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
+    parser.add_argument("--gamma-sampler", default="statistical",
+                        help="random continua of gamma's expected disorder: statistical (default), shuffle or "
+                             "random_model (the random annotation model of chance F1)")
+    add_span_options(parser)
+    add_input_options(parser)
+    add_quiet_option(parser)
+
+
+def run(args) -> int:
+    if args.output:
+        check_output_path(args.output)
+    span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
+    annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
+                                   crossing=args.crossing, **read_options(args))
+    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
+                          progress=False if args.quiet else None, gamma_samples=args.gamma_samples,
+                          gamma_sampler=args.gamma_sampler, **span)
+    emit(render(report, args.format, args.digits), args.output)
+    return 0
+
+
+def whole_number(text: str) -> int:
+    """argparse type of ``--gamma-samples``: a whole number >= 0 (a usage error otherwise)."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return int(text)
+
+
+COMMAND = Command(
+    "agreement", "one report on two or more annotators: chance-corrected F1, coefficients, noise bound", arguments, run,
+    "Annotators come from files of any supported format, detected by content: CoNLL column files (their last "
+    "column, FILE:COLUMN, or one file whose tag columns are the annotators), JSONL, brat, Label Studio, doccano, "
+    "Prodigy, INCEpTION (CAS JSON/XMI, WebAnno TSV). A file holding several annotators gives them all, named by "
+    "their ids. The documents must hold the same tokens; the first annotator is the reference.")
+
+__all__ = ["COMMAND", "whole_number"]

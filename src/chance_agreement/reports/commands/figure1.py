@@ -1,0 +1,30 @@
+"""``chance-agreement figure1 -o FILE.png``: the random model's start distributions (the paper's Figure 1)."""
+
+from __future__ import annotations
+
+from ...chance.random_model import MODELS
+from ..command_io import Command
+from ..plots import FIGURE1_LENGTHS, save_start_distributions
+
+
+def run(args) -> int:
+    try:
+        save_start_distributions(args.output, args.n, args.lengths, args.model)
+    except ImportError as error:
+        raise ValueError(str(error)) from None
+    print(args.output)
+    return 0
+
+
+def arguments(parser) -> None:
+    parser.add_argument("--output", "-o", required=True, metavar="FILE.png",
+                        help="image file to write, exactly this name (PNG unless it ends in .pdf, .svg or .jpg)")
+    parser.add_argument("--n", type=int, default=100, help="text length in tokens (default 100)")
+    parser.add_argument("--lengths", type=int, nargs="+", default=list(FIGURE1_LENGTHS),
+                        help="segment lengths (default 1 5 10 15)")
+    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+
+
+COMMAND = Command("figure1", "plot the random model's start distributions (the paper's Figure 1)", arguments, run)
+
+__all__ = ["COMMAND"]

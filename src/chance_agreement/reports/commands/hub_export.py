@@ -1,0 +1,35 @@
+"""``chance-agreement hub-export DIR``: Hub Space folders (script, card, app.py, wheel) for the metrics."""
+
+from __future__ import annotations
+
+import sys
+
+from ...ecosystem.hub_export import export_all
+from ...ecosystem.module_paths import METRICS
+from ..command_io import Command
+
+
+def run(args) -> int:
+    folders = export_all(args.directory, args.source, args.metric, args.force, args.wheel)
+    for folder in folders:
+        print(folder)
+    exported = {folder.name for folder in folders}
+    skipped = [m.name for m in METRICS if m.folder not in exported]
+    if skipped and not args.metric:
+        print(f"not exported (no module script or card yet): {', '.join(skipped)}", file=sys.stderr)
+    return 0
+
+
+def arguments(parser) -> None:
+    parser.add_argument("directory", help="folder to write one sub-folder per metric into")
+    parser.add_argument("--metric", action="append", choices=[m.name for m in METRICS],
+                        help="export only this metric (repeatable); default: every metric present")
+    parser.add_argument("--source", default=None, help="repository checkout with the module folders and hub_cards/")
+    parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
+    parser.add_argument("--force", action="store_true",
+                        help="write into existing metric folders, replacing only the files the export writes")
+
+
+COMMAND = Command("hub-export", "assemble Hub Space folders (script, card, app.py, wheel) for the metrics", arguments, run)
+
+__all__ = ["COMMAND"]

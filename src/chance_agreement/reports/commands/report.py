@@ -1,0 +1,76 @@
+"""``chance-agreement report A B ... -o REPORT.html``: one self-contained HTML page (``html_report``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...chance.corrected_f1 import LEVELS
+from ...chance.random_model import MODELS
+from ..command_io import Command, UsageError, add_input_options, add_span_options, check_output_path, read_options, split_names
+from ..html_report import MAX_SENTENCES, html_report, load_annotations
+
+
+def run(args) -> int:
+    names = split_names(args.names)
+    if args.leaderboard and len(args.annotations) < 2:
+        raise UsageError("--leaderboard needs a gold file and at least one system")
+    check_output_path(args.output)
+    span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
+    notes: list = []
+    tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
+                                           crossing=args.crossing, notes=notes, **span, **read_options(args))
+    html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
+                model=args.model,
+                max_sentences=args.max_sentences, title=args.title,
+                confidence_level=None if args.no_intervals else args.confidence_level,
+                n_resamples=args.resamples, random_state=args.seed, gamma_samples=args.gamma_samples,
+                gamma_sampler=args.gamma_sampler, **span)
+    print(args.output)
+    sys.stdout.flush()
+    return 0
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def arguments(parser) -> None:
+    parser.add_argument("annotations", nargs="+", metavar="FILE[:COLUMN]",
+                        help="annotation files of any supported format (first: the reference or gold; FILE:COLUMN "
+                             "picks a 0-based column of a column file; one file holding several annotators is enough)")
+    parser.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="the page to write")
+    parser.add_argument("--leaderboard", action="store_true",
+                        help="the first file is the gold standard, the others systems to rank")
+    parser.add_argument("--names", help="comma-separated names of the annotations (default: ids or file names)")
+    parser.add_argument("--title", help="the page's title")
+    parser.add_argument("--reference-column", type=int, default=1,
+                        help="0-based tag column of the first column file when it has no :COLUMN (default 1)")
+    parser.add_argument("--prediction-column", type=int, default=-1,
+                        help="0-based tag column of the other column files when they have no :COLUMN (default: last)")
+    parser.add_argument("--level", choices=LEVELS, default="token")
+    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--max-sentences", type=_non_negative, default=MAX_SENTENCES,
+                        help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
+    parser.add_argument("--confidence-level", type=float, default=0.95,
+                        help="bootstrap interval level, when chance_f1 computes intervals (default 0.95)")
+    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=int, default=0, help="bootstrap random seed (default 0)")
+    parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
+    parser.add_argument("--gamma-samples", type=_non_negative, default=0, metavar="N",
+                        help="add gamma and its alignment of the most disordered sentences, with N random continua")
+    parser.add_argument("--gamma-sampler", default="statistical",
+                        help="gamma's random continua: statistical (default), shuffle or random_model")
+    add_span_options(parser)
+    add_input_options(parser)
+
+
+COMMAND = Command("report", "one self-contained HTML page about the agreement of annotations", arguments, run)
+
+__all__ = ["COMMAND"]

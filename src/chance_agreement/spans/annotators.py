@@ -1,0 +1,312 @@
+"""Any number of annotators from any mix of files, aligned unit by unit.
+
+``read_annotators(["alice.jsonl", "team.json", "carl.conll"])`` reads every file through the
+reader registry (``spans.readers``): a file may hold one annotator or several (Label Studio,
+Prodigy, a multi-column CoNLL file), each named by its id in the file, else by the file's name.
+The annotators' units are aligned by key (document id and sentence) when every unit has one, else
+by text when every unit has one, else by order; then each aligned unit must have the same tokens.
+A difference is a ValueError naming both files and the document (or line).
+
+Overlapping spans (``Team.flat`` for the tag-based commands, ``Team.nested`` for nested scoring):
+
+- spans of one type that cross (share tokens, neither inside the other): an error naming the
+  file, the document and both spans by default; with ``crossing="skip"`` the later one is left
+  out, counted and listed in ``Team.skipped``. The flat (tag) view cannot hold a span of one type
+  inside another of the same type either: such a span is treated the same way there.
+- spans of different types that share tokens: in the flat view the unit is scored with each type
+  in its own layer (one copy of the unit per type, holding that type's spans only), as the flat
+  scores treat every type as a separate layer anyway; in the nested view only types that cross
+  are split so (a span inside another of another type stays its child). ``Team.layered`` counts
+  the units split so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .conll import check_same_tokens, check_tag_columns, parse_column_spec
+from .nested import tags_from_spans
+from .readers import read_file
+from .readers.base import CROSSING, Annotator, ReadOptions, Unit
+from .tags import spans_from_tags
+
+
+@dataclass
+class Team:
+    """Aligned annotators: ``units[a][u]`` is annotator a's unit u (same tokens for every a)."""
+
+    names: list
+    sources: list
+    units: list
+    annotators: list = field(default_factory=list, repr=False)
+    skipped: list = field(default_factory=list)  # crossing spans left out (crossing="skip"), one line each
+    layered: int = 0  # units scored one layer per type
+
+    @property
+    def tokens(self) -> list:
+        return [unit.tokens for unit in self.units[0]]
+
+    def flat(self, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list]:
+        """``(tokens, tags)`` with ``tags[a][s]`` annotator a's tags of (layered) sentence s."""
+        return _flat(self, scheme, mode, suffix, crossing)
+
+    def nested(self, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list]:
+        """``(spans, lengths)``: ``spans[a][s]`` annotator a's token spans of (layered) sentence s."""
+        return _nested(self, scheme, mode, suffix, crossing)
+
+
+def read_annotators(specs, *, input_format=None, column=None, columns=None, names=None, widen=False, tokenizer=None,
+                    offsets=None, layer=None, feature=None, typesystem=None) -> Team:
+    """The aligned annotators of ``specs`` (paths; ``FILE:COLUMN`` for column files).
+
+    ``column``: the tag column of column files (None: every tag column of a file given alone, else
+    the last); ``columns``: one default column per spec instead. The other options go to the
+    readers (``spans.readers.base.ReadOptions``); ``names`` rename the annotators in order."""
+    specs = [str(spec) for spec in specs]
+    annotators = []
+    for index, spec in enumerate(specs):
+        path, chosen = parse_column_spec(spec)
+        default = columns[index] if columns is not None else column
+        options = ReadOptions(widen=widen, tokenizer=tokenizer, offsets=offsets, layer=layer, feature=feature,
+                              typesystem=typesystem, column=chosen if chosen is not None else default,
+                              all_columns=len(specs) == 1 and chosen is None and default is None)
+        read = read_file(path, input_format, options)
+        if chosen is not None:
+            for annotator in read:
+                annotator.name = f"{annotator.name}:{annotator.column}" if annotator.column is not None else annotator.name
+        annotators += read
+    return Team(_names(annotators, names), [a.source for a in annotators], align(annotators), annotators)
+
+
+def _names(annotators: list[Annotator], names) -> list[str]:
+    if names is not None:
+        names = list(names)
+        if len(names) != len(annotators):
+            raise ValueError(f"{len(names)} names for {len(annotators)} annotators")
+        if len(set(names)) < len(names):
+            raise ValueError(f"two annotators are named alike in {names}")
+        return names
+    given = [a.name for a in annotators]
+    labels = list(given)
+    for index, annotator in enumerate(annotators):
+        if annotator.named_by_file and given.count(annotator.name) > 1:
+            labels[index] = _distinct_path(annotator, annotators)
+    if len(set(labels)) < len(labels):
+        labels = [f"{label}#{i + 1}" if labels.count(label) > 1 else label for i, label in enumerate(labels)]
+    return labels
+
+
+def _distinct_path(annotator: Annotator, annotators: list[Annotator]) -> str:
+    """The shortest trailing part of the annotator's path that no other annotator's path ends in."""
+    own = Path(annotator.source.rsplit(":", 1)[0] if annotator.column is not None else annotator.source)
+    others = [Path(a.source) for a in annotators if a is not annotator]
+    parts = own.with_suffix("").parts
+    for size in range(1, len(parts) + 1):
+        label = "/".join(parts[-size:])
+        if not any("/".join(other.with_suffix("").parts[-size:]) == label for other in others):
+            return label + (f":{annotator.column}" if annotator.column is not None else "")
+    return annotator.name
+
+
+# --- alignment -------------------------------------------------------------------------------------
+
+
+def align(annotators: list[Annotator]) -> list[list[Unit]]:
+    """The annotators' units in the first one's order (see the module docstring)."""
+    if not annotators:
+        raise ValueError("no annotators")
+    every = [unit for a in annotators for unit in a.units]
+    aligned, problem = None, None
+    if all(unit.key is not None for unit in every):
+        aligned, problem = _by(annotators, lambda unit: unit.key, "document")
+    if aligned is None and all(unit.text is not None for unit in every):
+        aligned, text_problem = _by(annotators, lambda unit: unit.text, "text")
+        problem = problem or text_problem
+    if problem is not None and aligned is None:
+        raise ValueError(problem)
+    if aligned is None:
+        aligned = _by_order(annotators)
+    for position in range(len(aligned[0])):
+        _same_tokens([(a, units[position]) for a, units in zip(annotators, aligned)])
+    return aligned
+
+
+def _by(annotators, key_of, what: str):
+    """``(units matched by key_of, None)``, or ``(None, the difference)`` when the keys differ."""
+    first = annotators[0]
+    tables = []
+    for annotator in annotators:
+        table: dict = {}
+        for unit in annotator.units:
+            table.setdefault(key_of(unit), []).append(unit)
+        tables.append(table)
+    for annotator, table in zip(annotators[1:], tables[1:]):
+        problem = _difference(first, annotator, tables[0], table, what)
+        if problem is not None:
+            return None, problem
+    seen = [dict() for _ in annotators]
+    aligned = [[] for _ in annotators]
+    for unit in first.units:
+        key = key_of(unit)
+        for index, table in enumerate(tables):
+            position = seen[index].get(key, 0)
+            aligned[index].append(table[key][position])
+            seen[index][key] = position + 1
+    return aligned, None
+
+
+def _difference(first: Annotator, other: Annotator, first_table: dict, table: dict, what: str) -> str | None:
+    """The message naming both files and the first document one has and the other has not."""
+    for holder, table_a, lacking, table_b in ((first, first_table, other, table), (other, table, first, first_table)):
+        for key, units in table_a.items():
+            if len(table_b.get(key, [])) < len(units):
+                shown = key if what == "document" else repr(_short(key))
+                return (f"{first.source} and {other.source} hold different documents: the {what} {shown} "
+                        f"({units[len(table_b.get(key, []))].where}) is not in {lacking.source}")
+    return None
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _by_order(annotators):
+    first = annotators[0]
+    for annotator in annotators[1:]:
+        if annotator.column_file is not None and first.column_file is not None:
+            if annotator.column_file is not first.column_file:
+                check_same_tokens(first.column_file, annotator.column_file)  # names both files and lines
+        elif len(annotator.units) != len(first.units):
+            raise ValueError(f"{first.source} has {len(first.units)} sentence units and {annotator.source} has "
+                             f"{len(annotator.units)}, and the files have no ids or texts to match them by")
+    return [a.units for a in annotators]
+
+
+def _same_tokens(pairs) -> None:
+    (_, unit), rest = pairs[0], pairs[1:]
+    for _, other in rest:
+        if other.tokens != unit.tokens:
+            at = next((i for i, (a, b) in enumerate(zip(unit.tokens, other.tokens)) if a != b),
+                      min(len(unit.tokens), len(other.tokens)))
+            mine = repr(unit.tokens[at]) if at < len(unit.tokens) else "the end"
+            theirs = repr(other.tokens[at]) if at < len(other.tokens) else "the end"
+            raise ValueError(f"different tokens for the same document: {unit.where} has {mine} and {other.where} has "
+                             f"{theirs} at token {at + 1} ({len(unit.tokens)} and {len(other.tokens)} tokens)")
+
+
+# --- flat and nested views -------------------------------------------------------------------------
+
+
+def _unit_spans(team: Team, annotator: int, unit: Unit, scheme, mode, suffix) -> list:
+    if unit.spans is not None:
+        return list(unit.spans)
+    return [(start, end, label) for label, start, end in spans_from_tags(unit.tags, scheme, mode, suffix)]
+
+
+def _check_tags(team: Team, scheme, mode, suffix):
+    resolved = scheme
+    checked = set()
+    for annotator in team.annotators:
+        if annotator.column_file is not None and (id(annotator.column_file), annotator.column) not in checked:
+            checked.add((id(annotator.column_file), annotator.column))
+            resolved = check_tag_columns(annotator.column_file, [annotator.column], resolved, mode, suffix)
+    return resolved
+
+
+def _overlaps(spans: list, flat: bool) -> list:
+    """Pairs of spans that cannot stay together: same type crossing (or nested, in the flat view)."""
+    found = []
+    ordered = sorted(spans, key=lambda s: (s[0], -s[1], s[2]))
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if b[0] >= a[1]:
+                break
+            if a[2] == b[2] and (flat or b[1] > a[1]):
+                found.append((a, b))
+    return found
+
+
+def _resolve_same_type(spans: list, unit: Unit, flat: bool, crossing: str, skipped: list) -> list:
+    if crossing not in CROSSING:
+        raise ValueError(f"crossing must be one of {list(CROSSING)}, got {crossing!r}")
+    kept = sorted(spans, key=lambda s: (s[0], -s[1], s[2]))
+    while True:
+        pairs = _overlaps(kept, flat)
+        if not pairs:
+            return kept
+        a, b = pairs[0]
+        relation = "cross" if b[1] > a[1] else "nest (a flat layer cannot hold both)"
+        if crossing == "error":
+            raise ValueError(f"{unit.where}: spans {a!r} and {b!r} of type {a[2]!r} {relation}; give --crossing skip "
+                             f"(crossing='skip') to leave the later one out")
+        skipped.append(f"{unit.where}: span {b!r} {' '.join(unit.tokens[b[0]:b[1]])!r} left out: it and {a!r} "
+                       f"{relation.split(' (')[0]}")
+        kept.remove(b)
+
+
+def _types_share_tokens(spans: list, only_crossing: bool) -> bool:
+    ordered = sorted(spans, key=lambda s: (s[0], -s[1], s[2]))
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1:]:
+            if b[0] >= a[1]:
+                break
+            if a[2] != b[2] and (not only_crossing or b[1] > a[1]):
+                return True
+    return False
+
+
+def _views(team: Team, scheme, mode, suffix, crossing, flat: bool):
+    """Per unit, every annotator's spans after the crossing rule, and whether the unit is layered
+    (None instead of the spans for a flat unit whose annotators all have tags: tags never overlap)."""
+    scheme = _check_tags(team, scheme, mode, suffix)
+    team.skipped, team.layered = [], 0
+    rows = []
+    for position in range(len(team.units[0])):
+        if flat and all(units[position].tags is not None for units in team.units):
+            rows.append((position, None, False))
+            continue
+        per_annotator = [_resolve_same_type(_unit_spans(team, a, units[position], scheme, mode, suffix),
+                                            units[position], flat, crossing, team.skipped)
+                         for a, units in enumerate(team.units)]
+        layered = any(_types_share_tokens(spans, only_crossing=not flat) for spans in per_annotator)
+        team.layered += layered
+        rows.append((position, per_annotator, layered))
+    return scheme, rows
+
+
+def _layers(per_annotator: list) -> list[str]:
+    return sorted({label for spans in per_annotator for _, _, label in spans})
+
+
+def _flat(team: Team, scheme, mode, suffix, crossing):
+
+    scheme, rows = _views(team, scheme, mode, suffix, crossing, flat=True)
+    tokens, tags = [], [[] for _ in team.units]
+    for position, per_annotator, layered in rows:
+        length = len(team.units[0][position].tokens)
+        if per_annotator is None:  # every annotator's own tags
+            tokens.append(team.units[0][position].tokens)
+            for a, units in enumerate(team.units):
+                tags[a].append(list(units[position].tags))
+            continue
+        for label in (_layers(per_annotator) if layered else [None]):
+            tokens.append(team.units[0][position].tokens)
+            for a, spans in enumerate(per_annotator):
+                chosen = [s for s in spans if label is None or s[2] == label]
+                tags[a].append(tags_from_spans([chosen], [length], team.names[a])[0])
+    return tokens, tags
+
+
+def _nested(team: Team, scheme, mode, suffix, crossing):
+    _, rows = _views(team, scheme, mode, suffix, crossing, flat=False)
+    lengths, spans = [], [[] for _ in team.units]
+    for position, per_annotator, layered in rows:
+        for label in (_layers(per_annotator) if layered else [None]):
+            lengths.append(len(team.units[0][position].tokens))
+            for a, annotator_spans in enumerate(per_annotator):
+                spans[a].append([s for s in annotator_spans if label is None or s[2] == label])
+    return spans, lengths
+
+
+__all__ = ["Team", "read_annotators", "align"]

@@ -1,0 +1,89 @@
+"""The reader registry: every annotation file format, found by its content.
+
+Each module of this package reads one tool's export and defines ``READERS``, a tuple of
+``base.Reader`` s (name, description, ``sniff``, ``read``). ``READER_MODULES`` lists the modules in
+the order detection tries them (the most specific first), so a new format is one new module plus
+its name here (a dotted name is imported as it is: a reader may live outside the package). ``read_file(path)`` detects the format by content (never by the file's name) or
+takes ``input_format``; a file no reader takes is one error naming what it looks like and the
+formats there are. Every command and ``chance_agreement.read_annotators`` read through here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+from .base import HEAD_BYTES, Annotator, Reader, ReadOptions
+
+READER_MODULES = ("uima_cas", "webanno_tsv", "label_studio", "prodigy", "doccano", "jsonl", "brat", "conll")
+
+
+def readers() -> dict[str, Reader]:
+    """Every reader by name, in detection order."""
+    found: dict[str, Reader] = {}
+    for module in READER_MODULES:
+        for reader in importlib.import_module(module if "." in module else f"{__name__}.{module}").READERS:
+            found[reader.name] = reader
+    return found
+
+
+def format_names() -> list[str]:
+    return list(readers())
+
+
+def _head(path: Path) -> bytes:
+    if path.is_dir():
+        return b""
+    with path.open("rb") as handle:
+        return handle.read(HEAD_BYTES)
+
+
+def describe(head: bytes, path: Path) -> str:
+    """What a file no reader takes looks like, in a few words."""
+    if path.is_dir():
+        return "a folder without .ann files"
+    if not head.strip():
+        return "an empty file"
+    if b"\x00" in head[:1024]:
+        return "a binary file"
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    first = text.split("\n", 1)[0].strip()
+    if text.startswith("{") or text.startswith("["):
+        return f"JSON starting {first[:60]!r}"
+    if text.startswith("<"):
+        return f"XML or HTML starting {first[:60]!r}"
+    return f"text whose first line is {first[:60]!r}"
+
+
+def detect(path) -> Reader:
+    """The first reader (in ``READER_MODULES`` order) whose ``sniff`` takes the file's content."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(2, "no such file", str(path))
+    head = _head(path)
+    for reader in readers().values():
+        if reader.sniff(head, path):
+            return reader
+    raise ValueError(f"{path}: no reader takes this file: it looks like {describe(head, path)}; the formats are "
+                     f"{', '.join(format_names())} (give --input-format to force one)")
+
+
+def read_file(path, input_format: str | None = None, options: ReadOptions = ReadOptions()) -> list[Annotator]:
+    """The annotators of one file or folder, read by ``input_format`` or by the detected reader."""
+    path = Path(path)
+    if input_format in (None, "auto"):
+        reader = detect(path)
+    else:
+        known = readers()
+        if input_format not in known:
+            raise ValueError(f"unknown input format {input_format!r}; the formats are {', '.join(known)}")
+        reader = known[input_format]
+        if not path.exists():
+            raise FileNotFoundError(2, "no such file", str(path))
+    if path.is_dir() and not reader.folders:
+        raise IsADirectoryError(21, "is a folder, not a file", str(path))
+    return reader.read(path, options)
+
+
+__all__ = ["READER_MODULES", "readers", "format_names", "describe", "detect", "read_file", "Reader", "ReadOptions",
+           "Annotator"]

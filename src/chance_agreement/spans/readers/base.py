@@ -1,0 +1,197 @@
+"""What every reader gives back, and the options every reader takes.
+
+A reader turns one file (or folder) into one or more ``Annotator`` s; each holds the sentence
+units it annotated, in file order. A ``Unit`` carries its tokens (strings: always the file's own
+when the file has tokens), either the file's BIO tags (CoNLL) or token spans ``(start, end,
+label)`` (half-open, see ``spans.nested``), and what aligns it with the other annotators' units:
+a ``key`` (document id and sentence number, when the file has ids) and its ``text``. ``where``
+names the file and line (or document) for error messages.
+
+A reader is a ``Reader``: its name, a one-line description, ``sniff(head, path)`` (does this
+content look like the format? ``head`` is the file's first bytes) and ``read(path, options)``.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..annotated_text import annotate, convert_offset, offset_table
+from ..conll import decode_lines
+from ..nested import TokenSpan
+
+OFFSET_UNITS = ("codepoint", "utf16", "grapheme")
+CROSSING = ("error", "skip")
+HEAD_BYTES = 65536  # what detection looks at
+
+
+class SkippedRecordsWarning(UserWarning):
+    """A reader left records out on purpose (rejected, ignored, cancelled): the count and why."""
+
+
+@dataclass
+class Unit:
+    """One sentence unit of one annotator (see the module docstring)."""
+
+    tokens: list
+    where: str
+    spans: list | None = None
+    tags: list | None = None
+    text: str | None = None
+    key: str | None = None
+    token_lines: list | None = None  # 1-based line of each token (column files), for errors
+
+
+@dataclass
+class Annotator:
+    """One annotator of a file: ``name`` (the id the file gives, else the file's name), where it
+    comes from (``source``: the file, and its column for column files) and its units."""
+
+    name: str
+    source: str
+    units: list
+    named_by_file: bool = field(default=False, compare=False)  # the name is the file's, not an id in it
+    column_file: object = field(default=None, compare=False, repr=False)  # spans.conll.ColumnFile
+    column: int | None = None
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """Options a reader may use; each reader documents which (the others ignore them).
+
+    ``widen``: widen character spans off token boundaries (else an error); ``tokenizer``: offsets
+    for texts without tokens; ``offsets``: how character offsets count (``codepoint``, ``utf16``
+    code units, ``grapheme`` clusters; None: the format's own default); ``layer``/``feature``: the
+    annotation layer and label feature of INCEpTION files; ``typesystem``: the UIMA type system of
+    XMI files; ``column``: the tag column of column files (None: the reader's default)."""
+
+    widen: bool = False
+    tokenizer: Callable | None = None
+    offsets: str | None = None
+    layer: str | None = None
+    feature: str | None = None
+    typesystem: str | None = None
+    column: int | None = None
+    all_columns: bool = False
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One format: ``sniff(head: bytes, path: Path) -> bool`` and ``read(path, options) -> [Annotator]``."""
+
+    name: str
+    description: str
+    sniff: Callable
+    read: Callable
+    extra: str | None = None  # the pip extra the reader needs, if any
+    folders: bool = False  # reads a folder too (brat)
+
+
+def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint"):
+    """``AnnotatedText`` of ``text`` with ``char_spans`` ``(start, end, label, where)`` whose
+    offsets count ``unit`` (``options.offsets`` wins when given); ``tokens``: code-point offsets,
+    or None for ``options.tokenizer`` / ``tokenize``. A span off token boundaries that would fit
+    counted in another unit says so (``--offsets utf16``)."""
+
+    unit = options.offsets or unit
+    if tokens is None and options.tokenizer is not None:
+        tokens = options.tokenizer(text)
+    try:
+        return annotate(text, tokens, _in_code_points(text, char_spans, unit), where, options.widen)
+    except ValueError as error:
+        hint = _other_unit(text, tokens, char_spans, unit, where)
+        if hint is None:
+            raise
+        raise ValueError(f"{error}; {hint}") from None
+
+
+def _in_code_points(text: str, char_spans, unit: str) -> list:
+
+    table = offset_table(text, unit)
+    return [(convert_offset(start, table, unit, f"{span_where}: span {(start, end, label)!r}"),
+             convert_offset(end, table, unit, f"{span_where}: span {(start, end, label)!r}"), label, span_where)
+            for start, end, label, span_where in char_spans]
+
+
+def _other_unit(text: str, tokens, char_spans, unit: str, where: str) -> str | None:
+    """The hint for spans that fail counted in ``unit`` but fit counted in another unit."""
+
+    if all(ord(char) <= 0xFFFF for char in text) and unit != "grapheme":
+        return None
+    for other in OFFSET_UNITS:
+        if other == unit:
+            continue
+        try:
+            annotate(text, tokens, _in_code_points(text, char_spans, other), where, False)
+        except ValueError:
+            continue
+        return (f"the offsets look like {other} units (the text has characters outside the Basic Multilingual "
+                f"Plane): give --offsets {other}")
+    return None
+
+
+def unit_of(annotated, key: str | None = None) -> Unit:
+    """The ``Unit`` of an ``AnnotatedText`` (token strings cut from its text)."""
+    return Unit([annotated.text[a:b] for a, b in annotated.tokens], annotated.source, spans=list(annotated.spans),
+                text=annotated.text, key=key)
+
+
+def warn_skipped(name: str, count: int, what: str) -> None:
+    """One warning: ``count`` records of ``name`` left out, and why."""
+    if count:
+        warnings.warn(f"{name}: {count} {what} left out", SkippedRecordsWarning, stacklevel=3)
+
+
+def read_text(path: Path, *, keep_bom: bool = False) -> str:
+    """The UTF-8 text of ``path`` (a BOM is dropped unless ``keep_bom``: offsets into the text may
+    count it); a byte that is not UTF-8 is a ValueError naming its line."""
+
+    data = Path(path).read_bytes()
+    try:
+        return data.decode("utf-8" if keep_bom else "utf-8-sig")
+    except UnicodeDecodeError:
+        decode_lines(data, str(path))  # raises the error naming the line
+        raise
+
+
+def json_lines(path: Path):
+    """``(line number, decoded object)`` of every non-blank line of a JSON Lines file; a line that
+    is not JSON is a ValueError naming the file and line. Lines end at ``\\n`` only."""
+
+    for number, line in enumerate(read_text(path).split("\n"), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path} line {number}: not valid JSON ({error.msg})") from None
+        except RecursionError:
+            raise ValueError(f"{path} line {number}: JSON nested too deeply") from None
+
+
+def json_document(path: Path):
+    """The decoded JSON document in ``path``; not JSON is a ValueError naming the line."""
+
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} line {error.lineno}: not valid JSON ({error.msg})") from None
+    except RecursionError:
+        raise ValueError(f"{path}: JSON nested too deeply") from None
+
+
+def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Annotator]:
+    """``Annotator`` s from ``(annotator id or None, Unit)`` pairs, in order of first appearance;
+    records without an id belong to one annotator named ``fallback`` (the file's name)."""
+    groups: dict = {}
+    for annotator, unit in records:
+        groups.setdefault(annotator, []).append(unit)
+    return [Annotator(fallback if key is None else str(name_of(key)), source, units, named_by_file=key is None)
+            for key, units in groups.items()]
+
+
+__all__ = ["OFFSET_UNITS", "CROSSING", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
+           "Reader", "annotate_text", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]

@@ -1,0 +1,51 @@
+"""CoNLL-style column files as a reader: token, then one tag column per annotator.
+
+A file read alone with no column chosen gives every tag column as an annotator (``NAME:1``,
+``NAME:2``, ...); with ``column`` (``FILE:COLUMN`` or ``--column``) that one column, named after
+the file. The tags stay the file's own (seqeval's chunking options apply to them); CoNLL-U style
+``# sent_id`` comments key the sentences, ``# text`` gives their text (``spans.conll``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..conll import ColumnFile, read_column_file
+from .base import Annotator, Reader, ReadOptions, Unit
+
+
+def _sniff(head: bytes, path: Path) -> bool:
+    text = head.decode("utf-8-sig", errors="replace")
+    lines = [line for line in text.split("\n")[:-1] or text.split("\n") if line.strip() and not line.startswith("#")]
+    widths = {len(line.split()) for line in lines[:50] if line.split()[0] != "-DOCSTART-"}
+    return bool(lines) and len(widths) == 1 and widths.pop() >= 2
+
+
+def units_of(columns: ColumnFile, column: int) -> list[Unit]:
+    """One ``Unit`` per sentence with the tags of ``column`` (keyed by ``# sent_id`` when given)."""
+    tags = columns.column(column)
+    return [Unit([row[columns.token_column] for row in rows], f"{columns.name} line {lines[0]}", tags=sentence_tags,
+                 text=text, key=key, token_lines=lines)
+            for rows, lines, sentence_tags, key, text in zip(columns.rows, columns.lines, tags, columns.sentence_ids,
+                                                             columns.texts)]
+
+
+def annotator(columns: ColumnFile, column: int, name: str) -> Annotator:
+    resolved = columns.resolve(column)
+    return Annotator(name, f"{columns.name}:{resolved}", units_of(columns, resolved), named_by_file=True,
+                     column_file=columns, column=resolved)
+
+
+def _read(path: Path, options: ReadOptions) -> list[Annotator]:
+    columns = read_column_file(path)
+    if options.column is not None:
+        return [annotator(columns, options.column, path.stem)]
+    if options.all_columns:
+        return [annotator(columns, index, f"{path.stem}:{index}") for index in columns.tag_columns]
+    return [annotator(columns, -1, path.stem)]
+
+
+READERS = (Reader("conll", "CoNLL column files (token, then tag columns; CoNLL-U style '# sent_id' comments)",
+                  _sniff, _read),)
+
+__all__ = ["units_of", "annotator", "READERS"]

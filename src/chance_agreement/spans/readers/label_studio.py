@@ -1,0 +1,148 @@
+"""Label Studio exports of a text-span (NER) project: JSON and JSON-MIN.
+
+- ``JSON`` (``project-1-at-....json``): an array of tasks, each ``{"id", "data": {"text": ...},
+  "annotations": [{"id", "completed_by", "was_cancelled", "result": [{"type": "labels", "value":
+  {"start", "end", "text", "labels": [...]}, ...}]}], "predictions": [...]}`` (older exports say
+  ``completions``). Every annotation is one annotator's reading of the task; the annotator is
+  ``completed_by`` (a user id, or a user object: its ``email``, else its ``id``). Cancelled
+  (skipped) annotations are left out, with one warning giving the count; predictions are not read.
+- ``JSON-MIN``: an array with one object per annotation: the task's data fields (``text``), ``id``
+  (the task), ``annotator``, ``annotation_id`` and the spans under the name of the labels control
+  (``"label": [{"start", "end", "text", "labels": [...]}]``).
+
+A span with several labels counts once per label. Tasks align across annotators (and files) by
+their ``id``. Offsets count code points unless ``--offsets`` says otherwise; tokens come from
+the tokenizer. One annotator with two annotations of one task is an error naming the task.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..annotated_text import char_offset, warn_widened
+from .base import Reader, ReadOptions, annotate_text, group_by_annotator, json_document, unit_of, warn_skipped
+
+SPAN_RESULT_TYPES = ("labels",)
+
+
+def _array_head(head: bytes) -> str | None:
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    return text if text.startswith("[") else None
+
+
+def _sniff_json(head: bytes, path: Path) -> bool:
+    text = _array_head(head)
+    return text is not None and bool(re.search(r'"(annotations|completions)"\s*:', text)) and '"data"' in text
+
+
+def _sniff_min(head: bytes, path: Path) -> bool:
+    text = _array_head(head)
+    return text is not None and bool(re.search(r'"(annotator|annotation_id)"\s*:', text)) and not _sniff_json(head, path)
+
+
+def _tasks(path: Path) -> list:
+    tasks = json_document(path)
+    if not isinstance(tasks, list) or not all(isinstance(task, dict) for task in tasks):
+        raise ValueError(f"{path}: expected a JSON array of Label Studio tasks (objects)")
+    return tasks
+
+
+def _text_of(fields: dict, where: str) -> str:
+    if isinstance(fields.get("text"), str):
+        return fields["text"]
+    strings = [key for key, value in fields.items() if isinstance(value, str)]
+    raise ValueError(f"{where}: no 'text' field in the task data (string fields: {strings})")
+
+
+def _char_spans(items, where: str) -> list:
+    spans = []
+    for item in items:
+        value = item.get("value", item) if isinstance(item, dict) else None
+        if not isinstance(value, dict) or not isinstance(value.get("labels"), list):
+            raise ValueError(f"{where}: span {item!r} needs a value with start, end and labels")
+        start = char_offset(value.get("start"), f"{where}: span {value!r}")
+        end = char_offset(value.get("end"), f"{where}: span {value!r}")
+        for label in value["labels"]:
+            if not isinstance(label, str) or not label:
+                raise ValueError(f"{where}: span {value!r} has a label that is not a non-empty string")
+            spans.append((start, end, label, where))
+    return spans
+
+
+def _annotator(person) -> str | None:
+    if person is None:
+        return None
+    if isinstance(person, dict):
+        return str(person.get("email") or person.get("id"))
+    return str(person)
+
+
+def _unit(text: str, items, where: str, key, options: ReadOptions):
+    return annotate_text(text, None, _char_spans(items, where), where, options), None if key is None else str(key)
+
+
+def _collect(path: Path, entries, options: ReadOptions):
+    """``group_by_annotator`` of ``(annotator, text, span items, key, where)`` entries, refusing
+    two annotations of one task by one annotator."""
+    records, texts, seen = [], [], {}
+    for annotator, text, items, key, where in entries:
+        if (annotator, key) in seen and key is not None:
+            raise ValueError(f"{where}: annotator {annotator} annotated task {key} twice (also {seen[annotator, key]})")
+        seen[annotator, key] = where
+        annotated, unit_key = _unit(text, items, where, key, options)
+        texts.append(annotated)
+        records.append((annotator, unit_of(annotated, unit_key)))
+    if not records:
+        raise ValueError(f"{path}: no annotations")
+    warn_widened(texts, str(path))
+    return group_by_annotator(records, str, str(path), path.stem)
+
+
+def _read_json(path: Path, options: ReadOptions):
+    cancelled = []
+
+    def entries():
+        for index, task in enumerate(_tasks(path)):
+            where = f"{path} task {task.get('id', index)}"
+            annotations = task.get("annotations", task.get("completions", []))
+            text = _text_of(task.get("data") or {}, where)
+            for annotation in annotations:
+                if annotation.get("was_cancelled"):
+                    cancelled.append(where)
+                    continue
+                items = [r for r in annotation.get("result", []) if r.get("type", "labels") in SPAN_RESULT_TYPES]
+                yield (_annotator(annotation.get("completed_by")), text, items, task.get("id"),
+                       f"{where} annotation {annotation.get('id')}")
+
+    annotators = _collect(path, entries(), options)
+    warn_skipped(str(path), len(cancelled), "cancelled (skipped) annotations")
+    return annotators
+
+
+def _span_key(item: dict) -> list:
+    return [key for key, value in item.items() if isinstance(value, list) and value
+            and all(isinstance(v, dict) and "labels" in v and "start" in v for v in value)]
+
+
+def _read_min(path: Path, options: ReadOptions):
+    def entries():
+        for index, item in enumerate(_tasks(path)):
+            where = f"{path} item {index + 1} (task {item.get('id')}, annotation {item.get('annotation_id')})"
+            keys = _span_key(item)
+            if len(keys) > 1:
+                raise ValueError(f"{where}: spans under several keys {keys}; keep one labels control")
+            items = item[keys[0]] if keys else []
+            yield _annotator(item.get("annotator")), _text_of(item, where), items, item.get("id"), where
+
+    return _collect(path, entries(), options)
+
+
+READERS = (
+    Reader("label-studio", "Label Studio JSON export (a task array with annotations[].completed_by and "
+                           "result[].value start/end/labels)", _sniff_json, _read_json),
+    Reader("label-studio-min", "Label Studio JSON-MIN export (one object per annotation: text, annotator, "
+                               "spans with start/end/labels)", _sniff_min, _read_min),
+)
+
+__all__ = ["SPAN_RESULT_TYPES", "READERS"]

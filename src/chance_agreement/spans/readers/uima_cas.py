@@ -1,0 +1,142 @@
+"""INCEpTION's UIMA CAS exports, JSON (``UIMA CAS JSON``) and XMI, read with ``dkpro-cassis``.
+
+The ``inception`` extra (``pip install ".[inception]"`` in a clone) adds ``dkpro-cassis``; without it
+these files get an error saying so. The CAS's own annotations give everything: sentences
+(``de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence``, one unit each; the whole text
+when there are none), tokens (``...segmentation.type.Token``) and the spans of one layer, by default
+``de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity`` with its label feature ``value``
+(``layer`` and ``feature`` choose others; a layer may be named by its last part). An XMI file needs
+its type system: ``TypeSystem.xml`` next to it (as INCEpTION's export has it), ``--typesystem``,
+else DKPro Core's type system as cassis ships it. A JSON CAS carries its type system.
+
+The annotator is the file (INCEpTION exports ``annotation/<document>/<user>.xmi``); units align by
+``DocumentMetaData``'s ``documentTitle`` and the sentence number when the CAS has them, else by text.
+A span off token boundaries, without a label or across sentences is an error naming the file and
+its character offsets (``widen`` widens it).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+from ..annotated_text import annotate, warn_widened
+from .base import Annotator, Reader, ReadOptions, unit_of
+
+DKPRO = "de.tudarmstadt.ukp.dkpro.core.api"
+NAMED_ENTITY = f"{DKPRO}.ner.type.NamedEntity"
+TOKEN = f"{DKPRO}.segmentation.type.Token"
+SENTENCE = f"{DKPRO}.segmentation.type.Sentence"
+METADATA = f"{DKPRO}.metadata.type.DocumentMetaData"
+DEFAULT_FEATURE = "value"
+EXTRA = "inception"
+
+
+def _cassis():
+    try:
+        import cassis
+    except ImportError:
+        raise ValueError(f"reading INCEpTION CAS files needs dkpro-cassis (the package's '{EXTRA}' extra): "
+                         f"pip install dkpro-cassis") from None
+    return cassis
+
+
+def _sniff_json(head: bytes, path: Path) -> bool:
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    return text.startswith("{") and ('"%TYPES"' in text or '"%FEATURE_STRUCTURES"' in text)
+
+
+def _sniff_xmi(head: bytes, path: Path) -> bool:
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    return text.startswith("<") and ("http://www.omg.org/XMI" in text or "<xmi:XMI" in text)
+
+
+def _load(path: Path, options: ReadOptions, xmi: bool):
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # cassis's own use of importlib.resources
+        return _load_quietly(path, options, xmi)
+
+
+def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
+    cassis = _cassis()
+    try:
+        if not xmi:
+            with path.open("rb") as handle:
+                return cassis.load_cas_from_json(handle)
+        typesystem = Path(options.typesystem) if options.typesystem else next(
+            (p for p in (path.parent / "TypeSystem.xml", path.parent / "typesystem.xml") if p.is_file()), None)
+        if typesystem is None:
+            types = cassis.load_dkpro_core_typesystem()
+        else:
+            with typesystem.open("rb") as handle:
+                types = cassis.load_typesystem(handle)
+        with path.open("rb") as handle:
+            return cassis.load_cas_from_xmi(handle, typesystem=types, lenient=True)
+    except (ValueError, KeyError, TypeError, AttributeError, SyntaxError) as error:  # cassis's parse errors
+        raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file "
+                         f"({type(error).__name__}: {error})") from None
+
+
+def _type(cas, name: str, path: Path, what: str):
+    types = [t.name for t in cas.typesystem.get_types()]
+    matches = [t for t in types if t == name or t.rsplit(".", 1)[-1] == name]
+    if len(matches) != 1:
+        raise ValueError(f"{path}: {'no' if not matches else 'more than one'} {what} type {name!r} in the type system "
+                         f"(choose one with --layer)")
+    return cas.typesystem.get_type(matches[0])
+
+
+def _title(cas) -> str | None:
+    if not cas.typesystem.contains_type(METADATA):
+        return None
+    found = list(cas.select(METADATA))
+    return (getattr(found[0], "documentTitle", None) or getattr(found[0], "documentId", None)) if found else None
+
+
+def _spans(cas, layer, feature: str, begin: int, end: int, path: Path) -> list:
+    spans = []
+    for annotation in cas.select(layer):
+        if annotation.end <= begin or annotation.begin >= end:
+            continue
+        where = f"{path} characters {annotation.begin}-{annotation.end}"
+        if annotation.begin < begin or annotation.end > end:
+            raise ValueError(f"{where}: the {layer.name.rsplit('.', 1)[-1]} annotation crosses a sentence boundary")
+        label = getattr(annotation, feature, None)
+        if not isinstance(label, str) or not label:
+            raise ValueError(f"{where}: the annotation has no {feature!r} label (choose the feature with --feature)")
+        spans.append((annotation.begin - begin, annotation.end - begin, label, where))
+    return spans
+
+
+def _read(path: Path, options: ReadOptions, xmi: bool) -> list[Annotator]:
+    cas = _load(path, options, xmi)
+    layer = _type(cas, options.layer or NAMED_ENTITY, path, "layer")
+    feature = options.feature or DEFAULT_FEATURE
+    if not any(f.name == feature for f in layer.all_features):
+        raise ValueError(f"{path}: layer {layer.name} has no feature {feature!r} "
+                         f"(features: {[f.name for f in layer.all_features]}); choose one with --feature")
+    text, title = cas.sofa_string or "", _title(cas)
+    sentences = list(cas.select(SENTENCE)) if cas.typesystem.contains_type(SENTENCE) else []
+    bounds = [(s.begin, s.end) for s in sentences] or [(0, len(text))]
+    has_tokens = cas.typesystem.contains_type(TOKEN)
+    units, texts = [], []
+    for number, (begin, end) in enumerate(bounds, start=1):
+        tokens = ([(t.begin - begin, t.end - begin) for t in cas.select(TOKEN) if begin <= t.begin and t.end <= end]
+                  if has_tokens else None)
+        annotated = annotate(text[begin:end], tokens, _spans(cas, layer, feature, begin, end, path),
+                             f"{path} sentence {number}", options.widen)
+        texts.append(annotated)
+        units.append(unit_of(annotated, None if title is None else f"{title}#{number}"))
+    warn_widened(texts, str(path))
+    return [Annotator(path.stem, str(path), units, named_by_file=True)]
+
+
+READERS = (
+    Reader("uima-json", "UIMA CAS JSON (INCEpTION export; needs dkpro-cassis)", _sniff_json,
+           lambda path, options: _read(path, options, False), EXTRA),
+    Reader("uima-xmi", "UIMA CAS XMI (INCEpTION export; needs dkpro-cassis)", _sniff_xmi,
+           lambda path, options: _read(path, options, True), EXTRA),
+)
+
+__all__ = ["NAMED_ENTITY", "TOKEN", "SENTENCE", "METADATA", "DEFAULT_FEATURE", "READERS"]
