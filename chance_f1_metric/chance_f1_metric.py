@@ -64,6 +64,8 @@ class ChanceF1(CheckedInputs, evaluate.Metric):
         confidence_level=None,
         n_resamples=1000,
         random_state=None,
+        resampling="multinomial",
+        document_ids=None,
     ):
         return chance_f1_configuration(
             self.config_name,
@@ -83,4 +85,6 @@ class ChanceF1(CheckedInputs, evaluate.Metric):
             confidence_level=confidence_level,
             n_resamples=n_resamples,
             random_state=random_state,
+            resampling=resampling,
+            document_ids=document_ids,
         )

@@ -3,7 +3,7 @@
 ``python tests/cpu_probe.py`` prints one JSON object: ``golden`` (the outputs of
 ``golden_chance_f1.outputs`` on the three CoNLL-2003 systems, when the shared data are there) and
 ``extras`` (seeded synthetic inputs through every numeric path that is not in the golden file:
-long documents whose random model takes the band path, nested spans, bootstrap intervals with BCa,
+long documents whose random model takes the band path, nested spans, bootstrap intervals with BCa and Poisson intervals,
 system comparison, the team F1, the coefficients with every weighting, several raters with their
 standard errors, segmentation and unitizing alphas, the noise bound). ``test_same_bits_everywhere``
 runs it under several simulated processors and compares the outputs bit for bit.
@@ -65,6 +65,9 @@ def extras() -> dict:
     out["coverage/band"] = ca.coverage_probabilities(5000, [int(x) for x in rng.integers(1, 60, size=90)]).tolist()
     short_a, short_b, third = _short(rng, 300, 3)
     out["intervals/bca"] = ca.chance_f1(short_a, short_b, confidence_level=0.9, n_resamples=200, random_state=3)
+    out["intervals/poisson"] = {level: ca.chance_f1(long_a + short_a, long_b + short_b, level=level, confidence_level=0.9,
+                                                    n_resamples=300, random_state=3, resampling="poisson")
+                                for level in ("token", "entity")}
     out["compare"] = ca.compare_systems(short_a, third, short_b, n_resamples=200, n_permutations=200, random_state=5)
     out["team"] = ca.team_chance_f1(ca.by_item([short_a, short_b, third]), level="entity")
     lengths = [len(s) for s in short_a[:60]]

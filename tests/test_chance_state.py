@@ -93,14 +93,14 @@ def test_options_are_checked_and_must_agree():
 
 def test_json_is_strict_and_checked():
     good = json.loads(ChanceF1State(level="entity").update([["B-PER", "O"]], [["B-PER", "B-LOC"]]).to_json())
-    assert good["format"] == "chance_agreement.ChanceF1State/1" and good["options"]["level"] == "entity"
+    assert good["format"] == "chance_agreement.ChanceF1State/2" and good["options"]["level"] == "entity"
     bad = [
         ("{", "state: not valid JSON"),
-        (json.dumps({**good, "format": "other/1"}), "not a chance_agreement.ChanceF1State/1 state"),
+        (json.dumps({**good, "format": "other/1"}), "not a chance_agreement.ChanceF1State/2 state"),
         (json.dumps({k: v for k, v in good.items() if k != "sentences"}), r"state lacks \['sentences'\]"),
         (json.dumps({**good, "sentences": -1}), "sentences must be a non-negative integer"),
         (json.dumps({**good, "options": {**good["options"], "extra": 1}}), "options must name exactly"),
-        (json.dumps({**good, "options": {**good["options"], "level": "token"}}), "computed for levels"),
+        (json.dumps({**good, "options": {**good["options"], "level": "token", "levels": ["token"]}}), "computed for levels"),
         (json.dumps({**good, "options": {**good["options"], "model": "overlapping"}}), "computed with model"),
         (json.dumps(good).replace('"total_tokens": 2', '"total_tokens": NaN'), "not strict JSON: NaN"),
         (json.dumps(good).replace('"total_tokens": 2', '"total_tokens": 0'), "state statistics: correct_tokens"),
@@ -108,3 +108,13 @@ def test_json_is_strict_and_checked():
     for text, message in bad:
         with pytest.raises(ValueError, match=message):
             ChanceF1State.from_json(text)
+
+
+def test_a_state_of_the_first_format_still_reads():
+    state = ChanceF1State(level="entity").update([["B-PER", "O"]], [["B-PER", "B-LOC"]])
+    first = {**state.to_dict(), "format": "chance_agreement.ChanceF1State/1"}
+    first["options"] = {name: first["options"][name] for name in ("level", "model", "scheme", "mode", "suffix")}
+    del first["bootstrap"], first["contingency"]
+    assert ChanceF1State.from_dict(first).to_json() == state.to_json()
+    with pytest.raises(ValueError, match="options must name exactly level, model, scheme, mode, suffix, levels"):
+        ChanceF1State.from_dict({**state.to_dict(), "options": first["options"]})

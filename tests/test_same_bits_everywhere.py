@@ -58,7 +58,7 @@ def reference(shared_data):
 
 def test_the_probe_covers_the_golden_file_and_every_numeric_path(reference):
     assert reference["golden"] == json.loads(GOLDEN.read_text())
-    assert {"long/token", "long/entity", "coverage/band", "intervals/bca", "compare", "team", "nested",
+    assert {"long/token", "long/entity", "coverage/band", "intervals/bca", "intervals/poisson", "compare", "team", "nested",
             "coefficients", "table_intervals", "raters", "conger", "krippendorff", "light", "fleiss",
             "segmentation", "unitizing", "noise", "gamma"} <= set(reference["extras"])
 

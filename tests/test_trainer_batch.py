@@ -36,7 +36,9 @@ def _scores(metrics: dict) -> dict:
 
 
 @pytest.mark.parametrize("batch_size", [1, 3, 8])
-@pytest.mark.parametrize("options", [{"zero_division": 0}, {"level": "entity", "model": "overlapping"}])
+@pytest.mark.parametrize("options", [{"zero_division": 0}, {"level": "entity", "model": "overlapping"},
+                                     {"confidence_level": 0.9, "resampling": "poisson", "random_state": 5,
+                                      "n_resamples": 200}])
 def test_batch_mode_equals_the_concatenating_mode_bit_for_bit(tiny_setup, tmp_path, batch_size, options):
     tokenizer, model = tiny_setup
     dataset, _ = _encode(tokenizer)
@@ -46,6 +48,8 @@ def test_batch_mode_equals_the_concatenating_mode_bit_for_bit(tiny_setup, tmp_pa
                            per_device_eval_batch_size=batch_size, batch_eval_metrics=batched)
         results[batched] = _scores(trainer.evaluate())
     assert "eval_corrected_f1" in results[True] and "eval_PER_chance_f1" in results[True]
+    if "confidence_level" in options:  # Poisson intervals: the same whatever the batches
+        assert results[True]["eval_corrected_f1_ci_low"] <= results[True]["eval_corrected_f1_ci_high"]
     assert results[True] == results[False]  # every key, exactly
     assert all(type(v) is float and math.isfinite(v) for v in results[True].values())
 
@@ -193,8 +197,10 @@ def test_memory_holds_summed_statistics_only():
 
 def test_batch_mode_refuses_what_needs_every_sentence():
     batch = next(_batches(5, 1))
-    with pytest.raises(ValueError, match="confidence_level need every sentence"):
+    with pytest.raises(ValueError, match="resampling='multinomial' need every sentence at once; pass resampling='poisson'"):
         compute_metrics_fn(LABELS, confidence_level=0.95)(batch, compute_result=True)
+    with pytest.raises(ValueError, match="return_sentence_scores need every sentence"):
+        compute_metrics_fn(LABELS, return_sentence_scores=True)(batch, compute_result=True)
     with pytest.raises(ValueError, match="'coefficients' metric needs every sentence"):
         compute_metrics_fn(LABELS, metric="coefficients")(batch, compute_result=True)
     with pytest.raises(ValueError, match="strict mode needs an explicit scheme"):

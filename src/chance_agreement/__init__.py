@@ -106,6 +106,8 @@ _EXPORTS = {
     "merge_statistics": "ecosystem.sharding",
     "scores_from_shards": "ecosystem.sharding",
     "sentence_statistics_batch": "ecosystem.sharding",
+    "ray_chance_f1": "ecosystem.ray_data",
+    "ray_chance_state": "ecosystem.ray_data",
     # the HTML agreement report
     "html_report": "reports.html_report",
     "report_data": "reports.html_report",

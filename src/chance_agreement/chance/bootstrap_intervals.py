@@ -273,6 +273,12 @@ def add_intervals(result: dict, sentences, fields, level: str, zero_division, co
         return result
     intervals = bootstrap_scores(sentences, level, fields=fields, confidence_level=confidence_level,
                                  n_resamples=n_resamples, random_state=random_state, zero_division=zero_division)
+    return put_intervals(result, intervals)
+
+
+def put_intervals(result: dict, intervals: dict) -> dict:
+    """Write ``bootstrap_scores``-shaped intervals into a ``chance_f1`` result: ``overall_{score}_ci``
+    and, inside each type's dict, ``{score}_ci`` as ``[low, high]``."""
     for score in SCORES:
         result[f"overall_{score}_ci"] = intervals["overall"][score]
     for name, scores in intervals["types"].items():
@@ -284,6 +290,6 @@ def add_intervals(result: dict, sentences, fields, level: str, zero_division, co
 
 __all__ = [
     "DEFAULT_RESAMPLES", "METHODS", "SCORES", "add_intervals", "bca_interval", "bootstrap_scores", "check_confidence_level",
-    "check_method", "check_resamples", "make_rng", "percentile_interval", "resample_counts", "scores_from_sums",
+    "check_method", "check_resamples", "make_rng", "percentile_interval", "put_intervals", "resample_counts", "scores_from_sums",
     "sentence_arrays", "supported_scores",
 ]

@@ -39,6 +39,7 @@ from .chance_corrected import (
     DEFINED, NO_ENTITIES, UndefinedMetricWarning, f1_scores, undefined_message, zero_division_value,
 )
 from .bootstrap_intervals import add_intervals
+from .poisson_bootstrap import add_poisson_intervals, check_resampling
 from .exact_sum import exact_partials, merge_exactly
 from .random_model import LONG_UNIT, MODELS, prefetch_bands
 from .random_models import RandomModel, get_model
@@ -720,6 +721,8 @@ def chance_f1(
     confidence_level=None,
     n_resamples: int = 1000,
     random_state=None,
+    resampling: str = "multinomial",
+    document_ids=None,
 ) -> dict:
     """seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
@@ -739,10 +742,17 @@ def chance_f1(
     ``n_resamples`` resamples drawn with ``np.random.default_rng(random_state)``; see
     ``bootstrap_intervals``. Chance F1 intervals are not clipped; a corrected F1 interval is
     ``None`` where some resample's chance F1 is 1 or more (the model supports no corrected F1 there).
+    ``resampling="poisson"`` draws Poisson(1) weights that are a function of ``document_ids``
+    (default: the sentence positions) and the int seed ``random_state`` instead
+    (``poisson_bootstrap``): the intervals a sharded or streamed evaluation merges
+    (``ChanceF1State``, the Ray adapter) equal these, bit for bit.
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
     zero_division_value(zero_division)
+    check_resampling(resampling)
+    if document_ids is not None and resampling != "poisson":
+        raise ValueError("document_ids choose the weights of resampling='poisson' only")
     if sample_weight is not None:
         warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning, stacklevel=2)
     total, sentences = _corpus(predictions, references, scheme, mode, suffix, model, (level,),
@@ -751,6 +761,9 @@ def chance_f1(
     if return_sentence_scores:
         result["sentence_scores"] = sentence_scores(sentences, level)
 
+    if resampling == "poisson":
+        return add_poisson_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples,
+                                     random_state, document_ids)
     return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)
 
 

@@ -24,18 +24,45 @@ Formula (chance-F1 paper, Proposition 1 and the micro average of its Section 4):
 ``2 S[tp] / S[k1 + k2]`` and ``2 S[E matches] / S[k1 + k2]`` (entity level), and
 ``corrected = (observed - chance) / (1 - chance)``; ``result`` evaluates them with
 ``scores_from_statistics``, the same code ``chance_f1`` uses.
+
+Beyond the point scores, a state can also carry (options, all off by default):
+
+- ``levels=("token", "entity")``: the expectations of both levels, so ``result(level=...)`` gives
+  either from one pass over the data;
+- ``confidence_level`` with ``resampling="poisson"`` (and ``n_resamples``, ``random_state``): the
+  Poisson bootstrap's per-resample sums (``chance.poisson_bootstrap.PoissonSums``), whose weights
+  depend only on each sentence's document id (``update(..., document_ids=...)``; default: its
+  position in the order added) and the seed, so merged states give ``chance_f1(...,
+  resampling="poisson")``'s intervals bit for bit, however the corpus was split;
+- ``contingency_views``: agreement_report's token contingency tables ("all", "entities",
+  "grouped"), as counts per (reference category, predicted category); ``contingency_report()``
+  gives each view's coefficients and table as ``agreement_report`` does (without a distance).
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 
-from ..chance.corrected_f1 import LEVELS, MODELS, ChanceStatistics, corpus_total, scores_from_statistics
+import numpy as np
+
+from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, put_intervals
+from ..chance.corrected_f1 import (
+    FIELDS, LEVELS, MODELS, ChanceStatistics, corpus_statistics, corpus_total, scores_from_statistics,
+)
+from ..chance.poisson_bootstrap import PoissonSums, check_resampling, document_keys, poisson_seed
+from ..reliability.agreement_coefficients import coefficients, plain
+from ..reliability.contingency_table import contingency
 from ..spans.tags import resolve_scheme
 
-STATE_FORMAT = "chance_agreement.ChanceF1State/1"
+STATE_FORMAT = "chance_agreement.ChanceF1State/2"
+OLD_FORMATS = ("chance_agreement.ChanceF1State/1",)  # read: options without the bootstrap and tables
 MODES = (None, "default", "strict")
+CONTINGENCY_VIEWS = ("all", "entities", "grouped")  # agreement_report's views that need no markables
+BASIC_OPTIONS = ("level", "model", "scheme", "mode", "suffix")
+OPTIONS = BASIC_OPTIONS + ("levels", "confidence_level", "n_resamples", "random_state", "resampling",
+                           "contingency_views")
 
 
 def _scheme_name(scheme) -> str | None:
@@ -44,14 +71,31 @@ def _scheme_name(scheme) -> str | None:
     return None if resolved is None else resolved.__name__
 
 
+def _checked_levels(level: str, levels) -> tuple[str, ...]:
+    if levels is None:
+        return (level,)
+    if isinstance(levels, str) or not all(x in LEVELS for x in levels) or level not in levels:
+        raise ValueError(f"levels must be a tuple of {list(LEVELS)} holding level {level!r}, got {levels!r}")
+    return tuple(x for x in LEVELS if x in levels)
+
+
+def _checked_views(views) -> tuple[str, ...]:
+    if isinstance(views, str) or any(view not in CONTINGENCY_VIEWS for view in views):
+        raise ValueError(f"contingency_views must be a tuple of {list(CONTINGENCY_VIEWS)}, got {views!r}")
+    return tuple(view for view in CONTINGENCY_VIEWS if view in views)
+
+
 @dataclass
 class ChanceF1State:
     """Running total of a chance-corrected F1 evaluation (options keyword-only).
 
     ``level``, ``model``, ``scheme``, ``mode`` and ``suffix`` are ``chance_f1``'s options. In strict
     mode give ``scheme``: detecting it batch by batch could disagree with the whole corpus, so that
-    raises ValueError. ``sentences`` counts the sentences added (statistics of an empty sentence
-    are zero, so the count is all that records them).
+    raises ValueError. ``levels``, ``confidence_level``, ``n_resamples``, ``random_state``,
+    ``resampling`` and ``contingency_views``: see the module docstring (``random_state=None`` with
+    intervals draws a seed now and keeps it, so give one to states that will be merged).
+    ``sentences`` counts the sentences added (statistics of an empty sentence are zero, so the
+    count is all that records them).
     """
 
     level: str = "token"
@@ -59,10 +103,36 @@ class ChanceF1State:
     scheme: str | None = None
     mode: str | None = None
     suffix: bool = False
+    levels: tuple | None = None
+    confidence_level: float | None = None
+    n_resamples: int = 1000
+    random_state: int | None = None
+    resampling: str = "multinomial"
+    contingency_views: tuple = ()
     statistics: ChanceStatistics = field(default_factory=ChanceStatistics, repr=False)
     sentences: int = 0
+    bootstrap: PoissonSums | None = field(default=None, repr=False)
+    tables: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
+        self._check_basic_options()
+        self.levels = _checked_levels(self.level, self.levels)
+        self.contingency_views = _checked_views(self.contingency_views)
+        self.tables = {view: self.tables.get(view) or _Table(view) for view in self.contingency_views}
+        check_resampling(self.resampling)
+        self.n_resamples = check_resamples(self.n_resamples)
+        if self.confidence_level is not None:
+            self.confidence_level = check_confidence_level(self.confidence_level)
+            if self.resampling != "poisson":
+                raise ValueError("a state's intervals need resampling='poisson' (the sentence bootstrap draws from "
+                                 "every sentence at once; the Poisson one adds up across batches and shards)")
+            self.random_state = poisson_seed(self.random_state)
+            if self.bootstrap is None:
+                self.bootstrap = self._empty_bootstrap()
+        if not isinstance(self.statistics, ChanceStatistics):
+            raise ValueError(f"statistics must be ChanceStatistics, got {type(self.statistics).__name__}")
+
+    def _check_basic_options(self) -> None:
         if self.level not in LEVELS:
             raise ValueError(f"level must be one of {list(LEVELS)}, got {self.level!r}")
         if self.model not in MODELS:
@@ -75,28 +145,46 @@ class ChanceF1State:
         if self.mode == "strict" and self.scheme is None:
             raise ValueError("strict mode needs an explicit scheme (e.g. scheme='IOB2') when a corpus is scored in "
                              "parts: the scheme detected from one part could differ from the whole corpus's")
-        if not isinstance(self.statistics, ChanceStatistics):
-            raise ValueError(f"statistics must be ChanceStatistics, got {type(self.statistics).__name__}")
+
+    def _empty_bootstrap(self) -> PoissonSums:
+        return PoissonSums(seed=self.random_state, n_resamples=self.n_resamples, levels=self.levels)
 
     def options(self) -> dict:
-        """The options as ``chance_f1`` takes them."""
-        return {"level": self.level, "model": self.model, "scheme": self.scheme, "mode": self.mode,
-                "suffix": self.suffix}
+        """The options, as ``chance_f1`` takes them (plus ``levels`` and ``contingency_views``)."""
+        return {name: getattr(self, name) for name in OPTIONS}
 
-    def update(self, predictions, references) -> "ChanceF1State":
+    def _tag_options(self) -> dict:
+        return {"scheme": self.scheme, "mode": self.mode, "suffix": self.suffix}
+
+    def update(self, predictions, references, *, document_ids=None) -> "ChanceF1State":
         """Add a batch of sentences (tag sequences, as ``chance_f1`` takes them); returns ``self``.
 
-        Bad input raises ValueError naming the sentence within the batch; the state is unchanged then.
+        ``document_ids`` (one int or str per sentence) choose the Poisson bootstrap's weights;
+        default: the sentences' positions in the order added (``self.sentences``, ...). Bad input
+        raises ValueError naming the sentence within the batch; the state is unchanged then.
         """
         predictions, references = list(predictions), list(references)
         if len(predictions) != len(references):
             raise ValueError(f"{len(predictions)} predicted and {len(references)} reference sentences: "
                              "they must be as many")
+        if document_ids is not None and self.bootstrap is None:
+            raise ValueError("document_ids choose the Poisson bootstrap's weights: give the state a confidence_level")
         if not references:
             return self
-        total = corpus_total(predictions, references, scheme=self.scheme, mode=self.mode, suffix=self.suffix,
-                             model=self.model, levels=(self.level,))
+        options = dict(self._tag_options(), model=self.model, levels=self.levels)
+        if self.bootstrap is None:
+            total, bootstrap = corpus_total(predictions, references, **options), None
+        else:
+            total, sentences = corpus_statistics(predictions, references, **options)
+            keys = np.arange(self.sentences, self.sentences + len(references), dtype=np.uint64) \
+                if document_ids is None else document_keys(document_ids, len(references))
+            bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences(sentences, keys, FIELDS)
+        tables = {view: _Table.of(view, *contingency(predictions, references, view=view, **self._tag_options()))
+                  for view in self.contingency_views}
         self.statistics = self.statistics + total
+        self.bootstrap = bootstrap
+        for view, table in tables.items():
+            self.tables[view] = self.tables[view] + table
         self.sentences += len(references)
         return self
 
@@ -106,24 +194,54 @@ class ChanceF1State:
             raise ValueError(f"can merge only ChanceF1State, got {type(other).__name__}")
         if self.options() != other.options():
             raise ValueError(f"cannot merge states of different options: {self.options()} and {other.options()}")
+        bootstrap = None if self.bootstrap is None else self.bootstrap + other.bootstrap
+        tables = {view: self.tables[view] + other.tables[view] for view in self.contingency_views}
         return ChanceF1State(**self.options(), statistics=self.statistics + other.statistics,
-                             sentences=self.sentences + other.sentences)
+                             sentences=self.sentences + other.sentences, bootstrap=bootstrap, tables=tables)
 
     def reset(self) -> None:
         """Forget every sentence added (the options stay)."""
         self.statistics = ChanceStatistics()
         self.sentences = 0
+        self.bootstrap = None if self.bootstrap is None else self._empty_bootstrap()
+        self.tables = {view: _Table(view) for view in self.contingency_views}
 
-    def result(self, *, zero_division="warn") -> dict:
-        """``chance_f1``'s result (without sentence scores or intervals) of everything added."""
+    def result(self, *, zero_division="warn", level: str | None = None) -> dict:
+        """``chance_f1``'s result (without sentence scores) of everything added, at ``level`` (default
+        the state's ``level``; any of ``levels``), with the intervals when ``confidence_level`` is set."""
+        level = self.level if level is None else level
+        if level not in self.levels:
+            raise ValueError(f"this state computed the levels {list(self.levels)}, not {level!r}")
         if self.sentences == 0:
             raise ValueError("no sentences were added: nothing to score")
-        return scores_from_statistics(self.statistics, self.level, zero_division)
+        result = scores_from_statistics(self.statistics, level, zero_division)
+        if self.bootstrap is not None:
+            put_intervals(result, self.bootstrap.intervals(level, self.confidence_level, zero_division))
+        return result
+
+    def contingency_report(self) -> dict:
+        """For each of ``contingency_views``: ``coefficients`` of its table plus ``contingency``
+        (``{"categories", "table"}``), as ``agreement_report`` gives them without a distance."""
+        if not self.contingency_views:
+            raise ValueError("this state counts no contingency table: give it contingency_views")
+        if self.sentences == 0:
+            raise ValueError("no sentences were added: nothing to score")
+        report = {}
+        for view in self.contingency_views:
+            table, categories = self.tables[view].array()
+            report[view] = {**coefficients(table, categories),
+                            "contingency": {"categories": categories, "table": table.tolist()}}
+        return plain(report)
 
     def to_dict(self) -> dict:
-        """Strict-JSON form: format, options, sentence count and the statistics' own dict."""
-        return {"format": STATE_FORMAT, "options": self.options(), "sentences": self.sentences,
-                "statistics": self.statistics.to_dict()}
+        """Strict-JSON form: format, options, sentence count, the statistics' own dict, the
+        bootstrap sums (or None) and the contingency tables (categories and ``[reference, predicted,
+        count]`` rows)."""
+        options = dict(self.options(), levels=list(self.levels), contingency_views=list(self.contingency_views))
+        return {"format": STATE_FORMAT, "options": options, "sentences": self.sentences,
+                "statistics": self.statistics.to_dict(),
+                "bootstrap": None if self.bootstrap is None else self.bootstrap.to_dict(),
+                "contingency": {view: table.to_dict() for view, table in self.tables.items()}}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), allow_nan=False, sort_keys=True)
@@ -131,15 +249,7 @@ class ChanceF1State:
     @classmethod
     def from_dict(cls, data) -> "ChanceF1State":
         """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
-        if not isinstance(data, dict) or data.get("format") != STATE_FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise ValueError(f"not a {STATE_FORMAT} state (format {found!r})")
-        missing = {"options", "sentences", "statistics"} - set(data)
-        if missing:
-            raise ValueError(f"state lacks {sorted(missing)}")
-        options = data["options"]
-        if not isinstance(options, dict) or set(options) != {"level", "model", "scheme", "mode", "suffix"}:
-            raise ValueError(f"options must name exactly level, model, scheme, mode and suffix, got {options!r}")
+        old = _check_format(data)
         sentences = data["sentences"]
         if isinstance(sentences, bool) or not isinstance(sentences, int) or sentences < 0:
             raise ValueError(f"sentences must be a non-negative integer, got {sentences!r}")
@@ -147,20 +257,111 @@ class ChanceF1State:
             statistics = ChanceStatistics.from_dict(data["statistics"])
         except ValueError as error:
             raise ValueError(f"state statistics: {error}") from None
-        state = cls(**options, statistics=statistics, sentences=sentences)
-        state._check_statistics_match_options()
+        options = _options_from_dict(data["options"], old)
+        bootstrap = None if old or data["bootstrap"] is None else PoissonSums.from_dict(data["bootstrap"])
+        tables = {} if old else _tables_from_dict(data["contingency"], options.get("contingency_views", ()))
+        state = cls(**options, statistics=statistics, sentences=sentences, bootstrap=bootstrap, tables=tables)
+        state._check_parts_match_options()
         return state
 
     @classmethod
     def from_json(cls, text) -> "ChanceF1State":
         return cls.from_dict(strict_json(text, "state"))
 
-    def _check_statistics_match_options(self) -> None:
+    def _check_parts_match_options(self) -> None:
         stats = self.statistics
         if stats.model is not None and stats.model != self.model:
             raise ValueError(f"statistics computed with model {stats.model!r}, options say {self.model!r}")
-        if stats.levels is not None and self.level not in stats.levels:
-            raise ValueError(f"statistics computed for levels {list(stats.levels)}, options say {self.level!r}")
+        if stats.levels is not None and not set(self.levels) <= set(stats.levels):
+            raise ValueError(f"statistics computed for levels {list(stats.levels)}, options say {list(self.levels)!r}")
+        if self.bootstrap is not None and self.bootstrap.options() != self._empty_bootstrap().options():
+            raise ValueError(f"bootstrap sums of {self.bootstrap.options()} do not match the options")
+
+
+def _check_format(data) -> bool:
+    """True for a state of an older format (five options, no bootstrap or tables)."""
+    if not isinstance(data, dict) or data.get("format") not in (STATE_FORMAT, *OLD_FORMATS):
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise ValueError(f"not a {STATE_FORMAT} state (format {found!r})")
+    old = data["format"] in OLD_FORMATS
+    missing = {"options", "sentences", "statistics"} - set(data) if old else \
+        {"options", "sentences", "statistics", "bootstrap", "contingency"} - set(data)
+    if missing:
+        raise ValueError(f"state lacks {sorted(missing)}")
+    return old
+
+
+def _options_from_dict(options, old: bool) -> dict:
+    names = BASIC_OPTIONS if old else OPTIONS
+    if not isinstance(options, dict) or set(options) != set(names):
+        raise ValueError(f"options must name exactly {', '.join(names)}, got {options!r}")
+    options = dict(options)
+    for name in ("levels", "contingency_views"):
+        if name in options:
+            if not isinstance(options[name], list):
+                raise ValueError(f"options.{name} must be a list, got {options[name]!r}")
+            options[name] = tuple(options[name])
+    return options
+
+
+def _tables_from_dict(data, views) -> dict:
+    if not isinstance(data, dict) or set(data) != set(views):
+        raise ValueError(f"contingency must hold exactly the views {list(views)}")
+    return {view: _Table.from_dict(table, view) for view, table in data.items()}
+
+
+@dataclass
+class _Table:
+    """One view's contingency table as its categories (in ``contingency``'s order) and the
+    non-zero counts per (reference category, predicted category); tables add by category name."""
+
+    view: str
+    categories: list = field(default_factory=list)
+    counts: Counter = field(default_factory=Counter)
+
+    @classmethod
+    def of(cls, view: str, table: np.ndarray, categories: list[str]) -> "_Table":
+        rows, columns = np.nonzero(table)
+        return cls(view, list(categories), Counter({(categories[r], categories[c]): int(table[r, c])
+                                              for r, c in zip(rows.tolist(), columns.tolist())}))
+
+    def __add__(self, other: "_Table") -> "_Table":
+        return _Table(self.view, _merged_categories(self.view, self.categories, other.categories), self.counts + other.counts)
+
+    def array(self) -> tuple[np.ndarray, list[str]]:
+        index = {name: i for i, name in enumerate(self.categories)}
+        table = np.zeros((len(index), len(index)), dtype=np.int64)
+        for (reference, predicted), n in self.counts.items():
+            table[index[reference], index[predicted]] = n
+        return table, list(self.categories)
+
+    def to_dict(self) -> dict:
+        return {"categories": list(self.categories), "counts": [[r, p, n] for (r, p), n in sorted(self.counts.items())]}
+
+    @classmethod
+    def from_dict(cls, data, view: str) -> "_Table":
+        if not isinstance(data, dict) or set(data) != {"categories", "counts"} or not isinstance(data["counts"], list) \
+                or not isinstance(data["categories"], list) or not all(isinstance(c, str) for c in data["categories"]):
+            raise ValueError(f"contingency[{view!r}] must hold categories (strings) and counts")
+        counts = Counter()
+        for row in data["counts"]:
+            if not (isinstance(row, list) and len(row) == 3 and all(x in data["categories"] for x in row[:2])
+                    and type(row[2]) is int and row[2] > 0 and (row[0], row[1]) not in counts):
+                raise ValueError(f"contingency[{view!r}] counts must be distinct [reference, predicted, count > 0] "
+                                 f"rows over its categories, got {row!r}")
+            counts[row[0], row[1]] = row[2]
+        return cls(view, list(data["categories"]), counts)
+
+
+def _merged_categories(view: str, first: list[str], second: list[str]) -> list[str]:
+    """The union in ``contingency``'s order: sorted entity types, then O ("all"); sorted entity
+    types ("entities"); always ``[ENTITY, O]`` ("grouped")."""
+    from ..reliability.contingency_table import NOTHING
+
+    if view == "grouped" or not first or not second:
+        return list(first or second)
+    types = sorted((set(first) | set(second)) - {NOTHING})
+    return types + [NOTHING] if view == "all" else types
 
 
 def _reject_constant(name: str):
@@ -175,4 +376,4 @@ def strict_json(text, what: str | None = None):
         raise ValueError(f"{what + ': ' if what else ''}not valid JSON ({error})") from None
 
 
-__all__ = ["STATE_FORMAT", "ChanceF1State", "strict_json"]
+__all__ = ["CONTINGENCY_VIEWS", "STATE_FORMAT", "ChanceF1State", "strict_json"]

@@ -46,6 +46,12 @@ Args:
         intervals of observed, chance and corrected F1 ("..._ci" keys, [low, high]).
     n_resamples (int): bootstrap resamples (default 1000).
     random_state: int, numpy Generator or None (default, unseeded): the bootstrap's seed.
+    resampling (str): "multinomial" (default: sentences drawn with replacement) or "poisson":
+        Poisson(1) weights that depend only on each sentence's document id and the seed, so
+        sharded and streamed evaluations (ChanceF1State, the Ray adapter, multi-process mode)
+        give the same intervals bit for bit.
+    document_ids (list of int or str): resampling="poisson" only: one id per sentence (default
+        the positions 0, 1, ...); sentences sharing an id are resampled together.
 Args (configuration "multi", m >= 2 annotators):
     annotations: per sentence, the m annotators' tag sequences (None for a missing annotator);
         or annotators=: per annotator, its tag sequences of every sentence (None likewise).

@@ -66,7 +66,7 @@ def coefficients_configuration(config_name, *, predictions=None, references=None
 
 def chance_f1_configuration(config_name, *, predictions=None, references=None, annotations=None, names=None,
                             lengths=None, sample_weight=None, confidence_level=None, n_resamples=1000,
-                            random_state=None, **options) -> dict:
+                            random_state=None, resampling="multinomial", document_ids=None, **options) -> dict:
     """The result of chance_f1_metric's configuration ``config_name``.
 
     ``options`` are the shared ones (``suffix``, ``scheme``, ``mode``, ``zero_division``, ``model``,
@@ -76,7 +76,8 @@ def chance_f1_configuration(config_name, *, predictions=None, references=None, a
     if config_name not in CHANCE_F1_CONFIGURATIONS:
         raise ValueError(f"unknown configuration {config_name!r}: use one of {list(CHANCE_F1_CONFIGURATIONS)}")
     form = CHANCE_F1_CONFIGURATIONS[config_name]
-    intervals = dict(confidence_level=confidence_level, n_resamples=n_resamples, random_state=random_state)
+    intervals = dict(confidence_level=confidence_level, n_resamples=n_resamples, random_state=random_state,
+                     resampling=resampling, document_ids=document_ids)
     if form != "spans" and lengths is not None:
         raise ValueError("lengths= belongs to the 'spans' and 'nested_spans' configurations (tags carry their lengths)")
     if form != "annotations" and (annotations is not None or names is not None):
@@ -84,8 +85,8 @@ def chance_f1_configuration(config_name, *, predictions=None, references=None, a
     if form == "annotations":
         if sample_weight is not None:
             raise ValueError("sample_weight is not used by the 'multi' configuration")
-        if confidence_level is not None:
-            raise ValueError("confidence_level is not available in the 'multi' configuration")
+        if confidence_level is not None or document_ids is not None:
+            raise ValueError("confidence_level and document_ids are not available in the 'multi' configuration")
         return team_chance_f1(as_items(annotations), names=names, **options)  # one row per sentence: the features say so
     if form == "spans":
         if lengths is None:
@@ -93,8 +94,8 @@ def chance_f1_configuration(config_name, *, predictions=None, references=None, a
         if config_name == "spans":
             return span_chance_f1(predictions, references, lengths, sample_weight=sample_weight, **options, **intervals)
         unavailable = [name for name in ("suffix", "scheme", "mode", "return_sentence_scores") if options.get(name)]
-        if confidence_level is not None or sample_weight is not None:
-            unavailable += ["confidence_level" if confidence_level is not None else "sample_weight"]
+        unavailable += [name for name, value in (("confidence_level", confidence_level), ("sample_weight", sample_weight),
+                                                 ("document_ids", document_ids)) if value is not None]
         if unavailable:
             raise ValueError(f"{', '.join(unavailable)} not available in the 'nested_spans' configuration")
         return nested_chance_f1(predictions, references, lengths, zero_division=options["zero_division"],

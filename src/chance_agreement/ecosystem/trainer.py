@@ -50,7 +50,9 @@ METRICS: dict[str, tuple[Callable, str]] = {
 }
 
 IGNORE_INDEX = -100
-STATE_OPTIONS = ("level", "model", "scheme", "mode", "suffix")  # ChanceF1State's; zero_division goes to result()
+# ChanceF1State's options; zero_division goes to result()
+STATE_OPTIONS = ("level", "model", "scheme", "mode", "suffix", "confidence_level", "n_resamples", "random_state",
+                 "resampling")
 _LOOP = "evaluation_loop"  # Trainer's method calling compute_metrics once per batch
 
 
@@ -248,6 +250,9 @@ def _state_options(compute_kwargs: dict) -> tuple[dict | None, str]:
     if others:
         return None, (f"{', '.join(others)} need every sentence at once (the batch mode keeps only summed "
                       "statistics); use the concatenating mode (batch_eval_metrics=False)")
+    if compute_kwargs.get("confidence_level") is not None and compute_kwargs.get("resampling") != "poisson":
+        return None, ("intervals of the default resampling='multinomial' need every sentence at once; pass "
+                      "resampling='poisson' (intervals that add up batch by batch) or use batch_eval_metrics=False")
     return dict(compute_kwargs), ""
 
 
@@ -259,7 +264,8 @@ def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **c
     ``zero_division=0``). With ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"``
     works (its statistics add up; the others' need every sentence) and its options ``level``,
     ``model``, ``scheme``, ``mode``, ``suffix``, ``zero_division`` (strict mode with an explicit
-    ``scheme``). Bad label ids or shapes raise ValueError when the function is called.
+    ``scheme``), and intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``,
+    an int ``random_state``): the same as the concatenating mode's, bit for bit. Bad label ids or shapes raise ValueError when the function is called.
     """
     label_list = _check_label_list(label_list)
     function, prefix = _metric_function(metric)
