@@ -20,7 +20,7 @@ from ..spans.annotators import read_annotators
 from ..spans.conll import parse_column_spec, read_column_file
 from .command_io import UsageError
 from .leaderboard_significance import add_significance, significance_columns
-from ..ecosystem.model_cards import model_card
+from ..ecosystem.model_cards import eval_result_entries, model_card
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -204,8 +204,6 @@ def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str 
 def eval_results(board: dict, dataset_id: str = "conll2003", dataset_split: str | None = "test") -> dict:
     """``{system: [huggingface_hub.EvalResultEntry, ...]}``: per system one Eval Results entry per
     score, each its own task id (see ``ecosystem.model_cards``), at the board's level."""
-    from ..ecosystem.model_cards import eval_result_entries
-
     return {row["system"]: eval_result_entries(row["system"], row, metric_args(board), dataset_id=dataset_id,
                                                dataset_split=dataset_split)
             for row in board["systems"]}
