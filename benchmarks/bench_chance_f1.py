@@ -45,7 +45,7 @@ def clear_caches() -> None:
     from chance_agreement.chance.random_models import exact_expectations
 
     for cached in (random_model._coverage, random_model._start_distribution, random_model._weighted_terms,
-                   random_model._compact_coverage, random_model._compact_start,
+                   random_model._compact_coverage, random_model._compact_start, random_model._long_bands,
                    exact_expectations.expected_overlap,
                    exact_expectations.expected_matches, exact_expectations.single_pair_overlap):
         cached.cache_clear()

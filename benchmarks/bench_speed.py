@@ -1,4 +1,5 @@
-"""Every row of the speed table (issue 11) in one run: the chance core, then the coefficients.
+"""Every row of the speed table (issues 11 and 26) in one run: the chance core, the coefficients,
+then long documents (``bench_long_documents``: each call in a fresh process, a few minutes).
 
     python benchmarks/bench_speed.py        (data from $CHANCE_AGREEMENT_DATA or ../shared/data)
 
@@ -16,12 +17,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_chance_f1  # noqa: E402
 import bench_coefficients  # noqa: E402
+import bench_long_documents  # noqa: E402
 
 
 def main() -> int:
     status = bench_chance_f1.main()
     print()
-    return status or bench_coefficients.main([])
+    status = status or bench_coefficients.main([])
+    print()
+    return status or bench_long_documents.main([])
 
 
 if __name__ == "__main__":

@@ -132,7 +132,10 @@ _COLLECT = """JSON.stringify({
   external: Array.from(document.querySelectorAll('[src],link[href]')).length,
   notes: Array.from(document.querySelectorAll('.note')).map(e => e.textContent),
   title: document.title,
-  text: document.body.innerText
+  text: document.body.innerText,
+  viewport: document.documentElement.clientWidth,
+  page_width: document.documentElement.scrollWidth,
+  beyond: Array.from(document.querySelectorAll('main *')).filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).length
 })"""
 
 

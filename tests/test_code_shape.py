@@ -20,7 +20,7 @@ REPO = ROOT.parent.parent
 LONGEST = 60
 # imported inside the one function that needs them: optional and heavy (plots, progress bars, Hub
 # cards, UIMA CAS files)
-OPTIONAL = {"huggingface_hub", "tqdm", "matplotlib", "cassis"}
+OPTIONAL = {"huggingface_hub", "tqdm", "matplotlib", "cassis", "spacy", "ray", "torch", "gradio", "pyarrow", "yaml"}  # yaml: with huggingface_hub, for Eval Results
 
 
 def modules():

@@ -129,7 +129,32 @@ def test_existing_folder_needs_force(exported, capsys):
     copy = exported.parent / wheel.name
     copy.write_bytes(wheel.read_bytes())
     assert main(["hub-export", str(exported), "--metric", "chance_f1", "--force", "--wheel", str(copy)]) == 0
-    assert not marker.exists() and (exported / "chance_f1_metric" / wheel.name).read_bytes() == wheel.read_bytes()
+    assert (exported / "chance_f1_metric" / wheel.name).read_bytes() == wheel.read_bytes()
+    assert marker.read_text() == "old"  # not ours: left alone (issue 24, 2c)
+    marker.unlink()
+
+
+def test_force_replaces_only_what_it_writes(exported, tmp_path):
+    """Issue 24, 2c: --force deleted the whole folder, a Space clone's .git and the user's files too."""
+    wheel = next(exported.glob("chance_f1_metric/*.whl"))
+    space = tmp_path / "spaces" / "chance_f1_metric"
+    (space / ".git" / "objects").mkdir(parents=True)
+    (space / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (space / "notes.txt").write_text("mine")
+    (space / "README.md").write_text("old card")
+    stale = space / "chance_agreement-0.0.1-py3-none-any.whl"
+    stale.write_bytes(b"an older wheel of ours")
+    assert main(["hub-export", str(space.parent), "--metric", "chance_f1", "--force", "--wheel", str(wheel)]) == 0
+    assert (space / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n" and (space / ".git" / "objects").is_dir()
+    assert (space / "notes.txt").read_text() == "mine"
+    assert (space / "README.md").read_text() != "old card" and (space / "chance_f1_metric.py").is_file()
+    assert not stale.exists() and (space / wheel.name).read_bytes() == wheel.read_bytes()
+    (space / "app.py").unlink()
+    (space / "app.py").mkdir()  # something of the user's where a file of ours goes: refused, nothing changed
+    before = (space / "README.md").read_text()
+    (space / "README.md").write_text("edited")
+    assert main(["hub-export", str(space.parent), "--metric", "chance_f1", "--force", "--wheel", str(wheel)]) == 1
+    assert (space / "README.md").read_text() == "edited" and before
 
 
 def test_bad_source_and_unknown_metric(tmp_path):

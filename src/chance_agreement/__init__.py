@@ -84,6 +84,9 @@ _EXPORTS = {
     "entails": "reliability.segmentation",
     "load_segmentation_json": "reliability.segmentation",
     "boundaries_from_tags": "reliability.segmentation",
+    # gamma (Mathet et al. 2015): exact alignment, sampled expected disorder
+    "gamma_agreement": "reliability.gamma",
+    "GammaDissimilarity": "reliability.gamma",
     # noise bound of the agreed subset
     "noise_bound": "noise.noise_model",
     "hard_agreement_probability": "noise.noise_model",

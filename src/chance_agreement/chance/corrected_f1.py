@@ -40,7 +40,7 @@ from .chance_corrected import (
 )
 from .bootstrap_intervals import add_intervals
 from .exact_sum import exact_partials, merge_exactly
-from .random_model import MODELS
+from .random_model import LONG_UNIT, MODELS, prefetch_bands
 from .random_models import RandomModel, get_model
 from .random_models.exact_expectations import single_pair_overlap
 from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
@@ -315,6 +315,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
             per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
             return ChanceStatistics(per_type, correct, sum(map(len, references)), model.name, levels, partials), None
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
+    _prefetch_sentences(references, pred_spans, true_spans, model, with_matches, with_overlap)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
     for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans)):
@@ -341,6 +342,21 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[_EXP_OVERLAP], columns[_EXP_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
+
+
+def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, with_matches: bool,
+                        with_overlap: bool) -> None:
+    """The long units' bands of the per-sentence pass in one batch (``random_model.prefetch_bands``)."""
+    groups = []
+    for reference, pred, true in zip(references, pred_spans, true_spans):
+        if len(reference) < LONG_UNIT or len(pred) + len(true) <= 2:
+            continue
+        by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
+        for side, spans in enumerate((pred, true)):
+            for name, start, end in spans:
+                by_type[name][side].append(end - start)
+        groups.extend((len(reference), tuple(sorted(a)), tuple(sorted(b))) for a, b in by_type.values() if a and b)
+    prefetch_bands(groups, model.name, with_overlap, with_matches)
 
 
 def _correct_tokens(predictions, references) -> int:
@@ -485,10 +501,11 @@ def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, wi
     order = spans.sort_by((spans.group, spans.count), (spans.side, 2), (spans.length, spans.width))
     lengths = spans.length[order].tolist()
     cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
-    for g, start, middle, stop, size in zip(several.tolist(), cuts[several].tolist(),
-                                            (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
-                                            n[several].tolist()):
-        lengths_pred, lengths_true = tuple(lengths[start:middle]), tuple(lengths[middle:stop])
+    groups = [(size, tuple(lengths[start:middle]), tuple(lengths[middle:stop])) for start, middle, stop, size in
+              zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
+                  n[several].tolist())]
+    prefetch_bands(groups, model.name, with_overlap, with_matches)  # long units: one batch for the corpus
+    for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups):
         try:
             if with_overlap:
                 expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)

@@ -30,6 +30,12 @@ at a time. Small signatures (most sentences) are computed exactly in integers an
 rounded (``_exact_ends``); large ones with probabilities from logs (never factorials), to about
 1e-12. A text too dense for the band to be cut is refused up front (``_check_work``). The previous
 algorithm (full band, one segment at a time) is the tests' oracle, in ``tests/oracles.py``.
+
+Long units (documents of ``_LONG_UNIT`` tokens or more, total excess up to ``_LONG_BAND``) take
+``document_bands`` instead: the same band sum as running sums of non-negative terms (Vandermonde's
+identity and Horner's rule), one subset-excess table per annotator and unit shared by all its
+segments, to about 1e-15, batched over a corpus (``prefetch_bands``); sentences keep the paths
+above, so their values keep their bits.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+from .document_bands import side_bands_many
 from .exact_sum import exact_dot, ordered_matmul
 from .portable_math import exp, gammaln, log, log_factorial
 
@@ -407,6 +414,109 @@ def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], sca
     return out
 
 
+# Units of at least this many tokens (documents) take the band of ``document_bands``: all segments
+# of one side at once, batched over units; shorter ones (sentences) keep the per-signature paths
+# above, so sentence corpora keep their bits.
+_LONG_UNIT = 256
+LONG_UNIT = _LONG_UNIT  # units this long take the document bands (public for corrected_f1's batching)
+
+# ... while the side's total excess is at most this (longer bands: the converged band above).
+_LONG_BAND = 2048
+
+
+def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
+    """Whether ``document_bands`` computes the distribution of a segment of excess ``excess``
+    (``0``: a free token) among the others of ``lengths`` (the whole side, sorted): a long unit,
+    a moderate band with a flat middle, and the running products of its weights positive."""
+    if n < _LONG_UNIT:
+        return False
+    total = sum(lengths) - len(lengths)
+    band = total - excess
+    positive = sum(1 for a in lengths if a > 1) - (excess > 0)
+    return 0 < band and total <= _LONG_BAND and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive
+
+
+class _BandCache(dict):
+    """``(n, lengths, excess) -> (V on the band, flat V)`` of ``document_bands.side_bands``,
+    filled one unit at a time or for a whole corpus (``prefetch_bands``); bounded like the
+    other caches (cleared when full)."""
+
+    limit = 1 << 17
+
+    def cache_clear(self) -> None:
+        self.clear()
+
+    def fill(self, requests) -> None:
+        """Compute every ``(n, lengths, excesses)`` request not cached yet, in one batch."""
+        wanted: dict[tuple[int, tuple[int, ...]], set[int]] = {}
+        for n, lengths, excesses in requests:
+            missing = {e for e in excesses if (n, lengths, e) not in self}
+            if missing:
+                wanted.setdefault((n, lengths), set()).update(missing)
+        if not wanted:
+            return
+        if len(self) + sum(map(len, wanted.values())) > self.limit:
+            self.clear()
+        jobs = [(n, lengths, tuple(sorted(excesses))) for (n, lengths), excesses in wanted.items()]
+        for (n, lengths, excesses), bands in zip(jobs, side_bands_many(jobs)):
+            for excess, band in zip(excesses, bands):
+                self[(n, lengths, excess)] = band
+
+    def band(self, n: int, lengths: tuple[int, ...], excess: int):
+        key = (n, lengths, excess)
+        if key not in self:
+            self.fill([key[:2] + ((excess,),)])
+        return self[key]
+
+
+_long_bands = _BandCache()
+
+
+def prefetch_bands(groups, model: str, overlap: bool, matches: bool) -> None:
+    """Compute in one batch the long-unit bands that ``expected_overlap`` (``overlap``) and the
+    entity level's start distributions (``matches``) will ask for ``groups``: ``(n, lengths_a,
+    lengths_b)`` with sorted length tuples. Only a cache fill: every value is the same bits as
+    computed alone."""
+    if model != "non_overlapping":
+        return
+    requests = []
+    for n, lengths_a, lengths_b in groups:
+        if n < _LONG_UNIT or len(lengths_a) + len(lengths_b) <= 2:
+            continue
+        shared = set(lengths_a) & set(lengths_b) if matches else set()
+        for lengths in (lengths_a, lengths_b):
+            excesses = {length - 1 for length in shared if len(lengths) > 1}
+            if overlap and len(lengths) > 1:
+                excesses.add(0)
+            excesses = [e for e in excesses if _long_side(n, lengths, e)]
+            if excesses:
+                requests.append((n, lengths, excesses))
+    _long_bands.fill(requests)
+
+
+def _long_coverage(n: int, lengths: tuple[int, ...]):
+    """Coverage of a long unit as ``(left, middle)``: ``1 - (M - k)/M * V``, ``M = n - E`` slots."""
+    band, flat = _long_bands.band(n, lengths, 0)
+    slots = n - sum(lengths) + len(lengths)
+    scale = (slots - len(lengths)) / slots
+    return 1.0 - scale * band, 1.0 - scale * flat
+
+
+def _long_start(n: int, others: tuple[int, ...], length: int):
+    """Start distribution of a long unit as ``(left, middle)``: ``V / M``, ``M = n - E`` slots."""
+    lengths = tuple(sorted(others + (length,)))
+    band, flat = _long_bands.band(n, lengths, length - 1)
+    slots = n - sum(lengths) + len(lengths)
+    return band / slots, flat / slots
+
+
+def _expand(left: np.ndarray, middle: float, size: int) -> np.ndarray:
+    out = np.full(size, middle)
+    out[: left.size] = left
+    out[size - left.size :] = left[::-1]
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def _compact_coverage(n: int, lengths: tuple[int, ...], model: str):
     """Coverage as ``(left, middle)``: ``c(t) = c(n - 1 - t) = left[t]`` for ``t < len(left)``,
@@ -428,6 +538,8 @@ def _compact_coverage(n: int, lengths: tuple[int, ...], model: str):
     if total == k:
         return (), k / n
     total_excess = total - k
+    if _long_side(n, lengths, 0):
+        return _long_coverage(n, lengths)
     if n < 2 * total_excess + 1 or _exact_terms(n, k, total_excess) > _EXACT_TERMS:
         return None
     slots = n - total_excess
@@ -442,6 +554,8 @@ def _compact_start(n: int, others: tuple[int, ...], length: int, model: str):
     support = n - length + 1
     if model == "overlapping" or not others:
         return (), 1.0 / support
+    if _long_side(n, tuple(sorted(others + (length,))), length - 1):
+        return _long_start(n, others, length)
     excess_others = [a - 1 for a in others]
     total_excess = sum(excess_others)
     if support < 2 * total_excess + 1 or _exact_terms(support, len(others), total_excess) > _EXACT_TERMS:
@@ -454,11 +568,19 @@ def _compact_start(n: int, others: tuple[int, ...], length: int, model: str):
 
 
 def compact_dot(n: int, first, second) -> float:
-    """``sum_t c1(t) c2(t)`` of two ``_compact_coverage`` forms (exactly rounded sum)."""
+    """``sum_t c1(t) c2(t)`` of two compact forms ``(left, middle)`` (``left`` a tuple or an array):
+    each product rounded once, their sum correctly rounded (``math.fsum``), so the value does not
+    depend on the form."""
     (left_1, middle_1), (left_2, middle_2) = first, second
     band = max(len(left_1), len(left_2))
-    products = [(left_1[t] if t < len(left_1) else middle_1) * (left_2[t] if t < len(left_2) else middle_2)
-                for t in range(band)]
+    if band <= 64 and not isinstance(left_1, np.ndarray) and not isinstance(left_2, np.ndarray):
+        products = [(left_1[t] if t < len(left_1) else middle_1) * (left_2[t] if t < len(left_2) else middle_2)
+                    for t in range(band)]
+    else:
+        ends = [np.full(band, middle) for middle in (middle_1, middle_2)]
+        ends[0][: len(left_1)] = left_1
+        ends[1][: len(left_2)] = left_2
+        products = (ends[0] * ends[1]).tolist()
     return math.fsum(products + products + [(n - 2 * band) * middle_1 * middle_2])
 
 
@@ -502,6 +624,8 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
         return np.ones(n)
     if total == k:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
         return np.full(n, k / n)
+    if _long_side(n, lengths, 0):
+        return _expand(*_long_coverage(n, lengths), n)
     slots = n - (total - k)
     return _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total,
                       complement=True)
@@ -531,6 +655,8 @@ def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: 
     support = n - length + 1
     if model == "overlapping" or not others:
         return np.full(support, 1.0 / support)
+    if _long_side(n, tuple(sorted(others + (length,))), length - 1):
+        return _expand(*_long_start(n, others, length), support)
     excess_others = [a - 1 for a in others]
     slots = n - sum(excess_others) - (length - 1)  # Proposition 3: flat on [E_others, support - E_others)
     return _two_ended(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
@@ -600,6 +726,6 @@ compact_coverage = _compact_coverage
 compact_start = _compact_start
 
 __all__ = [
-    "MODELS", "cached_coverage", "cached_start_distribution", "check_inputs", "compact_coverage", "compact_dot",
-    "compact_start", "coverage_probabilities", "expected_overlap", "sample_annotation", "start_probabilities",
+    "LONG_UNIT", "MODELS", "cached_coverage", "cached_start_distribution", "check_inputs", "compact_coverage", "compact_dot",
+    "compact_start", "coverage_probabilities", "expected_overlap", "prefetch_bands", "sample_annotation", "start_probabilities",
 ]

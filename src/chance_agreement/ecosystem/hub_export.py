@@ -65,8 +65,28 @@ def requirements_text(wheel_name: str) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
+def _clear_our_files(folder: Path, metric: MetricModule, keep=None) -> None:
+    """Before ``--force`` writes again: remove only what an export writes (the script, README.md,
+    requirements.txt, app.py and wheels of this package); a Space clone's ``.git`` and any other
+    file stay, and so does ``keep`` (the wheel to ship, if it is there). Something that is not a
+    file where one of ours goes is refused before anything changes."""
+    if not folder.is_dir():
+        raise ValueError(f"{folder} exists and is not a folder")
+    ours = [folder / name for name in (metric.script, "README.md", "requirements.txt", "app.py")]
+    ours += [path for path in sorted(folder.glob(f"{DISTRIBUTION.replace('-', '_')}-*.whl"))
+             if keep is None or path.resolve() != Path(keep).resolve()]
+    in_the_way = [path for path in ours if path.exists() and (path.is_dir() or not path.is_file())]
+    if in_the_way:
+        raise ValueError(f"{in_the_way[0]} is not a file; --force replaces only the files the export writes")
+    for path in ours:
+        path.unlink(missing_ok=True)
+
+
 def export_metric(metric: MetricModule, target_dir, source=None, overwrite: bool = False, wheel=None) -> Path:
     """Write one Space folder ``target_dir/<metric.folder>`` and return its path.
+
+    An existing folder is refused unless ``overwrite``; then only the files an export writes are
+    replaced (``.git`` and the user's files stay).
 
     ``wheel``: the package's wheel to ship (built with ``wheel_file.build_wheel`` when None).
     """
@@ -78,10 +98,8 @@ def export_metric(metric: MetricModule, target_dir, source=None, overwrite: bool
     if folder.exists():
         if not overwrite:
             raise ValueError(f"{folder} already exists; use --force to replace it")
-        if not folder.is_dir():
-            raise ValueError(f"{folder} exists and is not a folder")
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+        _clear_our_files(folder, metric, keep=wheel)
+    folder.mkdir(parents=True, exist_ok=True)
     wheel = Path(wheel) if wheel is not None else build_wheel(folder)
     if wheel.parent.resolve() != folder.resolve():
         shutil.copyfile(wheel, folder / wheel.name)

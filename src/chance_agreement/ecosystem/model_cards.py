@@ -19,6 +19,8 @@ Nothing is sent anywhere: push the folder written by ``write_model_repos`` (READ
 
 from __future__ import annotations
 
+import math
+import numbers
 from pathlib import Path
 
 import yaml
@@ -35,31 +37,51 @@ def metric_name(score: str, level: str) -> str:
     return f"{_SCORE_NAMES[score]} ({level} level)"
 
 
+def _defined_scores(scores: dict) -> dict:
+    """``{score: float}`` of the defined scores; a missing key, NaN, an infinity or a non-number is a
+    ValueError (a model-index value must be a finite number); None (undefined) is left out."""
+    missing = [score for score in SCORES if score not in scores]
+    if missing:
+        raise ValueError(f"no value for {missing}: give each of {list(SCORES)} (None for an undefined one)")
+    defined = {}
+    for score in SCORES:
+        value = scores[score]
+        if value is None:
+            continue
+        finite = isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+        if not finite:
+            raise ValueError(f"{score} is {value!r}, not a finite number: a model card lists only defined scores")
+        defined[score] = float(value)
+    if not defined:
+        raise ValueError("every score is undefined: a model card needs at least one")
+    return defined
+
+
 def eval_results(scores: dict, metric_args: dict, dataset_type: str, dataset_name: str,
                  dataset_split: str | None = None, dataset_config: str | None = None) -> list:
-    """One ``huggingface_hub.EvalResult`` per score in ``SCORES`` (``scores[score]`` a float)."""
+    """One ``huggingface_hub.EvalResult`` per defined score in ``SCORES`` (``scores[score]`` a
+    finite number, or None for an undefined one, which is left out)."""
     from huggingface_hub import EvalResult
 
     level = metric_args.get("level", "token")
-    missing = [score for score in SCORES if scores.get(score) is None]
-    if missing:
-        raise ValueError(f"no value for {missing}: a model card lists only defined scores")
     return [
         EvalResult(task_type=TASK_TYPE, task_name="Token Classification", dataset_type=dataset_type,
                    dataset_name=dataset_name, dataset_split=dataset_split, dataset_config=dataset_config,
                    metric_type=METRIC_TYPE, metric_name=metric_name(score, level),
-                   metric_value=float(scores[score]), metric_config="default", metric_args=dict(metric_args))
-        for score in SCORES
+                   metric_value=value, metric_config="default", metric_args=dict(metric_args))
+        for score, value in _defined_scores(scores).items()
     ]
 
 
 def model_card(system: str, scores: dict, metric_args: dict, dataset_type: str = "conll2003",
                dataset_name: str = "CoNLL-2003", dataset_split: str | None = "test",
                dataset_config: str | None = None):
-    """A ``huggingface_hub.ModelCard`` for ``system`` whose metadata holds its three scores.
+    """A ``huggingface_hub.ModelCard`` for ``system`` whose metadata holds its scores.
 
-    ``scores``: ``{"observed_f1": ..., "chance_f1": ..., "corrected_f1": ...}``; ``metric_args``:
-    the keyword arguments given to the metric (``level``, ``model``, ...).
+    ``scores``: ``{"observed_f1": ..., "chance_f1": ..., "corrected_f1": ...}``, each a finite
+    number or None where undefined (corrected F1 when chance F1 is 1: then the card's text says
+    so and model-index leaves it out); ``metric_args``: the keyword arguments given to the metric
+    (``level``, ``model``, ...).
     """
     from huggingface_hub import ModelCard, ModelCardData
 
@@ -70,7 +92,11 @@ def model_card(system: str, scores: dict, metric_args: dict, dataset_type: str =
     lines = [f"# {system}", "",
              f"Scores on {dataset_name}" + (f" ({dataset_split} split)" if dataset_split else "")
              + f", {level} level, from the `{METRIC_TYPE}` metric (chance-agreement):", ""]
-    lines += [f"- {metric_name(score, level)}: {float(scores[score]):.4f}" for score in SCORES]
+    lines += [f"- {metric_name(score, level)}: " + ("undefined" if scores[score] is None else f"{float(scores[score]):.4f}")
+              for score in SCORES]
+    if scores["corrected_f1"] is None:
+        lines += ["", "Corrected F1 is undefined here: chance F1 is 1, so there is no room for agreement "
+                      "beyond chance."]
     return ModelCard(f"---\n{data.to_yaml()}\n---\n\n" + "\n".join(lines) + "\n")
 
 
@@ -96,17 +122,15 @@ def _notes(system: str, score: str, metric_args: dict, dataset_split: str | None
 def eval_result_entries(system: str, scores: dict, metric_args: dict, *, dataset_id: str,
                         dataset_split: str | None = None, dataset_revision: str | None = None,
                         date: str | None = None, source_url: str | None = None) -> list:
-    """One ``huggingface_hub.EvalResultEntry`` per score in ``SCORES``, each its own task id."""
+    """One ``huggingface_hub.EvalResultEntry`` per defined score in ``SCORES``, each its own task id
+    (a score None, undefined, is left out; NaN or an infinity is refused)."""
     from huggingface_hub import EvalResultEntry
 
     level = metric_args.get("level", "token")
-    missing = [score for score in SCORES if scores.get(score) is None]
-    if missing:
-        raise ValueError(f"no value for {missing}: Eval Results list only defined scores")
-    return [EvalResultEntry(dataset_id=dataset_id, task_id=task_id(score, level), value=float(scores[score]),
+    return [EvalResultEntry(dataset_id=dataset_id, task_id=task_id(score, level), value=value,
                             dataset_revision=dataset_revision, date=date, source_url=source_url,
                             notes=_notes(system, score, metric_args, dataset_split))
-            for score in SCORES]
+            for score, value in _defined_scores(scores).items()]
 
 
 def eval_results_yaml(entries: list) -> str:
@@ -134,28 +158,43 @@ def _root(folder) -> Path:
     return root
 
 
-def write_model_cards(cards: dict, folder) -> list[Path]:
-    """Write ``{system: ModelCard}`` as ``folder/<system>/README.md`` (the folder is created)."""
+def _targets(items: dict, folder, relative: str, force: bool) -> dict:
+    """``{system: folder/<system>/relative}``, refusing before anything is written: two systems
+    whose folder names are the same (after ``_safe``, ignoring case, as on case-insensitive file
+    systems), and a file already there unless ``force``."""
     root = _root(folder)
-    written = []
-    for system, card in cards.items():
-        target = root / _safe(system) / "README.md"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(str(card), encoding="utf-8")
-        written.append(target)
-    return written
+    targets, seen = {}, {}
+    for system in items:
+        safe = _safe(system)
+        if safe.casefold() in seen:
+            raise ValueError(f"systems {seen[safe.casefold()]!r} and {system!r} would write to the same folder "
+                             f"{str(root / safe)!r}; give them distinct names (--names)")
+        seen[safe.casefold()] = system
+        targets[system] = root / safe / relative
+    existing = [str(target) for target in targets.values() if target.exists()]
+    if existing and not force:
+        raise ValueError(f"{existing[0]} exists" + (f" (and {len(existing) - 1} more)" if len(existing) > 1 else "")
+                         + ": not overwritten; give --force (force=True) to replace it")
+    return targets
 
 
-def write_eval_results(entries: dict, folder, file_name: str) -> list[Path]:
-    """Write ``{system: [EvalResultEntry, ...]}`` as ``folder/<system>/.eval_results/<file_name>``."""
-    root = _root(folder)
-    written = []
-    for system, system_entries in entries.items():
-        target = root / _safe(system) / ".eval_results" / file_name
+def _write(items: dict, targets: dict, text) -> list[Path]:
+    for system, target in targets.items():
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(eval_results_yaml(system_entries), encoding="utf-8")
-        written.append(target)
-    return written
+        target.write_text(text(items[system]), encoding="utf-8")
+    return list(targets.values())
+
+
+def write_model_cards(cards: dict, folder, *, force: bool = False) -> list[Path]:
+    """Write ``{system: ModelCard}`` as ``folder/<system>/README.md`` (the folders are created);
+    names landing in one folder, and an existing README.md without ``force``, are refused first."""
+    return _write(cards, _targets(cards, folder, "README.md", force), str)
+
+
+def write_eval_results(entries: dict, folder, file_name: str, *, force: bool = False) -> list[Path]:
+    """Write ``{system: [EvalResultEntry, ...]}`` as ``folder/<system>/.eval_results/<file_name>``,
+    refused as ``write_model_cards`` refuses."""
+    return _write(entries, _targets(entries, folder, f".eval_results/{file_name}", force), eval_results_yaml)
 
 
 __all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_result_entries", "eval_results", "eval_results_name",

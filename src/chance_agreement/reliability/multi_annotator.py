@@ -197,7 +197,9 @@ def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
     if n_items * n_categories > MAX_COUNT_CELLS:
         raise ValueError(
             f"{n_items:,} items x {n_categories:,} distinct labels need {n_items * n_categories:,} "
-            f"count cells (limit {MAX_COUNT_CELLS:,}); with interval labels, round or bin them"
+            f"count cells for this coefficient (limit {MAX_COUNT_CELLS:,}): score fewer items at once "
+            "(e.g. per entity type or per document) or merge rare labels; fleiss_kappa counts such "
+            "nominal data sparsely and has no limit; numeric (interval) labels can also be rounded or binned"
         )
     rows = np.broadcast_to(np.arange(n_items, dtype=np.int64)[:, None], codes.shape)
     given = codes >= 0
@@ -254,18 +256,56 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
             )
     else:
         codes, cats = rating_codes(ratings, categories)
+        if codes.shape[0] * len(cats) > MAX_COUNT_CELLS:  # many labels: count only the labels given
+            return _fleiss_from_codes(codes, cats, details)
         table = count_matrix(codes, len(cats))
-    return _fleiss_from_counts(table, cats, details)
+    return fleiss_from_counts(table, cats, details)
 
 
-def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
+def _fleiss_from_codes(codes: np.ndarray, cats: list, details: bool):
+    """``fleiss_kappa`` by sparse counting: each item's labels sorted, ``a_ij`` the length of each
+    run of equal labels, so the work and memory are items x annotators, whatever the number of
+    categories (the same formulas as ``fleiss_from_counts``, over the labels an item has)."""
+    ordered = np.sort(codes, axis=1)
+    given = ordered >= 0
+    per_item = given.sum(axis=1).astype(float)
+    first = given.copy()  # the first cell of each run of one label
+    first[:, 1:] &= ordered[:, 1:] != ordered[:, :-1]
+    runs = np.zeros(ordered.shape)
+    for column in range(ordered.shape[1]):  # a_ij at the first cell of label j's run
+        runs[:, column] = ((ordered == ordered[:, column : column + 1]) & given).sum(axis=1)
+    runs[~first] = 0.0
+    rated = per_item >= 1
+    shares = np.divide(runs, per_item[:, None], out=np.zeros_like(runs), where=rated[:, None])
+    proportions = np.bincount(ordered[first], weights=shares[first], minlength=len(cats)) / rated.sum()
+    pairable = per_item >= 2
+    r, a = per_item[pairable, None], runs[pairable]
+    terms = {"agreement": (a / r) * ((a - 1) / (r - 1)), "disagreement": (a / r) * ((r - a) / (r - 1))}
+    return _fleiss_result(per_item, {name: t.sum(axis=1) for name, t in terms.items()}, proportions,
+                          int(np.count_nonzero(proportions)), cats, details)
+
+
+def fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
     """``fleiss_kappa`` of an items x categories count matrix."""
-    warnings: list[str] = []
     with np.errstate(over="ignore"):
         per_item = table.sum(axis=1)
     if not np.all(np.isfinite(per_item)):
         raise ValueError("counts are too large: an item's total overflows a float")
-    rated = per_item >= 1
+    rated, pairable = per_item >= 1, per_item >= 2
+    r, a = per_item[pairable], table[pairable]
+    # a(a - 1) / (r(r - 1)) as a product of two ratios: counts of 1e200 do not overflow; an item's
+    # disagreement sum_j a_ij (r_i - a_ij) / (r_i (r_i - 1)) from non-negative terms
+    items = {"agreement": ((a / r[:, None]) * ((a - 1) / (r - 1)[:, None])).sum(axis=1),
+             "disagreement": ((a / r[:, None]) * (sum_of_others(a) / (r - 1)[:, None])).sum(axis=1)}
+    proportions = (table[rated] / per_item[rated, None]).mean(axis=0)
+    used = int(np.count_nonzero(table[rated].sum(axis=0)))
+    return _fleiss_result(per_item, items, proportions, used, cats, details)
+
+
+def _fleiss_result(per_item, items: dict, proportions, used: int, cats: list, details: bool):
+    """Fleiss' kappa from each pairable item's agreement and disagreement, the category
+    proportions and the number of categories used (``fleiss_from_counts``, ``_fleiss_from_codes``)."""
+    warnings: list[str] = []
     pairable = per_item >= 2
     result: dict[str, Any] = {
         "kappa": None,
@@ -278,30 +318,20 @@ def _fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
     if not pairable.any():
         warnings.append("no item has two or more ratings: agreement is undefined")
         return result if details else None
-    r = per_item[pairable]
-    a = table[pairable]
-    # a(a - 1) / (r(r - 1)) as a product of two ratios: counts of 1e200 do not overflow
-    observed = float(np.mean(((a / r[:, None]) * ((a - 1) / (r - 1)[:, None])).sum(axis=1)))
-    proportions = (table[rated] / per_item[rated, None]).mean(axis=0)
-    expected = float(np.sum(proportions**2))
-    result["observed_agreement"] = observed
-    result["expected_agreement"] = expected
+    result["observed_agreement"] = float(np.mean(items["agreement"]))
+    result["expected_agreement"] = float(np.sum(proportions**2))
     # undefined exactly when at most one category is ever used (then P_E = 1), decided from the
     # counts; 1 - P_E = sum_j p_j sum_{k != j} p_k has no cancellation, so it is never 0 otherwise
-    if np.count_nonzero(table[rated].sum(axis=0)) <= 1:
+    if used <= 1:
         warnings.append(
             "every rating is the same category, so chance agreement is 1 and kappa is undefined"
         )
         return result if details else None
-    # kappa = 1 - D_o / D_e with D = 1 - P, both from non-negative terms: an item's disagreement
-    # is sum_j a_ij (r_i - a_ij) / (r_i (r_i - 1)), chance's sum_j p_j sum_{k != j} p_k
-    observed_disagreement = float(np.mean(
-        ((a / r[:, None]) * (sum_of_others(a) / (r - 1)[:, None])).sum(axis=1)
-    ))
+    # kappa = 1 - D_o / D_e with D = 1 - P, both from non-negative terms
+    observed_disagreement = float(np.mean(items["disagreement"]))
     chance_disagreement = float(np.sum(proportions * sum_of_others(proportions)))
-    kappa = float(1.0 - observed_disagreement / chance_disagreement)
-    result["kappa"] = kappa
-    return result if details else kappa
+    result["kappa"] = float(1.0 - observed_disagreement / chance_disagreement)
+    return result if details else result["kappa"]
 
 
 def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray, int]:
@@ -402,10 +432,10 @@ def krippendorff_alpha(
     ``n_pairable_values``, ``warnings``.
     """
     codes, cats = rating_codes(ratings, categories)
-    return _alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
+    return alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
 
 
-def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
+def alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
     """``krippendorff_alpha`` of an items x categories count matrix."""
     coincidences = coincidence_matrix(counts)
     marginals = coincidences.sum(axis=1)
@@ -498,8 +528,8 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function="multi_annotator_agreement")
     codes, cats = rating_codes(ratings)
     counts = count_matrix(codes, len(cats))  # counted once for both coefficients
-    fleiss = _fleiss_from_counts(counts, cats, details=True)
-    alpha = _alpha_from_counts(counts, cats, "nominal", details=True)
+    fleiss = fleiss_from_counts(counts, cats, details=True)
+    alpha = alpha_from_counts(counts, cats, "nominal", details=True)
     return {
         "fleiss_kappa": fleiss["kappa"],
         "krippendorff_alpha": alpha["alpha"],
@@ -516,10 +546,12 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
 
 __all__ = [
     "DISTANCES",
+    "alpha_from_counts",
     "MAX_COUNT_CELLS",
     "check_counts",
     "coincidence_matrix",
     "count_matrix",
+    "fleiss_from_counts",
     "fleiss_kappa",
     "is_missing",
     "krippendorff_alpha",

@@ -34,6 +34,7 @@ undefined coefficient or from one item is ``None``.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
@@ -43,8 +44,7 @@ from ..chance.chance_corrected import has_room
 from ..chance.exact_sum import ordered_matmul, quadratic_form
 from ..chance.portable_math import t_ppf, t_sf
 from .benchmark_scales import benchmark
-
-from .multi_annotator import rating_categories, check_counts, rows_count_matrix, is_missing, rating_rows
+from .multi_annotator import check_counts, count_matrix, rating_codes
 from .weights import agreement_weights
 
 COEFFICIENTS = (
@@ -69,12 +69,9 @@ class _Data:
                 raise ValueError(f"counts has {table.shape[1]} category columns but {len(categories)} categories given")
             self.raw = None
         else:
-            rows = rating_rows(ratings)
-            categories = rating_categories(rows, categories)
-            table = rows_count_matrix(rows, categories)
-            index = {c: k for k, c in enumerate(categories)}
             # raw[i, g] = category index of rater g's label for item i, -1 if missing
-            self.raw = np.array([[-1 if is_missing(v) else index[v] for v in row] for row in rows], dtype=int)
+            self.raw, categories = rating_codes(ratings, categories)
+            table = count_matrix(self.raw, len(categories))
         rated = table.sum(axis=1) > 0
         if not rated.all():
             self.warnings.append(f"{int((~rated).sum())} item(s) without any rating left out")
@@ -89,11 +86,18 @@ class _Data:
         self.weights_name = weights if isinstance(weights, str) else "custom"
 
 
+@functools.lru_cache(maxsize=256)
+def _t_quantile(confidence_level: float, degrees: int) -> float:
+    """The two-sided interval's t quantile: one per level and item count, shared by every
+    coefficient of a report (each costs a portable incomplete-beta inversion)."""
+    return float(t_ppf(1 - (1 - confidence_level) / 2, degrees))
+
+
 def _t_inference(value, variance, n, confidence_level):
     if value is None or n < 2 or variance is None or not np.isfinite(variance):
         return None, None, None
     se = math.sqrt(max(variance, 0.0))
-    half = se * t_ppf(1 - (1 - confidence_level) / 2, n - 1)
+    half = se * _t_quantile(confidence_level, int(n - 1))
     interval = [float(value - half), float(min(1.0, value + half))]
     p_value = 2 * t_sf(abs(value / se), n - 1) if se > 0 else (0.0 if value != 0 else 1.0)
     return float(se), interval, float(p_value)
@@ -113,10 +117,28 @@ def _result(value, pa, pe, variance, n, confidence_level, warnings):
     }
 
 
+def _weighted(counts, weights):
+    """``r*_ik = sum_l w_kl r_il`` (``ordered_matmul(counts, weights.T)``, the same bits: the terms
+    in increasing ``l``) from each item's nonzero counts only, so the work is items x categories x
+    (categories an item has) instead of items x categories^2; identity weights give the counts."""
+    if np.array_equal(weights, np.eye(weights.shape[0])):
+        return counts.copy()
+    out = np.zeros((counts.shape[0], weights.shape[0]))
+    rows, columns = np.nonzero(counts)  # row by row, each row's categories increasing
+    if rows.size:
+        starts = np.searchsorted(rows, rows)  # first nonzero of each entry's row
+        rank = np.arange(rows.size) - starts
+        for position in range(int(rank.max()) + 1):
+            chosen = rank == position
+            items, categories = rows[chosen], columns[chosen]
+            out[items] += counts[items, categories][:, None] * weights[:, categories].T
+    return out
+
+
 def _pa_terms(counts, weights):
     """``(p_a, p_a|i, r_i, pairable mask)``; ``p_a|i = sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))``, 0 if r_i < 2."""
     r_i = counts.sum(axis=1)
-    weighted = ordered_matmul(counts, weights.T)
+    weighted = _weighted(counts, weights)
     agreeing = (counts * (weighted - 1.0)).sum(axis=1)
     pairable = r_i >= 2
     pa_i = np.zeros_like(r_i)
@@ -234,12 +256,17 @@ def fleiss_kappa_per_category(ratings=None, *, counts=None, categories=None, con
     error. Returns {category: result dict}."""
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, "identity")
+    return _per_category(data.counts, data.categories, data.warnings, population_size, confidence_level)
+
+
+def _per_category(counts, categories, warnings, population_size, confidence_level) -> dict:
+    """``fleiss_kappa_per_category`` of an items x categories table whose every item is rated."""
     out = {}
-    for k, category in enumerate(data.categories):
-        inside = data.counts[:, k]
-        binary = _Data(counts=np.stack([inside, data.counts.sum(axis=1) - inside], axis=1))
+    for k, category in enumerate(categories):
+        inside = counts[:, k]
+        binary = _Data(counts=np.stack([inside, counts.sum(axis=1) - inside], axis=1))
         result = _family("fleiss_kappa", binary, population_size, confidence_level)
-        result["warnings"] = data.warnings + result["warnings"]
+        result["warnings"] = warnings + result["warnings"]
         out[category] = result
     return out
 
@@ -260,7 +287,10 @@ def conger_kappa(ratings, *, weights="identity", categories=None, confidence_lev
     """Conger's (1980) kappa: ``p_e = sum w_kl (pbar_k pbar_l - s2_kl / r)``, the mean of the
     pairwise Cohen chance agreements; Gwet's standard error (irrCAC ``conger.kappa.raw``)."""
     _check_level(confidence_level, population_size)
-    data = _Data(ratings, None, categories, weights)
+    return _conger(_Data(ratings, None, categories, weights), confidence_level, population_size)
+
+
+def _conger(data, confidence_level, population_size) -> dict:
     raw, warnings = _raters(data)
     counts, w = data.counts, data.weights
     n, r = raw.shape
@@ -279,7 +309,9 @@ def conger_kappa(ratings, *, weights="identity", categories=None, confidence_lev
     pe = float((w * (np.outer(p_bar, p_bar) - s2 / r)).sum())
     # item i's share of p_e (Gwet 2014, section 5.5 for Conger's kappa; irrCAC's lambda terms)
     centred = onehot - (rated - n_g / n)[:, :, None] * p_gk[None, :, :]  # n x r x l
-    lam_k = ordered_matmul(centred.reshape(-1, q), w.T).reshape(centred.shape) * (n / n_g)[None, :, None]  # n x r x k
+    flat = centred.reshape(-1, q)  # identity weights: the matrix product is the matrix itself (same bits)
+    lam_k = (flat.copy() if np.array_equal(w, np.eye(q)) else ordered_matmul(flat, w.T)).reshape(centred.shape) \
+        * (n / n_g)[None, :, None]  # n x r x k
     lam = (lam_k * (r * p_bar[None, None, :] - p_gk[None, :, :])).sum(axis=2)
     pe_i = lam.sum(axis=1) / (r * (r - 1))
     return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
@@ -299,7 +331,10 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
     slightly different standard errors as ratings and as counts (0.0812 and 0.0824 on
     irrCAC's distrib.6raters)."""
     _check_level(confidence_level, population_size)
-    data = _Data(ratings, counts, categories, weights)
+    return _alpha_inference(_Data(ratings, counts, categories, weights), confidence_level, population_size)
+
+
+def _alpha_inference(data, confidence_level, population_size) -> dict:
     warnings = list(data.warnings)
     w = data.weights
     r_all = data.counts.sum(axis=1)
@@ -312,7 +347,7 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
     r_i = counts.sum(axis=1)
     r_bar = r_i.mean()
     eps = 1.0 / r_i.sum()
-    agreeing = (counts * (ordered_matmul(counts, w.T) - 1.0)).sum(axis=1)
+    agreeing = (counts * (_weighted(counts, w) - 1.0)).sum(axis=1)
     pa_prime = float((agreeing / (r_bar * (r_i - 1))).mean())
     pa = (1 - eps) * pa_prime + eps
     pi = (counts / r_bar).mean(axis=0)
@@ -357,7 +392,10 @@ def light_kappa(ratings, *, weights="identity", categories=None, confidence_leve
     analytic variance for it: the standard error is the delete-one-item jackknife,
     ``var = (n - 1)/n sum_i (L_(i) - mean L_(.))^2``."""
     _check_level(confidence_level, None)
-    data = _Data(ratings, None, categories, weights)
+    return _light(_Data(ratings, None, categories, weights), confidence_level)
+
+
+def _light(data, confidence_level) -> dict:
     raw, warnings = _raters(data)
     w = data.weights
     q = len(data.categories)
@@ -420,23 +458,18 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
         "brennan_prediger": _family("brennan_prediger", data, population_size, confidence_level),
         gwet: _family("gwet_ac", data, population_size, confidence_level),
         "fleiss_kappa": _family("fleiss_kappa", data, population_size, confidence_level),
-        "krippendorff_alpha": krippendorff_alpha_inference(
-            ratings, counts=counts, weights=weights, categories=data.categories,
-            confidence_level=confidence_level, population_size=population_size),
+        "krippendorff_alpha": _alpha_inference(data, confidence_level, population_size),
     }
-    if data.raw is not None:
-        out["conger_kappa"] = conger_kappa(ratings, weights=weights, categories=data.categories,
-                                           confidence_level=confidence_level, population_size=population_size)
-        out["light_kappa"] = light_kappa(ratings, weights=weights, categories=data.categories,
-                                         confidence_level=confidence_level)
+    if data.raw is not None:  # the ratings coded and counted once for every coefficient
+        out["conger_kappa"] = _conger(data, confidence_level, population_size)
+        out["light_kappa"] = _light(data, confidence_level)
     if benchmark_scale is not None:
         for result in out.values():
             if result.get("standard_error") is not None:
                 result["benchmark"] = benchmark(result["value"], result["standard_error"], benchmark_scale)
     out["fleiss_kappa_per_category"] = {
-        str(category): result for category, result in fleiss_kappa_per_category(
-            counts=data.counts, categories=data.categories, confidence_level=confidence_level,
-            population_size=population_size).items()
+        str(category): result for category, result in
+        _per_category(data.counts, data.categories, [], population_size, confidence_level).items()
     }
     out["categories"] = [c if isinstance(c, (str, int, float)) else str(c) for c in data.categories]
     out["n_items"] = int(data.counts.shape[0])

@@ -15,7 +15,10 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 
 from __future__ import annotations
 
-from .multi_annotator import fleiss_kappa, krippendorff_alpha, token_ratings
+from .multi_annotator import (
+    MAX_COUNT_CELLS, alpha_from_counts, fleiss_from_counts, count_matrix, fleiss_kappa, krippendorff_alpha,
+    rating_codes, token_ratings,
+)
 from .multi_rater import multi_rater_agreement
 from ..spans.tags import effective_scheme, spans_from_tags
 
@@ -90,8 +93,13 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
             raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
         ratings = [[_whole(value) for value in row] for row in annotations]
         m = len(ratings[0])
-    fleiss = fleiss_kappa(ratings, details=True)
-    alpha = krippendorff_alpha(ratings, details=True)
+    codes, labels = rating_codes(ratings)  # coded and counted once for both coefficients
+    if codes.shape[0] * len(labels) > MAX_COUNT_CELLS:  # many nominal labels: as the bare functions do
+        fleiss, alpha = fleiss_kappa(ratings, details=True), krippendorff_alpha(ratings, details=True)
+    else:
+        counts = count_matrix(codes, len(labels))
+        fleiss = fleiss_from_counts(counts, labels, details=True)
+        alpha = alpha_from_counts(counts, labels, "nominal", details=True)
     family = multi_rater_agreement(ratings, weights=weights, categories=categories, confidence_level=confidence_level,
                                    population_size=population_size, benchmark_scale=benchmark_scale)
     # the keys multi_annotator_agreement gives, from the same two functions

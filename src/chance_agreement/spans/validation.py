@@ -39,7 +39,8 @@ def where(role: str | None, sentence: int, position: int | None = None) -> str:
     return ", ".join(parts)
 
 
-def _kind(value) -> str:
+def describe_value(value) -> str:
+    """``an int (1)``, ``None``, ``NaN``: how error messages name a value of the wrong kind."""
     if value is None:
         return "None"
     if isinstance(value, float) and value != value:
@@ -61,7 +62,7 @@ def _container_kind(value) -> str:
         return f"a {type(value).__name__} (an iterator: give a list, it is read more than once)"
     if hasattr(value, "__iter__"):
         return f"a {type(value).__name__} (not indexable: give a list)"
-    return _kind(value)
+    return describe_value(value)
 
 
 def _is_sequence(value) -> bool:
@@ -123,7 +124,7 @@ def check_tag_list(tags) -> None:
 def tag_problem(tag):
     """``(exception class, why)`` if ``tag`` is not a tag, else None."""
     if not isinstance(tag, str):
-        return TagTypeError, f"the tag is {_kind(tag)}, not a string"
+        return TagTypeError, f"the tag is {describe_value(tag)}, not a string"
     if not tag:
         return ValueError, "the tag is an empty string"
     return None
@@ -293,6 +294,6 @@ def _check_lengths(rows: list, function: str, argument: str) -> None:
 
 __all__ = [
     "NOTHING", "RESERVED_PREFIX", "RESERVED_TYPE_NAMES", "ItemMajor", "TagTypeError", "as_items", "by_annotator",
-    "by_item", "check_annotations", "check_corpus", "check_items", "check_tag_list", "check_type_names", "problem",
+    "by_item", "check_annotations", "check_corpus", "check_items", "check_tag_list", "check_type_names", "describe_value", "problem",
     "raise_bad_tag", "reserved_type", "tag_problem", "where",
 ]

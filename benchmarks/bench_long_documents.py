@@ -1,0 +1,220 @@
+"""Speed of the chance core on long units: whole documents instead of sentences (issue 26).
+
+    python benchmarks/bench_long_documents.py [--repeats 3] [--documents 300]
+
+The corpus is generated, seeded (``long_document_corpus``): documents of 300 to 3,000 tokens
+(log-uniform), four entity types, per type and document 5 to 80 segments (about one per 37
+tokens), segment lengths from 1 to 300 tokens with a heavy (discrete Pareto) tail, and two
+annotators that mostly agree (the second drops, retypes or moves the boundary of a few segments
+of the first and adds a few of its own). Every figure is a *first call*: each run of ``chance_f1``
+is the first call of a fresh Python process (no cache of the random model can help), the best of
+``--repeats`` such processes; the peer (seqeval's ``classification_report`` and ``f1_score``,
+what a user would otherwise run) is timed in fresh processes of the same run, alternating with
+ours, so the ratios are same-run ratios on a shared machine.
+
+Rows: ``chance_f1`` at token and entity level against ``classification_report`` (goal <= 0.2x,
+about ``f1_score`` alone), the same with ``return_sentence_scores`` (one score per document) and
+with 1,000-resample intervals (``confidence_level=0.95``); then the growth of the first call in the
+document length: corpora of equal size (``GROWTH_TOKENS`` tokens) made of documents of one length
+``n`` in ``GROWTH_LENGTHS`` at the same density, and the fitted exponent of time per document in
+``n`` (1: linear).
+
+``main()`` prints the table and returns 0; ``rows()`` returns it as a list of dicts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+TYPES = ("PER", "ORG", "LOC", "QUOTE")
+SEED = 2026
+DOCUMENTS = 300
+REPEATS = 3
+TOKENS_PER_SEGMENT = 37.5  # per type: 8 segments in 300 tokens, 80 in 3,000
+PARETO_SHAPE = 1.3  # P(length >= l) = l ** -1.3: mean about 3.6, one in 1,600 at 300
+MAX_LENGTH = 300
+GROWTH_LENGTHS = (300, 600, 1_200, 3_000)
+GROWTH_TOKENS = 120_000
+GOAL = 0.2
+
+
+# ----------------------------------------------------------------------------------- the corpus
+
+
+def _segment_lengths(rng: np.random.Generator, count: int) -> np.ndarray:
+    """``count`` lengths in 1..MAX_LENGTH, ``P(length >= l) = l ** -PARETO_SHAPE`` below the cap."""
+    return np.minimum(np.floor(rng.random(count) ** (-1.0 / PARETO_SHAPE)), MAX_LENGTH).astype(np.int64)
+
+
+def _first_annotator(rng: np.random.Generator, n: int) -> list[tuple[int, int, int]]:
+    """Non-overlapping ``(start, end, type)`` segments of one document, in text order."""
+    counts = [int(np.clip(round(n * rng.uniform(0.5, 1.5) / TOKENS_PER_SEGMENT), 5, 80)) for _ in TYPES]
+    types = np.repeat(np.arange(len(TYPES)), counts)
+    lengths = _segment_lengths(rng, types.size)
+    while lengths.sum() > 0.8 * n:  # too long for the document: shorten the longest
+        lengths[np.argmax(lengths)] //= 2
+    order = rng.permutation(types.size)
+    types, lengths = types[order], lengths[order]
+    gaps = rng.multinomial(n - int(lengths.sum()), np.full(types.size + 1, 1.0 / (types.size + 1)))
+    starts = np.cumsum(gaps[:-1]) + np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    return [(int(s), int(s + a), int(t)) for s, a, t in zip(starts, lengths, types)]
+
+
+def _second_annotator(rng: np.random.Generator, n: int, segments) -> list[tuple[int, int, int]]:
+    """A mostly agreeing copy: each segment kept (85%), dropped (5%), retyped (3%) or with a
+    boundary moved by up to 2 tokens into the free space next to it (7%); a short segment added
+    in 5% of the gaps of 4 tokens or more."""
+    out = []
+    previous_end = 0
+    for index, (start, end, kind) in enumerate(segments):
+        next_start = segments[index + 1][0] if index + 1 < len(segments) else n
+        draw = rng.random()
+        if draw < 0.05:
+            continue
+        if draw < 0.08:
+            kind = (kind + int(rng.integers(1, len(TYPES)))) % len(TYPES)
+        elif draw < 0.15:
+            shift = int(rng.integers(-2, 3))
+            if rng.random() < 0.5:
+                start = min(max(start + shift, previous_end), end - 1)
+            else:
+                end = max(min(end + shift, next_start), start + 1)
+        gap_start = out[-1][1] if out else 0
+        if start - gap_start >= 4 and rng.random() < 0.05:
+            begin = int(rng.integers(gap_start + 1, start - 1))
+            out.append((begin, begin + 1 + int(rng.integers(0, min(3, start - 1 - begin))), int(rng.integers(len(TYPES)))))
+        out.append((start, end, kind))
+        previous_end = end
+    return out
+
+
+def _tags(n: int, segments) -> list[str]:
+    tags = ["O"] * n
+    for start, end, kind in segments:
+        tags[start] = "B-" + TYPES[kind]
+        for t in range(start + 1, end):
+            tags[t] = "I-" + TYPES[kind]
+    return tags
+
+
+def long_document_corpus(documents: int = DOCUMENTS, seed: int = SEED, length: int | None = None):
+    """``(predictions, references)``: IOB2 tags of ``documents`` generated documents (see the
+    module docstring); ``length``: every document that long instead of log-uniform in 300..3,000."""
+    rng = np.random.default_rng(seed)
+    references, predictions = [], []
+    for _ in range(documents):
+        n = length or int(round(math.exp(rng.uniform(math.log(300), math.log(3_000)))))
+        first = _first_annotator(rng, n)
+        references.append(_tags(n, first))
+        predictions.append(_tags(n, _second_annotator(rng, n, first)))
+    return predictions, references
+
+
+# ----------------------------------------------------------------------------------- the timing
+
+
+def _measure(path: str, documents: int, length: int | None) -> float:
+    """Seconds of one first call of ``path`` in this (fresh) process."""
+    warnings.simplefilter("ignore")
+    predictions, references = long_document_corpus(documents, length=length)
+    if path in ("classification_report", "f1_score"):
+        from seqeval import metrics
+
+        call = (lambda: metrics.classification_report(references, predictions, output_dict=True)) \
+            if path == "classification_report" else (lambda: metrics.f1_score(references, predictions))
+    else:
+        from chance_agreement import chance_f1
+
+        level, _, extra = path.partition("+")
+        options = {"sentence_scores": dict(return_sentence_scores=True),
+                   "intervals": dict(confidence_level=0.95, random_state=0), "": {}}[extra]
+        call = lambda: chance_f1(predictions, references, level=level, **options)  # noqa: E731
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def _fresh(path: str, documents: int, length: int | None) -> float:
+    """``_measure`` in a new Python process."""
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", path, "--documents", str(documents)]
+    if length:
+        command += ["--length", str(length)]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    return float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
+
+
+def _best(paths, repeats: int, documents: int, length: int | None = None) -> dict[str, float]:
+    """Best time of each path over ``repeats`` rounds, the paths alternating within a round."""
+    best = {path: math.inf for path in paths}
+    for _ in range(repeats):
+        for path in paths:
+            best[path] = min(best[path], _fresh(path, documents, length))
+    return best
+
+
+def rows(repeats: int = REPEATS, documents: int = DOCUMENTS) -> list[dict]:
+    predictions, references = long_document_corpus(documents)
+    tokens = sum(map(len, references))
+    paths = ["classification_report", "f1_score", "token", "entity", "token+sentence_scores",
+             "entity+sentence_scores", "token+intervals", "entity+intervals"]
+    best = _best(paths, repeats, documents)
+    peer = best["classification_report"]
+    corpus = f"{documents} documents, {tokens:,} tokens"
+    out = [{"path": f"seqeval f1_score ({corpus})", "ours_s": best["f1_score"], "peer_s": peer}]
+    for path in paths[2:]:
+        level, _, extra = path.partition("+")
+        label = f"chance_f1, {level} level" + {"": ", first call", "sentence_scores": ", sentence scores",
+                                               "intervals": ", 1,000-resample intervals"}[extra]
+        out.append({"path": label, "ours_s": best[path], "peer_s": peer, "goal": GOAL if not extra else None})
+    for level in ("token", "entity"):
+        per_document = []
+        for n in GROWTH_LENGTHS:
+            count = GROWTH_TOKENS // n
+            per_document.append(_best([level], repeats, count, n)[level] / count)
+        exponent = float(np.polyfit(np.log(GROWTH_LENGTHS), np.log(per_document), 1)[0])
+        out.append({"path": f"chance_f1, {level} level: growth exponent of time per document, "
+                            f"n = {GROWTH_LENGTHS[0]:,} -> {GROWTH_LENGTHS[-1]:,}", "exponent": exponent,
+                    "per_document_s": per_document})
+    return out
+
+
+def format_rows(table: list[dict]) -> str:
+    lines = ["| path | time | seqeval classification_report | ratio | goal |", "|---|---|---|---|---|"]
+    for row in table:
+        if "exponent" in row:
+            detail = ", ".join(f"{1000 * s:.2f}" for s in row["per_document_s"])
+            lines.append(f"| {row['path']} | {row['exponent']:.2f} (ms per document: {detail}) | | | near 1 |")
+        else:
+            goal = f"<= {row['goal']:.1f}" if row.get("goal") else ""
+            lines.append(f"| {row['path']} | {row['ours_s']:.3f} s | {row['peer_s']:.3f} s "
+                         f"| {row['ours_s'] / row['peer_s']:.3f} | {goal} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=REPEATS)
+    parser.add_argument("--documents", type=int, default=DOCUMENTS)
+    parser.add_argument("--measure", help=argparse.SUPPRESS)
+    parser.add_argument("--length", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.measure:
+        print(json.dumps({"seconds": _measure(args.measure, args.documents, args.length)}))
+        return 0
+    print(f"long documents, first call in a fresh process, best of {args.repeats}, same-run ratios\n")
+    print(format_rows(rows(args.repeats, args.documents)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

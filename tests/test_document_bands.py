@@ -1,0 +1,156 @@
+"""The long-unit band (``chance.document_bands``, issue 26) against exact rationals, today's band,
+Monte Carlo sampling and itself in any batch."""
+
+from __future__ import annotations
+
+import random
+import sys
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chance_agreement import chance_f1, coverage_probabilities, expected_overlap, sample_annotation, start_probabilities
+from chance_agreement.chance import random_model
+from chance_agreement.chance.document_bands import side_bands, side_bands_many, tail_rows
+from oracles import coverage_reference, start_distribution_reference
+from oracles_random_model import exact_coverage, exact_start, exact_v
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_long_documents import long_document_corpus  # noqa: E402
+
+sys.path.pop(0)
+
+
+def heavy_tailed(seed: int, k: int, top: int):
+    """``k`` segment lengths with a discrete Pareto tail (the benchmark's law), capped at ``top``."""
+    rng = np.random.default_rng(seed)
+    return tuple(sorted(int(x) for x in np.minimum(np.floor(rng.random(k) ** (-1 / 1.3)), top)))
+
+
+def long_units(count: int, seed: int, n_range=(256, 700), k_range=(3, 14), top=40):
+    """Long units (n >= 256) that take the document band, each with its lengths."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        n = rng.randint(*n_range)
+        lengths = heavy_tailed(rng.randint(0, 10**6), rng.randint(*k_range), top)
+        if random_model._long_side(n, lengths, 0):
+            out.append((n, lengths))
+    return out
+
+
+def relative_error(values, exact) -> float:
+    return max(abs(Fraction(float(v)) - e) / e for v, e in zip(values, exact))
+
+
+@pytest.mark.parametrize("n,lengths", long_units(12, seed=1))
+def test_band_equals_exact_rationals(n, lengths):
+    """Every band value and the flat value of every exclusion, within 1e-13 of the exact V."""
+    excesses = tuple(sorted({a - 1 for a in lengths}))
+    total = sum(lengths) - len(lengths)
+    for excess, (band, flat) in zip(excesses, side_bands(n, lengths, excesses)):
+        others = list(lengths)
+        others.remove(excess + 1)
+        exact = exact_v(n - total - 1, [a - 1 for a in others], range(total - excess + 1))
+        assert relative_error(list(band) + [flat], exact) < 1e-13
+
+
+@pytest.mark.parametrize("n,lengths", long_units(4, seed=2))
+def test_public_distributions_of_long_units_equal_exact_rationals(n, lengths):
+    """start_probabilities and coverage_probabilities through the long-unit path: all n values."""
+    assert random_model._long_side(n, lengths, lengths[-1] - 1)
+    start = start_probabilities(n, lengths, len(lengths) - 1)
+    assert relative_error(start, exact_start(n, lengths, len(lengths) - 1)) < 1e-13
+    assert relative_error(coverage_probabilities(n, lengths), exact_coverage(n, lengths)) < 1e-13
+    assert start.sum() == pytest.approx(1.0, abs=1e-13)
+    np.testing.assert_array_equal(start, start[::-1])
+
+
+@pytest.mark.parametrize("n,lengths", long_units(10, seed=3, n_range=(300, 3000), k_range=(5, 60), top=300))
+def test_long_units_agree_with_todays_band(n, lengths):
+    """The full-band reference algorithm (``tests/oracles.py``) as oracle, on document-sized units:
+    within its own precision (hypergeometric weights from logs, about 1e-11 here; the new band is
+    within 1e-14 of exact rationals, see above)."""
+    today = coverage_reference(n, lengths, "non_overlapping")
+    np.testing.assert_allclose(random_model._coverage_of(n, lengths, "non_overlapping"), today, rtol=1e-10, atol=0)
+    for index in {0, len(lengths) - 1}:
+        others = lengths[:index] + lengths[index + 1 :]
+        today = start_distribution_reference(n, others, lengths[index], "non_overlapping")
+        fast = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping")
+        np.testing.assert_allclose(fast, today, rtol=1e-10, atol=0)
+
+
+def test_a_document_agrees_with_monte_carlo():
+    """n = 2,000 with heavy-tailed segments: the first 200 start positions of the longest segment and
+    the coverage of the first 200 tokens agree with 20,000 sampled annotations (4 standard errors)."""
+    n, lengths = 2000, list(heavy_tailed(7, 40, 300))
+    index = len(lengths) - 1
+    rng = np.random.default_rng(11)
+    draws, window = 20_000, 200
+    starts = np.array([sample_annotation(n, lengths, rng)[index] for _ in range(draws)])
+    hits = np.bincount(starts[starts < window], minlength=window) / draws
+    expected = start_probabilities(n, lengths, index)[:window]
+    assert np.all(np.abs(hits - expected) <= 4 * np.sqrt(expected * (1 - expected) / draws) + 1e-12)
+    covered = np.zeros(window)
+    for _ in range(4_000):
+        placement = sample_annotation(n, lengths, rng)
+        for start, length in zip(placement, lengths):
+            covered[start : min(start + length, window)] += start < window
+    coverage = coverage_probabilities(n, lengths)[:window]
+    assert np.all(np.abs(covered / 4_000 - coverage) <= 4 * np.sqrt(coverage * (1 - coverage) / 4_000) + 1e-12)
+
+
+def test_batches_give_each_unit_the_bits_it_has_alone():
+    """side_bands_many pads units to a common shape: every value equals the unit computed alone."""
+    jobs = [(n, lengths, tuple(sorted({a - 1 for a in lengths})))
+            for n, lengths in long_units(30, seed=4, n_range=(256, 2500), k_range=(2, 50), top=300)]
+    together = side_bands_many(jobs)
+    for job, bands in zip(jobs, together):
+        for (band, flat), (alone, alone_flat) in zip(bands, side_bands(*job)):
+            np.testing.assert_array_equal(band, alone)
+            assert flat == alone_flat
+    for bands, again in zip(together[::-1], side_bands_many(jobs[::-1])):  # another order, other batches
+        for (band, flat), (other, other_flat) in zip(bands, again):
+            np.testing.assert_array_equal(band, other)
+            assert flat == other_flat
+
+
+def test_truncation_keeps_all_but_two_to_the_minus_60():
+    """The rows left out by tail_rows carry less than 2^-60 of V(t) (exact rationals, all terms)."""
+    from math import comb
+
+    for n, lengths in long_units(5, seed=5, n_range=(400, 1500), k_range=(8, 40), top=120):
+        positive = [a - 1 for a in lengths if a > 1]
+        slots, total = n - sum(positive) - 1, sum(positive)
+        cut = int(tail_rows([slots], [len(positive)], [total])[0])
+        assert cut <= len(positive)
+        bound = sum(Fraction(comb(slots - total, len(positive) - s) * comb(total + 1, s + 1), comb(slots - total, len(positive)))
+                    for s in range(cut + 1, len(positive) + 1))
+        assert bound <= Fraction(1, 2**60)
+
+
+def test_the_corpus_totals_do_not_depend_on_batching_or_order():
+    """chance_f1 on generated long documents: the array pass (one prefetched batch) equals the
+    per-sentence pass and a reversed corpus with cold caches, to the last bit."""
+    predictions, references = long_document_corpus(24, seed=5)
+    warnings.simplefilter("ignore")
+    for level in ("token", "entity"):
+        random_model._long_bands.cache_clear()
+        fast = chance_f1(predictions, references, level=level)
+        random_model._long_bands.cache_clear()
+        loop = chance_f1(predictions, references, level=level, return_sentence_scores=True)
+        random_model._long_bands.cache_clear()
+        for cached in (random_model._compact_coverage, random_model._compact_start):
+            cached.cache_clear()
+        reverse = chance_f1(predictions[::-1], references[::-1], level=level)
+        loop.pop("sentence_scores")
+        assert fast == loop == reverse
+
+
+def test_expected_overlap_of_a_long_unit_is_exact():
+    n, a, b = 600, heavy_tailed(8, 12, 60), heavy_tailed(9, 10, 60)
+    exact = sum(x * y for x, y in zip(exact_coverage(n, a), exact_coverage(n, b)))
+    assert abs(Fraction(expected_overlap(n, a, b)) - exact) / exact < 1e-13
