@@ -3,7 +3,9 @@
     check_install.py wheel SPACES_DIR   the plain-installed package: module_path() + evaluate.load
                                         + compute for each module, then `chance-agreement hub-export`
     check_install.py space SPACE_DIR    a Space folder installed from its requirements.txt:
-                                        evaluate.load(folder), compute, import app.py (no server)
+                                        evaluate.load(folder), compute, import app.py (builds the page,
+                                        serves nothing), the card's sdk_version is the installed Gradio
+(check_space_page.py then serves each Space and uses its page in Chromium.)
 """
 
 import importlib.util
@@ -60,9 +62,14 @@ def check_space(space: Path) -> None:
     check(name, evaluate.load(str(space)).compute(predictions=PREDICTIONS, references=REFERENCES))
     spec = importlib.util.spec_from_file_location("app", space / "app.py")
     app = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(app)  # loads the metric; the widget launches only under __main__
-    assert "gradio" not in sys.modules
-    check(name, app.module.compute(predictions=PREDICTIONS, references=REFERENCES))
+    spec.loader.exec_module(app)  # builds the page; it is served only under __main__
+    import gradio
+
+    assert isinstance(app.demo, gradio.Blocks), type(app.demo)
+    card = (space / "README.md").read_text(encoding="utf-8").split("---")[1]
+    sdk_version = next(line.split(":", 1)[1].strip() for line in card.splitlines() if line.startswith("sdk_version:"))
+    assert sdk_version == gradio.__version__, f"card sdk_version {sdk_version}, installed gradio {gradio.__version__}"
+    print(f"  {name}: app.py builds its page on gradio {gradio.__version__}, the card's sdk_version")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ cd "$scratch"
 # The wheel, built from a clean copy of the sources (no build/ left in the clone).
 mkdir source
 tar -C "$repo" --exclude=__pycache__ --exclude='*.egg-info' -cf - pyproject.toml README.md src hub_cards \
-    chance_f1_metric coefficients_metric noise_metric | tar -C source -xf -
+    examples chance_f1_metric coefficients_metric noise_metric | tar -C source -xf -
 python3 -m venv venv
 venv/bin/pip install -q "setuptools>=70.1"
 venv/bin/pip wheel -q --no-deps --no-build-isolation -w dist ./source
@@ -30,5 +30,14 @@ for space in spaces/*/; do
     venv/bin/pip uninstall -q -y chance-agreement
     venv/bin/pip install -q -r "${space}requirements.txt"
     venv/bin/python check_install.py space "$space"
+done
+
+# Each Space served on 127.0.0.1 by its own app.py (from the venv its requirements.txt made) and used
+# in headless Chromium: paste or upload annotations, press Score, the page's score equals the library's.
+# The DevTools client (tests/browser.py) runs in a small venv of its own.
+python3 -m venv driver
+driver/bin/pip install -q websocket-client
+for space in spaces/*/; do
+    driver/bin/python "$repo/.ci/check_space_page.py" "$repo" "$space" "$scratch/venv/bin/python"
 done
 echo "plain install and Spaces: OK"

@@ -41,12 +41,13 @@ SYSTEM = 0  # which of the three CoNLL-2003 system outputs is scored
 
 def clear_caches() -> None:
     """Forget every cached distribution and expectation (the next call is a first call)."""
-    from chance_agreement.chance import corrected_f1, random_model
+    from chance_agreement.chance import random_model
+    from chance_agreement.chance.random_models import exact_expectations
 
     for cached in (random_model._coverage, random_model._start_distribution, random_model._weighted_terms,
                    random_model._compact_coverage, random_model._compact_start, random_model._long_bands,
-                   corrected_f1._expected_overlap,
-                   corrected_f1._expected_matches, corrected_f1._single_pair_overlap):
+                   exact_expectations.expected_overlap,
+                   exact_expectations.expected_matches, exact_expectations.single_pair_overlap):
         cached.cache_clear()
 
 

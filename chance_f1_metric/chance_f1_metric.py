@@ -10,7 +10,12 @@ import datasets
 import evaluate
 
 from chance_agreement.ecosystem.metric_docs import CHANCE_F1_CITATION, CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS
-from chance_agreement.ecosystem.module_configurations import CHANCE_F1_CONFIGURATIONS, by_item, chance_f1_configuration
+from chance_agreement.ecosystem.module_configurations import (
+    CHANCE_F1_CONFIGURATIONS,
+    CheckedInputs,
+    by_item,
+    chance_f1_configuration,
+)
 
 _TAGS = datasets.Sequence(datasets.Value("string", id="label"), id="sequence")
 _SPANS = [{"start": datasets.Value("int64"), "end": datasets.Value("int64"), "label": datasets.Value("string")}]
@@ -23,7 +28,7 @@ _FEATURES = {
 
 
 @evaluate.utils.file_utils.add_start_docstrings(CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS)
-class ChanceF1(evaluate.Metric):
+class ChanceF1(CheckedInputs, evaluate.Metric):
     def _info(self):
         if self.config_name not in CHANCE_F1_CONFIGURATIONS:
             raise ValueError(f"unknown configuration {self.config_name!r}: use one of {list(CHANCE_F1_CONFIGURATIONS)}")

@@ -5,12 +5,8 @@ this script only declares the inputs of its three configurations."""
 import datasets
 import evaluate
 
-from chance_agreement.reliability.agreement_coefficients import plain
-from chance_agreement.reliability.table_inference import agreement_report_with_intervals
-from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.metric_docs import COEFFICIENTS_EXAMPLES
-from chance_agreement.reliability.multi_rater_tags import multi_rater_report
-from chance_agreement.reliability.segmentation import segmentation_alpha
+from chance_agreement.ecosystem.module_configurations import CheckedInputs, coefficients_configuration
 
 _CITATION = """\
 Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
@@ -37,6 +33,12 @@ Configurations:
   standard errors, t intervals, p-values and optional benchmark probabilities.
 - "segmentation": per item, a list of boundary-value vectors (one per annotator): Krippendorff's
   alpha for segmentations.
+- "gamma": per sentence the k annotators' tag sequences: gamma (Mathet, Widloecher and Metivier
+  2015) from the exact best alignment of their entities, with gamma-cat, gamma-k and the
+  Monte Carlo standard error of the expected disorder.
+- "gamma": per sentence the k annotators' tag sequences: gamma (Mathet, Widloecher and Metivier
+  2015) from the exact best alignment of their entities, with gamma-cat, gamma-k and the
+  Monte Carlo standard error of the expected disorder.
 Prevalence warning: kappa and pi depend on how many unannotated tokens are counted (the
 "markables"); always report the contingency table and the view used.
 """
@@ -67,12 +69,26 @@ Args (config "multi"):
 Args (config "segmentation"):
     items: per item, the annotators' boundary-value vectors.
     distance: "d2" (default) or "d1".
+Args (config "gamma"):
+    annotations: per sentence, the k annotators' tag sequences (k >= 2).
+    sampler: "statistical" (default, pygamma's), "shuffle" or "random_model" (chance F1's model).
+    n_samples (30), precision_level (None, a number or "high"/"medium"/"low"), random_state (0).
+    annotators: names; scheme, mode, suffix: as in seqeval.
+Args (config "gamma"):
+    annotations: per sentence, the k annotators' tag sequences (k >= 2).
+    sampler: "statistical" (default, pygamma's), "shuffle" or "random_model" (chance F1's model).
+    n_samples (30), precision_level (None, a number or "high"/"medium"/"low"), random_state (0).
+    annotators: names; scheme, mode, suffix: as in seqeval.
 Returns:
     "default": {view: {coefficients..., "contingency": {"categories", "table"}}, ...,
         "unitizing_alpha": {"u_alpha": {...}, "mu_alpha": {...}}, "chance_f1": {...}}.
     "multi": {"fleiss_kappa", "krippendorff_alpha", ..., "multi_rater": {coefficient: {"value",
         "standard_error", "confidence_interval", "p_value", ...}, ...}}.
     "segmentation": {"alpha", "within_variance", "between_variance", ...}.
+    "gamma": {"gamma", "gamma_se", "observed_disorder", "expected_disorder", "expected_disorder_se",
+        "gamma_cat", "gamma_k", "n_samples", "sampler", "annotators", "warnings", "alignment"}.
+    "gamma": {"gamma", "gamma_se", "observed_disorder", "expected_disorder", "expected_disorder_se",
+        "gamma_cat", "gamma_k", "n_samples", "sampler", "annotators", "warnings", "alignment"}.
     Undefined values are None, with the reason in "warnings".
 Examples:
 """ + COEFFICIENTS_EXAMPLES
@@ -91,11 +107,13 @@ _FEATURES = {
     "segmentation": datasets.Features(
         {"items": datasets.Sequence(datasets.Sequence(datasets.Value("float64")))}
     ),
+    "gamma": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
+    "gamma": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
 }
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class CoefficientsMetric(evaluate.Metric):
+class CoefficientsMetric(CheckedInputs, evaluate.Metric):
     def _info(self):
         if self.config_name not in _FEATURES:
             raise ValueError(
@@ -108,13 +126,14 @@ class CoefficientsMetric(evaluate.Metric):
             features=_FEATURES[self.config_name],
         )
 
-    def _compute(self, predictions=None, references=None, annotations=None, items=None, **kwargs):
-        if self.config_name == "multi":
-            return plain(multi_rater_report(list(annotations), **kwargs))
-        if self.config_name == "segmentation":
-            distance = kwargs.pop("distance", "d2")
-            if kwargs:
-                raise ValueError(f"unexpected arguments for 'segmentation': {sorted(kwargs)}")
-            return plain(segmentation_alpha(list(items), distance=distance))
-        report = agreement_report_with_intervals(predictions, references, **kwargs)
-        return flatten(report) if self.config_name == "flat" else report
+    def _compute(self, predictions=None, references=None, annotations=None, items=None, distance=None,
+                 finn_order=None, views=None, markables=None, scheme=None, mode=None, suffix=False,
+                 confidence_level=None, unit=None, weights=None, categories=None, population_size=None,
+                 benchmark_scale=None, sampler=None, n_samples=None, precision_level=None, random_state=None,
+                 annotators=None):
+        return coefficients_configuration(
+            self.config_name, predictions=predictions, references=references, annotations=annotations, items=items,
+            distance=distance, finn_order=finn_order, views=views, markables=markables, scheme=scheme, mode=mode,
+            suffix=suffix, confidence_level=confidence_level, unit=unit, weights=weights, categories=categories,
+            population_size=population_size, benchmark_scale=benchmark_scale, sampler=sampler, n_samples=n_samples,
+            precision_level=precision_level, random_state=random_state, annotators=annotators)

@@ -6,8 +6,10 @@ import datasets
 import evaluate
 
 from chance_agreement.ecosystem.flat import flatten
+from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.ecosystem.metric_docs import NOISE_EXAMPLES
 from chance_agreement.noise.noise_model import noise_report, noise_report_multi
+from chance_agreement.spans.validation import as_items
 
 _CITATION = """\
 @article{beigmanklebanov2009noise,
@@ -62,7 +64,10 @@ Returns:
     t0, noisy_items (= t0 - disagreed) (ints); noise_bound (float); confidence (float);
     kappa (float, None when every label is the same); kappa_noise_estimate (float or None);
     tolerable_disagreements (int, None when even 0 disagreements exceed max_noise); max_noise;
-    chance_difference (int, correct answers) and chance_difference_fraction (of the agreed size).
+    chance_difference (int, correct answers) and chance_difference_fraction (of the agreed size);
+    p_least_favourable (the largest p the pooled category proportions allow, >= p) and
+    noise_bound_least_favourable (the bound under it: the one to quote when p is 0, which a
+    NoiseModelWarning flags).
 Examples:
 """ + NOISE_EXAMPLES
 
@@ -75,7 +80,7 @@ _FEATURES = {
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class NoiseMetric(evaluate.Metric):
+class NoiseMetric(CheckedInputs, evaluate.Metric):
     def _info(self):
         if self.config_name not in _FEATURES:
             raise ValueError(
@@ -105,6 +110,6 @@ class NoiseMetric(evaluate.Metric):
             confidence=confidence, unit=unit, max_noise=max_noise, scheme=scheme, mode=mode, suffix=suffix
         )
         if self.config_name == "multi":
-            return noise_report_multi(annotations, **options)
+            return noise_report_multi(as_items(annotations), **options)  # one row per item: the features say so
         report = noise_report(predictions, references, **options)
         return flatten(report) if self.config_name == "flat" else report

@@ -3,6 +3,8 @@
 ``open_page(path)`` starts Chromium (a fresh empty profile, no network services), loads the file,
 and returns what a person and the console would see: the console errors and uncaught exceptions,
 the ``data-key`` numbers of the DOM, a few DOM facts and a full-page PNG screenshot.
+``browser_page()`` gives the DevTools connection of a fresh page to drive step by step (a served
+page: type, click, wait for what appears), stopping Chromium afterwards.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,6 +60,35 @@ class _DevTools:
                     raise RuntimeError(f"{method}: {message['error']}")
                 return message["result"]
             self.events.append(message)
+
+    def evaluate(self, expression: str):
+        """The value of a JavaScript expression in the page (awaited if it is a promise)."""
+        result = self.call("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"{expression}: {result['exceptionDetails'].get('text')}")
+        return result["result"].get("value")
+
+    def wait_until(self, expression: str, timeout: float = 60.0, what: str = ""):
+        """Poll ``expression`` until it is truthy; its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = self.evaluate(expression)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{what or expression} not there within {timeout} s")
+            time.sleep(0.2)
+
+    def console_errors(self) -> list[str]:
+        self.call("Runtime.evaluate", expression="0")  # drain late console events
+        return _errors(self.events)
+
+    def screenshot(self, width: int = WIDTH) -> bytes:
+        size = self.call("Page.getLayoutMetrics")["cssContentSize"]
+        height = min(int(size["height"]) + 1, MAX_HEIGHT)
+        shot = self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                         clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
+        return base64.b64decode(shot["data"])
 
     def wait_for(self, event: str, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -100,7 +132,10 @@ _COLLECT = """JSON.stringify({
   external: Array.from(document.querySelectorAll('[src],link[href]')).length,
   notes: Array.from(document.querySelectorAll('.note')).map(e => e.textContent),
   title: document.title,
-  text: document.body.innerText
+  text: document.body.innerText,
+  viewport: document.documentElement.clientWidth,
+  page_width: document.documentElement.scrollWidth,
+  beyond: Array.from(document.querySelectorAll('main *')).filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).length
 })"""
 
 
@@ -131,8 +166,10 @@ def _remove(profile: str) -> None:
     shutil.rmtree(profile, ignore_errors=True)
 
 
-def open_page(path, width: int = WIDTH) -> Page:
-    """Load ``path`` in headless Chromium; console errors, DOM numbers and a full-page screenshot."""
+@contextmanager
+def browser_page(width: int = WIDTH):
+    """A fresh headless Chromium page: yields its ``_DevTools`` (Page, Runtime and Log enabled);
+    Chromium and its profile are gone afterwards."""
     executable = chromium_path()
     if executable is None:
         raise FileNotFoundError("chromium is not installed")
@@ -146,9 +183,22 @@ def open_page(path, width: int = WIDTH) -> Page:
         targets = json.load(opener.open(f"http://127.0.0.1:{port}/json/list", timeout=30))
         target = next(t for t in targets if t["type"] == "page")
         tools = _DevTools(target["webSocketDebuggerUrl"])
-        for domain in ("Page", "Runtime", "Log"):
-            tools.call(f"{domain}.enable")
-        tools.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1, mobile=False)
+        try:
+            for domain in ("Page", "Runtime", "Log"):
+                tools.call(f"{domain}.enable")
+            tools.call("Emulation.setDeviceMetricsOverride", width=width, height=900, deviceScaleFactor=1,
+                       mobile=False)
+            yield tools
+        finally:
+            tools.socket.close()
+    finally:
+        _stop(process)
+        _remove(profile)
+
+
+def open_page(path, width: int = WIDTH) -> Page:
+    """Load ``path`` in headless Chromium; console errors, DOM numbers and a full-page screenshot."""
+    with browser_page(width) as tools:
         tools.call("Page.navigate", url=Path(path).resolve().as_uri())
         tools.wait_for("Page.loadEventFired")
         collected = json.loads(tools.call("Runtime.evaluate", expression=_COLLECT, returnByValue=True)["result"]["value"])
@@ -157,10 +207,6 @@ def open_page(path, width: int = WIDTH) -> Page:
         shot = tools.call("Page.captureScreenshot", format="png", captureBeyondViewport=True, optimizeForSpeed=True,
                           clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
         tools.call("Runtime.evaluate", expression="0")  # drain late console events
-        tools.socket.close()
-    finally:
-        _stop(process)
-        _remove(profile)
     page = Page(console_errors=_errors(tools.events), screenshot=base64.b64decode(shot["data"]))
     page.numbers = {key: (value, text) for key, value, text in collected.pop("numbers")}
     page.facts = collected

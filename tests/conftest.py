@@ -56,3 +56,20 @@ def load_metric():
         return evaluate.load(path, config_name, **kwargs) if config_name else evaluate.load(path, **kwargs)
 
     return load
+
+
+TORCH_REASON = ('the Trainer tests need torch and accelerate, kept out of the test extra (no GPU toolchain): '
+                'pip install "torch==2.13.0" "accelerate>=0.26" (the CPU build of torch is enough)')
+
+
+def require_torch(*, module_level: bool = False):
+    """torch (and accelerate, which Trainer needs): .ci/run installs the CPU build before the test
+    command, so under CI (CI set) their absence fails; elsewhere the tests skip with the reason."""
+    try:
+        import accelerate  # noqa: F401
+        import torch
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI installs them: {TORCH_REASON}", pytrace=False)
+        pytest.skip(TORCH_REASON, allow_module_level=module_level)
+    return torch

@@ -66,7 +66,7 @@ def extras() -> dict:
     short_a, short_b, third = _short(rng, 300, 3)
     out["intervals/bca"] = ca.chance_f1(short_a, short_b, confidence_level=0.9, n_resamples=200, random_state=3)
     out["compare"] = ca.compare_systems(short_a, third, short_b, n_resamples=200, n_permutations=200, random_state=5)
-    out["team"] = ca.team_chance_f1([short_a, short_b, third], level="entity")
+    out["team"] = ca.team_chance_f1(ca.by_item([short_a, short_b, third]), level="entity")
     lengths = [len(s) for s in short_a[:60]]
     nested_a = [[(0, min(3, n), "PER"), (0, 1, "LOC")] + ([(4, n, "ORG")] if n > 6 else []) for n in lengths]
     nested_b = [[(0, min(2, n), "PER"), (0, 1, "LOC")] + ([(5, n, "ORG")] if n > 7 else []) for n in lengths]
@@ -88,6 +88,10 @@ def extras() -> dict:
     out["unitizing"] = ca.unitizing_alpha([[long_a[0], long_b[0]], [long_a[1], long_b[1]]])
     out["noise"] = [ca.noise_bound(n, d, p).as_dict() for n, d, p in
                     ((1000, 40, 0.5), (200_000, 3_000, 0.35), (10**7, 10**5, 0.8))]
+    items = [list(item) for item in zip(short_a[:80], short_b[:80], third[:80])]
+    out["gamma"] = {sampler: ca.gamma_agreement(items, sampler=sampler, n_samples=8, random_state=2).to_dict()
+                    for sampler in ("statistical", "shuffle", "random_model")}
+    out["gamma"]["pair"] = ca.gamma_agreement([item[:2] for item in items], n_samples=8, random_state=2).to_dict()
     return out
 
 

@@ -315,8 +315,8 @@ def test_the_public_function_is_not_shadowed_by_a_submodule():
 
 def reference_rows(n, pred_spans, true_spans, model, with_matches):
     """Today's algorithm per sentence and type: coverage dot products and start-distribution
-    products from the full Proposition-3 band (``reference=True``), no closed forms, no caches."""
-    from chance_agreement.chance import random_model
+    products from the full Proposition-3 band (``tests/oracles.py``), no closed forms, no caches."""
+    from oracles import coverage_reference, start_distribution_reference
 
     rows = {}
     types = {name for name, _, _ in pred_spans} | {name for name, _, _ in true_spans}
@@ -325,14 +325,13 @@ def reference_rows(n, pred_spans, true_spans, model, with_matches):
         b = tuple(sorted(e - s for t, s, e in true_spans if t == name))
         overlap = matches = 0.0
         if a and b:
-            overlap = float(random_model._coverage_of(n, a, model, reference=True)
-                            @ random_model._coverage_of(n, b, model, reference=True))
+            overlap = float(coverage_reference(n, a, model) @ coverage_reference(n, b, model))
             for length in set(a) & set(b) if with_matches else ():
                 others_a, others_b = list(a), list(b)
                 others_a.remove(length)
                 others_b.remove(length)
-                pa = random_model._start_distribution_of(n, tuple(others_a), length, model, reference=True)
-                pb = random_model._start_distribution_of(n, tuple(others_b), length, model, reference=True)
+                pa = start_distribution_reference(n, tuple(others_a), length, model)
+                pb = start_distribution_reference(n, tuple(others_b), length, model)
                 matches += a.count(length) * b.count(length) * float(pa @ pb)
         rows[name] = (overlap, matches)
     return rows
@@ -340,6 +339,7 @@ def reference_rows(n, pred_spans, true_spans, model, with_matches):
 
 def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_systems):
     from chance_agreement.chance.corrected_f1 import _EXP_MATCHES, _EXP_OVERLAP, _type_rows
+    from chance_agreement.chance.random_models import get_model
     from chance_agreement.spans.tags import paired_spans
 
     references, systems = conll_systems
@@ -349,7 +349,7 @@ def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_sy
         seen = set()
         for tags, pred, true in zip(references, pred_spans, true_spans):
             n = len(tags)
-            fast = dict(_type_rows(n, pred, true, "non_overlapping", True))
+            fast = dict(_type_rows(n, pred, true, get_model("non_overlapping"), True))
             key = (n, tuple(sorted((t, e - s) for t, s, e in pred)), tuple(sorted((t, e - s) for t, s, e in true)))
             if key in seen:
                 continue
@@ -364,7 +364,7 @@ def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_sy
 @settings(max_examples=150, deadline=None)
 @given(n=st.integers(1, 40), data=st.data())
 def test_one_segment_each_closed_form_equals_exact_enumeration(n, data):
-    from chance_agreement.chance.corrected_f1 import _single_pair_overlap
+    from chance_agreement.chance.random_models.exact_expectations import single_pair_overlap as _single_pair_overlap
 
     a = data.draw(st.integers(1, n))
     b = data.draw(st.integers(1, n))

@@ -154,7 +154,8 @@ def test_one_segment_each_above_the_vector_limit_uses_the_exact_integers():
 
 def test_vectorised_single_pair_overlaps_equal_the_scalar_closed_form_bit_for_bit():
     """Every (n, a, b) with n <= 70, and random triples up to the vector limit."""
-    from chance_agreement.chance.corrected_f1 import _VECTOR_N, _single_pair_overlap, _single_pair_overlaps
+    from chance_agreement.chance.corrected_f1 import _VECTOR_N, _single_pair_overlaps
+    from chance_agreement.chance.random_models.exact_expectations import single_pair_overlap as _single_pair_overlap
 
     triples = [(n, a, b) for n in range(1, 71) for a in range(1, n + 1) for b in range(1, n + 1)]
     rng = np.random.default_rng(11)

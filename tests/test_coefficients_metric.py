@@ -12,7 +12,7 @@ import pytest
 from test_coefficients import TABLE_7, TABLE_8, assert_printed
 from test_contingency import TABLE_1, TABLE_3, TABLE_4, TABLE_5, gene_renaming_corpus
 
-from chance_agreement import chance_f1, fleiss_kappa, unitizing_alpha
+from chance_agreement import as_items, chance_f1, fleiss_kappa, unitizing_alpha
 from chance_agreement.reliability.multi_annotator import token_ratings
 
 METRIC = str(Path(__file__).resolve().parent.parent / "coefficients_metric")
@@ -162,7 +162,7 @@ def test_multi_config():
     annotations[3][1] = None  # a missing annotator
     metric = evaluate.load(METRIC, "multi")
     out = metric.compute(annotations=annotations)
-    ratings, k = token_ratings(annotations)
+    ratings, k = token_ratings(as_items(annotations))  # the module took them per sentence
     assert k == 3 and out["n_annotators"] == 3 and out["n_tokens"] == 200
     assert out["fleiss_kappa"] == pytest.approx(fleiss_kappa(ratings))
     assert 0.3 < out["fleiss_kappa"] < 0.95 and 0.3 < out["krippendorff_alpha"] < 0.95
@@ -185,7 +185,7 @@ def test_multi_config_against_statsmodels_without_missing():
 
 def test_multi_config_bad_item():
     metric = evaluate.load(METRIC, "multi")
-    with pytest.raises(ValueError, match="item 0: the annotators' tag sequences have different lengths"):
+    with pytest.raises(ValueError, match=r"multi_rater_report: annotations\[0\]: the annotators' tag sequences have different lengths"):
         metric.compute(annotations=[[["O", "O"], ["O"]]])
 
 

@@ -15,6 +15,7 @@ import pytest
 from chance_agreement import chance_f1, coverage_probabilities, expected_overlap, sample_annotation, start_probabilities
 from chance_agreement.chance import random_model
 from chance_agreement.chance.document_bands import side_bands, side_bands_many, tail_rows
+from oracles import coverage_reference, start_distribution_reference
 from oracles_random_model import exact_coverage, exact_start, exact_v
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -70,14 +71,14 @@ def test_public_distributions_of_long_units_equal_exact_rationals(n, lengths):
 
 @pytest.mark.parametrize("n,lengths", long_units(10, seed=3, n_range=(300, 3000), k_range=(5, 60), top=300))
 def test_long_units_agree_with_todays_band(n, lengths):
-    """The current code (the band of ``_band_mass_reference``) as oracle, on document-sized units:
+    """The previous code (``tests/oracles.py``, the full band of ``band_mass_reference``) as oracle, on document-sized units:
     within its own precision (hypergeometric weights from logs, about 1e-11 here; the new band is
     within 1e-14 of exact rationals, see above)."""
-    today = random_model._coverage_of(n, lengths, "non_overlapping", reference=True)
+    today = coverage_reference(n, lengths, "non_overlapping")
     np.testing.assert_allclose(random_model._coverage_of(n, lengths, "non_overlapping"), today, rtol=1e-10, atol=0)
     for index in {0, len(lengths) - 1}:
         others = lengths[:index] + lengths[index + 1 :]
-        today = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping", reference=True)
+        today = start_distribution_reference(n, others, lengths[index], "non_overlapping")
         fast = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping")
         np.testing.assert_allclose(fast, today, rtol=1e-10, atol=0)
 

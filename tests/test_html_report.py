@@ -6,6 +6,7 @@ The browser checks (screenshot, console, DOM numbers) are in ``test_html_report_
 from __future__ import annotations
 
 import re
+import warnings
 import subprocess
 import sys
 
@@ -201,6 +202,21 @@ def test_leaderboard_page(tmp_path):
     assert section_ids(page)[:2] == ["summary", "leaderboard"]
 
 
+
+def test_leaderboard_page_with_an_undefined_corrected_f1():
+    """Issue 24, 1e: a system with chance F1 1 shows "undefined", is not ranked or drawn, and the page says why."""
+    gold = [["B-PER", "I-PER"], ["B-LOC"]]
+    systems = {"same": [["B-PER", "I-PER"], ["B-LOC"]], "half": [["B-PER", "O"], ["B-LOC"]]}
+    page = html_report([["Ada", "Byron"], ["Rome"]], {"gold": gold, **systems}, leaderboard=True)
+    parse_strict(page)
+    shown = numbers(page)
+    assert shown["leaderboard/same/corrected_f1"] == ("", "undefined")
+    assert shown["leaderboard/same/corrected_rank"] == ("", "–")
+    assert int(shown["leaderboard/half/corrected_rank"][0]) == 1
+    assert "same: corrected F1 is undefined: chance F1 is 1" in page
+    assert "2. same" not in page and "1. half" in page  # the plot's marks
+
+
 EVIL = '<script>alert("x")</script>&amp;"\''
 
 
@@ -359,3 +375,39 @@ def test_without_chromium_browser_tests_fail_under_ci_and_skip_elsewhere(tmp_pat
                           capture_output=True, text=True, cwd=REPO, env=env)
     assert outcome in done.stdout, done.stdout[-2000:]
     assert reason in done.stdout
+
+
+def test_a_zero_p_estimate_shows_the_least_favourable_bound_and_why():
+    """Issue 24, 1f: the summary showed a noise bound of 0.0000 when every disagreement goes one way."""
+    gold = [["B-PER", "O", "B-LOC", "O"]]
+    other = [["O", "O", "O", "O"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a note on the page, not a warning
+        page = html_report([["a", "b", "c", "d"]], {"gold": gold, "other": other})
+    shown = numbers(page)
+    assert shown["summary/noise_bound"][1] == "0.0000"
+    assert float(shown["summary/noise_bound_least_favourable"][0]) > 0.0
+    assert "footnote 3&#x27;s estimate of p is 0" in page or "footnote 3's estimate of p is 0" in page
+
+
+def test_team_page_support_and_interval_reasons():
+    """Issue 24, 6: the team page's support column showed "–" in every cell under a caption
+    promising values, and "interval: not computed" came without a reason."""
+    from chance_agreement.spans.tags import spans_from_tags
+
+    tags = {"a": [["B-PER", "O", "B-LOC"], ["B-ORG", "I-ORG", "O"]],
+            "b": [["B-PER", "O", "O"], ["B-ORG", "I-ORG", "B-LOC"]],
+            "c": [["B-PER", "I-PER", "B-LOC"], ["O", "O", "O"]]}
+    page = html_report([["x", "y", "z"], ["u", "v", "w"]], tags)
+    shown = numbers(page)
+    for name in ("PER", "LOC", "ORG"):
+        expected = sum(1 for sentences in tags.values() for sentence in sentences
+                       for span in spans_from_tags(sentence) if span[0] == name)
+        assert shown[f"types/{name}/number"] == (str(expected), str(expected))
+    total = sum(len(spans_from_tags(sentence)) for sentences in tags.values() for sentence in sentences)
+    assert shown["types/overall/number"] == (str(total), str(total))
+    assert "Support: the entity spans of each type, all 3 annotators together" in page
+    assert "interval: not computed</span>" not in page
+    assert "not computed for several annotators" in page
+    pair = html_report([["x", "y", "z"], ["u", "v", "w"]], {"a": tags["a"], "b": tags["b"]}, confidence_level=None)
+    assert "interval: not computed</span>" not in pair and "no confidence level was asked for" in pair

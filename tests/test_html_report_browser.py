@@ -135,3 +135,22 @@ def test_three_annotators_in_the_browser(chromium, conll_file, tmp_path):
             assert page.numbers[f"pairwise/{second}/{first}"] == page.numbers[f"pairwise/{first}/{second}"]
         assert page.numbers[f"pairwise/{first}/{first}"][0] == ""
     assert "Each annotator against the rest" in page.facts["text"]
+
+
+@pytest.mark.parametrize("count", [4, 6])
+def test_several_annotators_fit_a_1280_pixel_window(chromium, conll_file, tmp_path, count):
+    """Issue 24, 6: with 3+ annotators the side-by-side sentences ran past a 1,280 px window (the
+    last annotator cut off). Every element of the page stays within the window's width."""
+    columns = [1, 2, 3, 4, 2, 3][:count]
+    names = ["gold", "lstm", "flair", "bert", "lstm again", "flair again"][:count]
+    tokens, annotations = load_annotations([f"{conll_file}:{c}" for c in columns], names=names)
+    path = tmp_path / f"team{count}.html"
+    html_report(tokens, annotations, path)
+    page = look(path, f"conll_team_{count}")
+    assert page.console_errors == []
+    assert page.facts["viewport"] == 1280
+    assert page.facts["page_width"] <= page.facts["viewport"]
+    assert page.facts["beyond"] == 0
+    text = page.facts["text"]
+    assert all(name in text for name in names)
+    assert "interval: not computed\n" not in text and "interval: not computed\t" not in text

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import ast
-import importlib.util
 import math
-import sys
 import zipfile
 from pathlib import Path
 
@@ -13,7 +11,7 @@ import pytest
 import yaml
 
 from chance_agreement.reports.cli import main
-from chance_agreement.ecosystem.hub_export import METRICS, REQUIREMENTS, available_metrics, export_all
+from chance_agreement.ecosystem.hub_export import GRADIO_VERSION, METRICS, REQUIREMENTS, available_metrics, export_all
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -77,12 +75,14 @@ def test_space_folder_files(exported, metric):
     version = wheels[0].split("-")[1]
     assert requirements[:2] == ["--find-links .", f"chance-agreement=={version}"]
     assert requirements[2:] == list(REQUIREMENTS)
+    assert f"gradio=={GRADIO_VERSION}" in requirements and meta["sdk_version"] == GRADIO_VERSION
     app = (folder / "app.py").read_text()
+    assert app == (REPO / metric.folder / "app.py").read_text()  # the module folder's own page
     tree = ast.parse(app)
     calls = [node.func for node in ast.walk(tree) if isinstance(node, ast.Call)]
-    assert any(isinstance(f, ast.Name) and f.id == "launch_gradio_widget" for f in calls)
-    assert "if __name__ == \"__main__\":\n    launch_gradio_widget(module)" in app
-    assert any(isinstance(f, ast.Attribute) and f.attr == "load" for f in calls)
+    assert any(isinstance(f, ast.Name) and f.id == "build_demo" for f in calls)
+    assert "launch_gradio_widget" not in app  # evaluate's widget does not run on current Gradio
+    assert f'build_demo(gr, "{metric.name}")' in app and 'if __name__ == "__main__":\n    launch(gr, demo)' in app
 
 
 @pytest.mark.parametrize("metric", METRICS, ids=[m.name for m in METRICS])
@@ -96,18 +96,12 @@ def test_assembled_folder_loads_and_computes(exported, metric):
     _check(result, metric.name)
 
 
-@pytest.mark.parametrize("metric", METRICS, ids=[m.name for m in METRICS])
-def test_app_loads_the_module_next_to_it(exported, metric):
-    """Import app.py as a module: it loads the metric and launches no widget (gradio is not
-    installed here, so a launch would fail)."""
-    if metric not in available_metrics():
-        pytest.fail(f"{metric.name}: module or card not available yet")
-    app = exported / metric.folder / "app.py"
-    spec = importlib.util.spec_from_file_location(f"space_app_{metric.name}", app)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    assert "gradio" not in sys.modules
-    _check(module.module.compute(predictions=PREDICTIONS, references=REFERENCES), metric.name)
+def test_every_card_names_the_gradio_the_spaces_pin_and_ci_drives():
+    for metric in METRICS:
+        meta = yaml.safe_load((REPO / "hub_cards" / f"{metric.name}.md").read_text(encoding="utf-8").split("---\n")[1])
+        assert meta["sdk_version"] == GRADIO_VERSION, metric.name
+    check = (REPO / ".ci" / "check_install.sh").read_text()
+    assert "check_space_page.py" in check and "check_install.py space" in check
 
 
 def test_every_space_carries_the_same_wheel_with_the_modules_and_cards(exported):
@@ -135,7 +129,32 @@ def test_existing_folder_needs_force(exported, capsys):
     copy = exported.parent / wheel.name
     copy.write_bytes(wheel.read_bytes())
     assert main(["hub-export", str(exported), "--metric", "chance_f1", "--force", "--wheel", str(copy)]) == 0
-    assert not marker.exists() and (exported / "chance_f1_metric" / wheel.name).read_bytes() == wheel.read_bytes()
+    assert (exported / "chance_f1_metric" / wheel.name).read_bytes() == wheel.read_bytes()
+    assert marker.read_text() == "old"  # not ours: left alone (issue 24, 2c)
+    marker.unlink()
+
+
+def test_force_replaces_only_what_it_writes(exported, tmp_path):
+    """Issue 24, 2c: --force deleted the whole folder, a Space clone's .git and the user's files too."""
+    wheel = next(exported.glob("chance_f1_metric/*.whl"))
+    space = tmp_path / "spaces" / "chance_f1_metric"
+    (space / ".git" / "objects").mkdir(parents=True)
+    (space / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (space / "notes.txt").write_text("mine")
+    (space / "README.md").write_text("old card")
+    stale = space / "chance_agreement-0.0.1-py3-none-any.whl"
+    stale.write_bytes(b"an older wheel of ours")
+    assert main(["hub-export", str(space.parent), "--metric", "chance_f1", "--force", "--wheel", str(wheel)]) == 0
+    assert (space / ".git" / "HEAD").read_text() == "ref: refs/heads/main\n" and (space / ".git" / "objects").is_dir()
+    assert (space / "notes.txt").read_text() == "mine"
+    assert (space / "README.md").read_text() != "old card" and (space / "chance_f1_metric.py").is_file()
+    assert not stale.exists() and (space / wheel.name).read_bytes() == wheel.read_bytes()
+    (space / "app.py").unlink()
+    (space / "app.py").mkdir()  # something of the user's where a file of ours goes: refused, nothing changed
+    before = (space / "README.md").read_text()
+    (space / "README.md").write_text("edited")
+    assert main(["hub-export", str(space.parent), "--metric", "chance_f1", "--force", "--wheel", str(wheel)]) == 1
+    assert (space / "README.md").read_text() == "edited" and before
 
 
 def test_bad_source_and_unknown_metric(tmp_path):

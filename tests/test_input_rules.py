@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import re
 import warnings
 
 import numpy as np
@@ -248,8 +249,8 @@ BAD_TAGS = {
 }
 PAIR_PLACES = {"chance_f1": r"references\[1\], position 2", "contingency": r"references\[1\], position 2",
                "agreement_report": r"references\[1\], position 2", "noise_report": r"references\[1\], position 2"}
-MULTI_PLACES = {"noise_report_multi": r"annotations\[1\]\[1\], position 2", "token_ratings": "item 1, annotator 1: position 2",
-                "multi_annotator_agreement": "item 1, annotator 1: position 2", "unitizing_alpha": "text 1, annotator 1: position 2"}
+MULTI_PLACES = {"noise_report_multi": r"annotations\[1\]\[1\], position 2", "token_ratings": r"token_ratings: annotations\[1\]\[1\]: position 2",
+                "multi_annotator_agreement": r"multi_annotator_agreement: annotations\[1\]\[1\]: position 2", "unitizing_alpha": "text 1, annotator 1: position 2"}
 
 
 @pytest.mark.parametrize("bad", BAD_TAGS, ids=list(BAD_TAGS))
@@ -404,3 +405,51 @@ def test_readme_example_is_what_the_code_gives():
     spans = quiet(spans_from_tags, ["B-PER", "X", "I-PER", "O", "X", "B-LOC"])
     assert shown == repr(spans)
     assert spans == [(t, s, e + 1) for t, s, e in quiet(get_entities, ["B-PER", "X", "I-PER", "O", "X", "B-LOC"])]
+
+
+# Issue 24, 1a: datasets JSON-quotes a whole sentence holding one non-string tag (an unconverted
+# label id), giving types 'PER"' and all scores 0; every module configuration refuses it instead.
+_ONE_ID = [["B-PER", 1, "O"]]
+_TAGS_OK = [["B-PER", "O", "O"]]
+_MODULE_CASES = [
+    ("chance_f1_metric", "default", dict(predictions=_ONE_ID, references=_TAGS_OK), "predictions[0], position 1"),
+    ("chance_f1_metric", "flat", dict(predictions=_TAGS_OK, references=_ONE_ID), "references[0], position 1"),
+    ("chance_f1_metric", "multi", dict(annotations=[[_TAGS_OK[0], _ONE_ID[0]]]), "annotations[0][1], position 1"),
+    ("chance_f1_metric", "spans", dict(predictions=[[{"start": 0, "end": 1, "label": 7}]],
+                                       references=[[{"start": 0, "end": 1, "label": "PER"}]], lengths=[3]),
+     "predictions[0][0]['label']"),
+    ("chance_f1_metric", "nested_spans", dict(predictions=[[{"start": 0, "end": 1.5, "label": "PER"}]],
+                                              references=[[{"start": 0, "end": 1, "label": "PER"}]], lengths=[3]),
+     "predictions[0][0]['end']"),
+    ("coefficients_metric", "default", dict(predictions=_ONE_ID, references=_TAGS_OK), "predictions[0], position 1"),
+    ("coefficients_metric", "flat", dict(predictions=_ONE_ID, references=_TAGS_OK), "predictions[0], position 1"),
+    ("coefficients_metric", "multi", dict(annotations=[[_TAGS_OK[0], _ONE_ID[0]]]), "annotations[0][1], position 1"),
+    ("coefficients_metric", "multi", dict(annotations=[["a", 1], ["a", "b"]]), "annotations[0], position 1"),
+    ("coefficients_metric", "multi", dict(annotations=[["a", "b"], [1, 2]]), "annotations[1], position 0"),
+    ("noise_metric", "default", dict(predictions=_ONE_ID, references=_TAGS_OK), "predictions[0], position 1"),
+    ("noise_metric", "flat", dict(predictions=_ONE_ID, references=_TAGS_OK), "predictions[0], position 1"),
+    ("noise_metric", "multi", dict(annotations=[[_ONE_ID[0], _TAGS_OK[0]]]), "annotations[0][0], position 1"),
+]
+
+
+@pytest.mark.parametrize("folder, config, inputs, place", _MODULE_CASES)
+def test_a_non_string_tag_is_refused_by_every_module_configuration(load_metric, folder, config, inputs, place):
+    metric = load_metric(folder, config)
+    with pytest.raises(TagTypeError) as caught:
+        metric.compute(**inputs)
+    assert place in str(caught.value)
+    metric = load_metric(folder, config)
+    batch = {name: value for name, value in inputs.items() if name != "lengths"}
+    with pytest.raises(TagTypeError, match=re.escape(place)):
+        metric.add_batch(**batch)
+
+
+def test_a_non_string_tag_is_refused_by_add(load_metric):
+    metric = load_metric("chance_f1_metric")
+    with pytest.raises(TagTypeError, match=r"prediction, position 1: the tag is an int \(1\)"):
+        metric.add(prediction=_ONE_ID[0], reference=_TAGS_OK[0])
+
+
+def test_numbers_and_none_stay_allowed_where_the_module_declares_them(load_metric):
+    result = load_metric("coefficients_metric", "multi").compute(annotations=[[1, 2], [2, None], [3, 3]])
+    assert result["n_items"] == 3

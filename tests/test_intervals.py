@@ -94,16 +94,30 @@ def _oracle_quantiles(sentences, draws, level, confidence_level, zero_division=0
     types = sorted({name for stats in sentences for name in stats.per_type})
     values = {name: {score: [] for score in SCORES} for name in types + ["overall"]}
     for indices in draws:
-        result = scores_from_statistics(sum((sentences[i] for i in indices), type(sentences[0])()), level,
-                                        zero_division)
+        total = sum((sentences[i] for i in indices), type(sentences[0])())
+        result = scores_from_statistics(total, level, zero_division)
         for name in types:
             for score in SCORES:
-                values[name][score].append(result[name][score] if name in result else float(zero_division))
+                value = result[name][score] if name in result else float(zero_division)
+                values[name][score].append(_unsupported(total, [name], level, score) or value)
         for score in SCORES:
-            values["overall"][score].append(result[f"overall_{score}"])
+            values["overall"][score].append(_unsupported(total, types, level, score) or result[f"overall_{score}"])
     alpha = 1 - confidence_level
-    return {name: {score: list(np.quantile(v, [alpha / 2, 1 - alpha / 2])) for score, v in scores.items()}
-            for name, scores in values.items()}
+    return {name: {score: None if np.isnan(v).any() else list(np.quantile(v, [alpha / 2, 1 - alpha / 2]))
+                   for score, v in scores.items()} for name, scores in values.items()}
+
+
+def _unsupported(total, names, level, score):
+    """NaN for a corrected F1 the random model does not support (chance F1 >= 1 - 1e-12, with
+    entities), else None: such a resample leaves the interval undefined."""
+    names = [name for name in names if name in total.per_type]
+    if score != "corrected_f1" or not names:
+        return None
+    vector = sum(total.per_type[name] for name in names)
+    fields = ("expected_overlap", "annotated_tokens") if level == "token" else ("expected_matches", None)
+    expected = 2 * vector[FIELDS.index(fields[0])]
+    denominator = vector[FIELDS.index(fields[1])] if fields[1] else vector[FIELDS.index("predicted")] + vector[FIELDS.index("actual")]
+    return float("nan") if denominator > 0 and 1.0 - expected / denominator < 1e-12 else None
 
 
 @pytest.mark.parametrize("level", ["token", "entity"])
@@ -146,13 +160,19 @@ def test_property_bootstrap_equals_brute_force_on_random_corpora(corpus, seed, z
     fast = bootstrap_scores(sentences, fields=FIELDS, confidence_level=0.8, n_resamples=n_resamples,
                             random_state=seed, zero_division=zero_division)
     for score in SCORES:
-        low, high = fast["overall"][score]
-        assert np.allclose([low, high], oracle["overall"][score], rtol=1e-12, atol=1e-12)
-        assert low <= high <= 1.0
-        if score != "corrected_f1":
-            assert 0.0 <= low
+        if oracle["overall"][score] is None:  # a resample with chance F1 1: no corrected F1 interval
+            assert score == "corrected_f1" and fast["overall"][score] is None
+        else:
+            low, high = fast["overall"][score]
+            assert np.allclose([low, high], oracle["overall"][score], rtol=1e-12, atol=1e-12)
+            assert low <= high <= 1.0
+            if score != "corrected_f1":
+                assert 0.0 <= low
         for name, scores in fast["types"].items():
-            assert np.allclose(scores[score], oracle[name][score], rtol=1e-12, atol=1e-12), (name, score)
+            if oracle[name][score] is None:
+                assert scores[score] is None, (name, score)
+            else:
+                assert np.allclose(scores[score], oracle[name][score], rtol=1e-12, atol=1e-12), (name, score)
 
 
 @settings(derandomize=True, max_examples=30, deadline=None)
@@ -164,6 +184,9 @@ def test_property_comparison_is_antisymmetric(corpus, other, seed):
     forward = compare_systems(predictions, second, references, n_resamples=20, n_permutations=20, random_state=seed)
     backward = compare_systems(second, predictions, references, n_resamples=20, n_permutations=20, random_state=seed)
     for score in ("corrected_f1", "observed_f1"):
+        if forward[f"{score}_p_value"] is None:  # chance F1 1 somewhere: no corrected F1 comparison either way
+            assert score == "corrected_f1" and backward[f"{score}_difference_ci"] is None
+            continue
         assert forward[f"{score}_difference"] == -backward[f"{score}_difference"]
         assert forward[f"{score}_p_value"] == backward[f"{score}_p_value"]
         assert 1 / 21 <= forward[f"{score}_p_value"] <= 1.0
@@ -527,3 +550,25 @@ def test_leaderboard_command_shows_intervals_tests_and_chance_difference(shared_
     assert int(rows[0]["correct_difference"]) == 84
     assert main(["leaderboard", merged, f"{merged}:3", "--gold-noise", "2"]) == 2
     assert "--gold-noise: 2 is not strictly between 0 and 1" in capsys.readouterr().err
+
+
+def test_a_chance_f1_above_one_gets_its_own_interval_and_no_corrected_interval():
+    """Issue 20: under the overlapping model random segments stack and chance F1 exceeds 1 (here
+    1.0556 in every sentence). Its interval was clipped to [1.0, 1.0] and the corrected F1 interval
+    filled with [0.0, 0.0]; now chance F1's interval is the unclipped one and corrected F1, which
+    the model cannot support there, has no interval (None, with a warning)."""
+    tags = [["B-PER", "I-PER", "B-PER"], ["B-PER", "B-PER", "I-PER"]] * 3
+    with pytest.warns(UndefinedMetricWarning, match="no corrected_f1 interval: chance F1 is 1 or more in 1000 of 1000"):
+        result = chance_f1(tags, tags[::-1], model="overlapping", confidence_level=0.95, random_state=0)
+    assert result["overall_chance_f1"] == pytest.approx(19 / 18)
+    assert result["overall_chance_f1_ci"] == [result["overall_chance_f1"]] * 2
+    assert result["overall_corrected_f1_ci"] is None and result["PER"]["corrected_f1_ci"] is None
+    assert result["overall_observed_f1_ci"] is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UndefinedMetricWarning)  # zero_division=0: the flag is the None
+        quiet = chance_f1(tags, tags[::-1], model="overlapping", confidence_level=0.95, random_state=0, zero_division=0)
+    assert quiet["overall_corrected_f1_ci"] is None
+    with pytest.warns(UndefinedMetricWarning, match="no corrected_f1 comparison"):
+        compared = compare_systems(tags, tags, tags[::-1], model="overlapping", n_resamples=20, n_permutations=20,
+                                   random_state=0)
+    assert compared["corrected_f1_p_value"] is None and compared["observed_f1_p_value"] == 1.0

@@ -269,17 +269,13 @@ def _leaderboard_command(gold: str, system: str) -> list[str]:
     return [sys.executable, "-c", code, "leaderboard", gold, system, system + ":2", "--names", "a,b"]
 
 
-def test_progress_bar_only_on_a_terminal(tmp_path):
-    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
-    system = _write(tmp_path / "system.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
-    piped = subprocess.run(_leaderboard_command(gold, system), capture_output=True, text=True, timeout=120)
-    assert piped.returncode == 0 and piped.stderr == ""
-    assert "| a |" in piped.stdout
+def run_on_terminal(command: list[str]) -> tuple[int, bytes, bytes]:
+    """``(exit status, standard output, what the terminal on standard error saw)``: the command's
+    standard error is a 100-column pseudo-terminal, its standard output a pipe."""
     controller, terminal = pty.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a 100-column terminal
     try:
-        on_terminal = subprocess.run(_leaderboard_command(gold, system), stdout=subprocess.PIPE,
-                                     stderr=terminal, timeout=120)
+        done = subprocess.run(command, stdout=subprocess.PIPE, stderr=terminal, timeout=120)
         os.close(terminal)
         terminal = None
         seen = b""
@@ -295,8 +291,21 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
         if terminal is not None:
             os.close(terminal)
         os.close(controller)
-    assert on_terminal.returncode == 0
+    return done.returncode, done.stdout, seen
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path):
+    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
+    system = _write(tmp_path / "system.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
+    piped = subprocess.run(_leaderboard_command(gold, system), capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+    assert "| a |" in piped.stdout
+    code, out, seen = run_on_terminal(_leaderboard_command(gold, system))
+    assert code == 0
     assert b"scoring systems" in seen and b"2/2" in seen
+    assert b"scoring" not in out  # never in the numbers' stream
+    code, out, seen = run_on_terminal(_leaderboard_command(gold, system) + ["--quiet"])
+    assert code == 0 and seen == b"" and b"| a |" in out
 
 
 def test_intervals_tests_and_chance_difference_between_neighbours(loaded):
@@ -385,7 +394,7 @@ def test_model_card_options_and_the_yaml_is_huggingface_hubs(tmp_path):
     parsed = ModelCard(str(card))
     assert [r.metric_value for r in parsed.data.eval_results] == [0.9, 0.25, 0.8667]
     with pytest.raises(ValueError, match="no value for"):
-        model_card("x", {"observed_f1": 0.9, "chance_f1": None, "corrected_f1": 0.8}, {"level": "token"})
+        model_card("x", {"observed_f1": 0.9, "corrected_f1": 0.8}, {"level": "token"})
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
     assert main(["leaderboard", _write(tmp_path / "g.txt", [[("EU", "B-ORG")]]),
@@ -399,3 +408,134 @@ def test_gold_column_as_its_own_system_is_an_error(tmp_path, capsys):
         load_systems(gold, [gold])
     assert main(["leaderboard", gold, gold]) == 1
     assert "is the gold column" in capsys.readouterr().err
+
+
+# --- issue 24: undefined scores, model-card folders, tables safe to open ------------------------
+
+# Both annotators cover every token: chance F1 is 1 and corrected F1 (o - c) / (1 - c) is undefined.
+FULL_GOLD = [["B-PER", "I-PER"], ["B-LOC"]]
+WITH_UNDEFINED = {"same": FULL_GOLD, "half": [["B-PER", "O"], ["B-LOC"]]}
+
+
+def test_an_undefined_corrected_f1_is_shown_as_undefined_and_not_ranked(tmp_path, capsys):
+    """1e: it was printed as 0.0000 and ranked (tied with a real 0)."""
+    board = build_leaderboard(FULL_GOLD, WITH_UNDEFINED, progress=False, split=0.5)
+    rows = {row["system"]: row for row in board["systems"]}
+    assert rows["same"]["chance_f1"] == 1.0 and rows["same"]["observed_f1"] == 1.0
+    assert rows["same"]["corrected_f1"] is None
+    assert rows["same"]["corrected_rank"] is None and rows["same"]["rank_change"] is None
+    assert rows["half"]["corrected_rank"] == 1 and rows["half"]["corrected_f1"] is not None
+    assert [row["system"] for row in board["systems"]] == ["half", "same"]  # unranked last
+    assert any("chance F1 is 1" in note and "same" in note for note in board["notes"])
+    table = _markdown_rows(render(board, "markdown"))
+    same = next(cells for cells in table if cells[0] == "same")
+    assert same[4] == "undefined" and same[5] == "-" and "0.0000" not in same[4:7]
+    text = render(board, "markdown")
+    assert "note: same: corrected F1 is undefined" in text and "not ranked" in text
+    parsed = json.loads(render(board, "json"))
+    assert next(r for r in parsed["systems"] if r["system"] == "same")["corrected_f1"] is None
+    assert parsed["notes"] == board["notes"]
+    parsed_csv = {r["system"]: r for r in csv.DictReader(io.StringIO(render(board, "csv")))}
+    assert parsed_csv["same"]["corrected_f1"] == "" and parsed_csv["same"]["corrected_rank"] == ""
+    # with intervals, a test against the next system, model cards and a plot it still runs
+    gold = _write(tmp_path / "gold.txt", [[("Ada", "B-PER"), ("Byron", "I-PER")], [("Rome", "B-LOC")]])
+    same = _write(tmp_path / "same.txt", [[("Ada", "B-PER", "B-PER"), ("Byron", "I-PER", "I-PER")],
+                                          [("Rome", "B-LOC", "B-LOC")]])
+    half = _write(tmp_path / "half.txt", [[("Ada", "B-PER", "B-PER"), ("Byron", "I-PER", "O")],
+                                          [("Rome", "B-LOC", "B-LOC")]])
+    cards = tmp_path / "cards"
+    assert main(["leaderboard", gold, same, half, "--confidence-level", "0.9", "--n-resamples", "20",
+                 "--random-state", "1", "--model-cards", str(cards), "--format", "json",
+                 "--plot", str(tmp_path / "board.png")]) == 0
+    _check_png(tmp_path / "board.png", 300, 300)
+    out = json.loads(capsys.readouterr().out)
+    row = next(r for r in out["systems"] if r["system"] == "same")
+    assert row["corrected_f1"] is None and row["corrected_f1_ci_low"] is None and row["p_next"] is None
+    assert next(r for r in out["systems"] if r["system"] == "half")["p_next"] is None
+    card = (cards / "same" / "README.md").read_text()
+    assert "chance-corrected F1 (token level): undefined" in card
+    assert card.count("value:") == 2  # observed and chance F1 only in model-index
+
+
+def test_model_cards_refuse_names_that_land_in_one_folder(tmp_path):
+    """2b: 'a/b' and 'a_b' (and '', '.', '..') were written to one folder, the last card winning."""
+    from chance_agreement.ecosystem.model_cards import write_model_cards
+
+    for systems in (["a/b", "a_b"], ["", "."], [".", ".."], ["Model", "model"]):
+        folder = tmp_path / f"cards{len(list(tmp_path.iterdir()))}"
+        with pytest.raises(ValueError, match="same folder") as caught:
+            write_model_cards({name: f"card of {name!r}" for name in systems}, folder)
+        assert all(repr(name) in str(caught.value) for name in systems)
+        assert not folder.exists() or not any(folder.rglob("README.md"))  # nothing half written
+
+
+def test_model_cards_never_overwrite_a_readme_without_force(tmp_path, capsys):
+    """2b: an existing README.md was overwritten without a word."""
+    from chance_agreement.ecosystem.model_cards import write_model_cards
+
+    folder = tmp_path / "cards"
+    (folder / "mine").mkdir(parents=True)
+    (folder / "mine" / "README.md").write_text("my own card")
+    with pytest.raises(ValueError, match=r"mine[/\\]README\.md exists.*--force"):
+        write_model_cards({"other": "new card", "mine": "new card"}, folder)
+    assert (folder / "mine" / "README.md").read_text() == "my own card"
+    assert not (folder / "other").exists()
+    assert write_model_cards({"mine": "new card"}, folder, force=True) == [folder / "mine" / "README.md"]
+    assert (folder / "mine" / "README.md").read_text() == "new card"
+    gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
+    system = _write(tmp_path / "mine.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
+    assert main(["leaderboard", gold, system, "--model-cards", str(folder)]) == 1
+    assert "--force" in capsys.readouterr().err
+    assert (folder / "mine" / "README.md").read_text() == "new card"
+    assert main(["leaderboard", gold, system, "--model-cards", str(folder), "--force"]) == 0
+    assert "model-index" in (folder / "mine" / "README.md").read_text()
+
+
+HOSTILE = ["a|b", "=HYPERLINK(\"http://x\")", "+1", "-2", "@SUM(A1)", "back\\slash|", "line\nbreak"]
+
+
+def _unescaped_cells(line: str) -> list[str]:
+    """Split a GFM table row on pipes not escaped by a backslash, then undo the escapes."""
+    cells, current, index = [], "", 0
+    body = line.strip()[1:-1]
+    while index < len(body):
+        if body[index] == "\\" and index + 1 < len(body):
+            current += body[index + 1]
+            index += 2
+            continue
+        if body[index] == "|":
+            cells.append(current.strip())
+            current = ""
+        else:
+            current += body[index]
+        index += 1
+    return cells + [current.strip()]
+
+
+def test_markdown_and_csv_are_safe_with_hostile_names():
+    """5: a '|' broke the Markdown table; '=', '+', '-', '@' went raw into CSV (formula injection)."""
+    systems = {name: SMALL_SYSTEMS["A"] if index % 2 else SMALL_SYSTEMS["B"] for index, name in enumerate(HOSTILE)}
+    board = build_leaderboard(GOLD, systems, progress=False)
+    lines = [line for line in render(board, "markdown").splitlines() if line.startswith("|")]
+    assert len(lines) == 2 + len(HOSTILE)
+    width = len(_unescaped_cells(lines[0]))
+    body = [_unescaped_cells(line) for line in lines[2:]]
+    assert all(len(cells) == width for cells in body)
+    assert sorted(cells[0] for cells in body) == sorted(name.replace("\n", "<br>") for name in HOSTILE)
+    rows = list(csv.DictReader(io.StringIO(render(board, "csv"))))
+    for row in rows:
+        assert row["system"][0] not in "=+-@", row["system"]
+        assert row["system"].removeprefix("'") in HOSTILE
+    assert sorted(r["system"].removeprefix("'") for r in rows) == sorted(HOSTILE)
+    for parsed, row in zip(rows, board["systems"]):  # numbers stay numbers, negative ones too
+        assert float(parsed["corrected_f1"]) == row["corrected_f1"]
+        assert parsed["rank_change"] == str(row["rank_change"])
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf"), "0.9", True])
+def test_model_cards_refuse_nan_infinite_and_non_numbers(bad):
+    """1g: a NaN score became ``value: .nan`` in model-index."""
+    from chance_agreement import model_card
+
+    with pytest.raises(ValueError, match=r"corrected_f1 .*not a finite number"):
+        model_card("x", {"observed_f1": 0.9, "chance_f1": 0.2, "corrected_f1": bad}, {"level": "token"})

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chance_agreement import coefficients, fleiss_kappa, krippendorff_alpha, multi_annotator_agreement
+from chance_agreement import as_items, coefficients, fleiss_kappa, krippendorff_alpha, multi_annotator_agreement
 from chance_agreement.reliability.multi_annotator import token_ratings
 
 
@@ -272,13 +272,13 @@ def test_multi_annotator_agreement_from_tags():
 
 
 def test_multi_annotator_errors_name_the_item():
-    with pytest.raises(ValueError, match=r"item 1: the annotators' tag sequences have different lengths \[1, 2\]"):
+    with pytest.raises(ValueError, match=r"multi_annotator_agreement: annotations\[1\]: the annotators' tag sequences have different lengths \[1, 2\]"):
         multi_annotator_agreement([[["O"], ["O"]], [["O"], ["O", "O"]]])
-    with pytest.raises(ValueError, match="item 1 has 3 annotator slots but item 0 has 2"):
+    with pytest.raises(ValueError, match=r"annotations\[1\]: 3 annotator slots but sentence 0 has 2"):
         multi_annotator_agreement([[["O"], ["O"]], [["O"], ["O"], ["O"]]])
-    with pytest.raises(ValueError, match="item 0, annotator 1: position 0: the tag is an empty string"):
+    with pytest.raises(ValueError, match=r"multi_annotator_agreement: annotations\[0\]\[1\]: position 0: the tag is an empty string"):
         multi_annotator_agreement([[["O"], [""]]])
-    with pytest.raises(ValueError, match="need at least two annotators per item, got 1"):
+    with pytest.raises(ValueError, match="need at least 2 annotators per sentence, sentence 0 has 1"):
         multi_annotator_agreement([[["O"]]])
 
 
@@ -440,7 +440,7 @@ def test_token_ratings_by_tag_match_the_span_path(items):
         columns = [[None] * len(given_[0]) if seq is None else token_categories(spans_from_tags(seq), len(seq))
                    for seq in item]
         expected.extend([list(row) for row in zip(*columns)])
-    ratings, k = token_ratings(annotations)
+    ratings, k = token_ratings(as_items(annotations))  # per sentence, stated: every sentence may have one length
     assert k == 3 and ratings == expected
 
 

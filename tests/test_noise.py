@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from fractions import Fraction
 
 import numpy as np
@@ -13,6 +14,7 @@ from scipy.stats import nbinom
 
 import chance_agreement
 from chance_agreement import (
+    as_items,
     chance_difference,
     easy_proportion_from_kappa,
     fleiss_kappa,
@@ -415,12 +417,12 @@ def test_strict_mode_and_suffix_are_passed_to_seqeval_spans():
         (lambda: noise_report([["O"]], [["O", "O"]]), r"sentence 0: the prediction has 1 tags but the reference has 2"),
         (lambda: noise_report([["O", None]], [["O", "O"]]), r"predictions\[0\], position 1: the tag is None"),
         (lambda: noise_report([["O"]], [["O"]], unit="entity"), r"no instances: with unit='entity'"),
-        (lambda: noise_report_multi([[["O", "B-PER"]]]), r"need at least two annotators per item, item 0 has 1"),
-        (lambda: noise_report_multi([[["O"], ["O"]], [["O"], None]]), r"item 1: annotator 1 is missing"),
-        (lambda: noise_report_multi([[["O"], ["O"]], [["O"]]]), r"item 1 has 1 annotations but item 0 has 2"),
-        (lambda: noise_report_multi([[["O"], ["O", "O"]]]), r"item 0: the annotators' tag sequences have different lengths \[1, 2\]"),
+        (lambda: noise_report_multi([[["O", "B-PER"]]]), r"noise_report_multi: annotations: need at least 2 annotators per sentence, sentence 0 has 1"),
+        (lambda: noise_report_multi(as_items([[["O"], ["O"]], [["O"], None]])), r"annotations\[1\]\[1\]: the annotator is missing"),
+        (lambda: noise_report_multi([[["O"], ["O"]], [["O"]]]), r"noise_report_multi: annotations\[1\]: 1 annotator slots but sentence 0 has 2"),
+        (lambda: noise_report_multi([[["O"], ["O", "O"]]]), r"noise_report_multi: annotations\[0\]: the annotators' tag sequences have different lengths \[1, 2\]"),
         (lambda: noise_report_multi([[["O"], ["B-PER", "Z"]], [["O", ""], ["O", "O"]]][1:]), r"annotations\[0\]\[0\], position 1: the tag is an empty string"),
-        (lambda: noise_report_multi([]), r"annotations must be a non-empty list"),
+        (lambda: noise_report_multi([]), r"noise_report_multi: annotations: expected a non-empty list of sentences"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):
@@ -505,3 +507,52 @@ def test_closed_form_tail_matches_the_normal_limit_up_to_2_to_the_53():
         sd = math.sqrt((d + 1) * 0.9) / 0.1
         assert (n - t0) / sd == pytest.approx(0.0627, abs=2e-4)
     assert module._EXACT_INTEGERS == 2**53
+
+
+# --- issue 24, 1f: footnote 3's p estimate of 0 --------------------------------------------------
+
+# Every disagreement goes one way: the references mark PER on 100 tokens the predictions leave O.
+ONE_WAY_REFERENCES = [["B-PER" if i % 10 == 5 else "O" for i in range(100)] for _ in range(10)]
+ONE_WAY_PREDICTIONS = [["O"] * 100 for _ in range(10)]
+
+
+def test_a_zero_p_estimate_is_flagged_with_the_least_favourable_bound():
+    """The bound was 0.0000 with nothing said: footnote 3 gives p = 0 when each annotator keeps to
+    one category on the disagreed instances, and with p = 0 no hard instance can hide."""
+    from chance_agreement.noise.noise_model import NoiseModelWarning
+
+    with pytest.warns(NoiseModelWarning, match="estimate of p is 0.*noise_bound_least_favourable = 0.1389"):
+        out = noise_report(ONE_WAY_PREDICTIONS, ONE_WAY_REFERENCES)
+    assert (out["p"], out["noise_bound"]) == (0.0, 0.0)  # the paper's estimate, as before
+    assert out["p_least_favourable"] == 0.5  # one coin with the pooled proportions (1/2, 1/2)
+    assert out["noise_bound_least_favourable"] == noise_bound(1000, 100, 0.5).noise
+    with pytest.warns(NoiseModelWarning):
+        multi = noise_report_multi([[p, r, r] for p, r in zip(ONE_WAY_PREDICTIONS, ONE_WAY_REFERENCES)])
+    assert multi["p"] == 0.0 and multi["p_least_favourable"] == pytest.approx(1 / 3 ** 3 + (2 / 3) ** 3)
+    assert multi["noise_bound_least_favourable"] > 0.0
+
+
+def test_the_least_favourable_p_equals_the_estimate_when_annotators_split_alike():
+    references = [["B-PER" if i % 10 == 5 and s % 2 == 0 else "O" for i in range(100)] for s in range(10)]
+    predictions = [["B-PER" if i % 10 == 5 and s % 2 == 1 else "O" for i in range(100)] for s in range(10)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = noise_report(predictions, references)
+    assert out["p"] == out["p_least_favourable"] == 0.5
+    assert out["noise_bound"] == out["noise_bound_least_favourable"]
+
+
+@given(st.lists(st.lists(st.sampled_from("abc"), min_size=3, max_size=3), min_size=1, max_size=12))
+def test_the_pooled_p_is_the_largest_over_annotators_with_the_same_pooled_proportions(rows):
+    """AM-GM per category: prod_j q_jc <= mean_j(q_jc)^k, equality when every annotator's q_c is
+    the pooled one; so the pooled p is the least favourable (largest bound: the bound grows with p)."""
+    from chance_agreement.noise.noise_model import least_favourable_agreement_probability
+
+    estimate = hard_agreement_probability(rows)
+    pooled = least_favourable_agreement_probability(rows)
+    assert estimate <= pooled + 1e-15
+    labels = [label for row in rows for label in row]
+    expected = sum(Fraction(labels.count(c), len(labels)) ** 3 for c in set(labels))
+    assert pooled == pytest.approx(float(expected), rel=1e-15)
+    same = [[row[0]] * 3 for row in rows]  # annotators alike: both estimates agree
+    assert hard_agreement_probability(same) == pytest.approx(least_favourable_agreement_probability(same))

@@ -136,7 +136,7 @@ def test_bad_input_through_the_module(noise_metric, noise_metric_multi):
         noise_metric.compute(predictions=[["O"]], references=[["O"]], unit="word")
     with pytest.raises(ValueError, match=r"confidence must lie strictly between 0 and 1, got 1.0"):
         noise_metric.compute(predictions=[["O"]], references=[["O"]], confidence=1.0)
-    with pytest.raises(ValueError, match=r"need at least two annotators per item, item 0 has 1"):
+    with pytest.raises(ValueError, match=r"noise_report_multi: annotations: need at least 2 annotators per sentence, sentence 0 has 1"):
         noise_metric_multi.compute(annotations=[[["O", "B-PER"]]])
 
 

@@ -7,10 +7,11 @@ wheel's contents are checked by tests/test_hub_export.py."""
 
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
-from chance_agreement.ecosystem.module_paths import CARDS_FOLDER, METRICS
+from chance_agreement.ecosystem.module_paths import CARDS_FOLDER, EXAMPLES_FOLDER, METRICS
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
@@ -22,7 +23,7 @@ def test_every_package_of_src_is_in_the_wheel():
     listed = set(CONFIG["packages"])
     assert found <= listed, f"add {sorted(found - listed)} to [tool.setuptools] packages"
     assert sorted(listed - found) == sorted(f"chance_agreement.metric_modules.{folder}" for folder in
-                                            [CARDS_FOLDER, *(metric.folder for metric in METRICS)])
+                                            [CARDS_FOLDER, EXAMPLES_FOLDER, *(metric.folder for metric in METRICS)])
 
 
 def test_module_folders_and_cards_are_mapped_from_the_top_of_the_repository():
@@ -35,6 +36,11 @@ def test_module_folders_and_cards_are_mapped_from_the_top_of_the_repository():
         assert CONFIG["package-data"][package] == ["requirements.txt"]
         assert (REPO / CARDS_FOLDER / metric.card).is_file()
     assert mapping[f"chance_agreement.metric_modules.{CARDS_FOLDER}"] == CARDS_FOLDER
+    assert mapping[f"chance_agreement.metric_modules.{EXAMPLES_FOLDER}"] == EXAMPLES_FOLDER
+    subfolders = {path.parent.relative_to(REPO / EXAMPLES_FOLDER).as_posix()
+                  for path in (REPO / EXAMPLES_FOLDER).rglob("*") if path.is_file()}
+    patterns = CONFIG["package-data"][f"chance_agreement.metric_modules.{EXAMPLES_FOLDER}"]
+    assert {pattern.rpartition("/")[0] or "." for pattern in patterns} == subfolders  # every sample file ships
     assert not (REPO / "src" / "chance_agreement" / "metric_modules").exists()  # one copy in git
 
 
@@ -81,3 +87,17 @@ sys.exit(main(["hub-export", {str(tmp_path / "spaces")!r}]))
             for name in original.namelist():
                 if not name.endswith("RECORD"):
                     assert repacked.read(name) == original.read(name), name
+
+
+def test_the_test_extra_installs_no_gpu_toolchain_and_ci_adds_the_cpu_torch():
+    """torch (and accelerate, which requires it) stay out of the test extra: on an ordinary machine
+    they pull the CUDA build and its nvidia wheels. .ci/run installs the CPU build before the README's
+    test command, and the Trainer tests fail under CI without it (conftest.require_torch)."""
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    names = {re.split(r"[<>=!~\[ ;]", requirement, maxsplit=1)[0].lower()
+             for requirement in project["optional-dependencies"]["test"] + project["dependencies"]}
+    assert not names & {"torch", "accelerate", "torchvision", "triton"}, names
+    assert not any(name.startswith("nvidia") for name in names)
+    run = (REPO / ".ci" / "run").read_text()
+    readme_command = 'pip install -q -e ".[test]" && python -m pytest -q'
+    assert run.index('pip install -q "torch==2.13.0" "accelerate>=0.26"') < run.index(readme_command)

@@ -264,14 +264,15 @@ def random_signatures(count, seed, max_n=150):
 @pytest.mark.parametrize("n,lengths", random_signatures(60, seed=11))
 def test_fast_core_agrees_with_todays_algorithm_on_random_texts(n, lengths):
     from chance_agreement.chance import random_model
+    from oracles import coverage_reference, start_distribution_reference
 
     fast = random_model._coverage_of(n, lengths, "non_overlapping")
-    today = random_model._coverage_of(n, lengths, "non_overlapping", reference=True)
+    today = coverage_reference(n, lengths, "non_overlapping")
     np.testing.assert_allclose(fast, today, rtol=0, atol=1e-12)
     for index in {0, len(lengths) - 1}:
         others = lengths[:index] + lengths[index + 1 :]
         fast = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping")
-        today = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping", reference=True)
+        today = start_distribution_reference(n, others, lengths[index], "non_overlapping")
         np.testing.assert_allclose(fast, today, rtol=0, atol=1e-12)
 
 

@@ -60,7 +60,7 @@ def test_the_probe_covers_the_golden_file_and_every_numeric_path(reference):
     assert reference["golden"] == json.loads(GOLDEN.read_text())
     assert {"long/token", "long/entity", "coverage/band", "intervals/bca", "compare", "team", "nested",
             "coefficients", "table_intervals", "raters", "conger", "krippendorff", "light", "fleiss",
-            "segmentation", "unitizing", "noise"} <= set(reference["extras"])
+            "segmentation", "unitizing", "noise", "gamma"} <= set(reference["extras"])
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))

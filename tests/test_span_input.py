@@ -7,6 +7,8 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from seqeval.metrics import f1_score
 
 from chance_agreement import (
@@ -45,6 +47,46 @@ def test_tokenizer_splits_words_and_punctuation():
         "The", "University", "of", "California", "at", "Berkeley", "hired", "Dr", ".", "Ada", "Lovelace", "."]
     with pytest.raises(TypeError):
         tokenize(None)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("हिन्दी भाषा", ["हिन्दी", "भाषा"]),  # Devanagari vowel signs and virama are marks inside the word
+    ("Cafe\u0301 au lait", ["Cafe\u0301", "au", "lait"]),  # NFD: e + combining acute
+    ("Cafe\u0301s.", ["Cafe\u0301s", "."]),  # a word goes on after a mark
+    ("می\u200cخواهم", ["می\u200cخواهم"]),  # Persian zero-width non-joiner inside a word
+    ("x \u0301 y", ["x", "\u0301", "y"]),  # a mark after a space starts a token
+    ("\u094dह", ["\u094dह"]),  # ... that a word may continue
+    ("1\ufe0f\u20e3 ok", ["1\ufe0f\u20e3", "ok"]),  # keycap: digit + variation selector + enclosing mark
+    ("\U0001F44D\U0001F3FD!", ["\U0001F44D\U0001F3FD", "!"]),  # emoji + skin tone modifier
+    ("\U0001F469\u200d\U0001F4BB code", ["\U0001F469\u200d\U0001F4BB", "code"]),  # ZWJ sequence
+    ("\U0001F1EB\U0001F1F7\U0001F1E9\U0001F1EA", ["\U0001F1EB\U0001F1F7", "\U0001F1E9\U0001F1EA"]),  # flags
+    ("a.\u0301b", ["a", ".\u0301", "b"]),  # a mark on punctuation stays with it, and no word joins it
+])
+def test_tokenizer_keeps_grapheme_clusters_and_words_with_marks_whole(text, expected):
+    """Issue 24, 1d: "हिन्दी" was 6 tokens and NFD "Café" 2 (marks are not ``\\w``)."""
+    assert words(text) == expected
+
+
+_PIECES = ["a", "e", "Z", "_", "7", "\u0301", "ह", "ि", "न", "्", "द", ".", ",", "'", " ", "  ", "\n", "\u200d",
+           "\u200c", "\U0001F44D", "\U0001F3FD", "\U0001F4BB", "\U0001F1EB", "\U0001F1F7", "\ufe0f", "\u20e3", "م", "ی"]
+
+
+@given(st.lists(st.sampled_from(_PIECES), max_size=30).map("".join))
+def test_tokens_never_end_inside_a_grapheme_cluster(text):
+    """Oracle: the ``regex`` package's extended grapheme clusters (``\\X``). A token may hold
+    several clusters, never part of one; the only allowed cuts are after whitespace (a mark
+    there extends the space, which belongs to no token) and after a virama that follows no
+    consonant (``regex`` applies rule GB9c, virama + consonant, without its leading consonant)."""
+    import regex
+
+    boundaries = {0}
+    for cluster in regex.finditer(r"\X", text):
+        boundaries.add(cluster.end())
+    for start, end in tokenize(text):
+        assert text[start:end].strip() == text[start:end]
+        for cut in (start, end):
+            dangling_virama = text[cut - 1] == "\u094d" and not "\u0915" <= text[cut - 2:cut - 1] <= "\u0939"
+            assert cut in boundaries or text[cut - 1].isspace() or dangling_virama, (text, start, end)
 
 
 @pytest.mark.parametrize("name,expected", [("annotator_a.jsonl", A), ("annotator_b.jsonl", B)])

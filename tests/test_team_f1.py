@@ -44,7 +44,7 @@ def assert_same_as_chance_f1(team, two):
 def test_two_annotators_are_chance_f1_exactly_on_conll(conll_systems, level):
     references, systems = conll_systems
     for predictions in systems.values():
-        team = team_chance_f1([references, predictions], level=level)
+        team = team_chance_f1(by_item([references, predictions]), level=level)
         assert_same_as_chance_f1(team, chance_f1(predictions, references, level=level))
 
 
@@ -61,7 +61,7 @@ def test_two_annotators_are_chance_f1_exactly_on_random_data(sentences, level, m
     second = [b for _, b in sentences]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        team = team_chance_f1([first, second], level=level, model=model, zero_division=0)
+        team = team_chance_f1(by_item([first, second]), level=level, model=model, zero_division=0)
         two = chance_f1(second, first, level=level, model=model, zero_division=0)
     assert_same_as_chance_f1(team, two)
 
@@ -149,7 +149,7 @@ def test_tiny_teams_equal_exact_enumeration(case, model):
     exact = brute_force_team(case, model)
     annotators = [[None if bits[a] is None else bits_with_runs(bits[a]) for bits in case] for a in range(len(case[0]))]
     for level in ("token", "entity"):
-        result = team_chance_f1(annotators, level=level, model=model)
+        result = team_chance_f1(by_item(annotators), level=level, model=model)
         observed, chance = exact[level]
         assert result["overall_observed_f1"] == pytest.approx(float(observed), abs=1e-12)
         assert result["overall_chance_f1"] == pytest.approx(float(chance), abs=1e-12)
@@ -174,7 +174,7 @@ def test_monte_carlo_on_a_larger_team():
             row.append("".join(bits))
         sentences.append(row)
     annotators = [[bits_to_tags(row[a]) for row in sentences] for a in range(5)]
-    result = team_chance_f1(annotators)
+    result = team_chance_f1(by_item(annotators))
     from chance_agreement.spans.tags import spans_from_tags
 
     lengths = [[[end - start for _, start, end in spans_from_tags(annotators[a][s])] for a in range(5)]
@@ -201,7 +201,7 @@ def test_monte_carlo_on_a_larger_team():
         match_draws.append(matches / span_denominator)
     mean, error = np.mean(draws), np.std(draws) / np.sqrt(len(draws))
     assert abs(result["overall_chance_f1"] - mean) < 4 * error
-    entity = team_chance_f1(annotators, level="entity")
+    entity = team_chance_f1(by_item(annotators), level="entity")
     mean, error = np.mean(match_draws), np.std(match_draws) / np.sqrt(len(match_draws))
     assert abs(entity["overall_chance_f1"] - mean) < 4 * error
 
@@ -210,7 +210,7 @@ def test_per_annotator_and_pairwise_scores_pool_the_pairs():
     a = [bits_to_tags("0110100110"), bits_to_tags("11000")]
     b = [bits_to_tags("0111000110"), bits_to_tags("11000")]
     c = [bits_to_tags("0000011011"), bits_to_tags("00011")]
-    result = team_chance_f1([a, b, c], names=["ann", "bob", "cy"])
+    result = team_chance_f1(by_item([a, b, c]), names=["ann", "bob", "cy"])
     assert result["annotators"] == ["ann", "bob", "cy"]
     pairs = {(0, 1): (a, b), (0, 2): (a, c), (1, 2): (b, c)}
     for (i, j), (first, second) in pairs.items():
@@ -235,13 +235,13 @@ def test_sentence_scores_pool_the_pairs_and_equal_chance_f1_for_two(conll_system
     predictions = systems["CbertWnon_snonMlp_9109"][:300]
     references = references[:300]
     for level in ("token", "entity"):
-        team = team_chance_f1([references, predictions], level=level, return_sentence_scores=True)
+        team = team_chance_f1(by_item([references, predictions]), level=level, return_sentence_scores=True)
         assert team["sentence_scores"] == chance_f1(predictions, references, level=level,
                                                     return_sentence_scores=True)["sentence_scores"]
     a = [bits_to_tags("0110"), bits_to_tags("0000")]
     b = [bits_to_tags("0111"), None]
     c = [bits_to_tags("1100"), bits_to_tags("0000")]
-    scores = team_chance_f1([a, b, c], return_sentence_scores=True)["sentence_scores"]
+    scores = team_chance_f1(by_item([a, b, c]), return_sentence_scores=True)["sentence_scores"]
     assert scores[0]["denominator"] == (2 + 3) + (2 + 2) + (3 + 2)
     assert scores[0]["observed_f1"] == pytest.approx(2 * (2 + 1 + 1) / 14)
     assert scores[1] == {"observed_f1": None, "chance_f1": None, "denominator": 0.0}
@@ -252,8 +252,8 @@ def test_a_missing_annotator_is_not_an_empty_annotation():
     b = [bits_to_tags("0110"), bits_to_tags("1100")]
     c_missing = [bits_to_tags("0011"), None]
     c_empty = [bits_to_tags("0011"), ["O"] * 4]
-    missing = team_chance_f1([a, b, c_missing])
-    empty = team_chance_f1([a, b, c_empty])
+    missing = team_chance_f1(by_item([a, b, c_missing]))
+    empty = team_chance_f1(by_item([a, b, c_empty]))
     assert missing["overall_observed_f1"] > empty["overall_observed_f1"]
     # leaving c out of sentence 2 is the same as a corpus in which c has no sentence 2
     assert overall(missing) == pytest.approx(overall(chance_f1(b + c_missing[:1] + c_missing[:1], a + a[:1] + b[:1])), abs=1e-15)
@@ -263,35 +263,37 @@ def test_pairs_that_never_meet_get_none():
     a = [bits_to_tags("0110"), None]
     b = [None, bits_to_tags("1100")]
     c = [bits_to_tags("0010"), bits_to_tags("1000")]
-    result = team_chance_f1([a, b, c])
+    result = team_chance_f1(by_item([a, b, c]))
     assert result["pairwise_corrected_f1"][0][1] is None
     assert result["pairwise_corrected_f1"][0][2] is not None
     with pytest.raises(ValueError, match="no sentence was annotated by two or more"):
-        team_chance_f1([a, b])
+        team_chance_f1(by_item([a, b]))
 
 
 def test_degenerate_teams_take_the_zero_division_value():
     empty = [["O", "O", "O"]]
     with pytest.warns(UndefinedMetricWarning, match="no entities"):
-        result = team_chance_f1([empty, empty, empty])
+        result = team_chance_f1(by_item([empty, empty, empty]))
     assert overall(result) == [0.0, 0.0, 0.0]
-    assert overall(team_chance_f1([empty, empty, empty], zero_division=1)) == [1.0, 1.0, 1.0]
+    assert overall(team_chance_f1(by_item([empty, empty, empty]), zero_division=1)) == [1.0, 1.0, 1.0]
 
 
 @pytest.mark.parametrize(
     "annotations,kwargs,error,message",
     [
-        ([[["O"]]], {}, ValueError, "at least two annotators"),
-        ([[["O"]], [["O"], ["O"]]], {}, ValueError, "different numbers of sentences"),
-        ([[["O", "O"]], [["O"]]], {}, ValueError, "sentence 0: the annotators' tag sequences have different lengths"),
-        ([[["O", None]], [["O", "O"]]], {}, ValueError, r"sentence 0, annotator annotator_1: position 1: the tag is None"),
-        ([[["O"]], [["O"]]], {"names": ["x", "x"]}, ValueError, "distinct names"),
-        ([[["O"]], [["O"]]], {"level": "span"}, ValueError, "level must be one of"),
-        ([[["O"]], [["O"]]], {"model": "uniform"}, ValueError, "model must be one of"),
-        ([[["O"]], [["O"]]], {"zero_division": 2}, ValueError, "zero_division must be"),
-        ([[], []], {}, ValueError, "empty input"),
-        ("O O", {}, TypeError, "one list of tag sequences per annotator"),
-        ([None, [["O"]]], {}, TypeError, r"annotations\[0\] must be a list"),
+        ([[["O"]]], {}, ValueError, r"team_chance_f1: annotations: need at least 2 annotators per sentence, sentence 0 has 1"),
+        ([[["O", "O"], ["O"]]], {}, ValueError,
+         r"team_chance_f1: annotations\[0\]: the annotators' tag sequences have different lengths \[2, 1\]"),
+        ([[["O", None], ["O", "O"]]], {}, ValueError,
+         r"team_chance_f1: annotations\[0\]\[0\] \(annotator annotator_1\): position 1: the tag is None"),
+        ([[["O"], ["O"]]], {"names": ["x", "x"]}, ValueError, "team_chance_f1: names: must be 2 distinct names"),
+        ([[["O"], ["O"]]], {"level": "span"}, ValueError, "level must be one of"),
+        ([[["O"], ["O"]]], {"model": "uniform"}, ValueError, "model must be one of"),
+        ([[["O"], ["O"]]], {"zero_division": 2}, ValueError, "zero_division must be"),
+        ([[[], []]], {}, ValueError, "empty input"),
+        ([[["O"], ["O"]], [["O"], ["O"], ["O"]]], {}, ValueError, r"annotations\[1\]: 3 annotator slots but sentence 0 has 2"),
+        ("O O", {}, TypeError, "team_chance_f1: annotations: expected a list of sentences, each a list of the annotators' tag sequences; got a string"),
+        ([None, [["O"], ["O"]]], {}, ValueError, r"annotations\[0\]: expected a list of the annotators' tag sequences"),
     ],
 )
 def test_bad_input_names_the_problem(annotations, kwargs, error, message):
@@ -299,12 +301,22 @@ def test_bad_input_names_the_problem(annotations, kwargs, error, message):
         team_chance_f1(annotations, **kwargs)
 
 
+def test_per_annotator_lists_are_named_by_the_error_and_by_item_takes_them():
+    """Annotator-major input (one list per annotator, sentences of different lengths) cannot be
+    read per sentence: the error says how to pass it."""
+    annotators = [[["B-PER", "O", "O"], ["O", "B-LOC"]], [["B-PER", "I-PER", "O"], ["O", "O"]]]
+    with pytest.raises(ValueError, match=r"different lengths \[3, 2\]; the input reads as one list per annotator "
+                                         r"\(annotations\[annotator\]\[sentence\]\): pass team_chance_f1\(by_item"):
+        team_chance_f1(annotators)
+    assert team_chance_f1(by_item(annotators))["annotators"] == ["annotator_1", "annotator_2"]
+
+
 def test_the_two_input_forms_are_transposes():
     annotators = [[["O", "B-PER"], None], [["B-PER", "O"], ["O"]], [["O", "O"], ["B-LOC"]]]
     items = by_item(annotators)
     assert items == [[["O", "B-PER"], ["B-PER", "O"], ["O", "O"]], [None, ["O"], ["B-LOC"]]]
     assert by_annotator(items) == annotators
-    with pytest.raises(ValueError, match="sentence 1 has 3 annotator slots"):
+    with pytest.raises(ValueError, match=r"by_annotator: items\[1\]: 3 annotator slots but sentence 0 has 2"):
         by_annotator([[["O"], ["O"]], [["O"], ["O"], ["O"]]])
 
 
@@ -318,7 +330,7 @@ THREE = [
 @pytest.mark.parametrize("level", ["token", "entity"])
 def test_multi_configuration_of_the_evaluate_module(load_metric, level):
     metric = load_metric("chance_f1_metric", "multi")
-    expected = team_chance_f1(THREE, level=level, names=["a", "b", "c"])
+    expected = team_chance_f1(by_item(THREE), level=level, names=["a", "b", "c"])
     assert metric.compute(annotators=THREE, level=level, names=["a", "b", "c"]) == expected
     assert metric.compute(annotations=by_item(THREE), level=level, names=["a", "b", "c"]) == expected
     for row in by_item(THREE):
@@ -327,7 +339,7 @@ def test_multi_configuration_of_the_evaluate_module(load_metric, level):
     with pytest.raises(ValueError, match="give exactly one of"):
         metric.compute(annotators=THREE, annotations=by_item(THREE))
     scored = metric.compute(annotators=THREE, level=level, return_sentence_scores=True)
-    assert scored["sentence_scores"] == team_chance_f1(THREE, level=level, return_sentence_scores=True)["sentence_scores"]
+    assert scored["sentence_scores"] == team_chance_f1(by_item(THREE), level=level, return_sentence_scores=True)["sentence_scores"]
     two = load_metric("chance_f1_metric", "multi").compute(annotators=THREE[:2], level=level)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # seqeval's precision of LOC is 0/0
@@ -353,11 +365,11 @@ def test_relabelling_the_annotators_permutes_the_result(sentences, rnd):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         try:
-            result = team_chance_f1(annotators, names=names, zero_division=0)
+            result = team_chance_f1(by_item(annotators), names=names, zero_division=0)
         except ValueError as error:  # every sentence had fewer than two annotators
             assert "no sentence was annotated by two or more" in str(error)
             return
-        shuffled = team_chance_f1([annotators[a] for a in order], names=[names[a] for a in order], zero_division=0)
+        shuffled = team_chance_f1(by_item([annotators[a] for a in order]), names=[names[a] for a in order], zero_division=0)
     assert overall(shuffled) == pytest.approx(overall(result), abs=1e-12)
     assert 0.0 <= result["overall_chance_f1"] <= 1.0 and result["overall_corrected_f1"] <= 1.0 + 1e-12
     for position, a in enumerate(order):
@@ -366,3 +378,31 @@ def test_relabelling_the_annotators_permutes_the_result(sentences, rnd):
             for key in SCORES)
         for other, b in enumerate(order):
             assert shuffled["pairwise_corrected_f1"][position][other] == result["pairwise_corrected_f1"][a][b]
+
+
+# --- one layout for several annotators (issue 20, item 3) -----------------------------------------
+
+ISSUE_TEAM = [  # 3 annotators x 3 sentences of 4 tokens each, one list per annotator
+    [["B-PER", "I-PER", "O", "O"], ["O", "B-LOC", "O", "O"], ["B-ORG", "O", "O", "O"]],
+    [["B-PER", "I-PER", "O", "O"], ["O", "B-LOC", "I-LOC", "O"], ["O", "O", "O", "O"]],
+    [["B-PER", "O", "O", "O"], ["O", "B-LOC", "O", "O"], ["B-ORG", "I-ORG", "O", "O"]],
+]
+
+
+def test_input_that_reads_both_ways_is_refused_with_how_to_pass_it():
+    """Issue 20's example: with equal-length sentences, per-annotator lists were taken as
+    per-sentence lists without a word (Fleiss' kappa and the team's corrected F1 silently wrong).
+    Every several-annotator function takes one layout and refuses input that reads both ways."""
+    from chance_agreement import as_items, multi_annotator_agreement, multi_rater_report
+
+    for function in (team_chance_f1, multi_rater_report, multi_annotator_agreement):
+        with pytest.raises(ValueError, match=rf"{function.__name__}: annotations: 3 x 3 tag sequences, all 4 tokens long, "
+                                             r"read both as 3 sentences x 3 annotators .* Say which: "
+                                             rf"{function.__name__}\(by_item\(annotators\)\) for one list per annotator"):
+            function(ISSUE_TEAM)
+    team = team_chance_f1(by_item(ISSUE_TEAM))
+    kappa = multi_rater_report(by_item(ISSUE_TEAM))["fleiss_kappa"]
+    wrong_team = team_chance_f1(as_items(ISSUE_TEAM))  # the transposed reading, stated on purpose
+    wrong_kappa = multi_rater_report(as_items(ISSUE_TEAM))["fleiss_kappa"]
+    assert round(kappa, 4) == 0.5701 and round(wrong_kappa, 4) == -0.0209
+    assert round(team["overall_corrected_f1"], 4) == 0.5085 and wrong_team["overall_corrected_f1"] == 0.0

@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 
-from chance_agreement import multi_rater_agreement, team_chance_f1
+from chance_agreement import by_item, multi_rater_agreement, team_chance_f1
 from conftest import REPO
 from test_readme import table_after  # cells of the first table after a heading (its headings are unique)
 
@@ -29,7 +29,7 @@ def test_the_examples_run_and_print_what_the_readme_shows():
 def test_conll_team_table(conll_systems):
     references, systems = conll_systems
     rows = table_after("| member |")
-    result = team_chance_f1([references, *systems.values()], names=["gold", *systems])
+    result = team_chance_f1(by_item([references, *systems.values()]), names=["gold", *systems])
     assert [row[0] for row in rows] == ["gold", *systems, "team"]
     for name, *printed in rows:
         scores = result["per_annotator"][name] if name != "team" else {

@@ -18,6 +18,7 @@ from chance_agreement import (
     multi_annotator_agreement,
     noise_report,
     noise_report_multi,
+    by_item,
     team_chance_f1,
 )
 from chance_agreement.reports.cli import main
@@ -30,6 +31,7 @@ from chance_agreement.reports.team_report import (
     render,
 )
 from chance_agreement.spans.conll import write_conll
+from test_leaderboard import _unescaped_cells
 
 TOKENS = [["John", "lives", "in", "New", "York"], ["Acme", "hired", "Mary", "Smith"]]
 A = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "O", "B-PER", "I-PER"]]
@@ -74,11 +76,11 @@ def test_three_annotators_report_pairs_and_several_annotator_coefficients(annota
     team = _section(report, "team_chance_f1").data
     tags = {"ann_a": A, "ann_b": B, "ann_c": C}
     for level in ("token", "entity"):
-        assert team[level] == team_chance_f1([A, B, C], names=list(tags), level=level, zero_division=0)
+        assert team[level] == team_chance_f1(by_item([A, B, C]), names=list(tags), level=level, zero_division=0)
         for (i, first), (j, second) in combinations(enumerate(tags), 2):
             expected = chance_f1(tags[second], tags[first], level=level, zero_division=0)
             assert team[level]["pairwise_corrected_f1"][i][j] == expected["overall_corrected_f1"]
-    items = [list(item) for item in zip(A, B, C)]
+    items = by_item([A, B, C])
     several = _section(report, "several_annotators").data
     expected = multi_annotator_agreement(items)
     assert several["fleiss_kappa"] == expected["fleiss_kappa"]
@@ -173,3 +175,65 @@ def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, c
     assert main(["agreement", *paths]) == 0
     text = capsys.readouterr().out
     assert "note: entity: no instances" in text
+
+
+def test_markdown_and_csv_are_safe_with_hostile_names(annotator_files):
+    """Issue 24, 5: names with '|' broke the Markdown tables; names starting with '=', '+', '-',
+    '@' were written raw into CSV (formula injection when the file is opened in a spreadsheet)."""
+    names = ["a|b", "=1+1", "-x"]
+    report = build_report(load_annotations(annotator_files, names=names))
+    tables, current = [], []
+    for line in render(report, "markdown").splitlines() + [""]:
+        if line.startswith("|"):
+            current.append(_unescaped_cells(line))
+        elif current:
+            tables, current = tables + [current], []
+    assert tables
+    for table in tables:
+        assert all(len(cells) == len(table[0]) for cells in table)
+    assert any(cells[0] == "a|b" for table in tables for cells in table[2:])
+    rows = list(csv.reader(io.StringIO(render(report, "csv"))))
+    assert rows and all(cell[:1] not in ("=", "+", "-", "@") or cell == "" for row in rows for cell in row
+                        if not _is_number(cell))
+    assert any(cell == "'=1+1" for row in rows for cell in row)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def test_a_zero_p_estimate_is_a_note_beside_the_least_favourable_bound(tmp_path, capsys):
+    """Issue 24, 1f: the agreement report printed noise_bound 0.0000 with nothing said."""
+    reference = [["B-PER" if i % 10 == 5 else "O" for i in range(20)] for _ in range(5)]
+    other = [["O"] * 20 for _ in range(5)]
+    tokens = [[f"w{i}" for i in range(20)] for _ in range(5)]
+    path = tmp_path / "pair.conll"
+    with path.open("w") as handle:
+        write_conll(handle, tokens, reference, other)
+    assert main(["agreement", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert "note: token: footnote 3's estimate of p is 0" in captured.out
+    rows = {line.split()[0]: line.split()[1:] for line in captured.out.splitlines() if line.startswith(("p", "noise"))}
+    assert rows["p"][0] == "0.0000" and rows["noise_bound"][0] == "0.0000"
+    assert rows["p_least_favourable"][0] == "0.5000" and float(rows["noise_bound_least_favourable"][0]) > 0.1
+    assert "estimate of p is 0" not in captured.err  # a note in the report, not a stray warning
+
+
+def test_agreement_shows_progress_on_a_terminal_only(annotator_files):
+    """Issue 24, 7: ``agreement`` on 10^6 tokens ran 90 s in silence. On a terminal a bar on
+    standard error counts the report's parts; nothing in a pipe or with --quiet; never on stdout."""
+    from test_leaderboard import run_on_terminal
+
+    code = "import sys; from chance_agreement.reports.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", code, "agreement", *annotator_files]
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == "" and "noise_bound" in piped.stdout
+    status, out, seen = run_on_terminal(command)
+    assert status == 0 and out.decode() == piped.stdout
+    assert b"agreement report" in seen and f"{len(SECTIONS)}/{len(SECTIONS)}".encode() in seen
+    status, out, seen = run_on_terminal(command + ["--quiet"])
+    assert status == 0 and seen == b"" and out.decode() == piped.stdout

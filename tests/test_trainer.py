@@ -8,8 +8,11 @@ import numpy as np
 import pytest
 
 from chance_agreement.chance.corrected_f1 import chance_f1
+from conftest import require_torch
 from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.trainer import compute_metrics_fn, tags_from_predictions
+
+require_torch(module_level=True)
 
 LABELS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG", "I-ORG"]
 

@@ -26,6 +26,10 @@ _EXPORTS = {
     "spans_from_tags": "spans.tags",
     "OddTagWarning": "spans.tags",
     "TagTypeError": "spans.validation",
+    # several annotators: one layout (per sentence, the annotators' tags), stated or converted
+    "as_items": "spans.validation",
+    "by_item": "spans.validation",
+    "by_annotator": "spans.validation",
     "coverage_probabilities": "chance.random_model",
     "start_probabilities": "chance.random_model",
     "sample_annotation": "chance.random_model",
@@ -80,6 +84,9 @@ _EXPORTS = {
     "entails": "reliability.segmentation",
     "load_segmentation_json": "reliability.segmentation",
     "boundaries_from_tags": "reliability.segmentation",
+    # gamma (Mathet et al. 2015): exact alignment, sampled expected disorder
+    "gamma_agreement": "reliability.gamma",
+    "GammaDissimilarity": "reliability.gamma",
     # noise bound of the agreed subset
     "noise_bound": "noise.noise_model",
     "hard_agreement_probability": "noise.noise_model",
@@ -94,6 +101,8 @@ _EXPORTS = {
     # flat results, the Trainer hook, sharded evaluation
     "flatten": "ecosystem.flat",
     "compute_metrics_fn": "ecosystem.trainer",
+    "module_metrics_fn": "ecosystem.trainer",
+    "ChanceF1State": "ecosystem.chance_state",
     "merge_statistics": "ecosystem.sharding",
     "scores_from_shards": "ecosystem.sharding",
     "sentence_statistics_batch": "ecosystem.sharding",
@@ -103,6 +112,7 @@ _EXPORTS = {
     "render_report": "reports.html_report",
     # the evaluate module folders after a plain pip install; Hub model cards
     "module_path": "ecosystem.module_paths",
+    "examples_path": "ecosystem.module_paths",
     "model_card": "ecosystem.model_cards",
 }
 

@@ -21,18 +21,26 @@ jackknife, which is cheap here because a jackknife value is the total minus one 
 proportion of 0 or 1 in ``z0`` is clipped to 1/(2B) or 1 - 1/(2B), so the BCa interval is
 always defined.
 
-Degenerate resamples: a resample whose denominator is 0 (no entity on either side), or whose
-chance F1 is 1, gives the score the ``zero_division`` value (0.0 for ``"warn"``, without one
-warning per resample), the same rule as the point estimate.
+Degenerate resamples (the rules of the kernel ``chance_corrected.f1_scores``, the point
+estimate's): a resample whose denominator is 0 (no entity on either side) gives the scores the
+``zero_division`` value (0.0 for ``"warn"``, without one warning per resample). Chance F1 is never
+clipped: under the ``"overlapping"`` model it can exceed 1, and its interval says so. Where a
+resample's chance F1 is 1 or more, corrected F1 is not supported by the model (no room for
+agreement beyond chance): no number stands in for it, so the interval of a corrected F1 with
+such resamples is ``None`` (with an ``UndefinedMetricWarning`` under ``zero_division="warn"``
+saying how many resamples the model could not score), never a filled or clipped number.
 """
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral
 
 import numpy as np
 from .exact_sum import ordered_matmul
 from .portable_math import ndtr, ndtri
+
+from .chance_corrected import NO_ROOM, UndefinedMetricWarning, f1_scores, zero_division_value
 
 # This module is called by ``corrected_f1.chance_f1``, so it does not import ``corrected_f1`` (no
 # import cycle): the caller passes its ``FIELDS`` (the layout of a ``ChanceStatistics`` vector).
@@ -40,8 +48,6 @@ from .portable_math import ndtr, ndtri
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 METHODS = ("percentile", "bca")
 DEFAULT_RESAMPLES = 1000
-# 1 - chance below this is chance == 1, as in corrected_f1 (no room for agreement beyond chance)
-_CHANCE_ONE = 1e-12
 
 
 # --- the one access to the per-sentence statistics of corrected_f1 --------------------------------
@@ -79,31 +85,22 @@ def sentence_arrays(sentences, level: str, fields, types=None) -> tuple[list[str
 # --- scores from summed statistics, vectorised ----------------------------------------------------
 
 
-def zero_division_value(zero_division) -> float:
-    """The value of a 0/0 score: 0.0 for "warn" (the warning is the point estimate's), else 0 or 1."""
-    if isinstance(zero_division, str) and zero_division == "warn":
-        return 0.0
-    if not isinstance(zero_division, str) and zero_division in (0, 1):
-        return float(zero_division)
-    raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
-
-
 def scores_from_sums(sums: np.ndarray, zero_division="warn") -> dict[str, np.ndarray]:
     """Observed, chance and corrected F1 of summed (agreement, expected, denominator) on the last axis.
 
-    Works on any leading shape (resamples, types). A 0 denominator gives every score the
-    ``zero_division`` value; chance F1 = 1 gives corrected F1 that value (as ``chance_f1`` does).
+    Works on any leading shape (resamples, types), by the kernel ``chance_corrected.f1_scores``:
+    a 0 denominator gives every score the ``zero_division`` value; chance F1 >= 1 gives corrected
+    F1 that value (as ``chance_f1`` does); chance F1 is not clipped.
     """
-    fill = zero_division_value(zero_division)
-    agreement, expected, denominator = sums[..., 0], sums[..., 1], sums[..., 2]
-    defined = denominator > 0
-    safe = np.where(defined, denominator, 1.0)
-    observed = np.where(defined, agreement / safe, fill)
-    chance = np.where(defined, np.clip(expected / safe, 0.0, 1.0), fill)
-    room = 1.0 - chance
-    has_room = defined & (room >= _CHANCE_ONE)
-    corrected = np.where(has_room, (observed - chance) / np.where(has_room, room, 1.0), fill)
+    observed, chance, corrected, _ = f1_scores(sums[..., 0], sums[..., 1], sums[..., 2], zero_division)
     return {"observed_f1": observed, "chance_f1": chance, "corrected_f1": corrected}
+
+
+def supported_scores(sums: np.ndarray, zero_division) -> dict[str, np.ndarray]:
+    """``scores_from_sums`` with NaN where the model supports no corrected F1 (chance F1 >= 1):
+    resampling callers report no interval or p-value for it rather than a filled number."""
+    observed, chance, corrected, reason = f1_scores(sums[..., 0], sums[..., 1], sums[..., 2], zero_division)
+    return {"observed_f1": observed, "chance_f1": chance, "corrected_f1": np.where(reason == NO_ROOM, np.nan, corrected)}
 
 
 # --- arguments -----------------------------------------------------------------------------------
@@ -189,15 +186,16 @@ def bca_interval(replicates: np.ndarray, estimate: np.ndarray, jackknife: np.nda
     flat_replicates = replicates.reshape(n_resamples, -1)
     for side, level in enumerate(bounds):
         flat_level = np.broadcast_to(level, np.shape(estimate)).ravel()
-        out[side] = np.array([np.quantile(flat_replicates[:, k], flat_level[k])
+        out[side] = np.array([np.quantile(flat_replicates[:, k], flat_level[k]) if np.isfinite(flat_level[k]) else np.nan
                               for k in range(flat_replicates.shape[1])]).reshape(np.shape(estimate))
     return out
 
 
 def _scores_of_sums(sums: np.ndarray, zero_division) -> dict[str, np.ndarray]:
-    """Per-type and overall (last column) scores of summed statistics of shape (B, T, 3)."""
-    per_type = scores_from_sums(sums, zero_division)
-    overall = scores_from_sums(sums.sum(axis=1), zero_division)
+    """Per-type and overall (last column) scores of summed statistics of shape (B, T, 3); NaN
+    marks a corrected F1 the model does not support (``_supported_scores``)."""
+    per_type = supported_scores(sums, zero_division)
+    overall = supported_scores(sums.sum(axis=1), zero_division)
     return {score: np.concatenate([per_type[score], overall[score][:, None]], axis=1) for score in SCORES}
 
 
@@ -237,12 +235,28 @@ def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_leve
                 bounds[score] = percentile_interval(replicates[score], confidence_level)
             else:
                 bounds[score] = bca_interval(replicates[score], estimate[score][0], jackknife[score], confidence_level)
+    return _intervals_out(types, bounds, replicates, zero_division)
+
+
+def _intervals_out(types, bounds, replicates, zero_division) -> dict:
+    """``{"overall": {score: [low, high]}, "types": {...}}``; ``None`` for an interval with a
+    resample the model cannot score (NaN), with a warning under ``zero_division="warn"``."""
     out = {"overall": {}, "types": {name: {} for name in types}}
+    names = list(types) + [None]
     for score in SCORES:
         low, high = bounds[score]
-        for t, name in enumerate(types):
-            out["types"][name][score] = [float(low[t]), float(high[t])]
-        out["overall"][score] = [float(low[-1]), float(high[-1])]
+        unsupported = np.isnan(replicates[score]).sum(axis=0)
+        for t, name in enumerate(names):
+            interval = None if unsupported[t] else [float(low[t]), float(high[t])]
+            if name is None:
+                out["overall"][score] = interval
+            else:
+                out["types"][name][score] = interval
+            if unsupported[t] and zero_division == "warn":
+                warnings.warn(f"{'overall' if name is None else name}: no {score} interval: chance F1 is 1 or more "
+                              f"in {int(unsupported[t])} of {replicates[score].shape[0]} resamples, where corrected F1 "
+                              "is not supported by the random model (no room for agreement beyond chance)",
+                              UndefinedMetricWarning, stacklevel=4)
     return out
 
 
@@ -268,4 +282,8 @@ def add_intervals(result: dict, sentences, fields, level: str, zero_division, co
     return result
 
 
-__all__ = ["METHODS", "SCORES", "add_intervals", "bootstrap_scores", "scores_from_sums", "sentence_arrays"]
+__all__ = [
+    "DEFAULT_RESAMPLES", "METHODS", "SCORES", "add_intervals", "bca_interval", "bootstrap_scores", "check_confidence_level",
+    "check_method", "check_resamples", "make_rng", "percentile_interval", "resample_counts", "scores_from_sums",
+    "sentence_arrays", "supported_scores",
+]

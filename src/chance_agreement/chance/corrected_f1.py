@@ -31,16 +31,18 @@ from collections import defaultdict
 from contextlib import contextmanager
 from itertools import chain
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
 
-from .exact_sum import exact_dot, exact_partials, merge_exactly
-from .random_model import (
-    MODELS, _check_model, _compact_coverage, _compact_start, _coverage, _start_distribution, compact_dot,
-    _LONG_UNIT, prefetch_bands,
+from .chance_corrected import (
+    DEFINED, NO_ENTITIES, UndefinedMetricWarning, f1_scores, undefined_message, zero_division_value,
 )
+from .bootstrap_intervals import add_intervals
+from .exact_sum import exact_partials, merge_exactly
+from .random_model import _LONG_UNIT, MODELS, prefetch_bands
+from .random_models import RandomModel, get_model
+from .random_models.exact_expectations import single_pair_overlap
 from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
 
 LEVELS = ("token", "entity")
@@ -57,15 +59,6 @@ FIELDS = (
 )
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = range(len(FIELDS))
 _EXPECTED = (_EXP_OVERLAP, _EXP_MATCHES)  # the two float statistics, summed exactly
-_COUNTS = (_TP, _PRED, _TRUE, _OVERLAP, _ANNOTATED)  # integers
-
-# 1 - chance below this is treated as chance == 1 (no room for agreement beyond chance).
-_CHANCE_ONE = 1e-12
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A score is 0/0 and was set by ``zero_division`` (as seqeval and scikit-learn do)."""
-
 
 @dataclass
 class ChanceStatistics:
@@ -173,7 +166,7 @@ def _statistics_from_dict(data) -> ChanceStatistics:
         raise ValueError(f"fields must be {list(FIELDS)}, got {data.get('fields')!r}")
     model = data.get("model")
     if model is not None:
-        _check_model(model)
+        get_model(model)
     levels = data.get("levels")
     if levels is not None:
         if not isinstance(levels, (list, tuple)) or not levels or any(level not in LEVELS for level in levels):
@@ -233,80 +226,13 @@ def _overlap(spans_a, spans_b) -> int:
     return total
 
 
-def _ramp_sum(low: int, high: int, power: int) -> int:
-    """``sum_{v = low + 1}^{high} v^power`` for power 0, 1 or 2 (0 when high <= low)."""
-    if high <= low:
-        return 0
-
-    def upto(m: int) -> int:
-        return (m, m * (m + 1) // 2, m * (m + 1) * (2 * m + 1) // 6)[power]
-
-    return upto(high) - upto(low)
-
-
-@lru_cache(maxsize=1 << 14)
-def _single_pair_overlap(n: int, a: int, b: int) -> float:
-    """``E[overlap]`` of one segment of length ``a`` and one of length ``b``, each uniform on its
-    ``n - a + 1`` starts (both models), in closed form, correctly rounded from exact integers.
-
-    Token ``t`` is covered by ``f_a(t) = min(h(t), m_a)`` starts, ``h(t) = min(t + 1, n - t)``,
-    ``m_a = min(a, n - a + 1) <= (n + 1) / 2``. ``h`` takes each value ``v <= n // 2`` twice (and
-    ``(n + 1) / 2`` once if ``n`` is odd), so with ``m1 <= m2``, ``p = n // 2``:
-    ``sum_t f_a f_b = 2 [sum_{v <= m1} v^2 + m1 sum_{m1 < v <= m2} v + m1 m2 (p - m2)] + [n odd] m1 m2``
-    and ``E[overlap] = sum_t f_a f_b / ((n - a + 1)(n - b + 1))`` (Proposition 1 for ``k = 1``).
-    """
-    m1, m2 = sorted((min(a, n - a + 1), min(b, n - b + 1)))
-    p = n // 2
-    total = 2 * (_ramp_sum(0, min(m1, p), 2) + m1 * _ramp_sum(m1, min(m2, p), 1) + m1 * m2 * _ramp_sum(m2, p, 0))
-    if n % 2:
-        total += m1 * m2
-    return total / ((n - a + 1) * (n - b + 1))
-
-
-@lru_cache(maxsize=1 << 16)
-def _expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
-    """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per signature.
-    Symmetric to the last bit: the two sides are put in one order first."""
-    if lengths_b < lengths_a:
-        lengths_a, lengths_b = lengths_b, lengths_a
-    if len(lengths_a) == 1 and len(lengths_b) == 1:
-        return _single_pair_overlap(n, lengths_a[0], lengths_b[0])
-    first, second = _compact_coverage(n, lengths_a, model), _compact_coverage(n, lengths_b, model)
-    if first is not None and second is not None:  # small signatures: the two ends only, no arrays
-        return compact_dot(n, first, second)
-    return exact_dot(_coverage(n, lengths_a, model), _coverage(n, lengths_b, model))
-
-
-@lru_cache(maxsize=1 << 16)
-def _expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
-    """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``; symmetric to
-    the last bit (the two sides are put in one order first)."""
-    if lengths_b < lengths_a:
-        lengths_a, lengths_b = lengths_b, lengths_a
-    if len(lengths_a) == 1 and len(lengths_b) == 1:  # one uniform start each: 1 / (n - a + 1)
-        return 1.0 / (n - lengths_a[0] + 1) if lengths_a == lengths_b else 0.0
-    total = 0.0
-    for length in sorted(set(lengths_a) & set(lengths_b)):
-        others_a = list(lengths_a)
-        others_a.remove(length)
-        others_b = list(lengths_b)
-        others_b.remove(length)
-        first, second = _compact_start(n, tuple(others_a), length, model), _compact_start(n, tuple(others_b), length, model)
-        if first is not None and second is not None:  # small signatures: the two ends only, no arrays
-            product = compact_dot(n - length + 1, first, second)
-        else:
-            product = exact_dot(_start_distribution(n, tuple(others_a), length, model),
-                                _start_distribution(n, tuple(others_b), length, model))
-        total += lengths_a.count(length) * lengths_b.count(length) * product
-    return total
-
-
-def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, with_overlap: bool = True) -> list:
+def _type_rows(n: int, pred_spans, true_spans, model: RandomModel, with_matches: bool, with_overlap: bool = True) -> list:
     """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
     for every type of one sentence, as plain Python numbers."""
     if not pred_spans and not true_spans:
         return []
-    if len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
+    uniform = model.single_segment_uniform
+    if uniform and len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
         return [(pred_spans[0][0], _single_pair_row(n, pred_spans[0], true_spans[0], with_matches, with_overlap))]
     by_type: dict[str, tuple[list, list]] = {}
     for span in pred_spans:
@@ -321,7 +247,7 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, w
             by_type[span[0]] = ([], [span])
     rows = []
     for name, (pred, true) in by_type.items():
-        if len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
+        if uniform and len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
             rows.append((name, _single_pair_row(n, pred[0], true[0], with_matches, with_overlap)))
             continue
         lengths_pred = tuple(sorted([end - start for _, start, end in pred]))
@@ -330,8 +256,8 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, w
         if pred and true:
             tp = len(set(pred) & set(true))
             overlap = _overlap([span[1:] for span in pred], [span[1:] for span in true])
-            expected_overlap = _expected_overlap(n, lengths_pred, lengths_true, model) if with_overlap else 0.0
-            expected_matches = _expected_matches(n, lengths_pred, lengths_true, model) if with_matches else 0.0
+            expected_overlap = model.expected_overlap(n, lengths_pred, lengths_true) if with_overlap else 0.0
+            expected_matches = model.expected_matches(n, lengths_pred, lengths_true) if with_matches else 0.0
         else:
             tp = overlap = 0
             expected_overlap = expected_matches = 0.0
@@ -340,17 +266,18 @@ def _type_rows(n: int, pred_spans, true_spans, model: str, with_matches: bool, w
 
 
 def _single_pair_row(n: int, span_a, span_b, with_matches: bool, with_overlap: bool) -> list:
-    """The statistics of one span on each side (the same type): closed forms, both models."""
+    """The statistics of one span on each side (the same type): closed forms, for a model that
+    places one segment uniformly (``RandomModel.single_segment_uniform``, both built-in models)."""
     _, start_a, end_a = span_a
     _, start_b, end_b = span_b
     length_a, length_b = end_a - start_a, end_b - start_b
     overlap = min(end_a, end_b) - max(start_a, start_b)
     matches = 1.0 / (n - length_a + 1) if with_matches and length_a == length_b else 0.0  # one uniform start each
     return [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
-            _single_pair_overlap(n, length_a, length_b) if with_overlap else 0.0, length_a + length_b, matches]
+            single_pair_overlap(n, length_a, length_b) if with_overlap else 0.0, length_a + length_b, matches]
 
 
-def _checked_levels(levels) -> tuple[str, ...]:
+def checked_levels(levels) -> tuple[str, ...]:
     if isinstance(levels, str) or any(level not in LEVELS for level in levels) or not levels:
         raise ValueError(f"levels must be a non-empty subset of {list(LEVELS)}, got {levels!r}")
     return tuple(level for level in LEVELS if level in levels)
@@ -371,21 +298,22 @@ def _collector_paused():
 
 
 def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
-    """One pass over the corpus: the exact total and, if asked, every sentence's statistics."""
+    """One pass over the corpus: the exact total and, if asked, every sentence's statistics.
+    ``model``: a registered name or a ``RandomModel`` (resolved here, once)."""
+    model = get_model(model)
     with _collector_paused():
         return _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences)
 
 
 def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
-    levels = _checked_levels(levels)
+    levels = checked_levels(levels)
     with_matches, with_overlap = "entity" in levels, "token" in levels
-    _check_model(model)
     if not keep_sentences:
         paired = paired_span_arrays(predictions, references, scheme, mode, suffix)
         if paired is not None:
             pred, true, correct = paired
             per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
-            return ChanceStatistics(per_type, correct, sum(map(len, references)), model, levels, partials), None
+            return ChanceStatistics(per_type, correct, sum(map(len, references)), model.name, levels, partials), None
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     _prefetch_sentences(references, pred_spans, true_spans, model, with_matches, with_overlap)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
@@ -394,7 +322,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         if not pred and not true and not keep_sentences:
             continue
         n = len(true_tags)
-        if len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
+        if model.single_segment_uniform and len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
             rows = [(pred[0][0], _single_pair_row(n, pred[0], true[0], with_matches, with_overlap))]
         else:
             try:
@@ -405,7 +333,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
             rows_by_type[name].append(row)
         if keep_sentences:
             sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
-                                              sum(map(operator.eq, pred_tags, true_tags)), n, model, levels))
+                                              sum(map(operator.eq, pred_tags, true_tags)), n, model.name, levels))
     correct = _correct_tokens(predictions, references)
     tokens = sum(map(len, references))
     per_type, partials = {}, {}
@@ -413,10 +341,10 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         columns = list(zip(*rows))
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[_EXP_OVERLAP], columns[_EXP_MATCHES])
-    return ChanceStatistics(per_type, correct, tokens, model, levels, partials), sentences
+    return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
 
 
-def _prefetch_sentences(references, pred_spans, true_spans, model: str, with_matches: bool, with_overlap: bool) -> None:
+def _prefetch_sentences(references, pred_spans, true_spans, model, with_matches: bool, with_overlap: bool) -> None:
     """The long units' bands of the per-sentence pass in one batch (``prefetch_bands``)."""
     groups = []
     for reference, pred, true in zip(references, pred_spans, true_spans):
@@ -427,7 +355,7 @@ def _prefetch_sentences(references, pred_spans, true_spans, model: str, with_mat
             for name, start, end in spans:
                 by_type[name][side].append(end - start)
         groups.extend((len(reference), tuple(sorted(a)), tuple(sorted(b))) for a, b in by_type.values() if a and b)
-    prefetch_bands(groups, model, with_overlap, with_matches)
+    prefetch_bands(groups, getattr(model, "name", None), with_overlap, with_matches)
 
 
 def _correct_tokens(predictions, references) -> int:
@@ -448,7 +376,7 @@ def _add_type_total(per_type: dict, partials: dict, name: str, total: list, over
 
 
 def _single_pair_overlaps(n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``_single_pair_overlap`` of many ``(n, a, b)`` at once, bit for bit: the same integer sums
+    """``single_pair_overlap`` of many ``(n, a, b)`` at once, bit for bit: the same integer sums
     in int64 (exact while ``n <= _VECTOR_N``: the sum is below ``n**3 / 12 < 2**53``), then one
     correctly rounded division of two exactly represented integers, as Python's ``int / int``."""
     m_a, m_b = np.minimum(a, n - a + 1), np.minimum(b, n - b + 1)
@@ -471,94 +399,129 @@ def _single_pair_overlaps(n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nda
 _VECTOR_N = 100_000
 
 
-def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: str, with_matches: bool,
+def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: RandomModel, with_matches: bool,
                  with_overlap: bool) -> tuple[dict, dict]:
     """The per-type totals of ``_corpus_pass`` from the spans as arrays, in a few numpy passes over
     all (sentence, type) groups at once: counts, exact matches and token overlap by sorting;
     the one-span-each closed forms vectorised (``_single_pair_overlaps``); the other groups one
     cached signature call each, as ``_type_rows``. The same terms, so the same exact sums."""
-    names = list(dict.fromkeys(pred.names + true.names))
-    code = {name: i for i, name in enumerate(names)}
-    types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.int64)[pred.type_code],
-                            np.array([code[name] for name in true.names], dtype=np.int64)[true.type_code]])
-    if not types.size:
+    spans = _SpanGroups(pred, true, references)
+    if not spans.types.size:
         return {}, {}
-    sentence = np.concatenate([pred.sentence, true.sentence]).astype(np.int64)
-    begin = np.concatenate([pred.begin, true.begin]).astype(np.int64)
-    end = np.concatenate([pred.end, true.end]).astype(np.int64)
-    side = np.zeros(types.size, dtype=np.int64)
-    side[pred.sentence.size:] = 1
-    sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
-    width = int(sizes.max()) + 1  # begin and end lie in [0, width)
-    groups, group = np.unique(sentence * len(names) + types, return_inverse=True)
-    group = group.ravel()
-    count = len(groups)
-    # one int64 sort key per ordering when it fits (else the same order by lexsort)
-    fits = count * width * width * 2 < 2**62
+    k, annotated, tp, overlap = _group_counts(spans)
+    expected_overlap, expected_matches = _group_expectations(spans, k, annotated, model, with_matches, with_overlap)
+    counts = np.stack([tp, k[0], k[1], overlap, np.zeros(spans.count), annotated[0] + annotated[1],
+                       np.zeros(spans.count)])
+    return _per_type(spans, counts, expected_overlap, expected_matches)
 
-    def sort_by(*keys):  # keys most significant first, each paired with its range
-        if fits:
+
+class _SpanGroups:
+    """Both sides' spans as arrays, grouped by (sentence, type): ``group[i]`` is span ``i``'s group."""
+
+    def __init__(self, pred: SpanArrays, true: SpanArrays, references):
+        self.names = list(dict.fromkeys(pred.names + true.names))
+        code = {name: i for i, name in enumerate(self.names)}
+        self.types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.int64)[pred.type_code],
+                                     np.array([code[name] for name in true.names], dtype=np.int64)[true.type_code]])
+        if not self.types.size:
+            return
+        self.sentence = np.concatenate([pred.sentence, true.sentence]).astype(np.int64)
+        self.begin = np.concatenate([pred.begin, true.begin]).astype(np.int64)
+        self.end = np.concatenate([pred.end, true.end]).astype(np.int64)
+        self.side = np.zeros(self.types.size, dtype=np.int64)
+        self.side[pred.sentence.size:] = 1
+        self.sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+        self.width = int(self.sizes.max()) + 1  # begin and end lie in [0, width)
+        self.groups, group = np.unique(self.sentence * len(self.names) + self.types, return_inverse=True)
+        self.group = group.ravel()
+        self.count = len(self.groups)
+        # one int64 sort key per ordering when it fits (else the same order by lexsort)
+        self.fits = self.count * self.width * self.width * 2 < 2**62
+        self.length = self.end - self.begin
+        self.pred_side = self.side == 0
+
+    def sort_by(self, *keys):
+        """Stable order by ``keys`` (most significant first, each paired with its range)."""
+        if self.fits:
             combined = keys[0][0]
             for key, size in keys[1:]:
                 combined = combined * size + key
             return np.argsort(combined, kind="stable")
         return np.lexsort([key for key, _ in keys[::-1]])
 
-    length = end - begin
-    pred_side = side == 0
+
+def _group_counts(spans: _SpanGroups) -> tuple:
+    """``(k, annotated, tp, overlap)`` per group: spans and tokens of each side, exact matches,
+    token overlap."""
+    group, count, width, pred_side = spans.group, spans.count, spans.width, spans.pred_side
+    begin, end, length = spans.begin, spans.end, spans.length
     k = [np.bincount(group[pred_side], minlength=count), np.bincount(group[~pred_side], minlength=count)]
     annotated = [np.bincount(group[pred_side], weights=length[pred_side], minlength=count),
                  np.bincount(group[~pred_side], weights=length[~pred_side], minlength=count)]
     # a span on both sides (same sentence, type, begin and end) is a true positive
-    order = sort_by((group, count), (begin, width), (end, width))
+    order = spans.sort_by((group, count), (begin, width), (end, width))
     same = (group[order[1:]] == group[order[:-1]]) & (begin[order[1:]] == begin[order[:-1]]) \
         & (end[order[1:]] == end[order[:-1]])
     tp = np.bincount(group[order[1:]][same], minlength=count)
     # token overlap: sweep the begin/end events of each group; spans of one type on one side are disjoint
     events = np.concatenate([begin, end])
     event_group = np.concatenate([group, group])
-    order = sort_by((event_group, count), (events, width))
-    delta = np.concatenate([np.ones_like(side), -np.ones_like(side)])[order]  # a begin opens, an end closes
+    order = spans.sort_by((event_group, count), (events, width))
+    delta = np.concatenate([np.ones_like(spans.side), -np.ones_like(spans.side)])[order]  # a begin opens, an end closes
     of_pred = np.concatenate([pred_side, pred_side])[order]
     covered_pred = np.cumsum(np.where(of_pred, delta, 0))
     covered_true = np.cumsum(np.where(of_pred, 0, delta))
     both = (covered_pred[:-1] > 0) & (covered_true[:-1] > 0)
     overlap = np.bincount(event_group[order[:-1]][both], weights=np.diff(events[order])[both], minlength=count)
-    group_type = groups % len(names)
-    group_sentence = groups // len(names)
-    n = sizes[group_sentence]
-    expected_overlap, expected_matches = np.zeros(count), np.zeros(count)
-    single = (k[0] == 1) & (k[1] == 1)
+    return k, annotated, tp, overlap
+
+
+def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, with_matches: bool,
+                        with_overlap: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``E[overlap]`` and ``E[matches]`` per group: closed forms for one span each (vectorised),
+    one cached signature call of the model for the others."""
+    group_sentence = spans.groups // len(spans.names)
+    n = spans.sizes[group_sentence]
+    expected_overlap, expected_matches = np.zeros(spans.count), np.zeros(spans.count)
+    single = (k[0] == 1) & (k[1] == 1) & model.single_segment_uniform
     a, b = annotated[0].astype(np.int64), annotated[1].astype(np.int64)  # one span each: its length
     if with_overlap:
         vector = single & (n <= _VECTOR_N)
         expected_overlap[vector] = _single_pair_overlaps(n[vector], a[vector], b[vector])
         for g in np.flatnonzero(single & (n > _VECTOR_N)).tolist():
-            expected_overlap[g] = _single_pair_overlap(int(n[g]), int(a[g]), int(b[g]))
+            expected_overlap[g] = single_pair_overlap(int(n[g]), int(a[g]), int(b[g]))
     if with_matches:
         equal = single & (a == b)
         expected_matches[equal] = 1.0 / (n[equal] - a[equal] + 1).astype(float)
     several = np.flatnonzero((k[0] > 0) & (k[1] > 0) & ~single)
-    if several.size:
-        order = sort_by((group, count), (side, 2), (length, width))  # each group's lengths, sorted, predictions first
-        lengths = length[order].tolist()
-        cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
-        groups = [(size, tuple(lengths[start:middle]), tuple(lengths[middle:stop])) for start, middle, stop, size in
-                  zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
-                      n[several].tolist())]
-        prefetch_bands(groups, model, with_overlap, with_matches)  # long units: one batch for the corpus
-        for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups):
-            try:
-                if with_overlap:
-                    expected_overlap[g] = _expected_overlap(size, lengths_pred, lengths_true, model)
-                if with_matches:
-                    expected_matches[g] = _expected_matches(size, lengths_pred, lengths_true, model)
-            except ValueError as error:  # a sentence too long and dense for the exact model
-                raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
-    # types in order of first appearance, as _corpus_pass meets them (sentence, predictions first, span order)
-    first = np.argsort((sentence * 2 + side) * types.size + np.arange(types.size), kind="stable")
+    if not several.size:
+        return expected_overlap, expected_matches
+    # each group's lengths, sorted, predictions first
+    order = spans.sort_by((spans.group, spans.count), (spans.side, 2), (spans.length, spans.width))
+    lengths = spans.length[order].tolist()
+    cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
+    groups = [(size, tuple(lengths[start:middle]), tuple(lengths[middle:stop])) for start, middle, stop, size in
+              zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
+                  n[several].tolist())]
+    prefetch_bands(groups, getattr(model, "name", None), with_overlap, with_matches)  # long units: one batch
+    for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups):
+        try:
+            if with_overlap:
+                expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)
+            if with_matches:
+                expected_matches[g] = model.expected_matches(size, lengths_pred, lengths_true)
+        except ValueError as error:  # a sentence too long and dense for the exact model
+            raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
+    return expected_overlap, expected_matches
+
+
+def _per_type(spans: _SpanGroups, counts: np.ndarray, expected_overlap, expected_matches) -> tuple[dict, dict]:
+    """The groups summed per type (counts as integers, expectations exactly), types in order of
+    first appearance, as _corpus_pass meets them (sentence, predictions first, span order)."""
+    types, names = spans.types, spans.names
+    first = np.argsort((spans.sentence * 2 + spans.side) * types.size + np.arange(types.size), kind="stable")
     appearance = list(dict.fromkeys(types[first].tolist()))
-    counts = np.stack([tp, k[0], k[1], overlap, np.zeros(count), annotated[0] + annotated[1], np.zeros(count)])
+    group_type = spans.groups % len(names)
     by_type = np.argsort(group_type, kind="stable")
     cuts = np.concatenate(([0], np.cumsum(np.bincount(group_type, minlength=len(names))))).tolist()
     per_type, partials = {}, {}
@@ -583,6 +546,14 @@ def corpus_statistics(
     ``sentence_statistics_array`` turns the sentences into one array.
     """
     return _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences=True)
+
+
+def corpus_total(
+    predictions, references, *, scheme=None, mode=None, suffix=False, model="non_overlapping", levels=LEVELS
+) -> ChanceStatistics:
+    """The corpus total alone (the array pass ``chance_f1`` uses): the exact sum of
+    ``corpus_statistics``' sentences, without keeping them."""
+    return _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences=False)[0]
 
 
 def sentence_statistics(
@@ -625,24 +596,25 @@ def sentence_statistics_array(sentences, types=None) -> SentenceArrays:
     return SentenceArrays(list(types), per_type, tokens)
 
 
-def _zero_division_value(zero_division) -> float:
-    if zero_division == "warn":
-        return 0.0
-    if zero_division in (0, 1):
-        return float(zero_division)
-    raise ValueError(f'zero_division must be "warn", 0 or 1, got {zero_division!r}')
-
-
 def _divide(numerator: float, denominator: float, zero_division, what: str) -> float:
     if denominator == 0:
         if zero_division == "warn":
             warnings.warn(f"{what} is ill-defined (0/0) and set to 0.0; use zero_division to control this", UndefinedMetricWarning, stacklevel=4)
-        return _zero_division_value(zero_division)
+        return zero_division_value(zero_division)
     return numerator / denominator
 
 
-def _chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> dict[str, float]:
-    """Observed, chance and corrected F1 of one summed vector (a type, the corpus or a sentence).
+def _f1_terms(vector: np.ndarray, level: str) -> tuple:
+    """``(agreement, expected, denominator)`` of one summed vector: token level (2 overlap,
+    2 expected overlap, a1 + a2), entity level (2 true positives, 2 expected matches, k1 + k2)."""
+    if level == "token":
+        return 2 * vector[_OVERLAP], 2 * vector[_EXP_OVERLAP], vector[_ANNOTATED]
+    return 2 * vector[_TP], 2 * vector[_EXP_MATCHES], vector[_PRED] + vector[_TRUE]
+
+
+def chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> dict[str, float]:
+    """Observed, chance and corrected F1 of one summed vector (a type, the corpus, a pair of a
+    team), by the kernel ``chance_corrected.f1_scores``.
 
     Chance F1 is reported as computed, never clipped. Under the ``"overlapping"`` model it is the
     expected *additive* overlap ``2 sum_t c1(t) c2(t) / (a1 + a2)`` (Proposition 5: a token covered
@@ -651,29 +623,14 @@ def _chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> 
     agreement beyond chance, so corrected F1 ``(observed - chance) / (1 - chance)`` is undefined and
     takes the ``zero_division`` value (with a warning naming the reason under "warn").
     """
-    if level == "token":
-        agreement, expected, denominator = 2 * vector[_OVERLAP], 2 * vector[_EXP_OVERLAP], vector[_ANNOTATED]
-    else:
-        agreement, expected, denominator = 2 * vector[_TP], 2 * vector[_EXP_MATCHES], vector[_PRED] + vector[_TRUE]
-    if denominator == 0:
-        value = _divide(0.0, 0.0, zero_division, f"{what}: F1 with no entities from either side")
-        return {"observed_f1": value, "chance_f1": value, "corrected_f1": value}
-    if level == "entity":  # bit-for-bit seqeval's f1 = 2pr/(p+r), equal to 2tp/(k1+k2)
+    agreement, expected, denominator = _f1_terms(vector, level)
+    observed = None
+    if level == "entity" and denominator > 0:  # bit-for-bit seqeval's f1 = 2pr/(p+r), equal to 2tp/(k1+k2)
         observed = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], 0, what)[2]
-    else:
-        observed = float(agreement / denominator)
-    chance = float(expected / denominator)
-    if 1.0 - chance < _CHANCE_ONE:
-        if zero_division == "warn":
-            reason = ("chance agreement 1 (both annotators cover every token)" if chance <= 1.0 else
-                      f"chance agreement {chance:.6g} > 1 (random segments stack under the overlapping model)")
-            warnings.warn(f"{what}: corrected F1 is undefined with {reason}: no room for agreement beyond "
-                          f"chance; set to 0.0, use zero_division to control this",
-                          UndefinedMetricWarning, stacklevel=4)
-        corrected = _zero_division_value(zero_division)
-    else:
-        corrected = (observed - chance) / (1.0 - chance)
-    return {"observed_f1": observed, "chance_f1": chance, "corrected_f1": float(corrected)}
+    observed, chance, corrected, reason = f1_scores(agreement, expected, denominator, zero_division, observed)
+    if reason != DEFINED and zero_division == "warn":
+        warnings.warn(undefined_message(int(reason), float(chance), what, 0.0), UndefinedMetricWarning, stacklevel=3)
+    return {"observed_f1": float(observed), "chance_f1": float(chance), "corrected_f1": float(corrected)}
 
 
 def _summed(stats: ChanceStatistics, names) -> np.ndarray:
@@ -687,6 +644,11 @@ def _summed(stats: ChanceStatistics, names) -> np.ndarray:
         matches = merge_exactly(matches, second)
     total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(overlap), math.fsum(matches)
     return total
+
+
+def pooled_scores(stats: ChanceStatistics, level: str, zero_division, what: str) -> dict[str, float]:
+    """``chance_scores`` of the exact sum over every type of ``stats`` (a corpus, a pair, a team)."""
+    return chance_scores(_summed(stats, sorted(stats.per_type)), level, zero_division, what)
 
 
 def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, what: str) -> tuple[float, float, float]:
@@ -711,40 +673,36 @@ def _check_level_available(stats: ChanceStatistics, level: str) -> None:
 def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_division="warn") -> dict:
     """The metric's output (seqeval's keys plus observed/chance/corrected F1) from statistics."""
     _check_level_available(stats, level)
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     result: dict = {}
     names = sorted(stats.per_type)
     for name in names:
         vector = stats.per_type[name]
         precision, recall, f1 = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], zero_division, name)
         result[name] = {"precision": precision, "recall": recall, "f1": f1, "number": int(vector[_TRUE])}
-        result[name].update(_chance_scores(vector, level, zero_division, name))
+        result[name].update(chance_scores(vector, level, zero_division, name))
     total = _summed(stats, names)
     precision, recall, f1 = _seqeval_scores(total[_TP], total[_PRED], total[_TRUE], zero_division, "overall")
     result["overall_precision"] = precision
     result["overall_recall"] = recall
     result["overall_f1"] = f1
     result["overall_accuracy"] = stats.correct_tokens / stats.total_tokens if stats.total_tokens else 0.0
-    overall = _chance_scores(total, level, zero_division, "overall")
+    overall = chance_scores(total, level, zero_division, "overall")
     result["overall_observed_f1"] = overall["observed_f1"]
     result["overall_chance_f1"] = overall["chance_f1"]
     result["overall_corrected_f1"] = overall["corrected_f1"]
     return result
 
 
-def _sentence_score(stats: ChanceStatistics, level: str) -> dict:
-    """Observed and chance F1 of one sentence (all types), by the same formulas as the corpus."""
-    total = _summed(stats, sorted(stats.per_type))
-    if level == "token":
-        agreement, expected, denominator = 2 * total[_OVERLAP], 2 * total[_EXP_OVERLAP], total[_ANNOTATED]
-    else:
-        agreement, expected, denominator = 2 * total[_TP], 2 * total[_EXP_MATCHES], total[_PRED] + total[_TRUE]
-    defined = denominator > 0
-    return {
-        "observed_f1": float(agreement / denominator) if defined else None,
-        "chance_f1": float(expected / denominator) if defined else None,
-        "denominator": float(denominator),
-    }
+def sentence_scores(sentences, level: str) -> list[dict]:
+    """Observed and chance F1 of each sentence (all types), by the same kernel as the corpus:
+    ``{"observed_f1", "chance_f1", "denominator"}``, the scores ``None`` without entities."""
+    terms = np.array([_f1_terms(_summed(stats, sorted(stats.per_type)), level) for stats in sentences],
+                     dtype=float).reshape(-1, 3)
+    observed, chance, _, reason = f1_scores(terms[:, 0], terms[:, 1], terms[:, 2], 0)
+    defined = (reason != NO_ENTITIES).tolist()
+    return [{"observed_f1": o if d else None, "chance_f1": c if d else None, "denominator": n}
+            for o, c, n, d in zip(observed.tolist(), chance.tolist(), terms[:, 2].tolist(), defined)]
 
 
 def chance_f1(
@@ -755,7 +713,7 @@ def chance_f1(
     mode=None,
     sample_weight=None,
     zero_division="warn",
-    model: str = "non_overlapping",
+    model="non_overlapping",
     level: str = "token",
     return_sentence_scores: bool = False,
     confidence_level=None,
@@ -764,33 +722,33 @@ def chance_f1(
 ) -> dict:
     """seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
-    Arguments as in evaluate's seqeval module, plus ``model`` (``"non_overlapping"`` or
-    ``"overlapping"``), ``level`` (``"token"``: the paper's token-overlap F1; ``"entity"``: exact
+    Arguments as in evaluate's seqeval module, plus ``model`` (``"non_overlapping"``,
+    ``"overlapping"``, another registered name or a ``RandomModel``: ``random_models``), ``level`` (``"token"``: the paper's token-overlap F1; ``"entity"``: exact
     span match, whose observed F1 is seqeval's ``overall_f1``) and ``return_sentence_scores``.
     ``sample_weight`` is accepted for compatibility and, as in seqeval, has no effect.
 
     Degenerate cases: a 0/0 score (no entities on either side; chance agreement 1 because both
     annotators cover every token) takes the ``zero_division`` value (0.0 with a warning by
     default), never NaN. Chance F1 is never clipped: under the overlapping model it can exceed 1
-    (see ``_chance_scores``), and then corrected F1 is undefined and takes ``zero_division``.
+    (see ``chance_scores``), and then corrected F1 is undefined and takes ``zero_division``.
     Bad input raises ValueError naming the sentence.
 
     ``confidence_level`` (None: off) adds sentence-bootstrap percentile intervals
     (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low, high]``) from
     ``n_resamples`` resamples drawn with ``np.random.default_rng(random_state)``; see
-    ``bootstrap_intervals``.
+    ``bootstrap_intervals``. Chance F1 intervals are not clipped; a corrected F1 interval is
+    ``None`` where some resample's chance F1 is 1 or more (the model supports no corrected F1 there).
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     if sample_weight is not None:
         warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning, stacklevel=2)
     total, sentences = _corpus(predictions, references, scheme, mode, suffix, model, (level,),
                                keep_sentences=return_sentence_scores or confidence_level is not None)
     result = scores_from_statistics(total, level, zero_division)
     if return_sentence_scores:
-        result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
-    from .bootstrap_intervals import add_intervals
+        result["sentence_scores"] = sentence_scores(sentences, level)
 
     return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)
 
@@ -804,6 +762,7 @@ __all__ = [
     "UndefinedMetricWarning",
     "chance_f1",
     "corpus_statistics",
+    "corpus_total",
     "scores_from_statistics",
     "sentence_statistics",
     "sentence_statistics_array",

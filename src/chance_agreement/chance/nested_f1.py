@@ -47,15 +47,13 @@ Pooled accuracy is the mean over depths.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 import numpy as np
 
-from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, _checked_levels, scores_from_statistics
+from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels, scores_from_statistics
 from .exact_sum import exact_dot, ordered_convolve
-from .corrected_f1 import _expected_matches as flat_expected_matches
-from .corrected_f1 import _expected_overlap as flat_expected_overlap
-from .random_model import _check_model, _coverage, _start_distribution, sample_annotation
+from .random_models import RandomModel, get_model
 from ..spans.nested import Node, check_lengths, forests
 
 _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = (
@@ -67,87 +65,189 @@ _TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = (
 
 
 class _Layer:
-    """One annotator's spans of one depth and label in one sentence, with their chance distributions."""
+    """One annotator's spans of one depth and label in one sentence, with their chance distributions.
 
-    def __init__(self, n: int):
+    ``coverage`` (depth >= 1): the expected number of the layer's spans covering each token;
+    ``starts`` (depth >= 1, entity level): per span length, the sum over the layer's spans of that
+    length of their start distributions in the sentence. Both are computed when first asked for
+    (a layer the other annotator has no span in never needs them), from the recorded parts:
+    ``(parent kind, relative distribution)`` pairs placed by ``kinds``.
+    """
+
+    def __init__(self, kinds=None):
         self.spans: list[tuple[int, int]] = []
-        self.coverage = None  # expected number of spans covering each token
-        self.starts: dict[int, list[tuple[np.ndarray, int]]] = defaultdict(list)  # length -> [(P(start), count)]
-        self.n = n
+        self.kinds = kinds
+        self.coverage_parts: list[tuple[int | None, np.ndarray]] = []
+        self.start_parts: dict[int, list[tuple[int | None, np.ndarray]]] = defaultdict(list)
+        self._coverage: np.ndarray | None = None
 
-    def add_group(self, coverage: np.ndarray, starts: dict[int, np.ndarray], counts: dict[int, int]) -> None:
-        self.coverage = coverage if self.coverage is None else self.coverage + coverage
-        for length, distribution in starts.items():
-            self.starts[length].append((distribution, counts[length]))
+    def lengths(self) -> list[int]:
+        return [end - start for start, end in self.spans]
 
-    def lengths(self) -> tuple[int, ...]:
-        return tuple(sorted(end - start for start, end in self.spans))
+    def _placed(self, parts) -> np.ndarray:
+        total = None
+        for parent_kind, relative in parts:
+            placed = self.kinds.place(parent_kind, relative)
+            total = placed.copy() if total is None else total + placed
+        return total
+
+    @property
+    def coverage(self) -> np.ndarray:
+        if self._coverage is None:
+            self._coverage = self._placed(self.coverage_parts)
+        return self._coverage
+
+    def starts(self, length: int) -> np.ndarray:
+        return self._placed(self.start_parts[length])
 
 
-def _layers(forest: list[Node], n: int, model: str, with_starts: bool) -> dict[tuple[int, str], _Layer]:
-    """``(depth, label) -> _Layer`` of one annotator's forest in a sentence of ``n`` tokens."""
+class _Kinds:
+    """Start distributions shared by many spans, computed once per kind.
+
+    A node's *kind* is (its parent's kind, the signature of its group: region and sorted lengths,
+    its length): its start in the sentence is the parent's start plus the flat model's start inside
+    the region, so nodes of one kind have the same distribution (top-level nodes of one label and
+    length share it, and so do their children of one label and length when their groups look
+    alike). Sums over nodes are taken per kind first (``sum_i conv(P, c_i) = conv(P, sum_i c_i)``),
+    so the work is one convolution per kind, not per parent. Kinds and signatures are numbered, so
+    a long tuple of lengths is hashed once per group, never once per node.
+    """
+
+    def __init__(self, n: int, model: RandomModel):
+        self.n, self.model = n, model
+        self.signatures: dict[tuple[int, tuple[int, ...]], int] = {}  # (region, lengths) -> number
+        self.regions: list[tuple[int, tuple[int, ...]]] = []
+        self.numbers: dict[tuple[int | None, int, int], int] = {}  # (parent kind, signature, length) -> kind
+        self.kinds: list[tuple[int | None, int, int]] = []
+        self.absolute: dict[int, np.ndarray] = {}
+
+    def signature(self, region: int, lengths: tuple[int, ...]) -> int:
+        key = (region, lengths)
+        if key not in self.signatures:
+            self.signatures[key] = len(self.regions)
+            self.regions.append(key)
+        return self.signatures[key]
+
+    def kind(self, parent: int | None, signature: int, length: int) -> int:
+        key = (parent, signature, length)
+        if key not in self.numbers:
+            self.numbers[key] = len(self.kinds)
+            self.kinds.append(key)
+        return self.numbers[key]
+
+    def relative(self, signature: int, length: int) -> np.ndarray:
+        """The flat model's start distribution of a ``length`` segment of a group in its region."""
+        region, lengths = self.regions[signature]
+        others = list(lengths)
+        others.remove(length)
+        return self.model.start_distribution(region, tuple(others), length)
+
+    def start(self, kind: int) -> np.ndarray:
+        """P(start = l) in the sentence of every node of ``kind``."""
+        if kind not in self.absolute:
+            parent, signature, length = self.kinds[kind]
+            self.absolute[kind] = self.place(parent, self.relative(signature, length))
+        return self.absolute[kind]
+
+    def place(self, parent: int | None, relative: np.ndarray) -> np.ndarray:
+        """A distribution over a parent of ``parent`` kind moved into the sentence (a convolution)."""
+        return relative if parent is None else ordered_convolve(self.start(parent), relative)
+
+
+def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -> dict[tuple[int, str], _Layer]:
+    """``(depth, label) -> _Layer`` of one annotator's forest in a sentence of ``n`` tokens.
+
+    Coverage and starts are only needed below the top (depth 0 uses the flat model's functions).
+    Per (depth, label, parent kind) the relative coverages and starts are counted by group
+    signature first, then summed and placed with one convolution.
+    """
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)  # (parent, label) -> nodes
     for index, node in enumerate(forest):
         groups[(node.parent, node.label)].append(index)
-    parents = {node.parent for node in forest}
-    absolute: dict[int, np.ndarray] = {}  # node -> distribution of its start in the sentence
+    kinds = _Kinds(n, model)
+    kind_of: dict[int, int] = {}  # node -> its kind
+    coverage_counts: dict[tuple, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    start_counts: dict[tuple, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     layers: dict[tuple[int, str], _Layer] = {}
-    # parents sort before their children (forest order), so their start distributions are known
+    # parents sort before their children (forest order), so a parent's kind is known first
     for (parent, label), members in sorted(groups.items(), key=lambda item: item[1][0]):
-        region = n if parent is None else forest[parent].length
         lengths = tuple(sorted(forest[i].length for i in members))
+        signature = kinds.signature(n if parent is None else forest[parent].length, lengths)
         depth = forest[members[0]].depth
-        layer = layers.setdefault((depth, label), _Layer(n))
+        layer = layers.setdefault((depth, label), _Layer(kinds))
         layer.spans.extend((forest[i].start, forest[i].end) for i in members)
-        coverage = _coverage(region, lengths, model)
-        if parent is not None:
-            coverage = ordered_convolve(absolute[parent], coverage)
-        starts, counts = {}, {}
-        needed = {forest[i].length for i in members if with_starts or i in parents}
-        for length in sorted(set(lengths)):
-            counts[length] = lengths.count(length)
-            if length not in needed:
-                continue
-            others = list(lengths)
-            others.remove(length)
-            relative = _start_distribution(region, tuple(others), length, model)
-            starts[length] = relative if parent is None else ordered_convolve(absolute[parent], relative)
+        parent_kind = None if parent is None else kind_of[parent]
+        by_length = {length: kinds.kind(parent_kind, signature, length) for length in set(lengths)}
         for i in members:
-            if i in parents:
-                absolute[i] = starts[forest[i].length]
-        layer.add_group(coverage, starts if with_starts else {}, counts)
+            kind_of[i] = by_length[forest[i].length]
+        if depth and with_starts:
+            for length, count in Counter(lengths).items():
+                start_counts[(depth, label, parent_kind, length)][signature] += count
+        if depth:
+            coverage_counts[(depth, label, parent_kind)][signature] += 1
+    for (depth, label, parent_kind), counts in coverage_counts.items():
+        relative = sum(count * model.coverage(*kinds.regions[signature]) for signature, count in counts.items())
+        layers[(depth, label)].coverage_parts.append((parent_kind, relative))
+    for (depth, label, parent_kind, length), counts in start_counts.items():
+        relative = sum(count * kinds.relative(signature, length) for signature, count in counts.items())
+        layers[(depth, label)].start_parts[length].append((parent_kind, relative))
     return layers
 
 
 def _overlap(spans_a, spans_b) -> int:
-    """Tokens covered by a span of each list, counted once per pair of spans (Proposition 1's sum)."""
-    return sum(max(0, min(end_a, end_b) - max(start_a, start_b)) for start_a, end_a in spans_a for start_b, end_b in spans_b)
+    """Tokens covered by a span of each list, counted once per pair of spans (Proposition 1's sum).
 
-
-def _expected_matches(first: _Layer, second: _Layer) -> float:
-    """``sum over same-length pairs of sum_l P_a(l) P_b(l)``, grouped by identical distributions."""
-    total = 0.0
-    for length in set(first.lengths()) & set(second.lengths()):
-        for start_a, count_a in first.starts[length]:
-            for start_b, count_b in second.starts[length]:
-                total += count_a * count_b * exact_dot(start_a, start_b)
+    The spans of one list never share a token (one depth, one label), so this is the size of the
+    intersection of their unions: one merge of the two sorted lists.
+    """
+    first, second = sorted(spans_a), sorted(spans_b)
+    total, i, j = 0, 0, 0
+    while i < len(first) and j < len(second):
+        (start_a, end_a), (start_b, end_b) = first[i], second[j]
+        total += max(0, min(end_a, end_b) - max(start_a, start_b))
+        if end_a <= end_b:
+            i += 1
+        else:
+            j += 1
     return total
 
 
-def _token_labels(forest: list[Node], depth: int) -> dict[int, set]:
-    """token -> its (label, "B" or "I") marks from the depth-``depth`` spans; tokens without any left out."""
-    labels: dict[int, set] = defaultdict(set)
+def _expected_matches(first: _Layer, second: _Layer) -> float:
+    """``sum over same-length pairs of sum_l P_a(l) P_b(l)`` = per length the dot of the summed starts."""
+    return sum(exact_dot(first.starts(length), second.starts(length))
+               for length in sorted(first.start_parts.keys() & second.start_parts.keys()))
+
+
+def _marks(forest: list[Node], depth: int) -> list[tuple[int, int, frozenset]]:
+    """The depth-``depth`` extents of a forest, sorted, each with its labels (same-extent siblings merged)."""
+    labels: dict[tuple[int, int], set] = defaultdict(set)
     for node in forest:
         if node.depth == depth:
-            labels[node.start].add((node.label, "B"))
-            for t in range(node.start + 1, node.end):
-                labels[t].add((node.label, "I"))
-    return labels
+            labels[(node.start, node.end)].add(node.label)
+    return [(start, end, frozenset(names)) for (start, end), names in sorted(labels.items())]
+
+
+def _disagreeing_tokens(first: list, second: list) -> int:
+    """Tokens whose marks differ: a token's mark is (labels, first token or not) of the extent
+    covering it, or none. The extents of one side are disjoint, so one sweep over the cut points
+    (every start, start + 1 and end) compares constant stretches."""
+    cuts = sorted({point for start, end, _ in first + second for point in (start, start + 1, end)})
+    wrong, i, j = 0, 0, 0
+    for left, right in zip(cuts, cuts[1:]):
+        while i < len(first) and first[i][1] <= left:
+            i += 1
+        while j < len(second) and second[j][1] <= left:
+            j += 1
+        mark_a = (first[i][2], first[i][0] == left) if i < len(first) and first[i][0] <= left else None
+        mark_b = (second[j][2], second[j][0] == left) if j < len(second) and second[j][0] <= left else None
+        if mark_a != mark_b:
+            wrong += right - left
+    return wrong
 
 
 def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, levels) -> ChanceStatistics:
     with_matches = "entity" in levels
-    empty = _Layer(n)
+    empty = _Layer()
     per_type = {}
     names = sorted({label for d, label in layers_a if d == depth} | {label for d, label in layers_b if d == depth})
     for label in names:
@@ -162,43 +262,57 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
             vector[_OVERLAP] = _overlap(a.spans, b.spans)
             if depth == 0:  # the flat model: the very functions of chance_f1, to the last bit
                 lengths_a, lengths_b = tuple(sorted(a.lengths())), tuple(sorted(b.lengths()))
-                vector[_EXP_OVERLAP] = flat_expected_overlap(n, lengths_a, lengths_b, model)
+                vector[_EXP_OVERLAP] = model.expected_overlap(n, lengths_a, lengths_b)
                 if with_matches:
-                    vector[_EXP_MATCHES] = flat_expected_matches(n, lengths_a, lengths_b, model)
+                    vector[_EXP_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
             else:
                 vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
                 if with_matches:  # else 0: the statistics record that only the token level was computed
                     vector[_EXP_MATCHES] = _expected_matches(a, b)
         per_type[label] = vector
-    marks_a, marks_b = _token_labels(forest_a, depth), _token_labels(forest_b, depth)
-    wrong = sum(marks_a.get(t) != marks_b.get(t) for t in marks_a.keys() | marks_b.keys())
-    return ChanceStatistics(per_type, n - wrong, n, model, levels)
+    wrong = _disagreeing_tokens(_marks(forest_a, depth), _marks(forest_b, depth))
+    return ChanceStatistics(per_type, n - wrong, n, model.name, levels)
+
+
+def _depth_count(forest: list[Node]) -> int:
+    return 1 + max((node.depth for node in forest), default=-1)
 
 
 def nested_statistics(predictions, references, lengths, *, model="non_overlapping", levels=LEVELS) -> list[ChanceStatistics]:
     """Corpus statistics of every depth, ``[depth 0, depth 1, ...]`` (see the module docstring).
 
     ``predictions`` and ``references``: per sentence, lists of ``(start, end, label)`` token spans
-    (half-open); ``lengths``: the number of tokens of each sentence.
+    (half-open); ``lengths``: the number of tokens of each sentence. A sentence contributes to the
+    depths it has; at a deeper depth of the corpus its tokens all agree (no span on either side),
+    which is added as one count per depth.
     """
-    levels = _checked_levels(levels)
-    _check_model(model)
+    levels = checked_levels(levels)
+    model = get_model(model)
     lengths = check_lengths(lengths)
     forests_a = forests(predictions, lengths, "predictions")
     forests_b = forests(references, lengths, "references")
-    depth_count = 1 + max((node.depth for forest in forests_a + forests_b for node in forest), default=0)
+    depth_count = max(1, max((_depth_count(forest) for forest in forests_a + forests_b), default=0))
     totals = [ChanceStatistics() for _ in range(depth_count)]
+    agreeing = [0] * (depth_count + 1)  # tokens of sentences with fewer depths: agreeing from that depth on
     with_matches = "entity" in levels
     for n, forest_a, forest_b in zip(lengths, forests_a, forests_b):
+        own = max(_depth_count(forest_a), _depth_count(forest_b))
+        agreeing[own] += n
+        if not own:
+            continue
         layers_a = _layers(forest_a, n, model, with_matches)
         layers_b = _layers(forest_b, n, model, with_matches)
-        for depth in range(depth_count):
+        for depth in range(own):
             totals[depth] = totals[depth] + _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, levels)
+    tokens = 0
+    for depth in range(depth_count):
+        tokens += agreeing[depth]
+        totals[depth] = totals[depth] + ChanceStatistics({}, tokens, tokens, model.name, levels)
     return totals
 
 
 def nested_chance_f1(
-    predictions, references, lengths, *, zero_division="warn", model: str = "non_overlapping", level: str = "token"
+    predictions, references, lengths, *, zero_division="warn", model="non_overlapping", level: str = "token"
 ) -> dict:
     """Observed, chance and corrected F1 of nested span annotations, pooled and per depth.
 
@@ -216,12 +330,13 @@ def nested_chance_f1(
     return result
 
 
-def sample_nested_annotation(forest: list[Node], n: int, rng=None, model: str = "non_overlapping") -> list[tuple[int, int, str, int]]:
+def sample_nested_annotation(forest: list[Node], n: int, rng=None, model="non_overlapping") -> list[tuple[int, int, str, int]]:
     """One draw of the nested random model: ``(start, end, label, depth)`` for every node, in order.
 
     Top-level spans of each label by ``sample_annotation`` in the sentence, then each parent's
     children of each label by ``sample_annotation`` inside the parent, shifted by its start.
     """
+    model = get_model(model)
     rng = np.random.default_rng(rng)
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)
     for index, node in enumerate(forest):
@@ -230,7 +345,7 @@ def sample_nested_annotation(forest: list[Node], n: int, rng=None, model: str = 
     for (parent, _), members in sorted(groups.items(), key=lambda item: item[1][0]):
         region = n if parent is None else forest[parent].length
         offset = 0 if parent is None else placed[parent]
-        starts = sample_annotation(region, [forest[i].length for i in members], rng, model)
+        starts = model.sample(region, [forest[i].length for i in members], rng)
         for i, start in zip(members, starts):
             placed[i] = offset + int(start)
     return [(placed[i], placed[i] + node.length, node.label, node.depth) for i, node in enumerate(forest)]

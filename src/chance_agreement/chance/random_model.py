@@ -29,7 +29,7 @@ positions per end instead of 40,091). The subset-excess table is built one group
 at a time. Small signatures (most sentences) are computed exactly in integers and correctly
 rounded (``_exact_ends``); large ones with probabilities from logs (never factorials), to about
 1e-12. A text too dense for the band to be cut is refused up front (``_check_work``). The previous
-algorithm (full band, one segment at a time) stays as ``reference=True``, the tests' oracle.
+algorithm (full band, one segment at a time) is the tests' oracle, in ``tests/oracles.py``.
 
 Long units (documents of ``_LONG_UNIT`` tokens or more, total excess up to ``_LONG_BAND``) take
 ``document_bands`` instead: the same band sum as running sums of non-negative terms (Vandermonde's
@@ -324,29 +324,6 @@ def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scal
     return low
 
 
-def _band_mass_reference(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
-    """Today's band (before the grouped table and the converged band): kept as the test oracle."""
-    out = np.zeros(length)
-    if length == 0:
-        return out
-    rows = min(length, slots + 1)
-    j_cap = _j_cap(slots, draws, rows)
-    hyper = _hypergeometric_matrix(slots, draws, rows, j_cap)
-    x_max = min(length - 1, sum(excesses), j_cap * max(excesses, default=0))
-    table = _subset_excess_table(excesses, j_cap, x_max)
-    joint = ordered_matmul(hyper, table)  # joint[q, x] = P(slot q, excess x before it)
-    if rows <= x_max + 1:
-        for q in range(rows):
-            stop = min(length, q + x_max + 1)
-            out[q:stop] += joint[q, : stop - q]
-    else:
-        for x in range(x_max + 1):
-            stop = min(length, x + rows)
-            out[x:stop] += joint[: stop - x, x]
-    out *= scale
-    return out
-
-
 def _mirror_fill(left: np.ndarray, size: int, total: float) -> np.ndarray:
     """A distribution symmetric under ``t -> size - 1 - t``, flat between the two mirrored ends."""
     band = left.size
@@ -612,28 +589,25 @@ def _exact_terms(size: int, draws: int, total_excess: int) -> int:
 
 
 def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
-               reference: bool = False, complement: bool = False) -> np.ndarray:
+               complement: bool = False) -> np.ndarray:
     """A distribution of ``size`` values that is flat in the middle and mirrored at the ends: the
     band ``_band_mass(slots, draws, excesses, band, scale)`` at each end and the middle value from
-    the total ``mass``. ``reference``: today's full Proposition-3 band ``E`` (the test oracle);
-    otherwise the band stops where it has converged to double precision (``_converged_band``), and
-    small signatures (most sentences) are computed exactly in integers (``_exact_two_ended``)."""
+    the total ``mass``. The band stops where it has converged to double precision
+    (``_converged_band``), and small signatures (most sentences) are computed exactly in integers
+    (``_exact_two_ended``). The full Proposition-3 band is the tests' oracle (``tests/oracles.py``)."""
     total_excess = sum(excesses)
-    if not reference and _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
+    if _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
         return _exact_two_ended(size, slots, draws, excesses, scale, mass, complement)
     scale, mass = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
-        band_mass = _band_mass_reference if reference else _band_mass
-        out = band_mass(slots, draws, excesses, size, scale)
-    elif reference:
-        out = _mirror_fill(_band_mass_reference(slots, draws, excesses, total_excess, scale), size, mass)
+        out = _band_mass(slots, draws, excesses, size, scale)
     else:
         band = _converged_band(slots, draws, excesses, size, scale, mass) if total_excess > _SHORT_BAND else total_excess
         out = _mirror_fill(_band_mass(slots, draws, excesses, band, scale), size, mass)
     return 1.0 - out if complement else out
 
 
-def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool = False) -> np.ndarray:
+def _coverage_of(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
     k = len(lengths)
     if model == "overlapping" or k == 1:  # one segment: both models place it uniformly
         cover = np.zeros(n)
@@ -647,12 +621,12 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str, reference: bool =
         return np.zeros(n)
     if total == n:
         return np.ones(n)
-    if total == k and not reference:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
+    if total == k:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
         return np.full(n, k / n)
-    if not reference and _long_side(n, lengths, 0):
+    if _long_side(n, lengths, 0):
         return _expand(*_long_coverage(n, lengths), n)
     slots = n - (total - k)
-    return _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total, reference,
+    return _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total,
                       complement=True)
 
 
@@ -676,15 +650,15 @@ def coverage_probabilities(n: int, lengths, model: str = "non_overlapping") -> n
     return _coverage(n, tuple(sorted(lengths)), model).copy()
 
 
-def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: str, reference: bool = False) -> np.ndarray:
+def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: str) -> np.ndarray:
     support = n - length + 1
     if model == "overlapping" or not others:
         return np.full(support, 1.0 / support)
-    if not reference and _long_side(n, tuple(sorted(others + (length,))), length - 1):
+    if _long_side(n, tuple(sorted(others + (length,))), length - 1):
         return _expand(*_long_start(n, others, length), support)
     excess_others = [a - 1 for a in others]
     slots = n - sum(excess_others) - (length - 1)  # Proposition 3: flat on [E_others, support - E_others)
-    return _two_ended(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1, reference)
+    return _two_ended(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -741,3 +715,16 @@ def expected_overlap(n: int, lengths_a, lengths_b, model: str = "non_overlapping
     if not lengths_a or not lengths_b:
         return 0.0
     return exact_dot(_coverage(n, tuple(sorted(lengths_a)), model), _coverage(n, tuple(sorted(lengths_b)), model))
+
+
+# Public names of the numerical functions the model classes (``random_models/``) call.
+check_inputs = _check_inputs
+cached_coverage = _coverage
+cached_start_distribution = _start_distribution
+compact_coverage = _compact_coverage
+compact_start = _compact_start
+
+__all__ = [
+    "MODELS", "cached_coverage", "cached_start_distribution", "check_inputs", "compact_coverage", "compact_dot",
+    "compact_start", "coverage_probabilities", "expected_overlap", "sample_annotation", "start_probabilities",
+]

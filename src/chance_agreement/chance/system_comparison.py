@@ -12,10 +12,15 @@ so neither recomputes the random annotation model.
   probability 1/2 (sums ``A + z @ (B - A)``, one 0/1 vector ``z`` per permutation) and
   ``p = (1 + #{|D*| >= |D|}) / (1 + R)`` (two-sided; the +1 keeps the test valid).
 
-``F`` is the corpus-level corrected (or observed) F1 of ``bootstrap_intervals.scores_from_sums``.
+``F`` is the corpus-level corrected (or observed) F1 of the kernel (``chance_corrected.f1_scores``,
+through ``bootstrap_intervals.supported_scores``). Where the random model supports no corrected F1
+(chance F1 >= 1, under the overlapping model) in the point estimates, a resample or a permutation,
+the corrected F1 comparison is ``None`` throughout, with an ``UndefinedMetricWarning``.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -26,10 +31,10 @@ from .bootstrap_intervals import (
     make_rng,
     percentile_interval,
     resample_counts,
-    scores_from_sums,
     sentence_arrays,
-    zero_division_value,
+    supported_scores,
 )
+from .chance_corrected import UndefinedMetricWarning, zero_division_value
 from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, corpus_statistics
 from .exact_sum import ordered_matmul
 
@@ -46,16 +51,19 @@ def _overall_rows(sentences: list[ChanceStatistics], level: str) -> np.ndarray:
 def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations: int, rng: np.random.Generator,
                          zero_division=0) -> dict[str, float]:
     """Two-sided approximate-randomization p-values of the differences in ``COMPARED``."""
-    observed = {score: scores_from_sums(rows_a.sum(axis=0), zero_division)[score]
-                - scores_from_sums(rows_b.sum(axis=0), zero_division)[score] for score in COMPARED}
+    observed = {score: supported_scores(rows_a.sum(axis=0), zero_division)[score]
+                - supported_scores(rows_b.sum(axis=0), zero_division)[score] for score in COMPARED}
     swaps = rng.integers(0, 2, size=(n_permutations, rows_a.shape[0])).astype(float)
     shift = ordered_matmul(swaps, rows_b - rows_a)
     sums_a = rows_a.sum(axis=0) + shift
     sums_b = rows_b.sum(axis=0) - shift
-    scores_a, scores_b = scores_from_sums(sums_a, zero_division), scores_from_sums(sums_b, zero_division)
+    scores_a, scores_b = supported_scores(sums_a, zero_division), supported_scores(sums_b, zero_division)
     out = {}
     for score in COMPARED:
         differences = scores_a[score] - scores_b[score]
+        if np.isnan(observed[score]) or np.isnan(differences).any():
+            out[score] = None
+            continue
         extreme = np.count_nonzero(np.abs(differences) >= abs(observed[score]) - _TIES)
         out[score] = float((1 + extreme) / (1 + n_permutations))
     return out
@@ -76,13 +84,21 @@ def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[Ch
     zero_division_value(zero_division)
     rng = make_rng(random_state)
     rows_a, rows_b = _overall_rows(sentences_a, level), _overall_rows(sentences_b, level)
-    point_a, point_b = scores_from_sums(rows_a.sum(axis=0), zero_division), scores_from_sums(rows_b.sum(axis=0), zero_division)
+    point_a, point_b = supported_scores(rows_a.sum(axis=0), zero_division), supported_scores(rows_b.sum(axis=0), zero_division)
     weights = resample_counts(rng, len(sentences_a), n_resamples)
-    boot_a, boot_b = scores_from_sums(ordered_matmul(weights, rows_a), zero_division), scores_from_sums(ordered_matmul(weights, rows_b), zero_division)
+    boot_a = supported_scores(ordered_matmul(weights, rows_a), zero_division)
+    boot_b = supported_scores(ordered_matmul(weights, rows_b), zero_division)
     p_values = permutation_p_values(rows_a, rows_b, n_permutations, rng, zero_division)
     result: dict = {}
     for score in COMPARED:
-        low, high = percentile_interval(boot_a[score] - boot_b[score], confidence_level)
+        differences = boot_a[score] - boot_b[score]
+        if np.isnan(differences).any() or np.isnan(point_a[score] - point_b[score]) or p_values[score] is None:
+            warnings.warn(f"no {score} comparison: chance F1 is 1 or more in the point estimates or some resamples, "
+                          "where corrected F1 is not supported by the random model", UndefinedMetricWarning, stacklevel=2)
+            result.update(dict.fromkeys((f"{score}_a", f"{score}_b", f"{score}_difference", f"{score}_difference_ci",
+                                         f"{score}_p_value")))
+            continue
+        low, high = percentile_interval(differences, confidence_level)
         result[f"{score}_a"] = float(point_a[score])
         result[f"{score}_b"] = float(point_b[score])
         result[f"{score}_difference"] = float(point_a[score] - point_b[score])

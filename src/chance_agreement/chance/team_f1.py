@@ -17,97 +17,41 @@ function computes them), so with m = 2 the result equals ``chance_f1`` bit for b
 
 Besides the team scores (overall and per type), ``per_annotator`` pools the pairs of one
 annotator with every other annotator (who agrees least beyond chance) and ``pairwise_*`` give
-the m x m matrices of the pairs.
+the m x m matrices of the pairs. Input is per sentence, the annotators' tag sequences
+(``annotations[s][a]``, the one layout of the API).
 """
 
 from __future__ import annotations
 
 import itertools
-from .corrected_f1 import (
-    LEVELS,
-    ChanceStatistics,
-    _chance_scores,
-    _sentence_score,
-    _summed,
-    _zero_division_value,
-    corpus_statistics,
-)
-from .random_model import _check_model
+from .chance_corrected import zero_division_value
+from .corrected_f1 import LEVELS, ChanceStatistics, chance_scores, corpus_statistics, pooled_scores, sentence_scores
+from .random_models import get_model
 from ..spans.tags import effective_scheme, spans_from_tags
+from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
 
-def _check_annotations(annotations, names):
-    """Annotator-major input checked: m >= 2 annotators, the same sentences, equal lengths."""
-    if isinstance(annotations, (str, bytes)) or not hasattr(annotations, "__len__"):
-        raise TypeError("annotations must be a list with one list of tag sequences per annotator")
-    annotations = [list(a) if a is not None and not isinstance(a, str) else a for a in annotations]
-    m = len(annotations)
-    if m < 2:
-        raise ValueError(f"need at least two annotators, got {m}")
-    for a, sentences in enumerate(annotations):
-        if sentences is None or isinstance(sentences, str):
-            raise TypeError(f"annotations[{a}] must be a list of tag sequences (None per missing sentence)")
-    sizes = {len(sentences) for sentences in annotations}
-    if len(sizes) > 1:
-        raise ValueError(f"annotators have different numbers of sentences: {[len(s) for s in annotations]}")
-    if not sizes or sizes == {0}:
-        raise ValueError("empty input: no sentences were given")
+def _check_annotations(annotations, names, function: str):
+    """Several annotators' tags in the API's layout (``annotations[s][a]``, ``spans.validation``)
+    checked, and turned annotator-major for the pairs: ``(annotations[a][s], names, lengths)``."""
+    rows = check_annotations(annotations, function=function)
+    m = len(rows[0])
     if names is None:
         names = [f"annotator_{a + 1}" for a in range(m)]
     else:
         names = [str(name) for name in names]
         if len(names) != m or len(set(names)) != m:
-            raise ValueError(f"names must be {m} distinct names, one per annotator, got {names!r}")
-    lengths = []
-    for s in range(len(annotations[0])):
-        given = {}
-        for a in range(m):
-            tags = annotations[a][s]
-            if tags is None:
-                continue
-            if isinstance(tags, str):
-                raise ValueError(f"sentence {s}, annotator {names[a]}: expected a list of tags, got a string")
-            given[a] = len(tags)
-        if len(set(given.values())) > 1:
-            detail = ", ".join(f"{names[a]}: {n}" for a, n in given.items())
-            raise ValueError(f"sentence {s}: the annotators' tag sequences have different lengths ({detail})")
-        lengths.append(next(iter(given.values()), 0))
+            raise ValueError(problem(function, "names", f"must be {m} distinct names, one per annotator, got {names!r}"))
+    lengths = [len(next((tags for tags in row if tags is not None), ())) for row in rows]
     if not any(lengths):
-        raise ValueError("empty input: every sentence has zero tokens or no annotator")
-    return annotations, names, lengths
-
-
-def by_annotator(items):
-    """Items-by-annotators (``items[s][a]``, as coefficients_metric's "multi" takes) to
-    annotator-major (``annotations[a][s]``); ``None`` stays ``None``."""
-    if isinstance(items, str) or not hasattr(items, "__len__"):
-        raise TypeError("items must be a list of sentences, each a list of the annotators' tag sequences")
-    rows = [list(item) if item is not None else None for item in items]
-    if not rows:
-        raise ValueError("empty input: no sentences were given")
-    for s, row in enumerate(rows):
-        if row is None:
-            raise ValueError(f"sentence {s}: expected a list of the annotators' tag sequences, got None")
-        if len(row) != len(rows[0]):
-            raise ValueError(f"sentence {s} has {len(row)} annotator slots but sentence 0 has {len(rows[0])}: "
-                             "give every sentence one slot per annotator (None for a missing one)")
-    return [[row[a] for row in rows] for a in range(len(rows[0]))]
-
-
-def by_item(annotators, items=None):
-    """Annotator-major (``annotators[a][s]``) to items-by-annotators, the inverse of
-    ``by_annotator``; ``items`` must be None (the two forms are alternatives)."""
-    if items is not None:
-        raise ValueError("give exactly one of annotations (per sentence, the annotators' tag sequences) "
-                         "or annotators= (per annotator, a list of tag sequences)")
-    annotators, _, _ = _check_annotations(annotators, None)
-    return [list(sentence) for sentence in zip(*annotators)]
+        raise ValueError(problem(function, "annotations", "empty input: every sentence has zero tokens or no annotator"))
+    return [[row[a] for row in rows] for a in range(m)], names, lengths
 
 
 def team_statistics(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
-                    scheme=None, mode=None, sentences=None):
+                    scheme=None, mode=None, sentences=None, function="team_statistics"):
     """``(names, {(i, j): ChanceStatistics or None})``: each pair's statistics over the sentences
     both annotated (``None`` for a pair that never met).
 
@@ -118,8 +62,8 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    _check_model(model)
-    annotations, names, lengths = _check_annotations(annotations, names)
+    model = get_model(model)
+    annotations, names, lengths = _check_annotations(annotations, names, function)
     m = len(annotations)
     resolved = effective_scheme(
         [tags for sentences in annotations for tags in sentences if tags is not None], scheme, mode, suffix
@@ -130,7 +74,7 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
                 try:
                     spans_from_tags(list(annotations[a][s]), scheme=resolved, mode=mode, suffix=suffix)
                 except ValueError as error:
-                    raise ValueError(f"sentence {s}, annotator {names[a]}: {error}") from None
+                    raise ValueError(problem(function, "annotations", str(error), s, a, name=names[a])) from None
     by_sentence = [[] for _ in lengths] if sentences is not None else None
     pairs = {}
     for i, j in itertools.combinations(range(m), 2):
@@ -156,17 +100,15 @@ def _pooled(pair_totals) -> ChanceStatistics | None:
     return sum(met, ChanceStatistics()) if met else None
 
 
-def _overall(pooled: ChanceStatistics, level, zero_division, what):
-    return _chance_scores(_summed(pooled, sorted(pooled.per_type)), level, zero_division, what)
-
-
 def team_chance_f1(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
                    scheme=None, mode=None, zero_division="warn", return_sentence_scores=False) -> dict:
     """Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
 
-    ``annotations[a][s]``: annotator ``a``'s tags for sentence ``s``, or ``None`` if ``a`` did not
-    annotate ``s`` (left out of that sentence's pairs; ``[]``-like all-``O`` tags are an
-    annotation with no entities). ``level``, ``model``, ``suffix``, ``scheme``, ``mode`` and
+    ``annotations[s][a]``: per sentence ``s``, annotator ``a``'s tags, or ``None`` if ``a`` did not
+    annotate ``s`` (left out of that sentence's pairs; all-``O`` tags are an annotation with no
+    entities): the layout of every several-annotator function (``spans.validation``). One list
+    per annotator is passed as ``by_item(annotators)``; a list that reads both ways (every
+    sequence of one length) is refused unless marked with ``as_items`` or ``by_item``. ``level``, ``model``, ``suffix``, ``scheme``, ``mode`` and
     ``zero_division`` as in ``chance_f1``; strict mode without a scheme detects it from every
     given sequence.
 
@@ -176,43 +118,44 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
     others}; ``pairwise_observed_f1``, ``pairwise_chance_f1``, ``pairwise_corrected_f1`` (m x m
     lists, symmetric, diagonal ``None``; ``None`` also for a pair that never annotated the same
     sentence, and ``per_annotator`` is ``None`` for an annotator who shares no sentence).
-    With m = 2, the scores equal ``chance_f1(annotations[1], annotations[0])`` exactly.
+    With m = 2, the scores equal ``chance_f1`` of the second annotator's tags against the
+    first's exactly.
     ``return_sentence_scores=True`` adds ``sentence_scores`` as ``chance_f1`` gives them, every
     pair of the sentence pooled (``None`` scores where fewer than two annotators have entities).
     A 0/0 score takes the ``zero_division`` value (with an ``UndefinedMetricWarning`` for "warn").
     """
-    _zero_division_value(zero_division)
+    zero_division_value(zero_division)
     sentences = [] if return_sentence_scores else None
     names, pairs = team_statistics(annotations, names=names, level=level, model=model, suffix=suffix,
-                                   scheme=scheme, mode=mode, sentences=sentences)
+                                   scheme=scheme, mode=mode, sentences=sentences, function="team_chance_f1")
     m = len(names)
     team = _pooled(pairs.values())
     if team is None:
         raise ValueError("no sentence was annotated by two or more annotators: agreement is undefined")
     result: dict = {}
     for name in sorted(team.per_type):
-        result[name] = _chance_scores(team.per_type[name], level, zero_division, name)
-    overall = _overall(team, level, zero_division, "overall")
+        result[name] = chance_scores(team.per_type[name], level, zero_division, name)
+    overall = pooled_scores(team, level, zero_division, "overall")
     for key in SCORES:
         result[f"overall_{key}"] = overall[key]
     result["annotators"] = list(names)
     per_annotator = {}
     for a, name in enumerate(names):
         pooled = _pooled(totals for pair, totals in pairs.items() if a in pair)
-        per_annotator[name] = None if pooled is None else _overall(pooled, level, zero_division, f"annotator {name}")
+        per_annotator[name] = None if pooled is None else pooled_scores(pooled, level, zero_division, f"annotator {name}")
     result["per_annotator"] = per_annotator
     matrices = {key: [[None] * m for _ in range(m)] for key in SCORES}
     for (i, j), totals in pairs.items():
         if totals is None:
             continue
-        scores = _overall(totals, level, zero_division, f"pair {names[i]}, {names[j]}")
+        scores = pooled_scores(totals, level, zero_division, f"pair {names[i]}, {names[j]}")
         for key in SCORES:
             matrices[key][i][j] = matrices[key][j][i] = scores[key]
     for key in SCORES:
         result[f"pairwise_{key}"] = matrices[key]
     if return_sentence_scores:
-        result["sentence_scores"] = [_sentence_score(stats, level) for stats in sentences]
+        result["sentence_scores"] = sentence_scores(sentences, level)
     return result
 
 
-__all__ = ["by_annotator", "team_chance_f1", "by_item", "team_statistics"]
+__all__ = ["as_items", "by_annotator", "by_item", "team_chance_f1", "team_statistics"]

@@ -2,9 +2,11 @@
 
 Each folder holds what evaluate's own metric Spaces hold: the module script (named like the
 folder, so ``evaluate.load(folder)`` finds it), the metric card as README.md, requirements.txt
-and app.py launching evaluate's gradio widget; and the package's wheel, which requirements.txt
-installs (``--find-links .``), so the Space builds with nothing but its own files and the public
-package index. Scripts and cards come from the installed package or the clone
+and app.py (the module folder's own Gradio page, ``space_app``: paste or upload annotations, see
+the scores; not evaluate's widget, which current Gradio cannot run); and the package's wheel, which
+requirements.txt installs (``--find-links .``), so the Space builds with nothing but its own files
+and the public package index. requirements.txt pins ``gradio==GRADIO_VERSION``, the version the
+cards' ``sdk_version`` names and CI drives in Chromium (.ci/check_install.sh). Scripts and cards come from the installed package or the clone
 (``module_paths``), or from ``--source`` (a clone).
 """
 
@@ -16,56 +18,41 @@ from pathlib import Path
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
 from .wheel_file import DISTRIBUTION, build_wheel
 
-HubMetric = MetricModule  # the name this module used before module_paths
+
+# The Gradio release the Spaces run: the cards' sdk_version, pinned in requirements.txt, tested by CI.
+GRADIO_VERSION = "6.31.0"
+APP = "app.py"
 
 # installed besides the package (its own requirements come with its wheel's metadata)
-REQUIREMENTS = ("evaluate", "datasets", "seqeval", "numpy", "scipy")
-
-APP_TEMPLATE = '''\
-"""Gradio widget of the {name} metric, as evaluate's own metric Spaces launch it."""
-
-from pathlib import Path
-
-import evaluate
-from evaluate.utils import launch_gradio_widget
-
-# Load the script next to this file by its path: a Space clones its repository into a folder
-# named "app", so loading the folder would look for app.py, this file.
-module = evaluate.load(str(Path(__file__).resolve().parent / "{script}"))
-
-# The Space runs `python app.py`; importing this file only loads the module.
-__all__ = ["HubMetric", "REQUIREMENTS", "APP_TEMPLATE", "available_metrics", "requirements_text", "app_text",
-           "export_metric", "export_all"]
-
-if __name__ == "__main__":
-    launch_gradio_widget(module)
-'''
+REQUIREMENTS = ("evaluate", "datasets", "seqeval", "numpy", "scipy", f"gradio=={GRADIO_VERSION}")
 
 
-def _files(metric: MetricModule, source) -> tuple[Path, Path]:
-    """(module script, card) of ``metric``: from ``source`` (a clone) or where the package has them."""
+def _files(metric: MetricModule, source) -> tuple[Path, Path, Path]:
+    """(module script, card, app.py) of ``metric``: from ``source`` (a clone) or where the package has them."""
     if source is not None:
         root = Path(source)
         if not (root / CARDS_FOLDER).is_dir():
             raise ValueError(f"{root}: no {CARDS_FOLDER}/ folder; give the repository checkout with --source")
-        return root / metric.folder / metric.script, root / CARDS_FOLDER / metric.card
-    try:
-        return Path(module_path(metric.name)) / metric.script, Path(cards_path()) / metric.card
-    except FileNotFoundError as error:
-        raise ValueError(str(error)) from None
+        folder, cards = root / metric.folder, root / CARDS_FOLDER
+    else:
+        try:
+            folder, cards = Path(module_path(metric.name)), Path(cards_path())
+        except FileNotFoundError as error:
+            raise ValueError(str(error)) from None
+    return folder / metric.script, cards / metric.card, folder / APP
 
 
 def available_metrics(source=None) -> list[MetricModule]:
-    """The metrics whose module script and card both exist."""
+    """The metrics whose module script, card and app.py exist."""
     found = []
     for metric in METRICS:
         try:
-            script, card = _files(metric, source)
+            script, card, app = _files(metric, source)
         except ValueError:
             if source is not None:
                 raise
             continue
-        if script.is_file() and card.is_file():
+        if script.is_file() and card.is_file() and app.is_file():
             found.append(metric)
     return found
 
@@ -78,34 +65,48 @@ def requirements_text(wheel_name: str) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def app_text(metric: MetricModule) -> str:
-    return APP_TEMPLATE.format(name=metric.name, script=metric.script)
+def _clear_our_files(folder: Path, metric: MetricModule, keep=None) -> None:
+    """Before ``--force`` writes again: remove only what an export writes (the script, README.md,
+    requirements.txt, app.py and wheels of this package); a Space clone's ``.git`` and any other
+    file stay, and so does ``keep`` (the wheel to ship, if it is there). Something that is not a
+    file where one of ours goes is refused before anything changes."""
+    if not folder.is_dir():
+        raise ValueError(f"{folder} exists and is not a folder")
+    ours = [folder / name for name in (metric.script, "README.md", "requirements.txt", "app.py")]
+    ours += [path for path in sorted(folder.glob(f"{DISTRIBUTION.replace('-', '_')}-*.whl"))
+             if keep is None or path.resolve() != Path(keep).resolve()]
+    in_the_way = [path for path in ours if path.exists() and (path.is_dir() or not path.is_file())]
+    if in_the_way:
+        raise ValueError(f"{in_the_way[0]} is not a file; --force replaces only the files the export writes")
+    for path in ours:
+        path.unlink(missing_ok=True)
 
 
 def export_metric(metric: MetricModule, target_dir, source=None, overwrite: bool = False, wheel=None) -> Path:
     """Write one Space folder ``target_dir/<metric.folder>`` and return its path.
 
+    An existing folder is refused unless ``overwrite``; then only the files an export writes are
+    replaced (``.git`` and the user's files stay).
+
     ``wheel``: the package's wheel to ship (built with ``wheel_file.build_wheel`` when None).
     """
-    script, card = _files(metric, source)
-    for needed in (script, card):
+    script, card, app = _files(metric, source)
+    for needed in (script, card, app):
         if not needed.is_file():
             raise ValueError(f"{metric.name}: {needed} not found")
     folder = Path(target_dir) / metric.folder
     if folder.exists():
         if not overwrite:
             raise ValueError(f"{folder} already exists; use --force to replace it")
-        if not folder.is_dir():
-            raise ValueError(f"{folder} exists and is not a folder")
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+        _clear_our_files(folder, metric, keep=wheel)
+    folder.mkdir(parents=True, exist_ok=True)
     wheel = Path(wheel) if wheel is not None else build_wheel(folder)
     if wheel.parent.resolve() != folder.resolve():
         shutil.copyfile(wheel, folder / wheel.name)
     shutil.copyfile(script, folder / metric.script)
     shutil.copyfile(card, folder / "README.md")
     (folder / "requirements.txt").write_text(requirements_text(wheel.name), encoding="utf-8")
-    (folder / "app.py").write_text(app_text(metric), encoding="utf-8")
+    shutil.copyfile(app, folder / APP)
     return folder
 
 
@@ -139,3 +140,7 @@ def export_all(target_dir, source=None, names=None, overwrite: bool = False, whe
         if wheel is None:  # build once, copy to the other Spaces
             wheel = next(folders[-1].glob("*.whl"))
     return folders
+
+
+__all__ = ["APP", "GRADIO_VERSION", "REQUIREMENTS", "available_metrics", "export_all", "export_metric",
+           "requirements_text"]

@@ -246,3 +246,12 @@ NOISE_EXAMPLES = """
     >>> print(out["instances"], out["agreed"], out["disagreed"], round(out["kappa"], 4))
     8 7 1 0.8659
 """
+
+
+__all__ = [
+    "CHANCE_F1_CITATION",
+    "CHANCE_F1_DESCRIPTION",
+    "CHANCE_F1_KWARGS",
+    "COEFFICIENTS_EXAMPLES",
+    "NOISE_EXAMPLES",
+]

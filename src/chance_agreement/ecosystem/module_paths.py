@@ -20,6 +20,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 BUNDLE_DIR = PACKAGE_DIR / "metric_modules"  # in an installed wheel
 CHECKOUT_DIR = PACKAGE_DIR.parents[1]  # src/chance_agreement -> the clone (editable install, PYTHONPATH=src)
 CARDS_FOLDER = "hub_cards"
+EXAMPLES_FOLDER = "examples"  # small CoNLL, JSONL and brat files the README's commands use
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,16 @@ def module_path(name: str) -> str:
                             f"({BUNDLE_DIR}) nor in a clone ({CHECKOUT_DIR}); reinstall the package")
 
 
+def examples_path() -> str:
+    """The folder of the sample files (CoNLL, JSONL, brat) the README's commands use, installed or in a clone."""
+    for base in _locations():
+        folder = base / EXAMPLES_FOLDER
+        if (folder / "gold.conll").is_file():
+            return str(folder)
+    raise FileNotFoundError(f"no {EXAMPLES_FOLDER}/ folder in the installed package ({BUNDLE_DIR}) nor in a clone "
+                            f"({CHECKOUT_DIR}); reinstall the package")
+
+
 def cards_path() -> str:
     """The folder holding the metric cards (``<name>.md``), installed or in a clone."""
     for base in _locations():
@@ -82,3 +93,19 @@ def cards_path() -> str:
             return str(folder)
     raise FileNotFoundError(f"no {CARDS_FOLDER}/ folder in the installed package ({BUNDLE_DIR}) nor in a clone "
                             f"({CHECKOUT_DIR}); reinstall the package")
+
+
+__all__ = [
+    "BUNDLE_DIR",
+    "CARDS_FOLDER",
+    "CHECKOUT_DIR",
+    "EXAMPLES_FOLDER",
+    "METRICS",
+    "METRIC_NAMES",
+    "MetricModule",
+    "PACKAGE_DIR",
+    "cards_path",
+    "examples_path",
+    "metric_module",
+    "module_path",
+]

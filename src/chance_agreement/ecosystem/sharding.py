@@ -27,6 +27,7 @@ import json
 from collections.abc import Iterable
 
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, corpus_statistics, scores_from_statistics
+from .chance_state import strict_json
 
 
 def sentence_statistics_batch(
@@ -70,10 +71,7 @@ def merge_statistics(items: Iterable) -> ChanceStatistics:
     for index, item in enumerate(items):
         try:
             if isinstance(item, (str, bytes)):
-                try:
-                    item = json.loads(item, parse_constant=_reject_constant)
-                except json.JSONDecodeError as error:
-                    raise ValueError(f"not valid JSON ({error})") from None
+                item = strict_json(item)
             if isinstance(item, dict):
                 item = ChanceStatistics.from_dict(item)
             if not isinstance(item, ChanceStatistics):
@@ -85,10 +83,6 @@ def merge_statistics(items: Iterable) -> ChanceStatistics:
     if count == 0:
         raise ValueError("no statistics to merge")
     return total
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"not strict JSON: {name} is not a number")
 
 
 def scores_from_shards(items: Iterable, level: str = "token", zero_division="warn") -> dict:

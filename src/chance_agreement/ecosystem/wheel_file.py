@@ -18,7 +18,7 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-from .module_paths import CARDS_FOLDER, CHECKOUT_DIR, METRICS, PACKAGE_DIR
+from .module_paths import CARDS_FOLDER, CHECKOUT_DIR, EXAMPLES_FOLDER, METRICS, PACKAGE_DIR
 
 DISTRIBUTION = "chance-agreement"
 # files of an installation that are not part of the wheel
@@ -44,7 +44,7 @@ def _wheel_from_clone(target: Path) -> Path:
         ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
         for name in ("pyproject.toml", "README.md"):
             shutil.copy2(CHECKOUT_DIR / name, copy / name)
-        for folder in ("src", CARDS_FOLDER, *(metric.folder for metric in METRICS)):
+        for folder in ("src", CARDS_FOLDER, EXAMPLES_FOLDER, *(metric.folder for metric in METRICS)):
             shutil.copytree(CHECKOUT_DIR / folder, copy / folder, ignore=ignore)
         out = Path(scratch) / "wheel"
         command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(copy)]
@@ -94,3 +94,6 @@ def _wheel_from_installation(target: Path) -> Path:
         record.append(f"{info}/RECORD,,")
         wheel.writestr(f"{info}/RECORD", "\n".join(record) + "\n")
     return path
+
+
+__all__ = ["DISTRIBUTION", "build_wheel", "in_clone"]

@@ -13,6 +13,8 @@ Spans are ``(entity_type, start, end)`` with ``end`` exclusive, as ``tags.spans_
 
 from __future__ import annotations
 
+from ..reliability.contingency_table import token_categories
+
 OUTSIDE = "O"
 
 
@@ -22,7 +24,6 @@ def instance_labels(spans, lengths, unit: str) -> list[tuple]:
     ``spans[i][j]``: the spans annotator j marked in item i; ``lengths[i]``: item i's tokens.
     Instances come item by item, tokens in order, entity spans sorted by (start, end).
     """
-    from ..reliability.contingency_table import token_categories
 
     rows: list[tuple] = []
     if unit == "token":
@@ -37,3 +38,6 @@ def instance_labels(spans, lengths, unit: str) -> list[tuple]:
                 rows.append(tuple(g.get(position, OUTSIDE) for g in given))
         return rows
     raise ValueError(f"unit must be 'token' or 'entity', got {unit!r}")
+
+
+__all__ = ["OUTSIDE", "instance_labels"]

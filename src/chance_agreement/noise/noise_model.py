@@ -31,22 +31,31 @@ unit) and puts all of these together.
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 from ..chance.portable_math import betainc, betaln, exp, log, log1p, ndtri
 
+from ..reliability.multi_annotator import fleiss_kappa
+from ..spans.tags import corpus_spans, effective_scheme, paired_spans
+from ..spans.validation import check_annotations, problem
+from .annotation_instances import instance_labels
+
 __all__ = [
     "ChanceDifference",
     "NoiseBound",
+    "NoiseModelWarning",
     "chance_difference",
     "easy_proportion_from_kappa",
     "hard_agreement_probability",
     "kappa_noise_estimate",
+    "least_favourable_agreement_probability",
     "noise_bound",
     "noise_report",
     "noise_report_multi",
+    "report_with_notes",
     "tolerable_disagreements",
 ]
 
@@ -363,14 +372,25 @@ def _label_rows(labels, name: str) -> list[list]:
     return rows
 
 
-def _agreement_probability(rows: list[list]) -> float:
+def _category_counts(rows: list[list]) -> np.ndarray:
+    """annotators x categories: how many of ``rows`` each annotator put in each category."""
     categories = {label: c for c, label in enumerate(sorted({x for r in rows for x in r}, key=repr))}
     codes = np.array([[categories[x] for x in row] for row in rows])  # items x annotators
-    m, k = codes.shape
-    counts = np.zeros((k, len(categories)))
-    np.add.at(counts, (np.broadcast_to(np.arange(k), codes.shape), codes), 1.0)
-    proportions = counts / m  # annotator j's category proportions, footnote 3
+    counts = np.zeros((codes.shape[1], len(categories)))
+    np.add.at(counts, (np.broadcast_to(np.arange(codes.shape[1]), codes.shape), codes), 1.0)
+    return counts
+
+
+def _agreement_probability(rows: list[list]) -> float:
+    proportions = _category_counts(rows) / len(rows)  # annotator j's category proportions, footnote 3
     return float(np.sum(np.prod(proportions, axis=0)))
+
+
+def _pooled_agreement_probability(rows: list[list]) -> float:
+    counts = _category_counts(rows)
+    k = counts.shape[0]
+    pooled = counts.sum(axis=0) / (len(rows) * k)  # exact integer sums, one division
+    return float(np.sum(np.prod(np.broadcast_to(pooled, counts.shape), axis=0)))
 
 
 def hard_agreement_probability(labels_on_disagreed) -> float:
@@ -384,6 +404,49 @@ def hard_agreement_probability(labels_on_disagreed) -> float:
     0.5
     """
     return _agreement_probability(_label_rows(labels_on_disagreed, "labels_on_disagreed"))
+
+
+def least_favourable_agreement_probability(labels_on_disagreed) -> float:
+    """p = sum_c qbar_c^k, qbar_c = share of all the labels on the disagreed items that are c.
+
+    The largest p (hence the largest noise bound, which grows with p) over all hard-case
+    distributions of the k annotators whose average is the observed pooled one: by the
+    inequality of arithmetic and geometric means, prod_j q_jc <= qbar_c^k for every category,
+    with equality when every annotator flips the same coin. So it is never below footnote 3's
+    estimate (:func:`hard_agreement_probability`), equals it when the annotators' proportions
+    are alike, and stays informative when footnote 3 gives 0 (every disagreement one way).
+
+    >>> least_favourable_agreement_probability([["PER", "O"], ["PER", "O"]])
+    0.5
+    """
+    return _pooled_agreement_probability(_label_rows(labels_on_disagreed, "labels_on_disagreed"))
+
+
+class NoiseModelWarning(UserWarning):
+    """The data contradict the noise model's assumptions, so a bound says less than it seems."""
+
+
+def report_with_notes(report, *args, **kwargs) -> tuple[dict, list[str]]:
+    """``report(*args, **kwargs)`` (``noise_report`` or ``noise_report_multi``) with its
+    ``NoiseModelWarning`` messages returned as notes instead of warned: for reports that print them."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", NoiseModelWarning)
+        result = report(*args, **kwargs)
+    notes = []
+    for warning in caught:
+        if issubclass(warning.category, NoiseModelWarning):
+            notes.append(str(warning.message))
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return result, notes
+
+
+def _zero_p_warning(bound: NoiseBound, pooled: float, least_favourable: NoiseBound) -> str:
+    return (f"footnote 3's estimate of p is 0: on the {bound.d} disagreed instances no category is used by "
+            f"every annotator (each keeps to its own), so no hard instance could ever be agreed on and "
+            f"noise_bound is 0 by construction; the model's annotators flip coins alike, which these "
+            f"disagreements contradict. noise_bound_least_favourable = {least_favourable.noise:.4f} uses "
+            f"p = {pooled:.4g}, one coin with the pooled category proportions (the largest p they allow)")
 
 
 # --------------------------------------------------------------------------- section 4.1
@@ -492,8 +555,6 @@ def _check_options(unit, confidence, max_noise) -> tuple[float, float]:
 
 
 def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_noise) -> dict:
-    from .annotation_instances import instance_labels
-    from ..reliability.multi_annotator import fleiss_kappa
 
     rows = instance_labels(spans, lengths, unit)
     n = len(rows)
@@ -507,6 +568,10 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_n
     # instances (section 3.3 assumes the same distribution on easy and hard instances)
     p = _agreement_probability(disagreed if d else rows)
     bound = _bound(n, d, p, confidence)
+    pooled = _pooled_agreement_probability(disagreed if d else rows)
+    least_favourable = bound if pooled == p else _bound(n, d, pooled, confidence)
+    if p == 0.0:
+        warnings.warn(_zero_p_warning(bound, pooled, least_favourable), NoiseModelWarning, stacklevel=3)
     kappa = fleiss_kappa(rows)
     kappa_noise = None if kappa is None else kappa_noise_estimate(kappa, n, d)
     if p < 1.0:
@@ -529,6 +594,8 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_n
         "max_noise": float(max_noise),
         "chance_difference": int(difference.answers),
         "chance_difference_fraction": float(difference.fraction),
+        "p_least_favourable": float(pooled),
+        "noise_bound_least_favourable": float(least_favourable.noise),
     }
 
 
@@ -553,9 +620,11 @@ def noise_report(
     noise_bound (eq. 1), confidence, kappa (Siegel & Castellan, eq. 2; None if undefined),
     kappa_noise_estimate (section 3.3; None with kappa), tolerable_disagreements (for n and p;
     None if even d = 0 exceeds max_noise), max_noise, chance_difference (Chebyshev, answers on the
-    agreed gold standard) and chance_difference_fraction.
+    agreed gold standard) and chance_difference_fraction; p_least_favourable and
+    noise_bound_least_favourable (``least_favourable_agreement_probability``: the largest p the
+    pooled category proportions allow, and its bound). Footnote 3's p of 0 (every disagreement
+    one way) gives a bound of 0 by construction: a ``NoiseModelWarning`` says so.
     """
-    from ..spans.tags import paired_spans
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
@@ -578,11 +647,8 @@ def noise_report_multi(
     Every item needs the same k annotators (no missing ones) and equally long sequences; strict
     mode without a scheme detects it from all sequences.
     """
-    from ..spans.tags import check_items, corpus_spans, effective_scheme
-
     confidence, max_noise = _check_options(unit, confidence, max_noise)
-    check_items(annotations)
-    _check_annotations(annotations)
+    annotations = _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
     resolved = effective_scheme(all_sequences, scheme, mode, suffix)
     spans = [
@@ -592,33 +658,15 @@ def noise_report_multi(
     return _report(spans, [len(item[0]) for item in annotations], unit, confidence, max_noise)
 
 
-def _check_annotations(annotations) -> int:
-    """Validate per-item lists of k >= 2 equally long tag sequences; return k."""
-    if isinstance(annotations, str) or not hasattr(annotations, "__len__") or not len(annotations):
-        raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
-    k = None
-    for i, item in enumerate(annotations):
-        if item is None or isinstance(item, str) or not hasattr(item, "__len__"):
-            raise ValueError(f"item {i}: expected a list of the annotators' tag sequences")
-        if k is None:
-            k = len(item)
-            if k < 2:
-                raise ValueError(f"need at least two annotators per item, item 0 has {k}")
-        if len(item) != k:
-            raise ValueError(f"item {i} has {len(item)} annotations but item 0 has {k}")
+def _check_annotations(annotations) -> list:
+    """Per-item lists of k >= 2 equally long tag sequences (``spans.validation``'s one layout and
+    messages), with no missing annotator; returns the rows."""
+    rows = check_annotations(annotations, function="noise_report_multi")
+    for i, item in enumerate(rows):
         for j, seq in enumerate(item):
             if seq is None:
-                raise ValueError(
-                    f"item {i}: annotator {j} is missing; the noise model needs every annotator "
-                    "on every item"
-                )
-            if isinstance(seq, str):
-                raise ValueError(f"item {i}: annotator {j}'s annotation is a string, expected a list of tags")
-        lengths = {len(seq) for seq in item}
-        if len(lengths) > 1:
-            raise ValueError(
-                f"item {i}: the annotators' tag sequences have different lengths {sorted(lengths)}"
-            )
-    if not any(len(item[0]) for item in annotations):
-        raise ValueError("empty input: every item has zero tokens")
-    return k
+                raise ValueError(problem("noise_report_multi", "annotations", "the annotator is missing; the noise "
+                                         "model needs every annotator on every item", i, j))
+    if not any(len(item[0]) for item in rows):
+        raise ValueError(problem("noise_report_multi", "annotations", "empty input: every item has zero tokens"))
+    return rows

@@ -31,25 +31,21 @@ Undefined values are ``None`` with the reason in ``warnings``; every number is a
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-_COEFFICIENTS = (
-    "observed_agreement",
-    "bennett_s",
-    "scott_pi",
-    "cohen_kappa",
-    "finn_r",
-    "f_measure",
-    "f_prime",
-    "slot_error_rate",
-    "slot_error_rate_full",
-)
+from ..chance.corrected_f1 import chance_f1
+from .contingency_table import contingency
+from .unitizing import unitizing_alpha
+from ..spans.validation import as_items
+from .table_coefficients import Table, coefficient_names, get_coefficient
+
+# the coefficients besides observed agreement and the kappa family of ``table_coefficients``
+_OTHER_COEFFICIENTS = ("finn_r", "f_measure", "f_prime", "slot_error_rate", "slot_error_rate_full")
 
 
-def _check_table(table, categories) -> tuple[np.ndarray, list[str]]:
+def check_table(table, categories) -> tuple[np.ndarray, list[str]]:
     try:
         array = np.asarray(table, dtype=float)
     except (TypeError, ValueError) as error:
@@ -169,62 +165,6 @@ def check_distance_values(matrix: np.ndarray, categories) -> np.ndarray:
     return matrix
 
 
-def _chance_corrected(observed_disagreement: float, chance_disagreement: float, name: str,
-                      warnings: list[str]):
-    """(A_o - A_e) / (1 - A_e) = 1 - D_o / D_e with D = 1 - A; None when A_e = 1.
-
-    The caller decides undefinedness from the table (``chance_disagreement`` None when at most
-    one category is used); D_o and D_e are sums of non-negative terms, with no cancellation.
-    """
-    if chance_disagreement is None:
-        warnings.append(f"{name}: chance agreement is 1 (a single category), undefined")
-        return None
-    return float(1.0 - observed_disagreement / chance_disagreement)
-
-
-def sum_of_others(values: np.ndarray) -> np.ndarray:
-    """``sum_{k != j} values_k`` for every j along the last axis, without the cancellation of
-    ``total - values_j`` (a prefix and a suffix sum of non-negative terms)."""
-    values = np.asarray(values, dtype=float)
-    zero = np.zeros(values.shape[:-1] + (1,))
-    before = np.concatenate((zero, np.cumsum(values[..., :-1], axis=-1)), axis=-1)
-    after = np.concatenate((np.cumsum(values[..., ::-1][..., :-1], axis=-1)[..., ::-1], zero), axis=-1)
-    return before + after
-
-
-def _pair_disagreement(first: np.ndarray, second: np.ndarray) -> float:
-    """sum_k first_k sum_{j != k} second_j, the chance that two independent draws differ (times
-    the two totals); computed from non-negative terms only, so it is 0 only when it truly is."""
-    return float(np.sum(first * sum_of_others(second)))
-
-
-def _exact_chance_corrected(table: np.ndarray, name: str) -> float:
-    """1 - D_o / D_e of Scott's pi or Cohen's kappa in exact rationals (floats are dyadic
-    rationals): the fallback when D_e underflows in floats, for a table whose counts span more
-    than ~600 orders of magnitude."""
-    cells = [[Fraction(float(x)) for x in row] for row in table]
-    q = len(cells)
-    rows = [sum(row, Fraction(0)) for row in cells]
-    cols = [sum((cells[i][j] for i in range(q)), Fraction(0)) for j in range(q)]
-    if name == "scott_pi":
-        rows = cols = [r + c for r, c in zip(rows, cols)]
-    total = sum(rows, Fraction(0))
-    observed = sum((cells[i][j] for i in range(q) for j in range(q) if i != j), Fraction(0))
-    observed /= sum(map(sum, cells), Fraction(0))
-    chance = sum((r * (total - c) for r, c in zip(rows, cols)), Fraction(0)) / (total * total)
-    return float(1 - observed / chance)
-
-
-def scale_table(table: np.ndarray) -> tuple[np.ndarray, int]:
-    """``(table / 2**e, e)`` with the largest count scaled into [0.5, 1): exact (a power of two),
-    so that N^2 and products of margins neither overflow (counts of 1e200) nor underflow (1e-200)."""
-    largest = float(table.max()) if table.size else 0.0
-    if largest <= 0.0:
-        return table, 0
-    exponent = math.frexp(largest)[1]
-    return np.ldexp(table, -exponent), exponent
-
-
 def _ratio(numerator: float, denominator: float, name: str, reason: str, warnings: list[str]):
     if denominator <= 0:
         warnings.append(f"{name}: {reason}, undefined")
@@ -261,27 +201,15 @@ def coefficients(
     D = I = 0). ``distance`` (matrix or dict, see ``distance_matrix``) adds ``weighted_kappa``
     and ``krippendorff_alpha``; ``finn_order`` is the coding order for Finn's R. Returns a
     JSON-serialisable dict; undefined values are None, explained in ``warnings``.
-    ``expected_agreement`` holds the A_e of S, pi and kappa (keyed by coefficient name).
+    ``expected_agreement`` holds the A_e of S, pi and kappa (keyed by coefficient name). The
+    kappa family (S, pi, kappa, Gwet's AC1, and any coefficient registered in
+    ``table_coefficients``) comes from the registry, the same values ``coefficient_intervals`` gives.
     """
-    n, categories = _check_table(table, categories)
+    n, categories = check_table(table, categories)
     codes = _finn_codes(finn_order, categories)
     delta = distance_matrix(distance, categories) if distance is not None else None
-    q = len(categories)
     warnings: list[str] = []
-    result: dict[str, Any] = {name: None for name in _COEFFICIENTS}
-    result.update(
-        {
-            "n_items": None,
-            "categories": list(categories),
-            "expected_agreement": {},
-            "category_probabilities": {},
-            "category_similarity": {},
-            "warnings": warnings,
-        }
-    )
-    if delta is not None:
-        result["weighted_kappa"] = None
-        result["krippendorff_alpha"] = None
+    result = _empty_result(categories, delta is not None, warnings)
     with np.errstate(over="ignore"):
         original_total = float(n.sum())
     if not math.isfinite(original_total):
@@ -290,67 +218,59 @@ def coefficients(
     if original_total == 0:
         warnings.append("the contingency table is empty (no items): every coefficient is undefined")
         return result
-    original = n
-    n, exponent = scale_table(n)  # exact power-of-two scaling; every ratio below is unchanged
-    total = float(n.sum())
+    counts = Table(n)
+    result["observed_agreement"] = float(np.sum(np.diag(counts.n)) / counts.total)
+    result["expected_agreement"] = _expected_agreements(counts)
+    for coefficient in (get_coefficient(name) for name in coefficient_names()):
+        if coefficient.unweighted:
+            result[coefficient.name] = coefficient.value(counts)
+            if result[coefficient.name] is None:
+                warnings.append(f"{coefficient.name}: chance agreement is 1 (a single category), undefined")
+    result["finn_r"] = _finn_r(counts, codes, warnings)
+    if delta is not None:
+        weighted = Table(n, delta)
+        for key, name in (("weighted_kappa", "cohen_kappa"), ("krippendorff_alpha", "krippendorff_alpha")):
+            result[key] = get_coefficient(name).value(weighted)
+            if result[key] is None:
+                warnings.append(f"{key}: expected disagreement is 0, undefined")
+    result.update(_slot_errors(counts, categories, nothing, warnings))
+    _category_probabilities(result, n, categories, warnings)
+    return result
 
-    rows, cols = n.sum(axis=1), n.sum(axis=0)
-    diagonal = np.diag(n)
-    observed = float(np.sum(diagonal) / total)
-    result["observed_agreement"] = observed
-    expected = {
-        "bennett_s": 1.0 / q,
+
+def _empty_result(categories: list[str], weighted: bool, warnings: list[str]) -> dict[str, Any]:
+    """Every key of ``coefficients``' result, the coefficients None."""
+    names = ["observed_agreement"] + [name for name in coefficient_names() if get_coefficient(name).unweighted]
+    result: dict[str, Any] = dict.fromkeys(names + list(_OTHER_COEFFICIENTS))
+    result.update({"n_items": None, "categories": list(categories), "expected_agreement": {},
+                   "category_probabilities": {}, "category_similarity": {}, "warnings": warnings})
+    if weighted:
+        result["weighted_kappa"] = None
+        result["krippendorff_alpha"] = None
+    return result
+
+
+def _expected_agreements(counts: Table) -> dict[str, float]:
+    """A_e of S, pi and kappa (section 3.1), as reported."""
+    rows, cols, total = counts.rows, counts.cols, counts.total
+    return {
+        "bennett_s": 1.0 / counts.q,
         "scott_pi": float(np.sum(((rows + cols) / (2 * total)) ** 2)),
         "cohen_kappa": float(np.sum(rows * cols) / (total * total)),
     }
-    result["expected_agreement"] = expected
-    # undefined exactly when at most one category is used (then A_e = 1 for pi and kappa), decided
-    # from the table, never from a float tolerance on A_e
-    used = int(np.count_nonzero(original.sum(axis=0) + original.sum(axis=1)))
-    off_diagonal = ~np.eye(q, dtype=bool)
-    observed_disagreement = float(np.sum(n[off_diagonal]) / total)
-    bennett = (q - 1) / q if q > 1 else None
-    result["bennett_s"] = _chance_corrected(observed_disagreement, bennett, "bennett_s", warnings)
-    for name, first, second, pooled in (
-        ("scott_pi", rows + cols, rows + cols, 2 * total),
-        ("cohen_kappa", rows, cols, total),
-    ):
-        chance = _pair_disagreement(first / pooled, second / pooled) if used > 1 else None
-        if chance == 0.0:  # underflow only (two categories are used): exact rationals instead
-            result[name] = _exact_chance_corrected(original, name)
-        else:
-            result[name] = _chance_corrected(observed_disagreement, chance, name, warnings)
 
-    # Finn's R: mean sample variance of the two codes per item over (q^2 - 1)/12
-    expected_variance = (q**2 - 1) / 12.0
-    observed_variance = float(np.sum(n * (codes[:, None] - codes[None, :]) ** 2 / 2.0) / total)
-    result["finn_r"] = _ratio(
-        expected_variance - observed_variance,
-        expected_variance,
-        "finn_r",
-        "a single category has no expected variance",
-        warnings,
-    )
 
-    if delta is not None:
-        observed_d = float(np.sum(n * delta) / total)
-        kappa_expected = float(np.sum(np.outer(rows, cols) * delta) / (total * total))
-        values = rows + cols
-        # 2N (2N - 1) in scaled counts: N = total 2^e, so 2N(2N - 1) = 2^2e 2 total (2 total - 2^-e)
-        alpha_expected = (
-            float(np.sum(np.outer(values, values) * delta)
-                  / (2 * total * (2 * total - math.ldexp(1.0, -exponent))))
-            if original_total > 0.5
-            else 0.0
-        )
-        for name, chance in (
-            ("weighted_kappa", kappa_expected),
-            ("krippendorff_alpha", alpha_expected),
-        ):
-            result[name] = _ratio(
-                chance - observed_d, chance, name, "expected disagreement is 0", warnings
-            )
+def _finn_r(counts: Table, codes: np.ndarray, warnings: list[str]):
+    """Finn's R: 1 - (mean sample variance of the two codes per item) / ((q^2 - 1)/12)."""
+    expected_variance = (counts.q**2 - 1) / 12.0
+    observed_variance = float(np.sum(counts.n * (codes[:, None] - codes[None, :]) ** 2 / 2.0) / counts.total)
+    return _ratio(expected_variance - observed_variance, expected_variance, "finn_r",
+                  "a single category has no expected variance", warnings)
 
+
+def _slot_errors(counts: Table, categories: list[str], nothing: str, warnings: list[str]) -> dict[str, float]:
+    """F, F' and the slot error rates of section 3.4 (empty when no item is outside Nothing)."""
+    n, rows, cols = counts.n, counts.rows, counts.cols
     meaningful = np.array([c != nothing for c in categories])
     inner = n[np.ix_(meaningful, meaningful)]
     correct = float(np.trace(inner))
@@ -366,14 +286,17 @@ def coefficients(
             "f_measure, f_prime, slot_error_rate, slot_error_rate_full: no item is outside the "
             "Nothing category for either annotator, undefined"
         )
-    else:
-        result["f_measure"] = float(2 * correct / f_denominator)
-        result["f_prime"] = float((2 * correct + substitutions) / f_denominator)
-        # symmetric divisor: the mean number of annotated items, 0.5 (n_1 + n_2) = f_denominator / 2
-        divisor = 0.5 * float(rows[meaningful].sum() + cols[meaningful].sum())
-        result["slot_error_rate"] = float((0.5 * substitutions + deletions_insertions) / divisor)
-        result["slot_error_rate_full"] = float((substitutions + deletions_insertions) / divisor)
+        return {}
+    # symmetric divisor: the mean number of annotated items, 0.5 (n_1 + n_2) = f_denominator / 2
+    divisor = 0.5 * float(rows[meaningful].sum() + cols[meaningful].sum())
+    return {"f_measure": float(2 * correct / f_denominator),
+            "f_prime": float((2 * correct + substitutions) / f_denominator),
+            "slot_error_rate": float((0.5 * substitutions + deletions_insertions) / divisor),
+            "slot_error_rate_full": float((substitutions + deletions_insertions) / divisor)}
 
+
+def _category_probabilities(result: dict, original: np.ndarray, categories: list[str], warnings: list[str]) -> None:
+    """P(C2|C1) (Table 7) and Sim(C1, C2) (Table 8) into ``result``, from the unscaled counts."""
     probabilities: dict[str, dict[str, float | None]] = {}
     used = original.sum(axis=1) + original.sum(axis=0)  # unscaled: a tiny count is not lost
     for i, c1 in enumerate(categories):
@@ -394,7 +317,6 @@ def coefficients(
             similarity[c1][c2] = None if p12 is None or p21 is None else (p12 + p21) / 2.0
     result["category_probabilities"] = probabilities
     result["category_similarity"] = similarity
-    return result
 
 
 REPORT_VIEWS = ("all", "markables", "entities", "grouped")
@@ -446,10 +368,33 @@ def agreement_report(
     and ``finn_order`` refer to the categories of the "all" view (sorted entity types, then "O");
     each view uses their restriction to its own categories (the grouped view has no distance).
     """
-    from ..chance.corrected_f1 import chance_f1
-    from .contingency_table import contingency
-    from .unitizing import unitizing_alpha
 
+    views = _checked_views(views, markables)
+    options = dict(scheme=scheme, mode=mode, suffix=suffix)
+    full_table, full_categories = contingency(predictions, references, view="all", **options)
+    matrix = distance_matrix(distance, full_categories) if distance is not None else None
+    order = None
+    if finn_order is not None:
+        order = [str(c) for c in _check_order(finn_order, full_categories)]
+    report: dict[str, Any] = {}
+    for view in views:
+        if view == "all":
+            table, categories = full_table, full_categories
+        elif view == "markables":
+            table, categories = contingency(predictions, references, view="all", markables=markables, **options)
+        else:
+            table, categories = contingency(predictions, references, view=view, **options)
+        report[view] = _view_coefficients(view, table, categories, matrix, full_categories, order)
+    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]
+    report["unitizing_alpha"] = {
+        variant: unitizing_alpha(as_items(annotations), variant=variant, **options)
+        for variant in ("u_alpha", "mu_alpha")
+    }
+    report["chance_f1"] = chance_f1(predictions, references, **options)
+    return plain(report)
+
+
+def _checked_views(views, markables) -> list[str]:
     if isinstance(views, str):
         views = (views,)
     views = list(views)
@@ -462,48 +407,39 @@ def agreement_report(
         raise ValueError("the 'markables' view needs markables= (one boolean mask per sentence)")
     if markables is not None and "markables" not in views:
         raise ValueError("markables= is only used by the 'markables' view: add it to views")
+    return views
 
-    options = dict(scheme=scheme, mode=mode, suffix=suffix)
-    full_table, full_categories = contingency(predictions, references, view="all", **options)
-    matrix = distance_matrix(distance, full_categories) if distance is not None else None
-    order = None
-    if finn_order is not None:
-        order = [str(c) for c in _check_order(finn_order, full_categories)]
 
-    report: dict[str, Any] = {}
-    for view in views:
-        if view == "all":
-            table, categories = full_table, full_categories
-        elif view == "markables":
-            table, categories = contingency(
-                predictions, references, view="all", markables=markables, **options
-            )
-        else:
-            table, categories = contingency(predictions, references, view=view, **options)
-        view_distance = _restrict(matrix, full_categories, categories)
-        view_order = [c for c in order if c in categories] if order is not None else None
-        if view_order is not None and len(view_order) != len(categories):
-            view_order = None
-        result = coefficients(table, categories, distance=view_distance, finn_order=view_order)
-        if matrix is not None and view_distance is None:
-            result["weighted_kappa"] = None
-            result["krippendorff_alpha"] = None
-            result["warnings"].append(
-                f"weighted_kappa, krippendorff_alpha: the distance does not cover the {view!r} "
-                f"view's categories {categories!r}"
-            )
-        result["contingency"] = {"categories": list(categories), "table": table.tolist()}
-        report[view] = result
-
-    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]
-    report["unitizing_alpha"] = {
-        variant: unitizing_alpha(annotations, variant=variant, **options)
-        for variant in ("u_alpha", "mu_alpha")
-    }
-    report["chance_f1"] = chance_f1(predictions, references, **options)
-    return plain(report)
+def _view_coefficients(view: str, table, categories, matrix, full_categories, order) -> dict[str, Any]:
+    """``coefficients`` of one view's table, the distance and Finn order restricted to its categories."""
+    view_distance = _restrict(matrix, full_categories, categories)
+    view_order = [c for c in order if c in categories] if order is not None else None
+    if view_order is not None and len(view_order) != len(categories):
+        view_order = None
+    result = coefficients(table, categories, distance=view_distance, finn_order=view_order)
+    if matrix is not None and view_distance is None:
+        result["weighted_kappa"] = None
+        result["krippendorff_alpha"] = None
+        result["warnings"].append(
+            f"weighted_kappa, krippendorff_alpha: the distance does not cover the {view!r} "
+            f"view's categories {categories!r}"
+        )
+    result["contingency"] = {"categories": list(categories), "table": table.tolist()}
+    return result
 
 
 def _check_order(finn_order, categories: list[str]) -> list[str]:
     _finn_codes(finn_order, categories)
     return list(finn_order)
+
+
+__all__ = [
+    "REPORT_VIEWS",
+    "agreement_report",
+    "check_distance_values",
+    "check_table",
+    "coefficients",
+    "distance_matrix",
+    "plain",
+    "square_distance_matrix",
+]

@@ -19,6 +19,7 @@ both annotations, then ``"O"``. The four ways of building the table of section 4
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 import warnings
 from typing import Sequence
 
@@ -161,7 +162,6 @@ def _lenient_counts(predictions, references, scheme, suffix: bool, view: str, ma
     types[0] = ``NOTHING``; tokens are coded chunk by chunk with one dict look-up each and
     counted with ``np.bincount``. Raises on any bad input (the caller then takes the span path,
     whose error names the sentence)."""
-    from itertools import chain
 
     tags.check_pairs(predictions, references)
     tags.effective_scheme(references, scheme, None, suffix)  # validates scheme, as the span path
@@ -218,3 +218,15 @@ def _arrange(counts: np.ndarray, types: list[str], view: str) -> tuple[np.ndarra
     order = [types.index(t) for t in entity] + ([] if view == "entities" else [0])
     categories = entity + ([] if view == "entities" else [NOTHING])
     return counts[np.ix_(order, order)].astype(np.int64), categories
+
+
+__all__ = [
+    "CHUNK_TOKENS",
+    "GROUPED",
+    "NOTHING",
+    "VIEWS",
+    "contingency",
+    "lenient_token_categories",
+    "tag_category",
+    "token_categories",
+]

@@ -36,14 +36,18 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..chance.exact_sum import ordered_matmul
-from .agreement_coefficients import check_distance_values, square_distance_matrix, sum_of_others
+from ..spans import tags
+from ..spans.validation import check_annotations, problem
+from .agreement_coefficients import check_distance_values, square_distance_matrix
+from .contingency_table import lenient_token_categories, token_categories
+from .table_coefficients.base import sum_of_others
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
 # largest items x categories count matrix (float64: 800 MB); beyond it a clear error up front
 MAX_COUNT_CELLS = 100_000_000
 
 
-def _is_missing(value) -> bool:
+def is_missing(value) -> bool:
     if value is None or type(value).__name__ == "NAType":  # None, pandas.NA
         return True
     try:
@@ -52,7 +56,7 @@ def _is_missing(value) -> bool:
         return False
 
 
-def _rows(ratings) -> list[list]:
+def rating_rows(ratings) -> list[list]:
     """Validate an items-by-annotators array; return it as a list of lists."""
     if isinstance(ratings, np.ndarray):
         if ratings.ndim != 2:
@@ -101,8 +105,8 @@ def _distinct_labels(rows) -> dict:
         raise
 
 
-def _categories(rows, categories=None) -> list:
-    seen = [value for value in _distinct_labels(rows) if not _is_missing(value)]
+def rating_categories(rows, categories=None) -> list:
+    seen = [value for value in _distinct_labels(rows) if not is_missing(value)]
     return _ordered_categories(seen, categories)
 
 
@@ -138,11 +142,11 @@ def rating_codes(ratings, categories=None) -> tuple[np.ndarray, list]:
         if ratings.shape[1] < 2:
             raise ValueError(f"need at least two annotators (columns), got {ratings.shape[1]}")
         return _numeric_codes(ratings, categories)
-    rows = _rows(ratings)
+    rows = rating_rows(ratings)
     labels = _distinct_labels(rows)
-    cats = _ordered_categories([v for v in labels if not _is_missing(v)], categories)
+    cats = _ordered_categories([v for v in labels if not is_missing(v)], categories)
     index = {c: j for j, c in enumerate(cats)}
-    code_of = {v: (-1 if _is_missing(v) else index[v]) for v in labels}
+    code_of = {v: (-1 if is_missing(v) else index[v]) for v in labels}
     flat = [value for row in rows for value in row]
     codes = np.array(list(map(code_of.__getitem__, flat)), dtype=np.int64)
     return codes.reshape(len(rows), len(rows[0])), cats
@@ -203,12 +207,12 @@ def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
     return np.bincount(flat, minlength=n_items * n_categories).reshape(n_items, n_categories).astype(float)
 
 
-def _count_matrix(rows, categories) -> np.ndarray:
+def rows_count_matrix(rows, categories) -> np.ndarray:
     codes, _ = rating_codes(rows, categories)
     return count_matrix(codes, len(categories))
 
 
-def _check_counts(counts) -> np.ndarray:
+def check_counts(counts) -> np.ndarray:
     try:
         array = np.asarray(counts, dtype=float)
     except (TypeError, ValueError) as error:
@@ -244,7 +248,7 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
     if (ratings is None) == (counts is None):
         raise ValueError("give exactly one of ratings (items x annotators) or counts=")
     if counts is not None:
-        table = _check_counts(counts)
+        table = check_counts(counts)
         cats = list(categories) if categories is not None else list(range(table.shape[1]))
         if len(cats) != table.shape[1]:
             raise ValueError(
@@ -330,12 +334,6 @@ def _fleiss_result(per_item, items: dict, proportions, used: int, cats: list, de
     return result if details else result["kappa"]
 
 
-def _distance_matrix(distance, categories, marginals) -> np.ndarray:
-    """delta_ck for the categories (Krippendorff 2011 metric differences)."""
-    matrix, exponent = _scaled_distance_matrix(distance, categories, marginals)
-    return np.ldexp(matrix, exponent)
-
-
 def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray, int]:
     """``(matrix, e)`` with delta = matrix * 2**e: interval labels are divided by a power of two
     before squaring (exact), so labels of 1e200 or 1e-200 neither overflow nor underflow."""
@@ -363,32 +361,7 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
                     gap = total - (marginals[c] + marginals[k]) / 2.0
                     matrix[c, k] = gap * gap
             return matrix, scale
-        try:
-            values = np.array([float(c) for c in categories])
-        except (TypeError, ValueError) as error:
-            raise ValueError(
-                f"the {distance} distance needs numeric labels, got {categories!r}"
-            ) from error
-        if not np.all(np.isfinite(values)):
-            raise ValueError(
-                f"the {distance} distance needs finite numeric labels, got "
-                f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
-            )
-        if distance == "ratio" and np.any(values < 0):
-            raise ValueError("the ratio distance needs non-negative labels")
-        largest = float(np.max(np.abs(values))) if m else 0.0
-        if largest > 0:  # exact power-of-two rescaling: no overflow of (c - k)^2 or c + k
-            exponent = math.frexp(largest)[1]
-            values = np.ldexp(values, -exponent)
-            if distance == "interval":
-                scale = 2 * exponent
-        diff = values[:, None] - values[None, :]
-        if distance == "interval":
-            return diff**2, scale
-        total = values[:, None] + values[None, :]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
-        return ratio**2, scale
+        return _metric_distance_matrix(distance, categories)
     else:
         matrix = square_distance_matrix(
             distance, list(categories), "or a callable", " (pass categories= to fix their order)"
@@ -399,6 +372,37 @@ def _scaled_distance_matrix(distance, categories, marginals) -> tuple[np.ndarray
         scale = math.frexp(largest)[1]
         matrix = np.ldexp(matrix, -scale)
     return matrix, scale
+
+
+def _metric_distance_matrix(distance: str, categories) -> tuple[np.ndarray, int]:
+    """The interval or ratio distance of numeric labels as ``(matrix, e)``, delta = matrix * 2**e."""
+    scale = 0
+    try:
+        values = np.array([float(c) for c in categories])
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"the {distance} distance needs numeric labels, got {categories!r}"
+        ) from error
+    if not np.all(np.isfinite(values)):
+        raise ValueError(
+            f"the {distance} distance needs finite numeric labels, got "
+            f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
+        )
+    if distance == "ratio" and np.any(values < 0):
+        raise ValueError("the ratio distance needs non-negative labels")
+    largest = float(np.max(np.abs(values))) if len(categories) else 0.0
+    if largest > 0:  # exact power-of-two rescaling: no overflow of (c - k)^2 or c + k
+        exponent = math.frexp(largest)[1]
+        values = np.ldexp(values, -exponent)
+        if distance == "interval":
+            scale = 2 * exponent
+    diff = values[:, None] - values[None, :]
+    if distance == "interval":
+        return diff**2, scale
+    total = values[:, None] + values[None, :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = np.where(total == 0, 0.0, diff / np.where(total == 0, 1.0, total))
+    return ratio**2, scale
 
 
 def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
@@ -471,41 +475,17 @@ def _alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
     return result if details else alpha
 
 
-def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
+def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, function: str = "token_ratings"):
     """Tokens-by-annotators category labels from per-item lists of k annotators' tag sequences.
 
     ``annotations[i]`` holds the tag sequences of the k annotators of item (sentence) i, None for
-    a missing annotator. Each token's label is the entity type of the span covering it, or "O"
+    a missing annotator (the API's one layout, ``spans.validation.check_annotations``; errors
+    name ``function``). Each token's label is the entity type of the span covering it, or "O"
     (spans exactly as seqeval finds them; strict mode with no scheme detects it from every given
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
-    from ..spans import tags
-    from .contingency_table import lenient_token_categories, token_categories
-
-    tags.check_items(annotations)
-    if isinstance(annotations, str) or not len(annotations):
-        raise ValueError("annotations must be a non-empty list of items, each a list of k tag sequences")
-    k = None
-    for i, item in enumerate(annotations):
-        if isinstance(item, str) or item is None:
-            raise ValueError(f"item {i}: expected a list of the annotators' tag sequences")
-        if k is None:
-            k = len(item)
-        if len(item) != k:
-            raise ValueError(
-                f"item {i} has {len(item)} annotator slots but item 0 has {k}: give every item one "
-                "slot per annotator (None for a missing one)"
-            )
-        given = [seq for seq in item if seq is not None]
-        if any(isinstance(seq, str) for seq in given):
-            raise ValueError(f"item {i}: an annotation is a string, expected a list of tags")
-        lengths = {len(seq) for seq in given}
-        if len(lengths) > 1:
-            raise ValueError(
-                f"item {i}: the annotators' tag sequences have different lengths {sorted(lengths)}"
-            )
-    if k is None or k < 2:
-        raise ValueError(f"need at least two annotators per item, got {k}")
+    annotations = check_annotations(annotations, function=function)
+    k = len(annotations[0])
     resolved = tags.effective_scheme(
         [seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix
     )
@@ -530,7 +510,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False):
             try:
                 spans = tags.spans_from_tags(list(seq), scheme=resolved, mode=mode, suffix=suffix)
             except ValueError as error:
-                raise ValueError(f"item {i}, annotator {a}: {error}") from None
+                raise ValueError(problem(function, "annotations", str(error), i, a)) from None
             columns.append(token_categories(spans, length))
         ratings.extend([list(row) for row in zip(*columns)])
     if not ratings:
@@ -545,7 +525,7 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     the observed/expected agreement and disagreement behind them, ``n_tokens``,
     ``n_annotators``, ``categories`` and ``warnings`` (reasons for any None).
     """
-    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)
+    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function="multi_annotator_agreement")
     codes, cats = rating_codes(ratings)
     counts = count_matrix(codes, len(cats))  # counted once for both coefficients
     fleiss = _fleiss_from_counts(counts, cats, details=True)
@@ -562,3 +542,21 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
         "categories": [str(c) for c in fleiss["categories"]],
         "warnings": fleiss["warnings"] + alpha["warnings"],
     }
+
+
+__all__ = [
+    "DISTANCES",
+    "MAX_COUNT_CELLS",
+    "check_counts",
+    "coincidence_matrix",
+    "count_matrix",
+    "fleiss_kappa",
+    "is_missing",
+    "krippendorff_alpha",
+    "multi_annotator_agreement",
+    "rating_categories",
+    "rating_codes",
+    "rating_rows",
+    "rows_count_matrix",
+    "token_ratings",
+]

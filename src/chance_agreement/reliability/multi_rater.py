@@ -40,9 +40,12 @@ import math
 
 import numpy as np
 
+from ..chance.chance_corrected import has_room
 from ..chance.exact_sum import ordered_matmul, quadratic_form
 from ..chance.portable_math import t_ppf, t_sf
-from .multi_annotator import _check_counts, count_matrix, rating_codes
+from .benchmark_scales import benchmark
+
+from .multi_annotator import check_counts, count_matrix, rating_codes
 from .weights import agreement_weights
 
 COEFFICIENTS = (
@@ -59,7 +62,7 @@ class _Data:
             raise ValueError("give exactly one of ratings (items x raters) or counts= (items x categories)")
         self.warnings: list[str] = []
         if counts is not None:
-            table = _check_counts(counts)
+            table = check_counts(counts)
             if categories is None:
                 categories = list(range(1, table.shape[1] + 1))
             categories = list(categories)
@@ -150,7 +153,7 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
     n = pa_i.size
     if pa is None:
         return _result(None, None, pe, None, n, confidence_level, warnings + ["no item has two or more ratings"])
-    if pe is not None and 1.0 - pe < 1e-12:
+    if pe is not None and not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so the coefficient is undefined"])
     value = (pa - pe) / (1 - pe)
@@ -350,7 +353,7 @@ def _alpha_inference(data, confidence_level, population_size) -> dict:
     pa = (1 - eps) * pa_prime + eps
     pi = (counts / r_bar).mean(axis=0)
     pe = quadratic_form(pi, w, pi)
-    if 1.0 - pe < 1e-12:
+    if not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
     value = (pa - pe) / (1 - pe)
@@ -377,7 +380,7 @@ def _cohen_from_table(table, w):
         return None
     p = table / total
     pe = quadratic_form(p.sum(axis=1), w, p.sum(axis=0))
-    if 1.0 - pe < 1e-12:
+    if not has_room(pe):
         return None
     return (float((w * p).sum()) - pe) / (1 - pe)
 
@@ -447,7 +450,6 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
     ``benchmark_scale`` ("landis_koch", "fleiss" or "altman") each coefficient with a standard
     error also gets ``benchmark`` (``benchmark_scales.benchmark``).
     """
-    from .benchmark_scales import benchmark
 
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, weights)

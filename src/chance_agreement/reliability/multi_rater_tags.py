@@ -31,14 +31,14 @@ _ALPHA_KEYS = (("krippendorff_alpha", "alpha"), ("observed_disagreement", "obser
                ("expected_disagreement", "expected_disagreement"))
 
 
-def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False):
+def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False, *, function="tag_ratings"):
     """Items-by-annotators ratings from per-sentence lists of m annotators' tags (module docstring).
 
     Returns ``(ratings, m)``; ratings is a list of rows with ``None`` for a missing annotator.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {list(UNITS)}, got {unit!r}")
-    ratings, m = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix)  # also validates
+    ratings, m = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function=function)  # also validates
     if unit == "token":
         return ratings, m
     resolved = effective_scheme([seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix)
@@ -86,7 +86,8 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
         raise ValueError("annotations must be a non-empty list of items")
     tags = _is_tag_input(annotations)
     if tags:
-        ratings, m = tag_ratings(annotations, unit=unit, scheme=scheme, mode=mode, suffix=suffix)
+        ratings, m = tag_ratings(annotations, unit=unit, scheme=scheme, mode=mode, suffix=suffix,
+                                 function="multi_rater_report")
     else:
         if unit != "token" or scheme is not None or mode is not None or suffix:
             raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")

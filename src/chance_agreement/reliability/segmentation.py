@@ -84,6 +84,37 @@ def segmentation_alpha(items, distance: str = "d2") -> dict:
         return {"alpha": None, "within_variance": None, "between_variance": None,
                 "n_items": 0, "n_annotations": 0, "warnings": warnings}
     n_annotations = sum(matrix.shape[0] for matrix in vectors.values())
+    stacks, groups, distinct, exponent = _scaled_stacks(vectors, distance)
+
+    # Algorithm 3: per item, the mean normalised distance over ordered pairs of annotations
+    within = _within_sum(stacks) / (2 * n_items)
+    # Algorithms 4 and 5: all ordered pairs of annotations, by pairs of lengths
+    between = _between_sum(groups, distinct) / (2 * n_annotations * (n_annotations - 1))
+
+    return {**_alpha(within, between, exponent, warnings), "n_items": n_items, "n_annotations": n_annotations,
+            "warnings": warnings}
+
+
+def _alpha(within, between, exponent: int, warnings: list[str]) -> dict:
+    """``alpha = 1 - within / between`` (None when between is 0) and the variances scaled back."""
+    if between == 0:
+        warnings.append("alpha is None because the between variance is 0 (all annotations are identical)")
+        alpha = None
+    else:
+        alpha = float(1 - within / between)
+    try:
+        within, between = math.ldexp(within, exponent), math.ldexp(between, exponent)
+    except OverflowError:
+        raise ValueError(
+            "boundary values too large: the variances overflow a float (alpha does not depend on "
+            "the scale: divide the values)"
+        ) from None
+    return {"alpha": alpha, "within_variance": float(within), "between_variance": float(between)}
+
+
+def _scaled_stacks(vectors: dict, distance: str) -> tuple:
+    """``(stacks, groups, distinct, exponent)``: the items stacked by shape (items x c x length)
+    and grouped by length, scaled exactly by ``2**-exponent`` and squared for d2."""
     by_shape: dict[tuple[int, int], list[np.ndarray]] = defaultdict(list)
     for matrix in vectors.values():
         by_shape[matrix.shape].append(matrix)
@@ -102,26 +133,7 @@ def segmentation_alpha(items, distance: str = "d2") -> dict:
     groups = {length: np.concatenate(parts) for length, parts in sorted(by_length.items())}
     distinct = np.unique(np.concatenate([group.ravel() for group in groups.values()]))
     _check_size(groups, len(distinct))
-
-    # Algorithm 3: per item, the mean normalised distance over ordered pairs of annotations
-    within = _within_sum(stacks) / (2 * n_items)
-    # Algorithms 4 and 5: all ordered pairs of annotations, by pairs of lengths
-    between = _between_sum(groups, distinct) / (2 * n_annotations * (n_annotations - 1))
-
-    if between == 0:
-        warnings.append("alpha is None because the between variance is 0 (all annotations are identical)")
-        alpha = None
-    else:
-        alpha = float(1 - within / between)
-    try:
-        within, between = math.ldexp(within, exponent), math.ldexp(between, exponent)
-    except OverflowError:
-        raise ValueError(
-            "boundary values too large: the variances overflow a float (alpha does not depend on "
-            "the scale: divide the values)"
-        ) from None
-    return {"alpha": alpha, "within_variance": float(within), "between_variance": float(between),
-            "n_items": n_items, "n_annotations": n_annotations, "warnings": warnings}
+    return stacks, groups, distinct, exponent
 
 
 # Largest number of (column, distinct value) cells the histogram method may hold at once, about

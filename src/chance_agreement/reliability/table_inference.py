@@ -38,11 +38,16 @@ from typing import Any, Callable
 import numpy as np
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
-from ..chance.exact_sum import ordered_matmul, quadratic_form
 from ..chance.portable_math import t_ppf, t_sf
-from .agreement_coefficients import _check_table, agreement_report, coefficients, plain
+from .agreement_coefficients import agreement_report, check_table, coefficients, plain
+from .table_coefficients import Table, coefficient_names, get_coefficient
 
 TABLE_COEFFICIENTS = ("observed_agreement", "cohen_kappa", "scott_pi", "gwet_ac1", "bennett_s", "krippendorff_alpha")
+
+
+def _names() -> tuple[str, ...]:
+    """``TABLE_COEFFICIENTS`` and then every further coefficient registered in ``table_coefficients``."""
+    return TABLE_COEFFICIENTS + tuple(name for name in coefficient_names() if name not in TABLE_COEFFICIENTS)
 
 
 def _check_weights(weights, q: int) -> np.ndarray:
@@ -70,60 +75,49 @@ def _fpc(population_size, n: float) -> float:
     return 1.0 - n / population_size if math.isfinite(population_size) else 1.0
 
 
-def _two_rater_variance(proportions, weights, agreement, expected, coefficient, g, fpc, n) -> float:
-    """Gwet's (2014) two-rater variance of a chance-corrected coefficient (see the module docstring)."""
+def _two_rater_variance(proportions, weights, agreement, expected, coefficient, g, fpc, n, room) -> float:
+    """Gwet's (2014) two-rater variance of a chance-corrected coefficient (see the module
+    docstring); ``room`` is ``1 - p_e``."""
     inner = np.sum(proportions * (weights - (1.0 - coefficient) * g) ** 2)  # array: an exact square
     centre = agreement - 2.0 * (1.0 - coefficient) * expected
     inner -= centre * centre  # scalars squared by a product, never libm's pow
-    return fpc * inner / (n * (1.0 - expected) * (1.0 - expected))
+    return fpc * inner / (n * room * room)
 
 
 def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, tuple[float | None, float | None]]:
-    """{name: (value, variance)} for every coefficient of ``TABLE_COEFFICIENTS``."""
+    """{name: (value, variance)} for every coefficient of ``TABLE_COEFFICIENTS``: the value from
+    the coefficient's one implementation (``table_coefficients``, the value ``coefficients``
+    reports), the variance from Gwet's two-rater formula with ``1 - p_e`` = the coefficient's
+    chance disagreement ``D_e`` (no cancellation near ``p_e = 1``)."""
     n = float(table.sum())
-    q = table.shape[0]
+    counts = Table(table, None if np.array_equal(weights, np.eye(table.shape[0])) else 1.0 - weights)
     p = table / n
-    rows, cols = p.sum(axis=1), p.sum(axis=0)
-    pi = (rows + cols) / 2.0
     agreement = float(np.sum(weights * p))
     squared = float(np.sum(p * weights**2))
-    total_weight = float(weights.sum())
-    wbar_rows, wbar_cols = ordered_matmul(weights, cols), ordered_matmul(weights.T, rows)
-    pibar = (wbar_rows + wbar_cols) / 2.0
     out: dict[str, tuple[float | None, float | None]] = {
         "observed_agreement": (agreement, fpc * (squared - agreement * agreement) / n),
     }
-
-    def chance_corrected(name, expected, g, observed=agreement):
-        if 1.0 - expected < 1e-12:
+    for name in _names()[1:]:
+        coefficient = get_coefficient(name)
+        value, chance = coefficient.value(counts), coefficient.chance_disagreement(counts)
+        if value is None:
             out[name] = (None, None)
-            return
-        value = (observed - expected) / (1.0 - expected)
-        out[name] = (value, _two_rater_variance(p, weights, observed, expected, value, g, fpc, n))
-
-    chance_corrected("cohen_kappa", quadratic_form(rows, weights, cols), wbar_rows[:, None] + wbar_cols[None, :])
-    scott_expected = quadratic_form(pi, weights, pi)
-    scott_g = pibar[:, None] + pibar[None, :]
-    chance_corrected("scott_pi", scott_expected, scott_g)
-    if q > 1:
-        scale = total_weight / (q * (q - 1))
-        chance_corrected("gwet_ac1", scale * float(np.sum(pi * (1.0 - pi))),
-                         2.0 * scale * (1.0 - (pi[:, None] + pi[None, :]) / 2.0))
-    else:
-        out["gwet_ac1"] = (None, None)
-    bp_expected = total_weight / q**2
-    if 1.0 - bp_expected < 1e-12:
-        out["bennett_s"] = (None, None)
-    else:
-        out["bennett_s"] = ((agreement - bp_expected) / (1.0 - bp_expected),
-                            fpc * (squared - agreement * agreement) / (n * (1.0 - bp_expected) * (1.0 - bp_expected)))
-    # Krippendorff's alpha: the small-sample agreement, Scott's variance at the uncorrected value
-    chance_corrected("krippendorff_alpha", scott_expected, scott_g)
-    if out["krippendorff_alpha"][0] is not None:
-        epsilon = 1.0 / (2.0 * n)
-        corrected_agreement = (1.0 - epsilon) * agreement + epsilon
-        value = (corrected_agreement - scott_expected) / (1.0 - scott_expected)
-        out["krippendorff_alpha"] = (value, out["krippendorff_alpha"][1])
+            continue
+        expected = coefficient.expected_agreement(counts)
+        if name == "bennett_s":  # no g term: the variance of percent agreement, rescaled
+            variance = fpc * (squared - agreement * agreement) / (n * chance * chance)
+        else:
+            centre, room = value, chance
+            if name == "krippendorff_alpha":  # Scott's variance at Scott's value (the uncorrected form)
+                scott = get_coefficient("scott_pi")
+                centre, room = scott.value(counts), scott.chance_disagreement(counts)
+            try:
+                g = coefficient.gwet_g(counts)
+            except NotImplementedError:
+                out[name] = (value, None)
+                continue
+            variance = _two_rater_variance(p, weights, agreement, expected, centre, g, fpc, n, room)
+        out[name] = (value, variance)
     return out
 
 
@@ -139,7 +133,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
     ``bennett_s`` (Brennan-Prediger) and ``krippendorff_alpha``, plus ``n_items``,
     ``confidence_level`` and ``warnings``. Undefined entries are None.
     """
-    table, _ = _check_table(table, categories)
+    table, _ = check_table(table, categories)
     confidence_level = check_confidence_level(confidence_level)
     weights = _check_weights(weights, table.shape[0])
     n = float(table.sum())
@@ -148,18 +142,20 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
     result: dict[str, Any] = {"n_items": n, "confidence_level": confidence_level, "warnings": warnings}
     if n == 0:
         warnings.append("the contingency table is empty (no items): every coefficient is undefined")
-        estimates = dict.fromkeys(TABLE_COEFFICIENTS, (None, None))
+        estimates = dict.fromkeys(_names(), (None, None))
     else:
         estimates = _estimates(table, weights, fpc)
     quantile = t_ppf((1.0 + confidence_level) / 2.0, n - 1) if n >= 2 else None
     if 0 < n < 2:
         warnings.append("fewer than 2 items: no t interval or p-value (n - 1 degrees of freedom)")
-    for name in TABLE_COEFFICIENTS:
+    for name in _names():
         value, variance = estimates[name]
         entry = {"value": value, "standard_error": None, "ci": None, "p_value": None}
         if value is None:
             if n > 0:
                 warnings.append(f"{name}: chance agreement is 1, undefined")
+        elif variance is None:
+            warnings.append(f"{name}: no analytic variance (the coefficient gives no Gwet g term)")
         else:
             se = math.sqrt(max(variance, 0.0))
             entry["standard_error"] = se
@@ -182,7 +178,7 @@ def bootstrap_coefficient_intervals(table, coefficient: str | Callable = "cohen_
     Returns ``{"value", "ci": [low, high], "n_resamples", "undefined_resamples"}``; resamples where
     the coefficient is undefined (None) are counted, not used; ``ci`` is None if all are.
     """
-    table, _ = _check_table(table, options.get("categories"))
+    table, _ = check_table(table, options.get("categories"))
     confidence_level = check_confidence_level(confidence_level)
     n_resamples = check_resamples(n_resamples)
     rng = make_rng(random_state)

@@ -98,9 +98,13 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
     check_items(annotations)
     texts = _check_annotations(annotations)
     scheme = effective_scheme([seq for text in texts for seq in text], scheme, mode, suffix)
+    offset, units, breaks = _continuum_units(texts, scheme, mode, suffix)
+    return unitizing_alpha_from_units(offset, units, variant=variant, gap_breaks=breaks)
 
-    n_annotators = len(texts[0])
-    units: list[list[tuple[Any, int, int]]] = [[] for _ in range(n_annotators)]
+
+def _continuum_units(texts, scheme, mode, suffix) -> tuple[int, list, list]:
+    """The texts one after the other on one continuum: ``(length, units per annotator, breaks)``."""
+    units: list[list[tuple[Any, int, int]]] = [[] for _ in range(len(texts[0]))]
     breaks = []
     offset = 0
     for t, text in enumerate(texts):
@@ -113,8 +117,7 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
                 raise ValueError(f"text {t}, annotator {i}: {error}") from None
             units[i].extend((type_, offset + start, offset + end) for type_, start, end in spans)
         offset += len(text[0])
-    breaks = [b for b in breaks if 0 < b < offset]  # empty texts add no break
-    return unitizing_alpha_from_units(offset, units, variant=variant, gap_breaks=breaks)
+    return offset, units, [b for b in breaks if 0 < b < offset]  # empty texts add no break
 
 
 def unitizing_alpha_from_units(length: int, units_per_annotator, variant: str = "u_alpha", gap_breaks=()) -> dict:
@@ -168,6 +171,11 @@ def unitizing_alpha_from_units(length: int, units_per_annotator, variant: str = 
     """
     _check_variant(variant)
     length, units, breaks = _check_units(length, units_per_annotator, gap_breaks)
+    return _unitizing_result(length, units, breaks, variant)
+
+
+def _unitizing_result(length: int, units, breaks, variant: str) -> dict:
+    """``unitizing_alpha_from_units`` of checked units: per type, then pooled."""
     n_annotators = len(units)
     types = sorted({unit[0] for annotator in units for unit in annotator}, key=str)
     warnings: list[str] = []
@@ -178,33 +186,40 @@ def unitizing_alpha_from_units(length: int, units_per_annotator, variant: str = 
         none = {"observed_disagreement": None, "expected_disagreement": None, "alpha": None}
         return {**none, "per_type": {type_: dict(none) for type_ in types}, "warnings": warnings}
 
-    per_type_fractions = {}
-    for type_ in types:
-        spans = [sorted((s, e) for t, s, e in annotator if t == type_) for annotator in units]
-        if variant == "u_alpha":
-            per_type_fractions[type_] = _u_alpha_disagreements(length, spans, breaks)
-        else:
-            valued = [[(1, s, e) for s, e in annotator] for annotator in spans]
-            per_type_fractions[type_] = _mu_alpha_disagreements(length, valued, 1)
-
-    if variant == "u_alpha":
-        observed = sum((do for do, _ in per_type_fractions.values()), Fraction(0))
-        expected = sum((de for _, de in per_type_fractions.values()), Fraction(0))
-    else:
-        index = {type_: k + 1 for k, type_ in enumerate(types)}
-        valued = [[(index[t], s, e) for t, s, e in annotator] for annotator in units]
-        for i, annotator in enumerate(valued):
-            try:
-                _sorted_units(annotator)
-            except ValueError as error:
-                raise ValueError(f"annotator {i}: {error}; mu_alpha needs one value per position") from None
-        observed, expected = _mu_alpha_disagreements(length, valued, len(types))
+    per_type_fractions = {type_: _type_disagreements(variant, length, units, breaks, type_) for type_ in types}
+    observed, expected = _pooled_disagreements(variant, length, units, types, per_type_fractions)
 
     per_type = {
         type_: _summary(do, de, f"type {type_!r}", warnings) for type_, (do, de) in per_type_fractions.items()
     }
     label = "pooled" if types else "pooled (no units at all)"
     return {**_summary(observed, expected, label, warnings), "per_type": per_type, "warnings": warnings}
+
+
+def _type_disagreements(variant: str, length: int, units, breaks, type_) -> tuple:
+    """``(Do, De)`` of one type as Fractions."""
+    spans = [sorted((s, e) for t, s, e in annotator if t == type_) for annotator in units]
+    if variant == "u_alpha":
+        return _u_alpha_disagreements(length, spans, breaks)
+    valued = [[(1, s, e) for s, e in annotator] for annotator in spans]
+    return _mu_alpha_disagreements(length, valued, 1)
+
+
+def _pooled_disagreements(variant: str, length: int, units, types, per_type_fractions) -> tuple:
+    """``(Do, De)`` over every type: u_alpha sums the types' fractions; mu_alpha values each
+    position by its type (one value per position)."""
+    if variant == "u_alpha":
+        observed = sum((do for do, _ in per_type_fractions.values()), Fraction(0))
+        expected = sum((de for _, de in per_type_fractions.values()), Fraction(0))
+        return observed, expected
+    index = {type_: k + 1 for k, type_ in enumerate(types)}
+    valued = [[(index[t], s, e) for t, s, e in annotator] for annotator in units]
+    for i, annotator in enumerate(valued):
+        try:
+            _sorted_units(annotator)
+        except ValueError as error:
+            raise ValueError(f"annotator {i}: {error}; mu_alpha needs one value per position") from None
+    return _mu_alpha_disagreements(length, valued, len(types))
 
 
 # ---------------------------------------------------------------------------------------------

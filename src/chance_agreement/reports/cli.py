@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 import warnings
+from importlib.metadata import PackageNotFoundError, version
 
 from .command_io import UsageError
 from .commands import add_commands
@@ -29,7 +30,6 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from importlib.metadata import PackageNotFoundError, version
 
     try:
         installed = version("chance-agreement")
@@ -120,3 +120,6 @@ __all__ = ["OneLineParser", "build_parser", "main"]
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+__all__ = ["OneLineParser", "PAPER", "build_parser", "demo_rows", "format_intervals", "format_report", "main"]

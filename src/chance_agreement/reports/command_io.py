@@ -7,9 +7,15 @@ the name given (no ``.png`` is appended behind the user's back).
 
 from __future__ import annotations
 
+import argparse
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+
+from ..spans.readers import format_names
+from ..spans.readers.base import CROSSING, OFFSET_UNITS
+from ..spans.tags import SCHEMES
 
 IMAGE_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
 
@@ -32,7 +38,6 @@ class UsageError(ValueError):
 def open_fraction(text: str) -> float:
     """argparse type of a level or share strictly between 0 and 1 (e.g. ``--confidence``): a value
     outside is a usage error (exit status 2) before any file is read."""
-    import argparse
 
     try:
         value = float(text)
@@ -45,7 +50,6 @@ def open_fraction(text: str) -> float:
 
 def add_span_options(parser) -> None:
     """seqeval's chunking options (``--mode``, ``--scheme``, ``--suffix``) on a sub-command."""
-    from ..spans.tags import SCHEMES
 
     parser.add_argument("--mode", choices=["strict"], default=None, help="seqeval strict mode")
     parser.add_argument("--scheme", choices=SCHEMES, default=None, help="tagging scheme for strict mode")
@@ -54,8 +58,6 @@ def add_span_options(parser) -> None:
 
 def add_input_options(parser) -> None:
     """How annotation files are read (``spans.readers``): the format, offsets, layer, crossing spans."""
-    from ..spans.readers import format_names
-    from ..spans.readers.base import CROSSING, OFFSET_UNITS
 
     parser.add_argument("--input-format", choices=["auto", *format_names()], default="auto",
                         help="the files' format (default auto: detected from each file's content)")
@@ -102,7 +104,6 @@ def emit(text: str, output=None) -> None:
     if output:
         write_text(output, text)
     else:
-        import sys
 
         sys.stdout.write(text)
 

@@ -18,18 +18,22 @@ from __future__ import annotations
 
 import html
 import math
+import sys
 from pathlib import Path
 
+from ..chance.chance_corrected import chance_corrected
 from ..chance.corrected_f1 import LEVELS, chance_f1
-from ..chance.team_f1 import team_chance_f1
-from ..chance.random_model import MODELS
+from ..chance.team_f1 import by_item, team_chance_f1
+from ..chance.random_models import get_model
+from ..reliability.table_coefficients import titles
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
-from ..noise.noise_model import noise_report, noise_report_multi
+from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..spans.annotators import read_annotators
 from ..spans.tags import corpus_spans, effective_scheme
 from .command_io import UsageError
+from .gamma_report import gamma_data, gamma_html
 from .leaderboard import build_leaderboard
 from .team_report import reading_notes
 
@@ -51,10 +55,19 @@ def _interval_options(confidence_level, n_resamples, random_state) -> dict:
     if confidence_level is None:
         return {}
     return {"confidence_level": confidence_level, "n_resamples": n_resamples, "random_state": random_state}
+def _no_interval_reason(team: bool, confidence_level) -> str:
+    """Why a score has no interval on the page (shown in its place)."""
+    if team:
+        return "not computed for several annotators"
+    if confidence_level is None:
+        return "not computed: no confidence level was asked for (--confidence-level)"
+    return "not computed"
+
+
 def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
     """Several annotators: ``team_chance_f1`` (pairwise micro average, each annotator against the
     rest, the m x m pairwise matrix) with its pooled per-sentence scores."""
-    return team_chance_f1(list(annotations.values()), names=list(annotations), level=level, model=model,
+    return team_chance_f1(by_item(list(annotations.values())), names=list(annotations), level=level, model=model,
                           zero_division=0, return_sentence_scores=True, **span_options)
 
 
@@ -79,9 +92,9 @@ def _ranked_sentences(sentence_scores, limit: int) -> tuple[list[dict], int]:
     ranked = []
     for index, score in enumerate(sentence_scores):
         observed, chance = score["observed_f1"], score["chance_f1"]
-        if observed is None or chance is None or 1.0 - chance < 1e-12:
+        corrected = None if observed is None or chance is None else chance_corrected(observed, chance)
+        if corrected is None:
             continue
-        corrected = (observed - chance) / (1.0 - chance)
         ranked.append({"sentence": index + 1, "observed_f1": observed, "chance_f1": chance,
                        "corrected_f1": corrected, "denominator": score["denominator"],
                        "disagreement": (1.0 - corrected) * score["denominator"]})
@@ -95,6 +108,8 @@ def _leaderboard_results(references, systems: dict, level, model, span_options, 
     board = build_leaderboard(references, systems, level=level, model=model, progress=False, **span_options)
     if interval_options:
         for row in board["systems"]:
+            if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval
+                continue
             result = chance_f1(systems[row["system"]], references, level=level, model=model, zero_division=0,
                                **span_options, **interval_options)
             for key in SCORES:
@@ -106,22 +121,17 @@ def _leaderboard_results(references, systems: dict, level, model, span_options, 
 def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: str = "token",
                 model: str = "non_overlapping", scheme=None, mode=None, suffix: bool = False,
                 max_sentences: int = MAX_SENTENCES, confidence_level: float | None = 0.95,
-                n_resamples: int = 1000, random_state: int = 0, title: str | None = None) -> dict:
+                n_resamples: int = 1000, random_state: int = 0, title: str | None = None,
+                gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
     """Plain result dicts for ``render_report``.
 
     ``tokens``: the sentences' tokens; ``annotations``: {name: tag sequences}, in order (two or
     more; with ``leaderboard`` the first is the gold standard). ``confidence_level`` None turns
     intervals off; otherwise they are asked from ``chance_f1`` when it has bootstrap options.
+    ``gamma_samples`` > 0 adds gamma with the best alignment of the most disordered sentences.
     """
     names = list(annotations)
-    if len(names) < 2:
-        raise ValueError(f"a report needs at least two annotations, got {len(names)}")
-    if level not in LEVELS:
-        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
-    if max_sentences < 0:
-        raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
+    _check_report_arguments(names, level, model, max_sentences)
     _check_shapes(tokens, annotations)
     span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
     intervals = _interval_options(confidence_level, n_resamples, random_state)
@@ -129,14 +139,15 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     shown_names = names if team else names[:2]
     data = {"title": title or "Agreement report: " + " vs ".join(names[:6]) + (" ..." if len(names) > 6 else ""),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
-            "intervals_requested": confidence_level is not None, "sentence_count": len(tokens)}
-    items = [list(item) for item in zip(*(annotations[name] for name in names))]
+            "intervals_requested": confidence_level is not None, "sentence_count": len(tokens),
+            "no_interval": _no_interval_reason(team, confidence_level)}
+    items = by_item([annotations[name] for name in names])
     if team:
         data["result"] = _team_results(annotations, level, model, span_options)
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
         table, categories = _pooled_contingency(annotations, span_options)
         data["multi"] = multi_annotator_agreement(items, **span_options)
-        data["noise"] = noise_report_multi(items, **span_options)
+        data["noise"], data["noise_notes"] = report_with_notes(noise_report_multi, items, **span_options)
         data["compared"] = f"every pair of the {len(names)} annotators, pooled"
     else:
         reference, other = names[0], names[1]
@@ -144,7 +155,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                                    zero_division=0, return_sentence_scores=True, **span_options, **intervals)
         table, categories = contingency(annotations[other], annotations[reference], **span_options)
         table = table.tolist()
-        data["noise"] = noise_report(annotations[other], annotations[reference], **span_options)
+        data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
+                                                               **span_options)
         data["compared"] = f"{other} against {reference}"
     data["coefficients"] = coefficients(table, categories, nothing=NOTHING)
     data["contingency"] = {"categories": categories, "table": table,
@@ -155,16 +167,50 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["leaderboard"] = _leaderboard_results(annotations[names[0]], systems, level, model, span_options, intervals)
     sentence_scores = data["result"].pop("sentence_scores")
     data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
+    data["sentences"] = _shown_sentences(tokens, annotations, sentence_scores, max_sentences, team, span_options)
+    if gamma_samples:
+        data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
+                                   sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
+    return data
+
+
+def _check_report_arguments(names: list, level: str, model, max_sentences: int) -> None:
+    if len(names) < 2:
+        raise ValueError(f"a report needs at least two annotations, got {len(names)}")
+    if level not in LEVELS:
+        raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
+    if max_sentences < 0:
+        raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
+
+
+def _shown_sentences(tokens, annotations: dict, sentence_scores, max_sentences: int, team: bool,
+                     span_options: dict) -> dict:
+    """The sentences with the most disagreement beyond chance, with their tokens and spans."""
+    names = list(annotations)
+    shown_names = names if team else names[:2]
     shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
     detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name]]
+    scheme, mode, suffix = span_options["scheme"], span_options["mode"], span_options["suffix"]
     resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
         row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
                         for name in shown_names}
-    data["sentences"] = {"shown": shown, "left_out": left_out, "annotators": shown_names}
-    return data
+    support = _team_support(annotations, resolved, mode, suffix) if team else None
+    return {"shown": shown, "left_out": left_out, "annotators": shown_names, "support": support}
+
+
+def _team_support(annotations: dict, scheme, mode, suffix) -> dict:
+    """Entity spans per type, every annotator's together, and their total under ``"overall"``."""
+    counts: dict = {"overall": 0}
+    for name, tags in annotations.items():
+        for spans in corpus_spans(tags, name, scheme, mode, suffix):
+            for span in spans:
+                counts[span[0]] = counts.get(span[0], 0) + 1
+                counts["overall"] += 1
+    return counts
 
 
 def _check_shapes(tokens, annotations: dict) -> None:
@@ -206,10 +252,11 @@ def _num(key: str, value, digits: int = 4, tag: str = "td") -> str:
     return f'<{tag} class="num" data-key="{_e(key)}" data-value="{_e(exact)}">{_f(value, digits)}</{tag}>'
 
 
-def _interval(result: dict, key: str, data_key: str) -> str:
+def _interval(result: dict, key: str, data_key: str, reason: str = "not computed") -> str:
+    """The ``[low, high]`` interval of ``result[key]``, or ``interval: <reason>`` when there is none."""
     ci = result.get(f"{key}_ci")
     if ci is None:
-        return '<span class="muted">interval: not computed</span>'
+        return f'<span class="muted">interval: {_e(reason)}</span>'
     low, high = ci
     return (f'<span class="ci">[<span data-key="{_e(data_key)}/low" data-value="{_e(repr(float(low)))}">{low:.4f}</span>, '
             f'<span data-key="{_e(data_key)}/high" data-value="{_e(repr(float(high)))}">{high:.4f}</span>]</span>')
@@ -418,6 +465,9 @@ svg .errorbar { stroke: #1f2328; stroke-width: 1.5; }
 mark.ent { padding: 0 2px; border-radius: 3px; color: #1f2328; }
 mark.ent sub { font-size: 0.7em; font-weight: 600; color: #424a53; margin-left: 2px; }
 td.sentence { max-width: 520px; min-width: 260px; white-space: normal; }
+td.sentence.stacked { max-width: 760px; }
+.stack { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 4px 10px; }
+.stack .who { font-weight: 600; color: #57606a; font-size: 0.85em; padding-top: 2px; }
 .up { color: #1a7f37; } .down { color: #cf222e; }
 """
 
@@ -435,20 +485,31 @@ def _card(title: str, value_html: str, details: str, reading: str) -> str:
             f'<div>{details}</div><p class="read">{reading}</p></div>')
 
 
+def _least_favourable(noise: dict, notes: list) -> str:
+    """The bound under the least favourable p, when it differs, and the model's flags."""
+    if noise["noise_bound_least_favourable"] == noise["noise_bound"] and not notes:
+        return ""
+    text = (f'<br>under the least favourable p = {_f(noise["p_least_favourable"])}: '
+            f'{_num("summary/noise_bound_least_favourable", noise["noise_bound_least_favourable"], tag="span")}')
+    return text + "".join(f'<br><span class="muted">{_e(note)}</span>' for note in notes)
+
+
 def _summary(data: dict) -> str:
     result, noise, team = data["result"], data["noise"], "team" in data
     corrected = result["overall_corrected_f1"]
     f1_card = _card(
         "Chance-corrected F1" + (" (all pairs pooled)" if team else ""),
         _num("summary/overall_corrected_f1", corrected, tag="span"),
-        f'{_interval(result, "overall_corrected_f1", "summary/overall_corrected_f1_ci")}<br>'
+        f'{_interval(result, "overall_corrected_f1", "summary/overall_corrected_f1_ci", data["no_interval"])}<br>'
         f'observed F1 {_num("summary/overall_observed_f1", result["overall_observed_f1"], tag="span")}, '
         f'chance F1 {_num("summary/overall_chance_f1", result["overall_chance_f1"], tag="span")}',
         f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
         f"number of spans of the same lengths at random ({_e(data['model'].replace('_', '-'))} random model, "
         f"{_e(data['level'])} level), below 0 is worse than chance.")
-    rows = "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
-                   for key in KAPPA_FAMILY)
+    names = {**titles(), **_NAMES}
+    family = list(KAPPA_FAMILY) + [key for key in titles() if key not in KAPPA_FAMILY and key in data["coefficients"]]
+    rows = "".join(f"<tr><th>{_e(names[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
+                   for key in family)
     if team:
         rows += "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['multi'][key])}</tr>"
                         for key in TEAM_KAPPA)
@@ -465,7 +526,8 @@ def _summary(data: dict) -> str:
         _num("summary/noise_bound", noise["noise_bound"], tag="span"),
         f'{_num("summary/noisy_items", noise["noisy_items"], tag="span")} of '
         f'{_num("summary/agreed", noise["agreed"], tag="span")} agreed tokens '
-        f'({noise["disagreed"]} of {noise["instances"]} disagreed; hard-case agreement p = {_f(noise["p"])})',
+        f'({noise["disagreed"]} of {noise["instances"]} disagreed; hard-case agreement p = {_f(noise["p"])})'
+        + _least_favourable(noise, data.get("noise_notes", [])),
         f"How to read it: with {noise['confidence']:.0%} confidence, at most this share of the tokens the "
         "annotators agree on are hard cases they agreed on by luck, i.e. noise in a gold standard built "
         "from the agreed tokens (Beigman Klebanov &amp; Beigman 2009, eq. 1).")
@@ -482,22 +544,27 @@ def _types(result: dict) -> list[str]:
 
 
 def _per_type(data: dict) -> str:
-    result = data["result"]
+    result, support, reason = data["result"], data["sentences"]["support"], data["no_interval"]
     types, note = _capped(_types(result), MAX_TYPES)
     head = _header("type", "support", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
     rows = []
     for name in types:
         scores = result[name]
-        rows.append(f"<tr><th>{_e(name)}</th>{_num(f'types/{name}/number', scores.get('number'))}"
+        count = support.get(name, 0) if support else scores.get("number")
+        rows.append(f"<tr><th>{_e(name)}</th>{_num(f'types/{name}/number', count)}"
                     + "".join(_num(f"types/{name}/{key}", scores[key]) for key in SCORES)
-                    + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci')}</td></tr>")
-    rows.append("<tr><th>overall</th><td></td>" + "".join(_num(f"types/overall/{key}", result[f"overall_{key}"])
-                                                        for key in SCORES)
-                + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci')}</td></tr>")
+                    + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci', reason)}</td></tr>")
+    overall_support = _num("types/overall/number", support["overall"]) if support else "<td></td>"
+    rows.append(f"<tr><th>overall</th>{overall_support}" + "".join(_num(f"types/overall/{key}", result[f"overall_{key}"])
+                                                                   for key in SCORES)
+                + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci', reason)}</td></tr>")
     chart = bar_chart([(name, [result[name][key] for key in SCORES]) for name in types]
                       + [("overall", [result[f"overall_{key}"] for key in SCORES])], label="F1 per entity type")
-    support = ("the first annotator's entity spans, summed over the pairs" if "team" in data
+    support = (f"the entity spans of each type, all {len(data['annotators'])} annotators together" if "team" in data
                else f"the entity spans of {_e(data['annotators'][0])}")
+    if "team" in data:
+        support += (". The bootstrap intervals of the corrected F1 are for two annotations; with several "
+                    "annotators none is computed")
     body = (f'<p class="muted">{_e(data["compared"])}. Support: {support}.</p>'
             f'<div class="figures"><div><table>{head}{"".join(rows)}</table>{note}</div>{chart}</div>')
     return _section("Per entity type", "types", body)
@@ -556,14 +623,20 @@ def _sentences(data: dict) -> str:
     names = sentences["annotators"]
     all_types = sorted({span[0] for row in sentences["shown"] for spans in row["spans"].values() for span in spans})
     colours = {name: TYPE_COLOURS[i % len(TYPE_COLOURS)] for i, name in enumerate(all_types)}
-    head = _header("sentence", "annotated", "observed", "chance", "corrected", *names)
+    stacked = len(names) > 2  # side by side, three or more would run past the window
+    head = _header("sentence", "annotated", "observed", "chance", "corrected", *(["annotations"] if stacked else names))
     rows = []
     for row in sentences["shown"]:
         key = f"sentences/{row['sentence']}"
+        if stacked:
+            lines = "".join(f'<div class="who">{_e(name)}</div><div>{_annotated(row["tokens"], row["spans"][name], colours)}</div>'
+                            for name in names)
+            texts = f'<td class="sentence stacked"><div class="stack">{lines}</div></td>'
+        else:
+            texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
+                            for name in names)
         rows.append(f"<tr>{_num(key + '/sentence', row['sentence'])}{_num(key + '/denominator', row['denominator'], 0)}"
-                    + "".join(_num(f"{key}/{score}", row[score]) for score in SCORES)
-                    + "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
-                              for name in names) + "</tr>")
+                    + "".join(_num(f"{key}/{score}", row[score]) for score in SCORES) + texts + "</tr>")
     note = (f'<p class="note">{sentences["left_out"]} more sentences with disagreement beyond chance left out '
             f'(showing the first {len(sentences["shown"])}).</p>' if sentences["left_out"] else "")
     legend = " ".join(f'<mark class="ent" style="background:{colour}">{_e(name)}</mark>' for name, colour in colours.items())
@@ -602,6 +675,12 @@ def _team(data: dict) -> str:
     return _section("Several annotators", "annotators", body)
 
 
+def _row_reason(row: dict, data: dict) -> str:
+    if row["corrected_f1"] is None:
+        return "none: corrected F1 is undefined"
+    return data["no_interval"]
+
+
 def _leaderboard(data: dict) -> str:
     board = data["leaderboard"]
     systems, note = _capped(board["systems"], MAX_ROWS)
@@ -611,17 +690,23 @@ def _leaderboard(data: dict) -> str:
         change = row["rank_change"]
         arrow = ('<span class="up">&#9650; +%d</span>' % change if change and change > 0 else
                  '<span class="down">&#9660; %d</span>' % change if change else "0")
+        scores = "".join(_num(f"{key}/{k}", row[k]) for k in SCORES[:2]) + (
+            _num(f"{key}/corrected_f1", row["corrected_f1"]) if row["corrected_f1"] is not None else
+            f'<td class="num" data-key="{_e(key)}/corrected_f1" data-value="">undefined</td>')
         rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
-                    + "".join(_num(f"{key}/{k}", row[k]) for k in SCORES)
-                    + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci')}</td>"
+                    + scores
+                    + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci', _row_reason(row, data))}</td>"
                     + f"{_num(key + '/observed_rank', row['observed_rank'])}<td>{arrow}</td></tr>")
     head = _header("rank", "system", "observed F1", "chance F1", "corrected F1", "corrected F1 interval",
                    "observed rank", "rank change")
-    plot = scatter_plot([{"x": row["observed_f1"], "y": row["corrected_f1"], "ci": row.get("corrected_f1_ci"),
-                          "label": row["system"], "mark": f"{row['corrected_rank']}. {row['system']}"} for row in systems])
+    points = [{"x": row["observed_f1"], "y": row["corrected_f1"], "ci": row.get("corrected_f1_ci"),
+               "label": row["system"], "mark": f"{row['corrected_rank']}. {row['system']}"}
+              for row in systems if row["corrected_f1"] is not None]
+    plot = scatter_plot(points) if points else '<p class="muted">No system has a defined corrected F1.</p>'
+    notes = "".join(f'<p class="muted">{_e(text)}</p>' for text in board.get("notes", []))
     body = (f'<p>Systems against the gold standard {_e(data["annotators"][0])}, ranked by corrected F1; rank change = '
             f'observed rank &minus; corrected rank. The other sections compare {_e(data["compared"])}.</p>'
-            f'<table>{head}{"".join(rows)}</table>{note}<h3>Observed against corrected F1</h3>{plot}'
+            f'<table>{head}{"".join(rows)}</table>{note}{notes}<h3>Observed against corrected F1</h3>{plot}'
             f'<p class="muted">The dashed diagonal is corrected = observed; the distance below it is what chance '
             f'explains.</p>')
     return _section("Leaderboard", "leaderboard", body)
@@ -641,6 +726,8 @@ def render_report(data: dict) -> str:
         parts.append(_team(data))
     parts += [_per_type(data), _contingency(data)]
     parts.append(_sentences(data))
+    if "gamma" in data:
+        parts.append(gamma_html(data["gamma"]))
     names = ", ".join(_e(name) for name in data["annotators"][:MAX_ROWS])
     more = f" and {len(data['annotators']) - MAX_ROWS} more" if len(data["annotators"]) > MAX_ROWS else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

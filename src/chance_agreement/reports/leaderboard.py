@@ -8,18 +8,19 @@ per-sentence statistics, which add up exactly.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
-import sys
 from pathlib import Path
 
+from ..chance.chance_corrected import has_room
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
-from ..chance.random_model import MODELS
+from ..chance.random_models import get_model
 from ..spans.annotators import read_annotators
 from ..spans.conll import parse_column_spec, read_column_file
 from .command_io import UsageError
 from .leaderboard_significance import add_significance, significance_columns
+from .progress import progress as show_progress
+from .table_output import csv_text, markdown_table
+from ..ecosystem.model_cards import eval_result_entries, model_card
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -100,9 +101,26 @@ def split_sentences(chances, split: float) -> dict[str, list[int]]:
 
 
 def _scores(stats: ChanceStatistics, level: str) -> dict:
+    """Overall observed, chance and corrected F1; corrected None where it is undefined (chance F1 1)."""
     result = scores_from_statistics(stats, level, zero_division=0)
-    return {"observed_f1": result["overall_observed_f1"], "chance_f1": result["overall_chance_f1"],
-            "corrected_f1": result["overall_corrected_f1"]}
+    chance = result["overall_chance_f1"]
+    return {"observed_f1": result["overall_observed_f1"], "chance_f1": chance,
+            "corrected_f1": result["overall_corrected_f1"] if has_room(chance) else None}
+
+
+def undefined_notes(rows) -> list[str]:
+    """One note per undefined corrected F1 (overall or in a subset): why, and that it is not ranked."""
+    notes = []
+    for row in rows:
+        for prefix in ("", *(f"{subset}_" for subset in SUBSETS)):
+            chance = row.get(f"{prefix}chance_f1")
+            if chance is None or row[f"{prefix}corrected_f1"] is not None:
+                continue
+            why = ("both cover every token" if chance <= 1.0 else
+                   "random segments stack under the overlapping model")
+            notes.append(f"{row['system']}: {prefix.replace('_', ' ')}corrected F1 is undefined: chance F1 is "
+                         f"{chance:.6g} ({why}), no room for agreement beyond chance; not ranked")
+    return notes
 
 
 def _add_ranks(rows, prefix: str = "") -> None:
@@ -112,19 +130,7 @@ def _add_ranks(rows, prefix: str = "") -> None:
             row[f"{prefix}{kind}_rank"] = rank
     for row in rows:
         before, after = row[f"{prefix}observed_rank"], row[f"{prefix}corrected_rank"]
-        row[f"{prefix}rank_change"] = None if before is None else before - after
-
-
-def _progress(items, enabled, description):
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return items
-    try:
-        from tqdm import tqdm
-    except ImportError:  # the bar is a convenience; scoring works without it
-        return items
-    return tqdm(items, desc=description, unit="system", file=sys.stderr)
+        row[f"{prefix}rank_change"] = None if before is None or after is None else before - after
 
 
 def build_leaderboard(references, systems: dict, level: str = "token", model: str = "non_overlapping",
@@ -141,8 +147,7 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    get_model(model)  # a registered name or a RandomModel, else ValueError
     if split_by not in SPLIT_BY:
         raise ValueError(f"split_by must be one of {list(SPLIT_BY)}, got {split_by!r}")
     if split is not None and not 0.0 <= split <= 1.0:
@@ -154,7 +159,7 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     if split is not None and split_by == "gold":
         common_split = split_sentences(sentence_chance(references, references, level, model, **span_options), split)
     rows = []
-    for name in _progress(list(systems), progress, "scoring systems"):
+    for name in show_progress(list(systems), "scoring systems", unit="system", enabled=progress):
         predictions = systems[name]
         total, sentences = corpus_statistics(predictions, references, model=model, levels=(level,), **span_options)
         row = {"system": name, "sentences": len(sentences), **_scores(total, level),
@@ -175,12 +180,13 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
     if split is not None:
         for subset in SUBSETS:
             _add_ranks(rows, f"{subset}_")
-    rows.sort(key=lambda row: (row["corrected_rank"], row["observed_rank"], row["system"]))
+    rows.sort(key=lambda row: (row["corrected_rank"] is None, row["corrected_rank"] or 0, row["observed_rank"],
+                               row["system"]))
     add_significance(rows, level, confidence_level, n_resamples, random_state, gold_noise)
     return {"level": level, "model": model, "split": split, "split_by": split_by if split is not None else None,
             "confidence_level": confidence_level, "gold_noise": gold_noise,
             "span_options": {"scheme": getattr(scheme, "__name__", scheme), "mode": mode, "suffix": suffix},
-            "systems": rows}
+            "systems": rows, "notes": undefined_notes(rows)}
 
 
 def metric_args(board: dict) -> dict:
@@ -195,10 +201,17 @@ def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str 
                 dataset_split: str | None = "test", dataset_config: str | None = None) -> dict:
     """``{system: huggingface_hub.ModelCard}``: per system the model-index metadata that
     ``evaluate.push_to_hub`` writes (see ``ecosystem.model_cards``), at the board's level."""
-    from ..ecosystem.model_cards import model_card
 
     return {row["system"]: model_card(row["system"], row, metric_args(board), dataset_type, dataset_name,
                                       dataset_split, dataset_config)
+            for row in board["systems"]}
+
+
+def eval_results(board: dict, dataset_id: str = "conll2003", dataset_split: str | None = "test") -> dict:
+    """``{system: [huggingface_hub.EvalResultEntry, ...]}``: per system one Eval Results entry per
+    score, each its own task id (see ``ecosystem.model_cards``), at the board's level."""
+    return {row["system"]: eval_result_entries(row["system"], row, metric_args(board), dataset_id=dataset_id,
+                                               dataset_split=dataset_split)
             for row in board["systems"]}
 
 
@@ -220,9 +233,10 @@ def _columns(board: dict) -> list[tuple[str, str]]:
     return columns
 
 
-def _cell(key: str, value, digits: int) -> str:
+def _cell(key: str, value, digits: int, row: dict | None = None) -> str:
     if value is None:
-        return "-"
+        defined_chance = row is not None and row.get(key.replace("corrected_f1", "chance_f1")) is not None
+        return "undefined" if key.endswith("corrected_f1") and defined_chance else "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if key.endswith("rank_change"):
@@ -239,11 +253,11 @@ def to_markdown(board: dict, digits: int = 4) -> str:
         split_note = (f"; subset1: sentences with chance F1 > {board['split']}, subset2: the others "
                       f"(chance level of the {'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
     lines = [f"Systems ranked by corrected F1 ({board['level']} level, {board['model']} random model; "
-             f"change = observed rank - corrected rank{split_note}).", "",
-             "| " + " | ".join(header for _, header in columns) + " |",
-             "|" + "|".join("---" if key == "system" else "---:" for key, _ in columns) + "|"]
-    for row in board["systems"]:
-        lines.append("| " + " | ".join(_cell(key, row[key], digits) for key, _ in columns) + " |")
+             f"change = observed rank - corrected rank{split_note}).", ""]
+    lines += markdown_table([header for _, header in columns],
+                            [[_cell(key, row[key], digits, row) for key, _ in columns] for row in board["systems"]])
+    notes = board.get("notes") or []
+    lines += [""] * bool(notes) + [f"note: {note}" for note in notes]
     return "\n".join(lines) + "\n"
 
 
@@ -253,12 +267,7 @@ def _plain_rows(board: dict) -> list[dict]:
 
 def to_csv(board: dict) -> str:
     rows = _plain_rows(board)
-    handle = io.StringIO()
-    writer = csv.DictWriter(handle, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    for row in rows:
-        writer.writerow({key: "" if value is None else value for key, value in row.items()})
-    return handle.getvalue()
+    return csv_text(list(rows[0]), [list(row.values()) for row in rows])
 
 
 def to_json(board: dict) -> str:
@@ -277,4 +286,4 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
 
 __all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
            "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
-           "model_cards", "to_markdown", "to_csv", "to_json", "render"]
+           "model_cards", "eval_results", "to_markdown", "to_csv", "to_json", "render", "undefined_notes"]

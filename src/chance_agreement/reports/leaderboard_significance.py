@@ -5,7 +5,8 @@ For rows already sorted by corrected F1 (``leaderboard.build_leaderboard``):
 - with ``confidence_level``: each system's sentence-bootstrap percentile interval of corrected F1
   (``corrected_f1_ci_low`` / ``corrected_f1_ci_high``) and, against the next system down, the
   two-sided approximate-randomization p-value of the corrected-F1 difference (``p_next``) and
-  ``differs_from_next`` (p < 1 - confidence_level); the last row has None;
+  ``differs_from_next`` (p < 1 - confidence_level); the last row, and a row whose corrected F1
+  (or the next one's) is undefined, has None;
 - with ``gold_noise`` (the share gamma = R / L of noisy items in the gold standard, e.g. from the
   noise metric on a doubly annotated sample): the noise paper's chance difference (section 4.1,
   ``noise_model.chance_difference``, Chebyshev at ``confidence_level`` or 0.95) for L = the gold's
@@ -40,12 +41,15 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
         confidence_level = check_confidence_level(confidence_level)
         rng = make_rng(random_state)
         for row, (_, sentences) in zip(rows, statistics):
-            low, high = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=confidence_level,
-                                         n_resamples=n_resamples, random_state=rng,
-                                         zero_division=0)["overall"]["corrected_f1"]
-            row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = low, high
+            if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval, no test
+                row["corrected_f1_ci_low"] = row["corrected_f1_ci_high"] = None
+                continue
+            interval = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=confidence_level,
+                                        n_resamples=n_resamples, random_state=rng,
+                                        zero_division=0)["overall"]["corrected_f1"]
+            row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = interval or (None, None)
         for index, row in enumerate(rows):
-            if index + 1 == len(rows):
+            if index + 1 == len(rows) or None in (row["corrected_f1"], rows[index + 1]["corrected_f1"]):
                 row["p_next"] = row["differs_from_next"] = None
                 continue
             test = compare_statistics(statistics[index][1], statistics[index + 1][1], level,

@@ -64,9 +64,12 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     """Observed against corrected F1, one point per system, from ``leaderboard.build_leaderboard``.
 
     The dashed diagonal is corrected = observed (no chance agreement); the gap below it is what
-    chance explains. Saves to ``path`` when given; returns ax.
+    chance explains. A system whose corrected F1 is undefined is named in the legend, not drawn. Saves to ``path`` when given; returns ax.
     """
-    rows = board["systems"]
+    rows = [row for row in board["systems"] if row["corrected_f1"] is not None]  # undefined: not drawn
+    left_out = [row["system"] for row in board["systems"] if row["corrected_f1"] is None]
+    if not rows:
+        raise ValueError("no system has a defined corrected F1 (chance F1 is 1 for every one): nothing to plot")
     if ax is None:
         ax = _new_axes(7.5, 5.0 + 0.22 * len(rows))
     markers = "osD^vP*Xhp<>"
@@ -96,8 +99,9 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     ax.set_title(f"Observed and chance-corrected F1\n({board['level']} level, "
                  f"{board['model'].replace('_', '-')} random model)", fontsize=10)
     ax.grid(alpha=0.3)
+    title = "rank by corrected F1" + (f" (undefined, not drawn: {', '.join(left_out)})" if left_out else "")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=1, frameon=False,
-              title="rank by corrected F1", title_fontsize=8)
+              title=title, title_fontsize=8)
     if path is not None:
         check_output_path(path)
         ax.figure.tight_layout()

@@ -18,24 +18,30 @@ function ``(annotations, options) -> Section | None`` added to ``SECTIONS``.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from dataclasses import dataclass, field
 
 from ..chance.corrected_f1 import LEVELS, chance_f1
-from ..chance.random_model import MODELS
-from ..chance.team_f1 import team_chance_f1
+from ..chance.random_models import get_model
+from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
+from ..reliability.agreement_coefficients import coefficients, plain
+from ..reliability.contingency_table import contingency
+from ..reliability.gamma import gamma_agreement
+from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
+from ..reliability.table_coefficients import get_coefficient, titles
+from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.annotators import read_annotators
 from .command_io import UsageError
+from .progress import progress as show_progress
+from .table_output import csv_text, markdown_table
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
 FORMATS = ("text", "markdown", "json", "csv")
 COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "finn_r", "f_measure",
-                "slot_error_rate")
+                "slot_error_rate")  # the built-in rows; coefficients registered later follow cohen_kappa
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
-              "tolerable_disagreements", "chance_difference")
+              "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
 ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
 
@@ -69,7 +75,7 @@ class Annotations:
     @property
     def items(self) -> list:
         """Per sentence the annotators' tag sequences (the several-annotator functions' input)."""
-        return [list(item) for item in zip(*self.tags)]
+        return by_item(self.tags)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -142,7 +148,7 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
         return None
     data, tables = {}, []
     for level in LEVELS:
-        result = team_chance_f1(annotations.tags, names=annotations.names, level=level, model=options["model"],
+        result = team_chance_f1(by_item(annotations.tags), names=annotations.names, level=level, model=options["model"],
                                 zero_division=0, **options["span"])
         data[level] = result
         tables.append(Table(f"{level} level, the team (every pair pooled)",
@@ -160,12 +166,17 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
     return Section("team_chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
 
 
+def _coefficient_rows() -> list[str]:
+    """``COEFFICIENTS`` with every further coefficient of the registry after Cohen's kappa."""
+    extra = [name for name, title in titles().items() if name not in COEFFICIENTS and get_coefficient(name).unweighted]
+    rows = list(COEFFICIENTS)
+    return rows[:rows.index("cohen_kappa") + 1] + extra + rows[rows.index("cohen_kappa") + 1:]
+
+
 def coefficients_section(annotations: Annotations, options: dict) -> Section | None:
     """Two annotators: the kappa family on every token and on the entity tokens, with the tables."""
     if len(annotations.tags) != 2:
         return None
-    from ..reliability.agreement_coefficients import coefficients, plain
-    from ..reliability.contingency_table import contingency
 
     reference, other = annotations.tags
     data, tables, columns = {}, [], {}
@@ -178,7 +189,7 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         tables.append(Table(f"contingency table, {label}: rows {annotations.names[0]}, "
                             f"columns {annotations.names[1]}", [""] + list(categories),
                             [[category, *counts] for category, counts in zip(categories, table.tolist())]))
-    rows = [[name, *(columns[view].get(name) for view in columns)] for name in COEFFICIENTS]
+    rows = [[name, *(columns[view].get(name) for view in columns)] for name in _coefficient_rows()]
     tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
                            ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
@@ -189,7 +200,6 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
     """More than two annotators: Fleiss' kappa and Krippendorff's alpha with the category counts."""
     if len(annotations.tags) < 3:
         return None
-    from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 
     result = multi_annotator_agreement(annotations.items, **options["span"])
     ratings, _ = token_ratings(annotations.items, **options["span"])
@@ -208,40 +218,81 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
 
 def noise_section(annotations: Annotations, options: dict) -> Section | None:
     """The noise bound of the subset every annotator agrees on, per token and per entity."""
-    from ..noise.noise_model import noise_report, noise_report_multi
 
-    data = {}
+    data, flags = {}, []
     for unit in NOISE_UNITS:
         settings = dict(confidence=options["confidence"], max_noise=options["max_noise"], unit=unit, **options["span"])
         try:
             if len(annotations.tags) == 2:
-                data[unit] = noise_report(annotations.tags[1], annotations.tags[0], **settings)
+                data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0], **settings)
             else:
-                data[unit] = noise_report_multi(annotations.items, **settings)
+                data[unit], notes = report_with_notes(noise_report_multi, annotations.items, **settings)
         except ValueError as error:  # e.g. no entity at all: no entity instances
             data[unit] = {"undefined": str(error)}
+            continue
+        flags += [f"{unit}: {note}" for note in notes]  # the model's flags, beside its numbers
     rows = [[key, *(data[unit].get(key) for unit in NOISE_UNITS)] for key in NOISE_KEYS]
     title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
-    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]]
+    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
     table = Table("instances = tokens, or spans anyone proposed", ["", *NOISE_UNITS], rows)
     return Section("noise", title, data, [table], notes)
 
 
+def gamma_section(annotations: Annotations, options: dict) -> Section | None:
+    """Gamma (Mathet et al. 2015) with gamma-cat and gamma-k, and the most disordered unitary
+    alignments of the best alignment; only with ``gamma_samples`` > 0 (``--gamma-samples``)."""
+    if not options.get("gamma_samples"):
+        return None
+    result = gamma_agreement(annotations.items, annotators=annotations.names, n_samples=options["gamma_samples"],
+                             sampler=options["gamma_sampler"], **options["span"])
+    data = result.to_dict(alignment=False)
+    rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
+    offsets = result.alignment.continuum.text_offsets
+    data["most_disordered"] = rows
+    values = [[key, data[key]] for key in ("gamma", "gamma_se", "observed_disorder", "expected_disorder",
+                                            "expected_disorder_se", "gamma_cat", "n_samples", "sampler")]
+    tables = [Table("gamma", ["", "value"], values),
+              Table("gamma-k per category", ["category", "gamma_k"], [[k, v] for k, v in data["gamma_k"].items()]),
+              Table(f"the {len(rows)} most disordered unitary alignments (sentence: type start-end, tokens)",
+                    ["disorder", "sentence", *annotations.names],
+                    [[row["disorder"], row["text"], *(_unit_cell(annotations, offsets, row["text"], unit)
+                                                      for unit in row["units"].values())] for row in rows])]
+    return Section("gamma", f"Gamma ({result.sampler} sampler, {result.n_samples} samples)", data, tables,
+                   list(result.warnings))
+
+
+def _unit_cell(annotations: Annotations, offsets, sentence: int, unit) -> str:
+    if unit is None:
+        return "-"
+    category, start, end = unit
+    start, end = int(start - offsets[sentence]), int(end - offsets[sentence])
+    words = annotations.tokens[sentence][start:end] if 0 <= start < end <= len(annotations.tokens[sentence]) else []
+    return f"{category} {start}-{end} {' '.join(words)}".strip()
+
+
+GAMMA_WORST = 10  # unitary alignments shown in the gamma section
+
 # (annotations, options) -> Section or None; a new section is one more function here.
 SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, several_annotators_section,
-            noise_section]
+            noise_section, gamma_section]
 
 
 def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
-                 sections=None) -> dict:
-    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``."""
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+                 sections=None, progress=False, gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
+    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``.
+
+    ``progress``: a bar over the report's parts on standard error (None: only on a terminal).
+    ``gamma_samples`` > 0 adds gamma (``gamma_section``) with that many random continua.
+    """
+    get_model(model)  # a registered name or a RandomModel, else ValueError
     options = {"model": model, "confidence": confidence, "max_noise": max_noise,
-               "span": {"scheme": scheme, "mode": mode, "suffix": suffix}}
-    built = [section(annotations, options) for section in (SECTIONS if sections is None else sections)]
+               "span": {"scheme": scheme, "mode": mode, "suffix": suffix},
+               "gamma_samples": gamma_samples, "gamma_sampler": gamma_sampler}
+    parts = SECTIONS if sections is None else sections
+    built = [section(annotations, options)
+             for section in show_progress(parts, "agreement report", unit="part", enabled=progress)]
     return {"annotators": list(annotations.names), "sources": list(annotations.sources),
             "sentences": len(annotations.tokens), "tokens": sum(map(len, annotations.tokens)),
             "reading_notes": list(annotations.notes), "sections": [section for section in built if section is not None]}
@@ -284,9 +335,8 @@ def to_markdown(report: dict, digits: int = 4) -> str:
     for section in report["sections"]:
         lines += ["", f"## {section.title}"]
         for table in section.tables:
-            lines += ["", f"{table.title}:", "", "| " + " | ".join(str(c) for c in table.columns) + " |",
-                      "|" + "|".join("---" if i == 0 else "---:" for i in range(len(table.columns))) + "|"]
-            lines += ["| " + " | ".join(_cell(v, digits) for v in row) + " |" for row in table.rows]
+            lines += ["", f"{table.title}:", ""]
+            lines += markdown_table(table.columns, [[_cell(v, digits) for v in row] for row in table.rows])
         if section.notes:
             lines += [""] + [f"- {note}" for note in section.notes]
     return "\n".join(lines) + "\n"
@@ -294,15 +344,10 @@ def to_markdown(report: dict, digits: int = 4) -> str:
 
 def to_csv(report: dict) -> str:
     """Long format: one line per table cell (section, table, row, column, value); full precision."""
-    handle = io.StringIO()
-    writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(["section", "table", "row", "column", "value"])
-    for section in report["sections"]:
-        for table in section.tables:
-            for row in table.rows:
-                for column, value in zip(table.columns[1:], row[1:]):
-                    writer.writerow([section.key, table.title, row[0], column, "" if value is None else value])
-    return handle.getvalue()
+    rows = [[section.key, table.title, row[0], column, value]
+            for section in report["sections"] for table in section.tables
+            for row in table.rows for column, value in zip(table.columns[1:], row[1:])]
+    return csv_text(["section", "table", "row", "column", "value"], rows)
 
 
 def to_json(report: dict) -> str:
@@ -323,5 +368,6 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
 
 __all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "ZERO_DIVISION_NOTE", "Table", "Section",
            "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
-           "coefficients_section", "several_annotators_section", "noise_section", "SECTIONS", "build_report",
+           "coefficients_section", "several_annotators_section", "noise_section", "gamma_section", "GAMMA_WORST",
+           "SECTIONS", "build_report",
            "to_text", "to_markdown", "to_csv", "to_json", "render"]

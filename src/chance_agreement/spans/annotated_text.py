@@ -14,6 +14,7 @@ ends such as doccano's count) or in grapheme clusters to code points.
 from __future__ import annotations
 
 import operator
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 
@@ -87,7 +88,6 @@ def _continues_cluster(previous: str, char: str) -> bool:
     """Whether ``char`` extends the grapheme cluster ending in ``previous``: a combining mark, a
     joiner, a variation selector, an emoji modifier or tag, the character after a zero-width
     joiner, the second of a regional-indicator pair, or LF after CR (Unicode UAX #29, simplified)."""
-    import unicodedata
 
     code = ord(char)
     if unicodedata.category(char).startswith("M") or code in _EXTEND:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .conll import check_same_tokens, check_tag_columns, parse_column_spec
+from .nested import tags_from_spans
 from .readers import read_file
 from .readers.base import CROSSING, Annotator, ReadOptions, Unit
 from .tags import spans_from_tags
@@ -279,7 +280,6 @@ def _layers(per_annotator: list) -> list[str]:
 
 
 def _flat(team: Team, scheme, mode, suffix, crossing):
-    from .nested import tags_from_spans
 
     scheme, rows = _views(team, scheme, mode, suffix, crossing, flat=True)
     tokens, tags = [], [[] for _ in team.units]

@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import re
 import sys
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
+
+from .tags import effective_scheme, spans_from_tags
 
 STDIN_NAME = "<stdin>"
 
@@ -189,10 +192,7 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
     """Chunk every sentence of one tag column as ``spans_from_tags`` does; the first tag it cannot
     take is a ValueError naming the file, its 1-based line and the column. ``scheme`` is the
     already resolved scheme in strict mode (see ``tags.effective_scheme``)."""
-    import re
-    import warnings
 
-    from .tags import spans_from_tags
 
     column = columns.column(index)
     for number, tags in enumerate(column):
@@ -221,7 +221,6 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
 def check_tag_columns(columns: ColumnFile, indices, scheme=None, mode=None, suffix: bool = False):
     """``check_column_tags`` on several columns of one file; returns the scheme used. In strict
     mode without a scheme it is detected, as seqeval does, from the first column given."""
-    from .tags import effective_scheme
 
     indices = list(indices)
     try:

@@ -109,7 +109,8 @@ def check_lengths(lengths) -> list[int]:
 def build_forest(spans: Sequence[TokenSpan], where: str = "spans") -> list[Node]:
     """The forest of one sentence's checked spans, sorted by ``(start, -end, label)``.
 
-    Crossing spans and repeated spans raise ValueError naming ``where`` and the spans.
+    Crossing spans and repeated spans raise ValueError naming ``where`` and the spans. One pass
+    after the sort: O(k log k) for k spans, whatever their depth or number of same-extent siblings.
     """
     ordered = sorted(spans, key=lambda span: (span[0], -span[1], span[2]))
     nodes: list[Node] = []
@@ -128,9 +129,10 @@ def build_forest(spans: Sequence[TokenSpan], where: str = "spans") -> list[Node]
                 f"(they share tokens but neither contains the other)"
             )
         if (start, end) == (top.start, top.end):
-            # a sibling with the same extent: the previous spans with this extent are all in the forest
-            twins = [nodes[i] for i in range(len(nodes)) if (nodes[i].start, nodes[i].end) == (start, end)]
-            if any(twin.label == label for twin in twins):
+            # a sibling with the same extent; in (start, -end, label) order the same span given
+            # twice comes right after itself, so the last node is the only one to compare with
+            previous = nodes[-1]
+            if (previous.start, previous.end, previous.label) == (start, end, label):
                 raise ValueError(f"{where}: span {(start, end, label)!r} is given twice")
             nodes.append(Node(start, end, label, top.depth, top.parent))
             continue  # children go to the first twin, which stays open
@@ -194,3 +196,17 @@ def outermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
 def innermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
     """IOB2 tags of the innermost view (the most specific entity at each token)."""
     return tags_from_spans(innermost(spans, lengths, role), lengths, role)
+
+
+__all__ = [
+    "Node",
+    "build_forest",
+    "check_lengths",
+    "check_span_lists",
+    "forests",
+    "innermost",
+    "innermost_tags",
+    "outermost",
+    "outermost_tags",
+    "tags_from_spans",
+]

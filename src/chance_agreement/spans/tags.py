@@ -35,6 +35,8 @@ from itertools import chain
 from typing import NamedTuple, Sequence
 
 import numpy as np
+import seqeval.scheme
+from seqeval.scheme import Tokens, auto_detect
 
 from .validation import (
     check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, reserved_type, tag_problem, where,  # noqa: F401 (check_items: for the other layers)
@@ -53,7 +55,6 @@ def resolve_scheme(scheme):
     """seqeval scheme class for a name (``"IOB2"``) or class; ``None`` stays ``None``."""
     if scheme is None:
         return None
-    import seqeval.scheme
 
     if isinstance(scheme, str):
         if scheme not in SCHEMES:
@@ -349,7 +350,6 @@ def _lenient_small(sequences, suffix: bool, role) -> tuple[list[list[Span]], dic
 
 def _strict_corpus(sequences, scheme, suffix: bool, role) -> list[list[Span]]:
     """seqeval's scheme automaton sentence by sentence over a checked corpus."""
-    from seqeval.scheme import Tokens
 
     _distinct_tags(sequences, role)
     out = []
@@ -389,7 +389,6 @@ def _warn_odd_tags(odd: dict, suffix: bool) -> None:
 
 def detect_scheme(sequences: Sequence[Sequence[str]], suffix: bool = False):
     """seqeval's auto-detection (IOB2, IOE2, IOBES or BILOU) over all sequences."""
-    from seqeval.scheme import auto_detect
 
     _distinct_tags(sequences, "sequences")
     try:
@@ -500,3 +499,20 @@ def check_pairs(predictions, references) -> None:
                 )
     if not any(reference_lengths):
         raise ValueError("empty input: every sentence has zero tokens")
+
+
+__all__ = [
+    "OddTagWarning",
+    "SCHEMES",
+    "SpanArrays",
+    "check_mode",
+    "check_pairs",
+    "corpus_spans",
+    "detect_scheme",
+    "effective_scheme",
+    "is_odd_tag",
+    "paired_span_arrays",
+    "paired_spans",
+    "resolve_scheme",
+    "spans_from_tags",
+]

@@ -39,7 +39,8 @@ def where(role: str | None, sentence: int, position: int | None = None) -> str:
     return ", ".join(parts)
 
 
-def _kind(value) -> str:
+def describe_value(value) -> str:
+    """``an int (1)``, ``None``, ``NaN``: how error messages name a value of the wrong kind."""
     if value is None:
         return "None"
     if isinstance(value, float) and value != value:
@@ -61,7 +62,7 @@ def _container_kind(value) -> str:
         return f"a {type(value).__name__} (an iterator: give a list, it is read more than once)"
     if hasattr(value, "__iter__"):
         return f"a {type(value).__name__} (not indexable: give a list)"
-    return _kind(value)
+    return describe_value(value)
 
 
 def _is_sequence(value) -> bool:
@@ -123,7 +124,7 @@ def check_tag_list(tags) -> None:
 def tag_problem(tag):
     """``(exception class, why)`` if ``tag`` is not a tag, else None."""
     if not isinstance(tag, str):
-        return TagTypeError, f"the tag is {_kind(tag)}, not a string"
+        return TagTypeError, f"the tag is {describe_value(tag)}, not a string"
     if not tag:
         return ValueError, "the tag is an empty string"
     return None
@@ -164,3 +165,135 @@ def check_type_names(spans_per_sentence, role: str | None, names=None) -> None:
                     why = "it would collide with a result key (overall*, sentence_scores)"
                 place = where(role, index, start)
                 raise ValueError(f"{place}: an entity type is named {name!r}, which is reserved: {why}; rename the type")
+
+
+# --- several annotators: one shape for the whole API ---------------------------------------------
+#
+# Every function that takes several annotators' tags takes them per sentence (item-major):
+# ``annotations[s][a]`` is annotator ``a``'s tag sequence of sentence ``s`` (``None``: ``a`` did not
+# annotate ``s``), the layout of an items-by-raters table and of evaluate's one row per sentence.
+# A list of per-annotator lists reads the same way when every tag sequence has one length; such
+# input is refused (never guessed) with a message saying how to pass it: ``by_item(annotators)``
+# turns per-annotator lists into this layout, ``as_items(annotations)`` confirms it.
+
+
+class ItemMajor(list):
+    """A list of sentences, each the annotators' tag sequences, whose layout the caller stated
+    (``as_items``, ``by_item``): taken as it is, even when every sequence has one length."""
+
+
+def problem(function: str, argument: str, text: str, sentence: int | None = None, annotator: int | None = None,
+            position: int | None = None, name: str | None = None) -> str:
+    """The one message template for several annotators' input:
+    ``team_chance_f1: annotations[3][1] (annotator bob), position 5: the tag is None``."""
+    place = argument + (f"[{sentence}]" if sentence is not None else "") + (f"[{annotator}]" if annotator is not None else "")
+    if name is not None:
+        place += f" (annotator {name})"
+    if position is not None:
+        place += f", position {position}"
+    return f"{function}: {place}: {text}"
+
+
+def as_items(annotations) -> ItemMajor:
+    """``annotations`` (per sentence, the annotators' tag sequences) marked as meant that way."""
+    if isinstance(annotations, (str, bytes)) or not _is_sequence(annotations):
+        raise TagTypeError(f"as_items takes a list of sentences, each a list of the annotators' tag sequences; "
+                           f"got {_container_kind(annotations)}")
+    return ItemMajor(annotations)
+
+
+def by_item(annotators, items=None) -> ItemMajor:
+    """Per-annotator lists (``annotators[a][s]``) to the API's layout, per sentence (``[s][a]``);
+    ``None`` stays ``None``. ``items`` must be None (the two forms are alternatives)."""
+    if items is not None:
+        raise ValueError("give exactly one of annotations (per sentence, the annotators' tag sequences) "
+                         "or annotators= (per annotator, a list of tag sequences)")
+    if isinstance(annotators, (str, bytes)) or not _is_sequence(annotators):
+        raise TagTypeError(f"annotators must be a list with one list of tag sequences per annotator; "
+                           f"got {_container_kind(annotators)}")
+    rows = [list(a) if a is not None and not isinstance(a, (str, bytes)) else a for a in annotators]
+    for a, sentences in enumerate(rows):
+        if sentences is None or isinstance(sentences, (str, bytes)):
+            raise TagTypeError(f"annotators[{a}] must be a list of tag sequences (None per missing sentence)")
+    if len({len(sentences) for sentences in rows}) > 1:
+        raise ValueError(f"annotators have different numbers of sentences: {[len(s) for s in rows]}")
+    return ItemMajor(list(sentence) for sentence in zip(*rows))
+
+
+def by_annotator(items) -> list[list]:
+    """The API's layout (``items[s][a]``) to per-annotator lists (``[a][s]``); ``None`` stays ``None``."""
+    rows = check_annotations(as_items(items), function="by_annotator", argument="items", min_annotators=1)
+    return [[row[a] for row in rows] for a in range(len(rows[0]))]
+
+
+def _lengths(row) -> set:
+    return {len(tags) for tags in row if tags is not None and not isinstance(tags, (str, bytes))}
+
+
+def _ambiguous(rows: list) -> bool:
+    """Every row has the same number of slots, there are two or more of each, and every given tag
+    sequence has one length: the transposed list reads as well."""
+    return (len(rows) >= 2 and len(rows[0]) >= 2 and len({len(row) for row in rows}) == 1
+            and len(set().union(*map(_lengths, rows))) == 1)
+
+
+def check_annotations(annotations, *, function: str, argument: str = "annotations", min_annotators: int = 2) -> list:
+    """Several annotators' tags checked in the API's one layout (``annotations[s][a]``, see
+    above); returns the rows as lists. Errors follow ``problem``'s template."""
+    check_items(annotations, argument)
+    if isinstance(annotations, (str, bytes)):
+        raise TagTypeError(problem(function, argument, "expected a list of sentences, each a list of the annotators' "
+                                   "tag sequences; got a string"))
+    if not len(annotations):
+        raise ValueError(problem(function, argument, "expected a non-empty list of sentences, each a list of the "
+                                 "annotators' tag sequences"))
+    rows = []
+    for s, row in enumerate(annotations):
+        if row is None or isinstance(row, (str, bytes)):
+            raise ValueError(problem(function, argument, "expected a list of the annotators' tag sequences", s))
+        row = list(row)
+        if len(row) != len(rows[0] if rows else row):
+            raise ValueError(problem(function, argument, f"{len(row)} annotator slots but sentence 0 has "
+                                     f"{len(rows[0])}: give every sentence one slot per annotator (None for a "
+                                     "missing one)", s))
+        for a, tags in enumerate(row):
+            if isinstance(tags, (str, bytes)):
+                raise ValueError(problem(function, argument, "an annotation is a string, expected a list of tags", s, a))
+        rows.append(row)
+    if len(rows[0]) < min_annotators:
+        raise ValueError(problem(function, argument, f"need at least {min_annotators} annotators per sentence, "
+                                 f"sentence 0 has {len(rows[0])}"))
+    _check_lengths(rows, function, argument)
+    if not isinstance(annotations, ItemMajor) and _ambiguous(rows):
+        raise ValueError(problem(function, argument, _AMBIGUOUS.format(
+            rows=len(rows), columns=len(rows[0]), length=next(iter(_lengths(rows[0]))), function=function)))
+    return rows
+
+
+_AMBIGUOUS = ("{rows} x {columns} tag sequences, all {length} tokens long, read both as {rows} sentences x {columns} "
+              "annotators (the layout every function takes: annotations[sentence][annotator]) and as {rows} "
+              "annotators x {columns} sentences, so the layout is not guessed. Say which: "
+              "{function}(by_item(annotators)) for one list per annotator, or {function}(as_items(annotations)) "
+              "for one list per sentence (both from chance_agreement)")
+
+
+def _check_lengths(rows: list, function: str, argument: str) -> None:
+    """The annotators' tag sequences of one sentence have one length; when they do not, but the
+    input reads per annotator, the message says so."""
+    for s, row in enumerate(rows):
+        lengths = [len(tags) for tags in row if tags is not None]
+        if len(set(lengths)) > 1:
+            hint = ""
+            columns = [[row[a] for row in rows] for a in range(len(rows[0]))]
+            if len(rows) >= 2 and all(len(_lengths(column)) <= 1 for column in columns):
+                hint = (f"; the input reads as one list per annotator ({argument}[annotator][sentence]): "
+                        f"pass {function}(by_item({argument}))")
+            raise ValueError(problem(function, argument, f"the annotators' tag sequences have different lengths "
+                                     f"{lengths}{hint}", s))
+
+
+__all__ = [
+    "NOTHING", "RESERVED_PREFIX", "RESERVED_TYPE_NAMES", "ItemMajor", "TagTypeError", "as_items", "by_annotator",
+    "by_item", "check_annotations", "check_corpus", "check_items", "check_tag_list", "check_type_names", "describe_value", "problem",
+    "raise_bad_tag", "reserved_type", "tag_problem", "where",
+]

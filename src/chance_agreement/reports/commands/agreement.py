@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ...chance.random_model import MODELS
 from ..command_io import (Command, add_input_options, add_span_options, check_output_path, emit, open_fraction,
                           read_options, split_names)
+from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 
 
@@ -21,8 +24,14 @@ def arguments(parser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
     parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
+    parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
+                        help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
+    parser.add_argument("--gamma-sampler", default="statistical",
+                        help="random continua of gamma's expected disorder: statistical (default), shuffle or "
+                             "random_model (the random annotation model of chance F1)")
     add_span_options(parser)
     add_input_options(parser)
+    add_quiet_option(parser)
 
 
 def run(args) -> int:
@@ -31,9 +40,18 @@ def run(args) -> int:
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
                                    crossing=args.crossing, **read_options(args))
-    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise, **span)
+    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
+                          progress=False if args.quiet else None, gamma_samples=args.gamma_samples,
+                          gamma_sampler=args.gamma_sampler, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
+
+
+def whole_number(text: str) -> int:
+    """argparse type of ``--gamma-samples``: a whole number >= 0 (a usage error otherwise)."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
+    return int(text)
 
 
 COMMAND = Command(
@@ -43,4 +61,4 @@ COMMAND = Command(
     "Prodigy, INCEpTION (CAS JSON/XMI, WebAnno TSV). A file holding several annotators gives them all, named by "
     "their ids. The documents must hold the same tokens; the first annotator is the reference.")
 
-__all__ = ["COMMAND"]
+__all__ = ["COMMAND", "whole_number"]

@@ -26,7 +26,8 @@ def arguments(parser) -> None:
                         help="export only this metric (repeatable); default: every metric present")
     parser.add_argument("--source", default=None, help="repository checkout with the module folders and hub_cards/")
     parser.add_argument("--wheel", default=None, help="the chance-agreement wheel to ship (default: build it)")
-    parser.add_argument("--force", action="store_true", help="replace existing metric folders")
+    parser.add_argument("--force", action="store_true",
+                        help="write into existing metric folders, replacing only the files the export writes")
 
 
 COMMAND = Command("hub-export", "assemble Hub Space folders (script, card, app.py, wheel) for the metrics", arguments, run)

@@ -6,11 +6,12 @@ import sys
 
 from ...chance.corrected_f1 import LEVELS
 from ...chance.random_model import MODELS
-from ...ecosystem.model_cards import write_model_cards
+from ...ecosystem.model_cards import eval_results_name, write_eval_results, write_model_cards
 from ..command_io import (Command, add_input_options, add_span_options, check_output_path, emit, open_fraction,
                           read_options, split_names)
-from ..leaderboard import FORMATS, SPLIT_BY, build_leaderboard, load_systems, model_cards, render
+from ..leaderboard import FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render
 from ..plots import plot_leaderboard
+from ..progress import add_quiet_option
 
 
 def run(args) -> int:
@@ -23,19 +24,28 @@ def run(args) -> int:
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
                               split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                               confidence_level=args.confidence_level, n_resamples=args.n_resamples,
-                              random_state=args.random_state, gold_noise=args.gold_noise)
+                              random_state=args.random_state, gold_noise=args.gold_noise,
+                              progress=False if args.quiet else None)
     emit(render(board, args.format, args.digits), args.output)
     if args.model_cards:
-        cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, args.dataset_split or None,
-                            args.dataset_config)
-        for path in write_model_cards(cards, args.model_cards):
-            print(path, file=sys.stderr)
+        write_model_repos(board, args)
     if args.plot:
         try:
             plot_leaderboard(board, args.plot)
         except ImportError as error:
             raise ValueError(str(error)) from None
     return 0
+
+
+def write_model_repos(board: dict, args) -> None:
+    """``--model-cards DIR``: per system a model repository folder with both Hub formats."""
+    split = args.dataset_split or None
+    cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, split, args.dataset_config)
+    written = write_model_cards(cards, args.model_cards, force=args.force)
+    written += write_eval_results(eval_results(board, args.dataset, split), args.model_cards,
+                                  eval_results_name(args.dataset, board["level"]), force=args.force)
+    for path in written:
+        print(path, file=sys.stderr)
 
 
 def arguments(parser) -> None:
@@ -63,14 +73,19 @@ def arguments(parser) -> None:
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
     parser.add_argument("--digits", type=int, default=4, help="decimals in the Markdown table")
     parser.add_argument("--model-cards", metavar="DIR",
-                        help="write DIR/<system>/README.md: a model card whose metadata lists the system's "
-                             "observed, chance and corrected F1 (what evaluate.push_to_hub writes)")
-    parser.add_argument("--dataset", default="conll2003", help="dataset id in the model cards (default conll2003)")
+                        help="write DIR/<system>/ as a model repository: .eval_results/*.yaml (Eval Results, one "
+                             "task per score) and README.md (model-index, what evaluate.push_to_hub writes), "
+                             "each with the system's observed, chance and corrected F1")
+    parser.add_argument("--force", action="store_true",
+                        help="replace model cards and Eval Results already in --model-cards (never done without it)")
+    parser.add_argument("--dataset", default="conll2003",
+                        help="dataset id (a Hub dataset id for Eval Results) in the model cards (default conll2003)")
     parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
     parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
     parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
     add_span_options(parser)
     add_input_options(parser)
+    add_quiet_option(parser)
 
 
 COMMAND = Command("leaderboard", "rank systems by observed and by chance-corrected F1", arguments, run)

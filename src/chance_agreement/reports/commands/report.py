@@ -24,7 +24,8 @@ def run(args) -> int:
                 model=args.model,
                 max_sentences=args.max_sentences, title=args.title,
                 confidence_level=None if args.no_intervals else args.confidence_level,
-                n_resamples=args.resamples, random_state=args.seed, **span)
+                n_resamples=args.resamples, random_state=args.seed, gamma_samples=args.gamma_samples,
+                gamma_sampler=args.gamma_sampler, **span)
     print(args.output)
     sys.stdout.flush()
     return 0
@@ -62,6 +63,10 @@ def arguments(parser) -> None:
     parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=int, default=0, help="bootstrap random seed (default 0)")
     parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
+    parser.add_argument("--gamma-samples", type=_non_negative, default=0, metavar="N",
+                        help="add gamma and its alignment of the most disordered sentences, with N random continua")
+    parser.add_argument("--gamma-sampler", default="statistical",
+                        help="gamma's random continua: statistical (default), shuffle or random_model")
     add_span_options(parser)
     add_input_options(parser)
 

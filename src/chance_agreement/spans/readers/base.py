@@ -13,11 +13,14 @@ content look like the format? ``head`` is the file's first bytes) and ``read(pat
 
 from __future__ import annotations
 
+import json
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..annotated_text import annotate, convert_offset, offset_table
+from ..conll import decode_lines
 from ..nested import TokenSpan
 
 OFFSET_UNITS = ("codepoint", "utf16", "grapheme")
@@ -92,7 +95,6 @@ def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOption
     offsets count ``unit`` (``options.offsets`` wins when given); ``tokens``: code-point offsets,
     or None for ``options.tokenizer`` / ``tokenize``. A span off token boundaries that would fit
     counted in another unit says so (``--offsets utf16``)."""
-    from ..annotated_text import annotate
 
     unit = options.offsets or unit
     if tokens is None and options.tokenizer is not None:
@@ -107,7 +109,6 @@ def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOption
 
 
 def _in_code_points(text: str, char_spans, unit: str) -> list:
-    from ..annotated_text import convert_offset, offset_table
 
     table = offset_table(text, unit)
     return [(convert_offset(start, table, unit, f"{span_where}: span {(start, end, label)!r}"),
@@ -117,7 +118,6 @@ def _in_code_points(text: str, char_spans, unit: str) -> list:
 
 def _other_unit(text: str, tokens, char_spans, unit: str, where: str) -> str | None:
     """The hint for spans that fail counted in ``unit`` but fit counted in another unit."""
-    from ..annotated_text import annotate
 
     if all(ord(char) <= 0xFFFF for char in text) and unit != "grapheme":
         return None
@@ -148,7 +148,6 @@ def warn_skipped(name: str, count: int, what: str) -> None:
 def read_text(path: Path, *, keep_bom: bool = False) -> str:
     """The UTF-8 text of ``path`` (a BOM is dropped unless ``keep_bom``: offsets into the text may
     count it); a byte that is not UTF-8 is a ValueError naming its line."""
-    from ..conll import decode_lines
 
     data = Path(path).read_bytes()
     try:
@@ -161,7 +160,6 @@ def read_text(path: Path, *, keep_bom: bool = False) -> str:
 def json_lines(path: Path):
     """``(line number, decoded object)`` of every non-blank line of a JSON Lines file; a line that
     is not JSON is a ValueError naming the file and line. Lines end at ``\\n`` only."""
-    import json
 
     for number, line in enumerate(read_text(path).split("\n"), start=1):
         if not line.strip():
@@ -176,7 +174,6 @@ def json_lines(path: Path):
 
 def json_document(path: Path):
     """The decoded JSON document in ``path``; not JSON is a ValueError naming the line."""
-    import json
 
     try:
         return json.loads(read_text(path))

@@ -1,7 +1,7 @@
 """INCEpTION's UIMA CAS exports, JSON (``UIMA CAS JSON``) and XMI, read with ``dkpro-cassis``.
 
-``pip install "chance-agreement[inception]"`` adds ``dkpro-cassis``; without it these files get
-an error saying so. The CAS's own annotations give everything: sentences
+The ``inception`` extra (``pip install ".[inception]"`` in a clone) adds ``dkpro-cassis``; without it
+these files get an error saying so. The CAS's own annotations give everything: sentences
 (``de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence``, one unit each; the whole text
 when there are none), tokens (``...segmentation.type.Token``) and the spans of one layer, by default
 ``de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity`` with its label feature ``value``
@@ -17,6 +17,7 @@ its character offsets (``widen`` widens it).
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from ..annotated_text import annotate, warn_widened
@@ -35,8 +36,8 @@ def _cassis():
     try:
         import cassis
     except ImportError:
-        raise ValueError(f"reading INCEpTION CAS files needs dkpro-cassis: pip install "
-                         f"'chance-agreement[{EXTRA}]' (or pip install dkpro-cassis)") from None
+        raise ValueError(f"reading INCEpTION CAS files needs dkpro-cassis (the package's '{EXTRA}' extra): "
+                         f"pip install dkpro-cassis") from None
     return cassis
 
 
@@ -51,7 +52,6 @@ def _sniff_xmi(head: bytes, path: Path) -> bool:
 
 
 def _load(path: Path, options: ReadOptions, xmi: bool):
-    import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # cassis's own use of importlib.resources

@@ -1,0 +1,78 @@
+"""What a random annotation model is (chance_agreement_sequence_annotation.txt, section 3).
+
+For one annotator, one text of ``n`` tokens and one entity type, a random annotation model keeps
+the number of segments and their lengths ``a_1..a_k`` and places them at random. The chance-
+corrected F1 needs two things of it (Proposition 1), both per token or per start position:
+
+- ``coverage(n, lengths)``: ``c(t)``, the expected number of the annotator's segments covering
+  token ``t`` (a probability when segments cannot overlap); ``E[overlap] = sum_t c_A(t) c_B(t)``
+  for two independent annotators;
+- ``start_distribution(n, others, length)``: ``P(start = l)`` of a segment of ``length`` placed
+  with segments of lengths ``others``; ``E[exact matches] = sum over same-length pairs of
+  sum_l P_A(l) P_B(l)``.
+
+A new model is one subclass of ``RandomModel`` in one file with these two methods, ``check`` (do
+the segments fit?) and ``sample`` (one random placement, for Monte Carlo checks), registered with
+``random_models.register``. The expectations then follow from the generic ``expected_overlap``
+and ``expected_matches`` below (exactly rounded sums); a model may override them with faster
+forms that give the same numbers. ``single_segment_uniform`` says that one segment alone is
+uniform over its ``n - a + 1`` starts, so the closed forms of ``corrected_f1`` for one segment on
+each side apply (both built-in models; a new model keeps the default False unless that holds).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = ["RandomModel"]
+
+
+class RandomModel:
+    """Base class of the random annotation models (see the module docstring). Instances are
+    values: two instances of one class with one ``name`` are equal (so caches may key on them)."""
+
+    name: str = ""
+    single_segment_uniform: bool = False
+
+    def check(self, n: int, lengths: tuple[int, ...]) -> None:
+        """Raise ValueError when segments of ``lengths`` cannot be placed in ``n`` tokens."""
+        raise NotImplementedError
+
+    def coverage(self, n: int, lengths: tuple[int, ...]) -> np.ndarray:
+        """``c(t)`` for ``t = 0..n - 1`` of segments of the sorted ``lengths``."""
+        raise NotImplementedError
+
+    def start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
+        """``P(start = l)``, ``l = 0..n - length``, of a segment of ``length`` among ``others`` (sorted)."""
+        raise NotImplementedError
+
+    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
+        """Start positions (in the order of ``lengths``) of one random placement."""
+        raise NotImplementedError
+
+    def expected_overlap(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
+        """``E[overlap] = sum_t c_A(t) c_B(t)`` (Proposition 1), exactly rounded."""
+        return math.fsum((self.coverage(n, lengths_a) * self.coverage(n, lengths_b)).tolist())
+
+    def expected_matches(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
+        """``E[# exact matches] = sum over pairs of equal length of sum_l P_A(l) P_B(l)``, exactly rounded."""
+        terms = []
+        for length in sorted(set(lengths_a) & set(lengths_b)):
+            others_a, others_b = list(lengths_a), list(lengths_b)
+            others_a.remove(length)
+            others_b.remove(length)
+            products = (self.start_distribution(n, tuple(others_a), length)
+                        * self.start_distribution(n, tuple(others_b), length)).tolist()
+            terms.append(lengths_a.count(length) * lengths_b.count(length) * math.fsum(products))
+        return math.fsum(terms)
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.name))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"

@@ -1,0 +1,110 @@
+"""``ChanceF1State``: update in any batches, merge in any grouping, carry as JSON, and get exactly
+``chance_f1``'s numbers; everything it reads is checked."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, strategies as st
+
+from chance_agreement import ChanceF1State, chance_f1
+from chance_agreement.chance.corrected_f1 import corpus_statistics
+
+TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"]
+
+
+def _cuts(size: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    return [0, *sorted(rng.sample(range(1, size), min(size - 1, rng.randint(1, 12)))), size]
+
+
+@pytest.mark.parametrize("level, model", [("token", "non_overlapping"), ("entity", "non_overlapping"),
+                                          ("token", "overlapping")])
+def test_batches_merges_and_json_give_chance_f1_bit_for_bit(conll_systems, level, model):
+    references, systems = conll_systems
+    predictions = systems["CflairWglove_lstmCrf_9303"]
+    expected = chance_f1(predictions, references, level=level, model=model, zero_division=0)
+    # one state updated batch by batch
+    cuts = _cuts(len(references), 0)
+    state = ChanceF1State(level=level, model=model)
+    for a, b in zip(cuts, cuts[1:]):
+        state.update(predictions[a:b], references[a:b])
+    assert state.sentences == len(references)
+    assert state.result(zero_division=0) == expected
+    # one state per shard, sent as JSON and merged in another order
+    cuts = _cuts(len(references), 1)
+    shards = [ChanceF1State(level=level, model=model).update(predictions[a:b], references[a:b]).to_json()
+              for a, b in zip(cuts, cuts[1:])]
+    merged = ChanceF1State(level=level, model=model)
+    for text in reversed(shards):
+        merged = merged.merge(ChanceF1State.from_json(text))
+    assert merged.result(zero_division=0) == expected
+    assert merged.to_json() == ChanceF1State.from_json(merged.to_json()).to_json()
+
+
+@given(st.lists(st.lists(st.sampled_from(TAGS), min_size=1, max_size=9).flatmap(
+    lambda ref: st.tuples(st.just(ref), st.lists(st.sampled_from(TAGS), min_size=len(ref), max_size=len(ref)))),
+    min_size=2, max_size=12), st.integers(0, 1000), st.sampled_from(["token", "entity"]))
+def test_any_split_and_grouping_of_random_corpora(pairs, seed, level):
+    references = [list(r) for r, _ in pairs]
+    predictions = [list(p) for _, p in pairs]
+    expected = chance_f1(predictions, references, level=level, zero_division=0)
+    cuts = _cuts(len(references), seed)
+    states = [ChanceF1State(level=level).update(predictions[a:b], references[a:b]) for a, b in zip(cuts, cuts[1:])]
+    random.Random(seed).shuffle(states)
+    while len(states) > 1:  # merged pairwise, in a tree
+        states = [states[i].merge(states[i + 1]) if i + 1 < len(states) else states[i] for i in range(0, len(states), 2)]
+    assert states[0].result(zero_division=0) == expected
+
+
+def test_the_state_takes_per_sentence_statistics_as_the_sharded_rows_do():
+    references = [["B-PER", "I-PER", "O"], ["O", "B-LOC"], ["B-ORG", "O", "O", "B-PER"]]
+    predictions = [["B-PER", "O", "O"], ["O", "B-LOC"], ["O", "B-ORG", "O", "B-PER"]]
+    total, sentences = corpus_statistics(predictions, references, levels=("token",))
+    state = ChanceF1State()
+    state.update(predictions, references)
+    assert state.statistics.to_dict() == total.to_dict()
+    assert state.result(zero_division=0) == chance_f1(predictions, references, zero_division=0)
+    state.reset()
+    assert state.sentences == 0 and not state.statistics.per_type
+
+
+def test_options_are_checked_and_must_agree():
+    with pytest.raises(ValueError, match="level must be one of"):
+        ChanceF1State(level="span")
+    with pytest.raises(ValueError, match="model must be one of"):
+        ChanceF1State(model="uniform")
+    with pytest.raises(ValueError, match="strict mode needs an explicit scheme"):
+        ChanceF1State(mode="strict")
+    assert ChanceF1State(mode="strict", scheme="IOB2").scheme == "IOB2"
+    with pytest.raises(ValueError, match="cannot merge states of different options"):
+        ChanceF1State(level="token").merge(ChanceF1State(level="entity"))
+    with pytest.raises(ValueError, match="no sentences were added"):
+        ChanceF1State().result()
+    with pytest.raises(ValueError, match="2 predicted and 1 reference sentences"):
+        ChanceF1State().update([["O"], ["O"]], [["O"]])
+    state = ChanceF1State().update([["B-PER"]], [["B-PER"]])
+    with pytest.raises(ValueError, match="sentence 1"):
+        state.update([["O"], ["B-PER", "O"]], [["O"], ["B-PER"]])
+    assert state.sentences == 1  # a refused batch leaves the state as it was
+
+
+def test_json_is_strict_and_checked():
+    good = json.loads(ChanceF1State(level="entity").update([["B-PER", "O"]], [["B-PER", "B-LOC"]]).to_json())
+    assert good["format"] == "chance_agreement.ChanceF1State/1" and good["options"]["level"] == "entity"
+    bad = [
+        ("{", "state: not valid JSON"),
+        (json.dumps({**good, "format": "other/1"}), "not a chance_agreement.ChanceF1State/1 state"),
+        (json.dumps({k: v for k, v in good.items() if k != "sentences"}), r"state lacks \['sentences'\]"),
+        (json.dumps({**good, "sentences": -1}), "sentences must be a non-negative integer"),
+        (json.dumps({**good, "options": {**good["options"], "extra": 1}}), "options must name exactly"),
+        (json.dumps({**good, "options": {**good["options"], "level": "token"}}), "computed for levels"),
+        (json.dumps({**good, "options": {**good["options"], "model": "overlapping"}}), "computed with model"),
+        (json.dumps(good).replace('"total_tokens": 2', '"total_tokens": NaN'), "not strict JSON: NaN"),
+        (json.dumps(good).replace('"total_tokens": 2', '"total_tokens": 0'), "state statistics: correct_tokens"),
+    ]
+    for text, message in bad:
+        with pytest.raises(ValueError, match=message):
+            ChanceF1State.from_json(text)
