@@ -19,7 +19,7 @@ try:
 except ImportError:  # the test extra installs it, so under CI its absence fails; elsewhere the tests say how
     if os.environ.get("CI"):
         pytest.fail('CI installs Ray with the test extra ("ray[data]")', pytrace=False)
-    pytest.skip('the Ray adapter tests need the extra: pip install "chance-agreement[ray]"', allow_module_level=True)
+    pytest.skip('the Ray adapter tests need the extra: pip install ".[ray]" in a clone', allow_module_level=True)
 
 from chance_agreement.ecosystem.ray_data import ray_chance_f1, ray_chance_state  # noqa: E402
 
