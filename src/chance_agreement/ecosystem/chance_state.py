@@ -53,7 +53,7 @@ from ..chance.corrected_f1 import (
 )
 from ..chance.poisson_bootstrap import PoissonSums, check_resampling, document_keys, poisson_seed
 from ..reliability.agreement_coefficients import coefficients, plain
-from ..reliability.contingency_table import contingency
+from ..reliability.contingency_table import NOTHING, contingency
 from ..spans.tags import resolve_scheme
 
 STATE_FORMAT = "chance_agreement.ChanceF1State/2"
@@ -356,8 +356,6 @@ class _Table:
 def _merged_categories(view: str, first: list[str], second: list[str]) -> list[str]:
     """The union in ``contingency``'s order: sorted entity types, then O ("all"); sorted entity
     types ("entities"); always ``[ENTITY, O]`` ("grouped")."""
-    from ..reliability.contingency_table import NOTHING
-
     if view == "grouped" or not first or not second:
         return list(first or second)
     types = sorted((set(first) | set(second)) - {NOTHING})
