@@ -108,7 +108,6 @@ _FEATURES = {
         {"items": datasets.Sequence(datasets.Sequence(datasets.Value("float64")))}
     ),
     "gamma": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
-    "gamma": datasets.Features({"annotations": datasets.Sequence(_TAGS)}),
 }
 
 
