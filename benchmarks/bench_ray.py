@@ -123,7 +123,7 @@ def ray_run(folder: Path, workers: int, **options):
 
     from chance_agreement.ecosystem.ray_data import ray_chance_state
 
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     try:
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False

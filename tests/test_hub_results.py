@@ -56,7 +56,12 @@ def test_entries_are_huggingface_hubs_own_and_name_the_options():
     assert "scheme IOB2, mode strict" in entries[2].notes and "overlapping" in entries[2].notes
     assert entries[2].task_id == task_id("corrected_f1", "entity") == "corrected_f1_entity"
     with pytest.raises(ValueError, match="no value for"):
-        eval_result_entries("x", {**scores, "chance_f1": None}, {}, dataset_id="d")
+        eval_result_entries("x", {"observed_f1": 0.9, "corrected_f1": 0.8}, {}, dataset_id="d")
+    # an undefined score (None: corrected F1 with chance F1 1) is left out; NaN is refused (issue 24, 1g)
+    assert [entry.task_id for entry in eval_result_entries("x", {**scores, "corrected_f1": None}, {},
+                                                           dataset_id="d")] == ["observed_f1_token", "chance_f1_token"]
+    with pytest.raises(ValueError, match="not a finite number"):
+        eval_result_entries("x", {**scores, "corrected_f1": float("nan")}, {}, dataset_id="d")
     with pytest.raises(ValueError, match="score must be one of"):
         task_id("f1", "token")
 

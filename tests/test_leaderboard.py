@@ -455,6 +455,8 @@ def test_an_undefined_corrected_f1_is_shown_as_undefined_and_not_ranked(tmp_path
     card = (cards / "same" / "README.md").read_text()
     assert "chance-corrected F1 (token level): undefined" in card
     assert card.count("value:") == 2  # observed and chance F1 only in model-index
+    (results,) = (cards / "same" / ".eval_results").iterdir()
+    assert "corrected_f1_token" not in results.read_text() and "chance_f1_token" in results.read_text()
 
 
 def test_model_cards_refuse_names_that_land_in_one_folder(tmp_path):

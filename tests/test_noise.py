@@ -519,6 +519,7 @@ ONE_WAY_PREDICTIONS = [["O"] * 100 for _ in range(10)]
 def test_a_zero_p_estimate_is_flagged_with_the_least_favourable_bound():
     """The bound was 0.0000 with nothing said: footnote 3 gives p = 0 when each annotator keeps to
     one category on the disagreed instances, and with p = 0 no hard instance can hide."""
+    from chance_agreement import as_items
     from chance_agreement.noise.noise_model import NoiseModelWarning
 
     with pytest.warns(NoiseModelWarning, match="estimate of p is 0.*noise_bound_least_favourable = 0.1389"):
@@ -527,7 +528,7 @@ def test_a_zero_p_estimate_is_flagged_with_the_least_favourable_bound():
     assert out["p_least_favourable"] == 0.5  # one coin with the pooled proportions (1/2, 1/2)
     assert out["noise_bound_least_favourable"] == noise_bound(1000, 100, 0.5).noise
     with pytest.warns(NoiseModelWarning):
-        multi = noise_report_multi([[p, r, r] for p, r in zip(ONE_WAY_PREDICTIONS, ONE_WAY_REFERENCES)])
+        multi = noise_report_multi(as_items([[p, r, r] for p, r in zip(ONE_WAY_PREDICTIONS, ONE_WAY_REFERENCES)]))
     assert multi["p"] == 0.0 and multi["p_least_favourable"] == pytest.approx(1 / 3 ** 3 + (2 / 3) ** 3)
     assert multi["noise_bound_least_favourable"] > 0.0
 

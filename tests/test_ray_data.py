@@ -29,7 +29,7 @@ INTERVALS = dict(confidence_level=0.95, n_resamples=200, random_state=23, resamp
 
 @pytest.fixture(scope="module")
 def cluster():
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    ray.init(num_cpus=2, _node_ip_address="127.0.0.1", include_dashboard=False, logging_level="ERROR", log_to_driver=False)
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = False
     yield context

@@ -37,7 +37,7 @@ from numbers import Integral
 import numpy as np
 
 from .bootstrap_intervals import (
-    SCORES, intervals_out, check_confidence_level, check_resamples, percentile_interval, put_intervals,
+    SCORES, check_confidence_level, check_resamples, intervals_out, percentile_interval, put_intervals,
     sentence_arrays, supported_scores,
 )
 from .chance_corrected import zero_division_value

@@ -23,6 +23,8 @@ import math
 import numbers
 from pathlib import Path
 
+import yaml
+
 
 METRIC_TYPE = "chance_f1"  # the evaluate module's name, as push_to_hub's metric_type
 TASK_TYPE = "token-classification"
@@ -133,7 +135,6 @@ def eval_result_entries(system: str, scores: dict, metric_args: dict, *, dataset
 
 def eval_results_yaml(entries: list) -> str:
     """The ``.eval_results/*.yaml`` text of ``entries`` (huggingface_hub's ``eval_result_entries_to_yaml``)."""
-    import yaml
     from huggingface_hub import eval_result_entries_to_yaml
 
     return yaml.safe_dump(eval_result_entries_to_yaml(entries), sort_keys=False, allow_unicode=True, width=10**6)

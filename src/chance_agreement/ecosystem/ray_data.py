@@ -25,7 +25,7 @@ Columns: ``predictions_column`` and ``references_column`` hold tag sequences, or
 ``lengths_column`` (tokens per sentence), each annotator's ``{"start", "end", "label"}`` token spans
 (``span_chance_f1``'s input). Poisson intervals need ``id_column`` (an int or str per row, the
 document id the weights depend on): a Ray block does not know its rows' positions. Ray is the
-optional extra ``ray`` (``pip install "chance-agreement[ray]"``).
+optional extra ``ray`` (``pip install ".[ray]"`` in a clone).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ BATCH_ROWS = 10_000  # sentences a worker scores at once (about 40 MB of Python 
 
 def _require_ray() -> None:
     if AggregateFnV2 is None:
-        raise ImportError('the Ray adapter needs Ray Data: pip install "chance-agreement[ray]" (or "ray[data]")')
+        raise ImportError('the Ray adapter needs Ray Data: pip install "ray[data]" (or ".[ray]" in a clone)')
 
 
 def _python_lists(table, name: str) -> list:
