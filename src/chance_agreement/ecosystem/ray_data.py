@@ -46,7 +46,7 @@ BATCH_ROWS = 10_000  # sentences a worker scores at once (about 40 MB of Python 
 
 def _require_ray() -> None:
     if AggregateFnV2 is None:
-        raise ImportError('the Ray adapter needs Ray Data: pip install "ray[data]" (or ".[ray]" in a clone)')
+        raise ImportError('the Ray adapter needs Ray Data: pip install "ray[data]"')
 
 
 def _python_lists(table, name: str) -> list:
