@@ -217,6 +217,10 @@ def test_bad_arguments_are_refused():
     data["bootstrap"]["sums"]["token"]["PER"]["agreement"][0] = -1
     with pytest.raises(ValueError, match="agreement must be a list of 1000 non-negative integers"):
         ChanceF1State.from_dict(data)
+    with pytest.raises(ValueError, match="bootstrap sums must be there exactly when options.confidence_level is set"):
+        ChanceF1State.from_dict({**first.to_dict(), "bootstrap": None})
+    with pytest.raises(ValueError, match="bootstrap sums of 6 sentences in a state of 7"):
+        ChanceF1State.from_dict({**first.to_dict(), "sentences": 7})
     with pytest.raises(ValueError, match="this state computed the levels"):
         first.result(level="entity")
 

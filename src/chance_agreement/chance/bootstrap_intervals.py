@@ -235,10 +235,10 @@ def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_leve
                 bounds[score] = percentile_interval(replicates[score], confidence_level)
             else:
                 bounds[score] = bca_interval(replicates[score], estimate[score][0], jackknife[score], confidence_level)
-    return _intervals_out(types, bounds, replicates, zero_division)
+    return intervals_out(types, bounds, replicates, zero_division)
 
 
-def _intervals_out(types, bounds, replicates, zero_division) -> dict:
+def intervals_out(types, bounds, replicates, zero_division) -> dict:
     """``{"overall": {score: [low, high]}, "types": {...}}``; ``None`` for an interval with a
     resample the model cannot score (NaN), with a warning under ``zero_division="warn"``."""
     out = {"overall": {}, "types": {name: {} for name in types}}
@@ -290,6 +290,7 @@ def put_intervals(result: dict, intervals: dict) -> dict:
 
 __all__ = [
     "DEFAULT_RESAMPLES", "METHODS", "SCORES", "add_intervals", "bca_interval", "bootstrap_scores", "check_confidence_level",
-    "check_method", "check_resamples", "make_rng", "percentile_interval", "put_intervals", "resample_counts", "scores_from_sums",
+    "check_method", "check_resamples", "intervals_out", "make_rng", "percentile_interval", "put_intervals",
+    "resample_counts", "scores_from_sums",
     "sentence_arrays", "supported_scores",
 ]

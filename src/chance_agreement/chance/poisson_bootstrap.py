@@ -37,9 +37,10 @@ from numbers import Integral
 import numpy as np
 
 from .bootstrap_intervals import (
-    SCORES, check_confidence_level, check_resamples, percentile_interval, put_intervals, scores_from_sums,
-    sentence_arrays, zero_division_value,
+    SCORES, check_confidence_level, check_resamples, intervals_out, percentile_interval, put_intervals,
+    sentence_arrays, supported_scores,
 )
+from .chance_corrected import zero_division_value
 
 RESAMPLINGS = ("multinomial", "poisson")
 SUMS_FORMAT = "chance_agreement.PoissonSums/1"
@@ -294,18 +295,14 @@ class PoissonSums:
 
     def intervals(self, level: str, confidence_level: float, zero_division="warn") -> dict:
         """``{"overall": {score: [low, high]}, "types": {type: {score: [low, high]}}}``: percentiles of
-        the resampled scores (``bootstrap_intervals.percentile_interval``), as ``bootstrap_scores``."""
+        the resampled scores (``bootstrap_intervals.percentile_interval``), by the rules of
+        ``bootstrap_scores`` (``None`` for a corrected F1 some resample's model cannot support)."""
         confidence_level = check_confidence_level(confidence_level)
         zero_division_value(zero_division)
         types, sums = self.resampled_sums(level)
-        scores = scores_from_sums(sums, zero_division)
-        out = {"overall": {}, "types": {name: {} for name in types}}
-        for score in SCORES:
-            low, high = percentile_interval(scores[score], confidence_level)
-            for t, name in enumerate(types):
-                out["types"][name][score] = [float(low[t]), float(high[t])]
-            out["overall"][score] = [float(low[-1]), float(high[-1])]
-        return out
+        replicates = supported_scores(sums, zero_division)
+        bounds = {score: percentile_interval(replicates[score], confidence_level) for score in SCORES}
+        return intervals_out(types, bounds, replicates, zero_division)
 
     def to_dict(self) -> dict:
         """Strict JSON: format, options, document count, and per level and type the int lists."""

@@ -258,6 +258,8 @@ class ChanceF1State:
         except ValueError as error:
             raise ValueError(f"state statistics: {error}") from None
         options = _options_from_dict(data["options"], old)
+        if not old and (options["confidence_level"] is None) != (data["bootstrap"] is None):
+            raise ValueError("bootstrap sums must be there exactly when options.confidence_level is set")
         bootstrap = None if old or data["bootstrap"] is None else PoissonSums.from_dict(data["bootstrap"])
         tables = {} if old else _tables_from_dict(data["contingency"], options.get("contingency_views", ()))
         state = cls(**options, statistics=statistics, sentences=sentences, bootstrap=bootstrap, tables=tables)
@@ -276,6 +278,8 @@ class ChanceF1State:
             raise ValueError(f"statistics computed for levels {list(stats.levels)}, options say {list(self.levels)!r}")
         if self.bootstrap is not None and self.bootstrap.options() != self._empty_bootstrap().options():
             raise ValueError(f"bootstrap sums of {self.bootstrap.options()} do not match the options")
+        if self.bootstrap is not None and self.bootstrap.documents != self.sentences:
+            raise ValueError(f"bootstrap sums of {self.bootstrap.documents} sentences in a state of {self.sentences}")
 
 
 def _check_format(data) -> bool:
@@ -356,7 +360,6 @@ class _Table:
 def _merged_categories(view: str, first: list[str], second: list[str]) -> list[str]:
     """The union in ``contingency``'s order: sorted entity types, then O ("all"); sorted entity
     types ("entities"); always ``[ENTITY, O]`` ("grouped")."""
-
     if view == "grouped" or not first or not second:
         return list(first or second)
     types = sorted((set(first) | set(second)) - {NOTHING})
