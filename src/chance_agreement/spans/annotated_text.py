@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from .nested import TokenSpan
 from .tokenizer import tokenize
+from .validation import refuse_reserved_type
 
 
 class WidenedSpansWarning(UserWarning):
@@ -65,6 +66,7 @@ def annotate(text: str, tokens, char_spans, source: str, widen: bool = False) ->
     spans, widened = [], 0
     for start, end, label, where in char_spans:
         shown = (start, end, label)
+        refuse_reserved_type(label, where)
         if not 0 <= start < end <= len(text):
             raise ValueError(f"{where}: span {shown!r} is not a non-empty character range of the "
                              f"text ({len(text)} characters)")

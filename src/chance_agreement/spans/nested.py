@@ -28,6 +28,8 @@ import operator
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from .validation import refuse_reserved_type
+
 TokenSpan = tuple[int, int, str]  # (start, end, label), end exclusive
 
 
@@ -63,6 +65,7 @@ def _check_span(span, n: int, where: str) -> TokenSpan:
         raise TypeError(f"{where}: span {tuple(span)!r}: the label must be a string")
     if not label:
         raise ValueError(f"{where}: span {tuple(span)!r}: the label is empty")
+    refuse_reserved_type(label, f"{where}, position {start}")
     if not 0 <= start < end <= n:
         raise ValueError(
             f"{where}: span {(start, end, label)!r} is not a non-empty token range [start, end) "

@@ -7,8 +7,10 @@
   :class:`TagTypeError`; the empty string is a ValueError (seqeval cannot take either).
 - An entity type may not be named ``"O"`` (the no-entity category of every contingency table,
   token label and noise instance) or like a top-level result key (:data:`RESERVED_TYPE_NAMES`,
-  or any name starting with ``"overall"``: ``chance_f1`` puts types next to ``overall_f1``, and
-  flat results join ``{type}_{stat}``, so a type ``overall`` would give ``overall_f1`` too).
+  or any name starting with one of :data:`RESERVED_PREFIXES`: ``chance_f1`` puts types next to
+  ``overall_f1``, and flat results join ``{type}_{stat}``, so a type ``overall`` would give
+  ``overall_f1`` too). Tags, span lists and span files all follow this rule
+  (:func:`refuse_reserved_type`).
 
 Errors name the role (``predictions``, ``references``, ...), the sentence (0-based, as in
 ``predictions[3]``) and the 0-based position in it.
@@ -20,10 +22,14 @@ from collections.abc import Mapping
 
 NOTHING = "O"
 
-# Top-level keys of chance_f1's result besides the per-type entries (the only entry point that
-# puts entity types next to its own keys); "overall*" is refused as a prefix.
-RESERVED_TYPE_NAMES = frozenset({NOTHING, "sentence_scores"})
+# Top-level keys that results put next to the per-type entries: chance_f1's ``sentence_scores``,
+# nested_chance_f1's ``depths``, team_chance_f1's ``annotators`` and ``per_annotator`` (and its
+# ``pairwise_*`` matrices), the span command's ``pairs``, ``skipped_spans`` and ``layered_units``;
+# "overall*" (every function's pooled scores) and "pairwise_*" are refused as prefixes.
+RESERVED_TYPE_NAMES = frozenset({NOTHING, "sentence_scores", "depths", "annotators", "per_annotator", "pairs",
+                                 "skipped_spans", "layered_units"})
 RESERVED_PREFIX = "overall"
+RESERVED_PREFIXES = (RESERVED_PREFIX, "pairwise_")
 
 
 class TagTypeError(TypeError, ValueError):
@@ -143,7 +149,20 @@ def raise_bad_tag(sequences, role: str | None) -> None:
 
 def reserved_type(name: str) -> bool:
     """True for a type name that would be merged with "O" or collide with a result key."""
-    return name in RESERVED_TYPE_NAMES or name.startswith(RESERVED_PREFIX)
+    return name in RESERVED_TYPE_NAMES or name.startswith(RESERVED_PREFIXES)
+
+
+def refuse_reserved_type(name: str, place: str) -> None:
+    """Raise a ValueError naming ``place`` (file and line, or sentence and position) when the entity
+    type ``name`` is reserved (see the module docstring); every entry point calls this rule."""
+    if not reserved_type(name):
+        return
+    if name == NOTHING:
+        why = "'O' is the no-entity category"
+    else:
+        why = "it would collide with a result key (overall*, pairwise_*, " + ", ".join(
+            sorted(RESERVED_TYPE_NAMES - {NOTHING})) + ")"
+    raise ValueError(f"{place}: an entity type is named {name!r}, which is reserved: {why}; rename the type")
 
 
 def check_type_names(spans_per_sentence, role: str | None, names=None) -> None:
@@ -159,12 +178,7 @@ def check_type_names(spans_per_sentence, role: str | None, names=None) -> None:
     for index, spans in enumerate(spans_per_sentence):
         for name, start, _ in spans:
             if name in bad:
-                if name == NOTHING:
-                    why = "'O' is the no-entity category"
-                else:
-                    why = "it would collide with a result key (overall*, sentence_scores)"
-                place = where(role, index, start)
-                raise ValueError(f"{place}: an entity type is named {name!r}, which is reserved: {why}; rename the type")
+                refuse_reserved_type(name, where(role, index, start))
 
 
 # --- several annotators: one shape for the whole API ---------------------------------------------
@@ -293,7 +307,7 @@ def _check_lengths(rows: list, function: str, argument: str) -> None:
 
 
 __all__ = [
-    "NOTHING", "RESERVED_PREFIX", "RESERVED_TYPE_NAMES", "ItemMajor", "TagTypeError", "as_items", "by_annotator",
+    "NOTHING", "RESERVED_PREFIX", "RESERVED_PREFIXES", "RESERVED_TYPE_NAMES", "ItemMajor", "TagTypeError", "as_items", "by_annotator",
     "by_item", "check_annotations", "check_corpus", "check_items", "check_tag_list", "check_type_names", "describe_value", "problem",
-    "raise_bad_tag", "reserved_type", "tag_problem", "where",
+    "raise_bad_tag", "refuse_reserved_type", "reserved_type", "tag_problem", "where",
 ]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ..validation import refuse_reserved_type
 from .base import Annotator, Reader, ReadOptions, Unit, read_text
 
 NAMED_ENTITY = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"
@@ -70,6 +71,7 @@ def _annotations(cell: str, where: str):
         value, number = _CELL.match(part).groups()
         if value in ("*", ""):
             raise ValueError(f"{where}: an annotation without a label ({part!r}); choose the label with --feature")
+        refuse_reserved_type(_unescape(value), where)
         found.append((_unescape(value), number))
     return found
 
