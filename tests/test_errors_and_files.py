@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -89,3 +90,61 @@ def test_nested_spans_module_configuration_refuses_a_reserved_type(load_metric):
     bad = [[{"start": 0, "end": 2, "label": "overall_f1"}, {"start": 0, "end": 1, "label": "PER"}]]
     with pytest.raises(ValueError, match=r"predictions\[0\], position 0: an entity type is named 'overall_f1'"):
         metric.compute(predictions=bad, references=ok, lengths=[3])
+
+
+# -- 2a: a path a command writes may not be one of its inputs -----------------------------------
+
+CONLL = "Ada B-PER B-PER\nmet O O\nBob B-PER O\n\n"
+
+
+def _conll(tmp_path: Path) -> Path:
+    path = tmp_path / "t.conll"
+    path.write_text(CONLL, encoding="utf-8")
+    return path
+
+
+def _alias(tmp_path: Path, path: Path, how: str) -> Path:
+    if how == "same":
+        return path
+    if how == "dotted":
+        return tmp_path / "." / path.name
+    alias = tmp_path / f"{how}.conll"
+    os.link(path, alias) if how == "hardlink" else alias.symlink_to(path)
+    return alias
+
+
+@pytest.mark.parametrize("how", ["same", "dotted", "hardlink", "symlink"])
+@pytest.mark.parametrize("command, option", [("agreement", "-o"), ("agreement", "--output"), ("report", "-o"),
+                                             ("leaderboard", "--output"), ("leaderboard", "--plot")])
+def test_an_output_that_is_an_input_is_refused_before_anything_is_read(tmp_path, command, option, how):
+    path = _conll(tmp_path)
+    target = _alias(tmp_path, path, how)
+    missing = tmp_path / "never_read.conll"  # reading it would be another error: nothing was read
+    line = one_error(cli(command, f"{path}:1", missing, option, target), status=2)
+    assert f"{option if option.startswith('--') else '--output'} {target} is the input" in line
+    assert path.read_text(encoding="utf-8") == CONLL
+
+
+def test_a_brat_text_file_and_two_outputs_alike_are_refused(tmp_path):
+    (tmp_path / "doc.txt").write_text("Ada met Bob\n", encoding="utf-8")
+    (tmp_path / "doc.ann").write_text("T1\tPER 0 3\tAda\n", encoding="utf-8")
+    line = one_error(cli("report", tmp_path / "doc.ann", tmp_path / "doc.ann", "-o", tmp_path / "doc.txt"), status=2)
+    assert "doc.txt is the input" in line and (tmp_path / "doc.txt").read_text() == "Ada met Bob\n"
+    path = _conll(tmp_path)
+    line = one_error(cli("leaderboard", path, path, "--output", tmp_path / "x.md", "--plot", tmp_path / "x.md"), status=2)
+    assert "--output and --plot are the same file" in line and not (tmp_path / "x.md").exists()
+
+
+def test_hub_export_refuses_to_write_over_the_module_folders_it_copies(tmp_path):
+    repo = Path(__file__).resolve().parent.parent
+    clone = tmp_path / "clone"
+    for folder in ("chance_f1_metric", "hub_cards"):
+        shutil.copytree(repo / folder, clone / folder)
+    wheel = tmp_path / "chance_agreement-0.1-py3-none-any.whl"
+    wheel.write_bytes(b"")
+    script = clone / "chance_f1_metric" / "chance_f1_metric.py"
+    before = script.read_bytes()
+    line = one_error(cli("hub-export", clone, "--source", clone, "--metric", "chance_f1", "--force", "--wheel", wheel),
+                     status=2)
+    assert "chance_f1_metric is the input" in line
+    assert script.read_bytes() == before and not (clone / "chance_f1_metric" / wheel.name).exists()

@@ -1,6 +1,10 @@
 """The command line's output files (checked up front, errors that name the path) and its usage
 errors (``UsageError``: exit status 2, where other ValueErrors mean bad data, exit status 1).
 
+A path a command writes may not be one of the files it reads (``check_outputs``: the same path, or
+the same file through a link), nor another path it writes: refused before anything is read or
+written.
+
 ``-o name`` writes exactly ``name``: an image without a known extension is written as PNG under
 the name given (no ``.png`` is appended behind the user's back).
 """
@@ -8,11 +12,13 @@ the name given (no ``.png`` is appended behind the user's back).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..spans.conll import parse_column_spec
 from ..spans.readers import format_names
 from ..spans.readers.base import CROSSING, OFFSET_UNITS
 from ..spans.tags import SCHEMES
@@ -92,6 +98,54 @@ def check_output_path(path) -> Path:
     return target
 
 
+def input_files(specs, typesystem=None) -> list[Path]:
+    """The files a command reads for its input ``specs`` (``FILE`` or ``FILE:COLUMN``): each file,
+    a brat ``.ann``'s ``.txt``, the ``.ann``/``.txt`` files of a folder, and ``typesystem``."""
+    files = []
+    for spec in specs:
+        path = Path(parse_column_spec(spec)[0])
+        if path.is_dir():
+            files += [found for found in path.rglob("*") if found.suffix in (".ann", ".txt")]
+            continue
+        files.append(path)
+        if path.suffix == ".ann":
+            files.append(path.with_suffix(".txt"))
+    return files + ([Path(typesystem)] if typesystem else [])
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
+def refuse_written_inputs(outputs, inputs) -> None:
+    """Refuse (``UsageError``) a path written (``outputs``: option name -> path or None) that is one of
+    the ``inputs`` (files or folders read) or another written path: the same path once resolved, or
+    the same file through a hard or symbolic link."""
+    written = [(option, Path(path)) for option, path in outputs.items() if path]
+    for index, (option, path) in enumerate(written):
+        for source in inputs:
+            if _same_file(path, Path(source)):
+                raise UsageError(f"{option} {path} is the input {source}: writing it would destroy the input; "
+                                 f"write somewhere else")
+        for other_option, other in written[:index]:
+            if _same_file(path, other):
+                raise UsageError(f"{other_option} and {option} are the same file {path}: give each its own")
+
+
+def check_outputs(outputs, inputs) -> None:
+    """``refuse_written_inputs``, then ``check_output_path`` of each output file. Commands call this
+    first, before anything is read or written."""
+    refuse_written_inputs(outputs, inputs)
+    for path in outputs.values():
+        if path:
+            check_output_path(path)
+
+
 def write_text(path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` after ``check_output_path``."""
     target = check_output_path(path)
@@ -115,4 +169,4 @@ def image_format(path) -> str:
 
 
 __all__ = ["IMAGE_FORMATS", "Command", "UsageError", "open_fraction", "add_span_options", "add_input_options",
-           "read_options", "split_names", "check_output_path", "write_text", "emit", "image_format"]
+           "read_options", "split_names", "check_output_path", "input_files", "refuse_written_inputs", "check_outputs", "write_text", "emit", "image_format"]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ...chance.random_model import MODELS
-from ..command_io import (Command, add_input_options, add_span_options, check_output_path, emit, open_fraction,
-                          read_options, split_names)
+from ..command_io import (Command, add_input_options, add_span_options, check_outputs, emit, input_files,
+                          open_fraction, read_options, split_names)
 from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 
@@ -35,8 +35,7 @@ def arguments(parser) -> None:
 
 
 def run(args) -> int:
-    if args.output:
-        check_output_path(args.output)
+    check_outputs({"--output": args.output}, input_files(args.annotators, args.typesystem))
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
                                    crossing=args.crossing, **read_options(args))

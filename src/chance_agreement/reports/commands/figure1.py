@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ...chance.random_model import MODELS
-from ..command_io import Command
+from ..command_io import Command, check_outputs
 from ..plots import FIGURE1_LENGTHS, save_start_distributions
 
 
 def run(args) -> int:
+    check_outputs({"--output": args.output}, [])
     try:
         save_start_distributions(args.output, args.n, args.lengths, args.model)
     except ImportError as error:

@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ...ecosystem.hub_export import export_all
-from ...ecosystem.module_paths import METRICS
-from ..command_io import Command
+from ...ecosystem.module_paths import METRICS, module_path
+from ..command_io import Command, refuse_written_inputs
 
 
 def run(args) -> int:
+    for metric in METRICS:  # a Space folder may not be the module folder it copies from
+        try:
+            source = Path(args.source) / metric.folder if args.source else Path(module_path(metric.name))
+        except FileNotFoundError:  # not installed and no clone: export_all says so
+            continue
+        refuse_written_inputs({"DIRECTORY": Path(args.directory) / metric.folder}, [source])
     folders = export_all(args.directory, args.source, args.metric, args.force, args.wheel)
     for folder in folders:
         print(folder)

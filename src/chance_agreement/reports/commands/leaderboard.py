@@ -7,18 +7,17 @@ import sys
 from ...chance.corrected_f1 import LEVELS
 from ...chance.random_model import MODELS
 from ...ecosystem.model_cards import eval_results_name, write_eval_results, write_model_cards
-from ..command_io import (Command, add_input_options, add_span_options, check_output_path, emit, open_fraction,
-                          read_options, split_names)
+from ..command_io import (Command, add_input_options, add_span_options, check_outputs, emit, input_files,
+                          open_fraction, read_options, split_names)
 from ..leaderboard import FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render
 from ..plots import plot_leaderboard
 from ..progress import add_quiet_option
 
 
 def run(args) -> int:
+    check_outputs({"--output": args.output, "--plot": args.plot},
+                  input_files([args.gold, *args.systems], args.typesystem))
     names = split_names(args.names)
-    for path in (args.output, args.plot):
-        if path:
-            check_output_path(path)
     references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
                                        scheme=args.scheme, mode=args.mode, suffix=args.suffix, **read_options(args))
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,

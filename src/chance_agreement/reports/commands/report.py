@@ -7,15 +7,16 @@ import sys
 
 from ...chance.corrected_f1 import LEVELS
 from ...chance.random_model import MODELS
-from ..command_io import Command, UsageError, add_input_options, add_span_options, check_output_path, read_options, split_names
+from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, input_files,
+                          read_options, split_names)
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
 
 
 def run(args) -> int:
+    check_outputs({"--output": args.output}, input_files(args.annotations, args.typesystem))
     names = split_names(args.names)
     if args.leaderboard and len(args.annotations) < 2:
         raise UsageError("--leaderboard needs a gold file and at least one system")
-    check_output_path(args.output)
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     notes: list = []
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
