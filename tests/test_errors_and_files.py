@@ -148,3 +148,97 @@ def test_hub_export_refuses_to_write_over_the_module_folders_it_copies(tmp_path)
                      status=2)
     assert "chance_f1_metric is the input" in line
     assert script.read_bytes() == before and not (clone / "chance_f1_metric" / wheel.name).exists()
+
+
+# -- 4: clear errors ----------------------------------------------------------------------------
+
+def test_non_utf8_jsonl_and_brat_files_name_file_and_line(tmp_path):
+    good = jsonl(tmp_path / "good.jsonl", {"text": "Ada met Bob"}, {"text": "in Rome ."})
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"text": "Ada met Bob"}\n{"text": "in R\xf6me ."}\n')
+    assert "bad.jsonl: line 2: byte 0xf6 at column 15 is not UTF-8" in one_error(cli("spans", good, bad))
+    (tmp_path / "doc.txt").write_bytes(b"Ada met Bob\nin R\xf6me .\n")
+    (tmp_path / "doc.ann").write_text("T1\tPER 0 3\tAda\n", encoding="utf-8")
+    assert "doc.txt: line 2: byte 0xf6 at column 5 is not UTF-8" in one_error(cli("spans", good, tmp_path / "doc.ann"))
+    (tmp_path / "doc.txt").write_text("Ada met Bob\nin Rome .\n", encoding="utf-8")
+    (tmp_path / "doc.ann").write_bytes(b"T1\tPER 0 3\tAda\nT2\tLOC 15 19\tR\xf6me\n")
+    assert "doc.ann: line 2: byte 0xf6" in one_error(cli("spans", good, tmp_path / "doc.ann"))
+
+
+@pytest.mark.parametrize("offsets", ["0 \u00b3", "\u0660 3", "0 \u0663", "\uff10 3"])
+def test_brat_offsets_in_other_digits_are_refused_naming_file_and_line(tmp_path, offsets):
+    (tmp_path / "doc.txt").write_text("Ada met Bob\n", encoding="utf-8")
+    ann = tmp_path / "doc.ann"
+    ann.write_text(f"T1\tPER 8 11\tBob\nT2\tPER {offsets}\tAda\n", encoding="utf-8")
+    line = one_error(cli("spans", ann, ann))
+    assert f"doc.ann line 2: offsets {offsets!r} are not 'START END'" in line
+
+
+def test_crossing_spans_of_paired_files_name_the_file_and_line(tmp_path):
+    from chance_agreement import pair_annotations, read_jsonl
+
+    crossing = jsonl(tmp_path / "a.jsonl", {"text": "Ada met Bob"},
+                     {"text": TEXT, "spans": [[0, 7, "PER"], [4, 11, "LOC"]]})
+    plain = jsonl(tmp_path / "b.jsonl", {"text": "Ada met Bob"}, {"text": TEXT})
+    with pytest.raises(ValueError, match=r"a.jsonl line 2: spans \(0, 2, 'PER'\) and \(1, 3, 'LOC'\) cross"):
+        nested_chance_f1(*pair_annotations(read_jsonl(crossing), read_jsonl(plain)))
+
+
+@pytest.mark.parametrize("args, option", [
+    (("f1", "{missing}", "--digits", "-1"), "--digits: -1 is not a whole number >= 0"),
+    (("f1", "{missing}", "--digits", "\u0663"), "--digits: '\u0663' is not a whole number"),
+    (("f1", "{missing}", "--n-resamples", "0"), "--n-resamples: 0 is not a whole number >= 1"),
+    (("f1", "{missing}", "--random-state", "-2"), "--random-state: -2 is not a whole number >= 0"),
+    (("spans", "{missing}", "{missing}", "--digits", "-1"), "--digits: -1 is not a whole number >= 0"),
+    (("agreement", "{missing}", "--digits", "-3"), "--digits: -3 is not a whole number >= 0"),
+    (("leaderboard", "{missing}", "{missing}", "--digits", "-1"), "--digits: -1 is not a whole number >= 0"),
+    (("leaderboard", "{missing}", "{missing}", "--split", "nan"), "--split: nan is not between 0 and 1"),
+    (("leaderboard", "{missing}", "{missing}", "--n-resamples", "-5"), "--n-resamples: -5 is not a whole number >= 1"),
+    (("report", "{missing}", "-o", "r.html", "--resamples", "0"), "--resamples: 0 is not a whole number >= 1"),
+    (("report", "{missing}", "-o", "r.html", "--confidence-level", "1.5"), "--confidence-level: 1.5 is not strictly"),
+    (("report", "{missing}", "-o", "r.html", "--seed", "-1"), "--seed: -1 is not a whole number >= 0"),
+    (("figure1", "-o", "f.png", "--n", "0"), "--n: 0 is not a whole number >= 1"),
+    (("figure1", "-o", "f.png", "--lengths", "5", "-1"), "--lengths: -1 is not a whole number >= 1"),
+])
+def test_invalid_numeric_options_are_usage_errors_before_any_file_is_read(tmp_path, args, option):
+    missing = tmp_path / "never_read.conll"
+    line = one_error(cli(*(arg.format(missing=missing) for arg in args), cwd=tmp_path), status=2)
+    assert f"argument {option}" in line
+
+
+def test_report_checks_a_missing_output_folder_before_reading(tmp_path):
+    line = one_error(cli("report", tmp_path / "never_read.conll", "-o", tmp_path / "missing" / "dir" / "x.html"))
+    assert "the folder" in line and "does not exist" in line and "never_read" not in line
+
+
+@pytest.mark.parametrize("module", ["chance_agreement", "chance_agreement.cli"])
+def test_python_dash_m_runs_the_command_line(tmp_path, module):
+    path = _conll(tmp_path)
+    done = cli("f1", path, module=module)
+    assert done.returncode == 0 and "overall" in done.stdout and done.stderr == ""
+    assert "--digits: -1" in one_error(cli("f1", path, "--digits", "-1", module=module), status=2)
+
+
+def test_ragged_columns_get_the_column_readers_error_with_the_line(tmp_path):
+    path = tmp_path / "ragged.conll"
+    path.write_text("Ada B-PER B-PER\nmet O O\n\nBob B-PER\n", encoding="utf-8")
+    line = one_error(cli("agreement", path))
+    assert "ragged.conll: line 4: expected 3 columns like the first line, found 2" in line
+    prose = tmp_path / "prose.txt"
+    prose.write_text("just some prose here\nand more\n", encoding="utf-8")
+    assert "no reader takes this file: it looks like text" in one_error(cli("agreement", prose))
+
+
+def test_model_cards_refusals_come_before_anything_is_written(tmp_path):
+    gold = _conll(tmp_path)
+    system = tmp_path / "system.conll"
+    system.write_text(CONLL, encoding="utf-8")
+    cards = tmp_path / "cards"
+    results = cards / "system" / ".eval_results" / "chance_f1_conll2003_token.yaml"
+    results.parent.mkdir(parents=True)
+    results.write_text("kept\n", encoding="utf-8")
+    table = tmp_path / "table.md"
+    line = one_error(cli("leaderboard", f"{gold}:1", system, "--model-cards", cards, "--output", table))
+    assert "chance_f1_conll2003_token.yaml exists" in line
+    assert not (cards / "system" / "README.md").exists() and not table.exists()
+    assert results.read_text(encoding="utf-8") == "kept\n"

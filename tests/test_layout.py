@@ -117,8 +117,13 @@ def package_sources(root: Path = ROOT) -> dict[str, tuple[str, bool]]:
             for path in sorted(root.rglob("*.py"))}
 
 
+# entry points that, like the package root, sit above every layer: ``python -m chance_agreement`` and
+# ``python -m chance_agreement.cli`` run the command line (reports.cli)
+ENTRY_POINTS = (f"{PACKAGE}.__main__", f"{PACKAGE}.cli")
+
+
 def test_every_module_sits_in_a_layer_folder():
-    loose = [name for name in package_sources() if name != PACKAGE and layer_of(name) is None]
+    loose = [name for name in package_sources() if name not in (PACKAGE, *ENTRY_POINTS) and layer_of(name) is None]
     assert not loose, f"modules outside the layer folders {LAYERS}: {loose}"
     folders = sorted(p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists())
     assert folders == sorted(LAYERS)

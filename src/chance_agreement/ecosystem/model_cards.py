@@ -197,5 +197,23 @@ def write_eval_results(entries: dict, folder, file_name: str, *, force: bool = F
     return _write(entries, _targets(entries, folder, f".eval_results/{file_name}", force), eval_results_yaml)
 
 
+def check_model_repos(systems, folder, file_name: str, *, force: bool = False) -> None:
+    """Every refusal of ``write_model_repos`` for ``systems`` (names landing in one folder, an
+    existing README.md or Eval Results file without ``force``), with nothing written: a command
+    calls it before it reads or computes anything."""
+    items = dict.fromkeys(systems)
+    _targets(items, folder, "README.md", force)
+    _targets(items, folder, f".eval_results/{file_name}", force)
+
+
+def write_model_repos(cards: dict, entries: dict, folder, file_name: str, *, force: bool = False) -> list[Path]:
+    """``write_model_cards`` and ``write_eval_results`` in one: the refusals of both are checked
+    before either writes a file."""
+    readmes = _targets(cards, folder, "README.md", force)
+    results = _targets(entries, folder, f".eval_results/{file_name}", force)
+    return _write(cards, readmes, str) + _write(entries, results, eval_results_yaml)
+
+
 __all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_result_entries", "eval_results", "eval_results_name",
-           "eval_results_yaml", "metric_name", "model_card", "task_id", "write_eval_results", "write_model_cards"]
+           "eval_results_yaml", "metric_name", "model_card", "task_id", "write_eval_results", "write_model_cards",
+           "check_model_repos", "write_model_repos"]

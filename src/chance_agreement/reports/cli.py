@@ -121,5 +121,3 @@ __all__ = ["OneLineParser", "build_parser", "main"]
 if __name__ == "__main__":
     sys.exit(main())
 
-
-__all__ = ["OneLineParser", "PAPER", "build_parser", "demo_rows", "format_intervals", "format_report", "main"]

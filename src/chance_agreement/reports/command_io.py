@@ -54,6 +54,40 @@ def open_fraction(text: str) -> float:
     return value
 
 
+def _integer(text: str, least: int) -> int:
+    """``text`` as a whole number >= ``least`` (ASCII digits only: not '²' nor '٣'), else an
+    ``ArgumentTypeError``: argparse reports it as a usage error before any file is read."""
+    digits = text.strip()
+    digits = digits[1:] if digits[:1] in "+-" else digits
+    if not (digits.isascii() and digits.isdigit()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    value = int(text)
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number >= {least}")
+    return value
+
+
+def whole_number(text: str) -> int:
+    """argparse type of a count or seed that may be 0 (``--digits``, ``--random-state``)."""
+    return _integer(text, 0)
+
+
+def positive_number(text: str) -> int:
+    """argparse type of a count that must be 1 or more (``--n-resamples``, ``--n``)."""
+    return _integer(text, 1)
+
+
+def closed_fraction(text: str) -> float:
+    """argparse type of a value from 0 to 1, both included (``--split``); NaN is refused."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1")
+    return value
+
+
 def add_span_options(parser) -> None:
     """seqeval's chunking options (``--mode``, ``--scheme``, ``--suffix``) on a sub-command."""
 
@@ -168,5 +202,7 @@ def image_format(path) -> str:
     return suffix if suffix in IMAGE_FORMATS else "png"
 
 
-__all__ = ["IMAGE_FORMATS", "Command", "UsageError", "open_fraction", "add_span_options", "add_input_options",
-           "read_options", "split_names", "check_output_path", "input_files", "refuse_written_inputs", "check_outputs", "write_text", "emit", "image_format"]
+__all__ = ["IMAGE_FORMATS", "Command", "UsageError", "open_fraction", "whole_number", "positive_number",
+           "closed_fraction", "add_span_options", "add_input_options", "read_options", "split_names",
+           "check_output_path", "input_files", "refuse_written_inputs", "check_outputs", "write_text", "emit",
+           "image_format"]

@@ -18,7 +18,7 @@ import unicodedata
 import warnings
 from dataclasses import dataclass, field
 
-from .nested import TokenSpan
+from .nested import TokenSpan, build_forest
 from .tokenizer import tokenize
 from .validation import refuse_reserved_type
 
@@ -149,8 +149,12 @@ def warn_widened(texts: list[AnnotatedText], name: str) -> None:
 def pair_annotations(first: list[AnnotatedText], second: list[AnnotatedText]):
     """``(spans_a, spans_b, lengths)`` of two annotators of the same texts, sentence by sentence.
 
-    The two must have the same number of sentence units with the same text and the same tokens.
+    The two must have the same number of sentence units with the same text and the same tokens;
+    spans that cross (share tokens, neither inside the other: no forest holds them, see
+    ``spans.nested``) are an error naming the unit's file and line.
     """
+    for text in (*first, *second):
+        build_forest(text.spans, text.source)
     if len(first) != len(second):
         raise ValueError(f"the annotators have {len(first)} and {len(second)} texts "
                          f"({first[0].source if first else 'nothing'} vs {second[0].source if second else 'nothing'})")

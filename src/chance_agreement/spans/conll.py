@@ -105,7 +105,8 @@ def parse_column_spec(spec) -> tuple[str, int | None]:
     """``FILE`` or ``FILE:COLUMN`` (0-based column) -> (path, column or None); a file whose name
     really ends in ``:N`` is taken as it is."""
     path, sep, column = str(spec).rpartition(":")
-    if sep and path and column.lstrip("-").isdigit() and not Path(spec).exists():
+    digits = column.lstrip("-")
+    if sep and path and digits.isascii() and digits.isdigit() and not Path(spec).exists():
         return path, int(column)
     return str(spec), None
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
-
 from ...chance.random_model import MODELS
 from ..command_io import (Command, add_input_options, add_span_options, check_outputs, emit, input_files,
-                          open_fraction, read_options, split_names)
+                          open_fraction, read_options, split_names, whole_number)
 from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 
@@ -23,7 +21,7 @@ def arguments(parser) -> None:
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in text and Markdown")
+    parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text and Markdown")
     parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
                         help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
     parser.add_argument("--gamma-sampler", default="statistical",
@@ -44,13 +42,6 @@ def run(args) -> int:
                           gamma_sampler=args.gamma_sampler, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
-
-
-def whole_number(text: str) -> int:
-    """argparse type of ``--gamma-samples``: a whole number >= 0 (a usage error otherwise)."""
-    if not text.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number >= 0")
-    return int(text)
 
 
 COMMAND = Command(

@@ -8,7 +8,7 @@ import sys
 from ...chance.corrected_f1 import LEVELS, chance_f1
 from ...chance.random_model import MODELS
 from ...spans.conll import check_tag_columns, read_column_file
-from ..command_io import Command, add_span_options, open_fraction
+from ..command_io import Command, add_span_options, open_fraction, positive_number, whole_number
 
 
 def format_report(result: dict, digits: int = 4) -> str:
@@ -82,11 +82,11 @@ def arguments(parser) -> None:
     parser.add_argument("--model", choices=MODELS, default="non_overlapping")
     parser.add_argument("--reference-column", type=int, default=1, help="0-based column of the reference tags")
     parser.add_argument("--prediction-column", type=int, default=-1, help="0-based column of the predicted tags")
-    parser.add_argument("--digits", type=int, default=4)
+    parser.add_argument("--digits", type=whole_number, default=4)
     parser.add_argument("--confidence-level", type=open_fraction, default=None,
                         help="add sentence-bootstrap intervals at this level (e.g. 0.95)")
-    parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap (default: not seeded)")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--random-state", type=whole_number, default=None, help="seed of the bootstrap (default: not seeded)")
     add_span_options(parser)
 
 

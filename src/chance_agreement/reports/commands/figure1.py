@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...chance.random_model import MODELS
-from ..command_io import Command, check_outputs
+from ..command_io import Command, check_outputs, positive_number
 from ..plots import FIGURE1_LENGTHS, save_start_distributions
 
 
@@ -20,8 +20,8 @@ def run(args) -> int:
 def arguments(parser) -> None:
     parser.add_argument("--output", "-o", required=True, metavar="FILE.png",
                         help="image file to write, exactly this name (PNG unless it ends in .pdf, .svg or .jpg)")
-    parser.add_argument("--n", type=int, default=100, help="text length in tokens (default 100)")
-    parser.add_argument("--lengths", type=int, nargs="+", default=list(FIGURE1_LENGTHS),
+    parser.add_argument("--n", type=positive_number, default=100, help="text length in tokens (default 100)")
+    parser.add_argument("--lengths", type=positive_number, nargs="+", default=list(FIGURE1_LENGTHS),
                         help="segment lengths (default 1 5 10 15)")
     parser.add_argument("--model", choices=MODELS, default="non_overlapping")
 

@@ -6,10 +6,11 @@ import sys
 
 from ...chance.corrected_f1 import LEVELS
 from ...chance.random_model import MODELS
-from ...ecosystem.model_cards import eval_results_name, write_eval_results, write_model_cards
-from ..command_io import (Command, add_input_options, add_span_options, check_outputs, emit, input_files,
-                          open_fraction, read_options, split_names)
-from ..leaderboard import FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render
+from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
+from ..command_io import (Command, add_input_options, add_span_options, check_outputs, closed_fraction, emit,
+                          input_files, open_fraction, positive_number, read_options, split_names, whole_number)
+from ..leaderboard import (FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render,
+                           system_name)
 from ..plots import plot_leaderboard
 from ..progress import add_quiet_option
 
@@ -18,6 +19,9 @@ def run(args) -> int:
     check_outputs({"--output": args.output, "--plot": args.plot},
                   input_files([args.gold, *args.systems], args.typesystem))
     names = split_names(args.names)
+    if args.model_cards:  # every refusal before anything is read, computed or written
+        check_model_repos(names or [system_name(spec) for spec in args.systems], args.model_cards,
+                          eval_results_name(args.dataset, args.level), force=args.force)
     references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
                                        scheme=args.scheme, mode=args.mode, suffix=args.suffix, **read_options(args))
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
@@ -40,9 +44,8 @@ def write_model_repos(board: dict, args) -> None:
     """``--model-cards DIR``: per system a model repository folder with both Hub formats."""
     split = args.dataset_split or None
     cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, split, args.dataset_config)
-    written = write_model_cards(cards, args.model_cards, force=args.force)
-    written += write_eval_results(eval_results(board, args.dataset, split), args.model_cards,
-                                  eval_results_name(args.dataset, board["level"]), force=args.force)
+    written = write_model_repos(cards, eval_results(board, args.dataset, split), args.model_cards,
+                                eval_results_name(args.dataset, board["level"]), force=args.force)
     for path in written:
         print(path, file=sys.stderr)
 
@@ -57,20 +60,20 @@ def arguments(parser) -> None:
     parser.add_argument("--names", help="comma-separated system names (default: file names)")
     parser.add_argument("--level", choices=LEVELS, default="token")
     parser.add_argument("--model", choices=MODELS, default="non_overlapping")
-    parser.add_argument("--split", type=float, default=None,
+    parser.add_argument("--split", type=closed_fraction, default=None,
                         help="also score sentences with chance F1 above / at most this value (paper: 0.825)")
     parser.add_argument("--split-by", choices=SPLIT_BY, default="gold",
                         help="whose chance level splits the sentences (default: the gold against itself)")
     parser.add_argument("--confidence-level", type=open_fraction, default=None,
                         help="add bootstrap intervals of corrected F1 and a test against the next system down")
-    parser.add_argument("--n-resamples", type=int, default=1000, help="bootstrap resamples and permutations")
-    parser.add_argument("--random-state", type=int, default=None, help="seed of the bootstrap and the test")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples and permutations")
+    parser.add_argument("--random-state", type=whole_number, default=None, help="seed of the bootstrap and the test")
     parser.add_argument("--gold-noise", type=open_fraction, default=None,
                         help="share of noisy items in the gold: adds the noise paper's chance difference")
     parser.add_argument("--format", choices=FORMATS, default="markdown")
     parser.add_argument("--output", help="write the table to this file instead of standard output")
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in the Markdown table")
+    parser.add_argument("--digits", type=whole_number, default=4, help="decimals in the Markdown table")
     parser.add_argument("--model-cards", metavar="DIR",
                         help="write DIR/<system>/ as a model repository: .eval_results/*.yaml (Eval Results, one "
                              "task per score) and README.md (model-index, what evaluate.push_to_hub writes), "

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from ...chance.corrected_f1 import LEVELS
 from ...chance.random_model import MODELS
 from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, input_files,
-                          read_options, split_names)
+                          open_fraction, positive_number, read_options, split_names, whole_number)
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
 
 
@@ -32,16 +31,6 @@ def run(args) -> int:
     return 0
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
-
-
 def arguments(parser) -> None:
     parser.add_argument("annotations", nargs="+", metavar="FILE[:COLUMN]",
                         help="annotation files of any supported format (first: the reference or gold; FILE:COLUMN "
@@ -57,14 +46,14 @@ def arguments(parser) -> None:
                         help="0-based tag column of the other column files when they have no :COLUMN (default: last)")
     parser.add_argument("--level", choices=LEVELS, default="token")
     parser.add_argument("--model", choices=MODELS, default="non_overlapping")
-    parser.add_argument("--max-sentences", type=_non_negative, default=MAX_SENTENCES,
+    parser.add_argument("--max-sentences", type=whole_number, default=MAX_SENTENCES,
                         help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
-    parser.add_argument("--confidence-level", type=float, default=0.95,
+    parser.add_argument("--confidence-level", type=open_fraction, default=0.95,
                         help="bootstrap interval level, when chance_f1 computes intervals (default 0.95)")
-    parser.add_argument("--resamples", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="bootstrap random seed (default 0)")
+    parser.add_argument("--resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--seed", type=whole_number, default=0, help="bootstrap random seed (default 0)")
     parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
-    parser.add_argument("--gamma-samples", type=_non_negative, default=0, metavar="N",
+    parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
                         help="add gamma and its alignment of the most disordered sentences, with N random continua")
     parser.add_argument("--gamma-sampler", default="statistical",
                         help="gamma's random continua: statistical (default), shuffle or random_model")

@@ -56,13 +56,17 @@ def describe(head: bytes, path: Path) -> str:
 
 
 def detect(path) -> Reader:
-    """The first reader (in ``READER_MODULES`` order) whose ``sniff`` takes the file's content."""
+    """The first reader (in ``READER_MODULES`` order) whose ``sniff`` takes the file's content, else
+    the first that ``resembles`` it (so that its error names the line that is off)."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(2, "no such file", str(path))
     head = _head(path)
     for reader in readers().values():
         if reader.sniff(head, path):
+            return reader
+    for reader in readers().values():  # close to a format: its reader's error names the line
+        if reader.resembles is not None and reader.resembles(head, path):
             return reader
     raise ValueError(f"{path}: no reader takes this file: it looks like {describe(head, path)}; the formats are "
                      f"{', '.join(format_names())} (give --input-format to force one)")

@@ -8,7 +8,8 @@ a ``key`` (document id and sentence number, when the file has ids) and its ``tex
 names the file and line (or document) for error messages.
 
 A reader is a ``Reader``: its name, a one-line description, ``sniff(head, path)`` (does this
-content look like the format? ``head`` is the file's first bytes) and ``read(path, options)``.
+content look like the format? ``head`` is the file's first bytes) and ``read(path, options)``;
+optionally ``resembles(head, path)`` for content close to the format that no reader takes.
 """
 
 from __future__ import annotations
@@ -88,6 +89,10 @@ class Reader:
     read: Callable
     extra: str | None = None  # the pip extra the reader needs, if any
     folders: bool = False  # reads a folder too (brat)
+    # resembles(head, path): content close to the format but not quite (ragged columns): when no
+    # reader takes a file, the first that this says resembles it reads it, so that its own error
+    # names the line that is off
+    resembles: Callable | None = None
 
 
 def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint"):

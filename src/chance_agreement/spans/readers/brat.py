@@ -34,8 +34,8 @@ def _text_bound(path: Path, number: int, line: str, text: str):
     if ";" in offsets:
         raise ValueError(f"{where}: discontinuous annotation {fields[0]} ({offsets}) is not supported")
     parts = offsets.split()
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        raise ValueError(f"{where}: offsets {offsets!r} are not 'START END'")
+    if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):  # not '²' nor '٣'
+        raise ValueError(f"{where}: offsets {offsets!r} are not 'START END' (two whole numbers in the digits 0-9)")
     start, end = (char_offset(int(part), where) for part in parts)
     if not 0 <= start < end <= len(text):
         raise ValueError(f"{where}: span {(start, end, label)!r} is not a non-empty range of the "

@@ -8,17 +8,33 @@ the file. The tags stay the file's own (seqeval's chunking options apply to them
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..conll import ColumnFile, read_column_file
 from .base import Annotator, Reader, ReadOptions, Unit
 
 
-def _sniff(head: bytes, path: Path) -> bool:
+def _rows(head: bytes) -> list[list[str]]:
+    """The fields of the first 50 non-blank, non-comment lines of ``head`` (not ``-DOCSTART-``)."""
     text = head.decode("utf-8-sig", errors="replace")
     lines = [line for line in text.split("\n")[:-1] or text.split("\n") if line.strip() and not line.startswith("#")]
-    widths = {len(line.split()) for line in lines[:50] if line.split()[0] != "-DOCSTART-"}
-    return bool(lines) and len(widths) == 1 and widths.pop() >= 2
+    return [line.split() for line in lines[:50] if line.split()[0] != "-DOCSTART-"]
+
+
+def _sniff(head: bytes, path: Path) -> bool:
+    widths = {len(fields) for fields in _rows(head)}
+    return len(widths) == 1 and widths.pop() >= 2
+
+
+_TAG = re.compile(r"^(?:O|[BIESLU]-.+|.+-[BIESLU])$")
+
+
+def _resembles(head: bytes, path: Path) -> bool:
+    """Ragged columns (rows of different widths) whose first row ends in a tag: a column file with a
+    line off, which ``read_column_file`` names."""
+    rows = _rows(head)
+    return bool(rows) and len(rows[0]) >= 2 and bool(_TAG.match(rows[0][-1]))
 
 
 def units_of(columns: ColumnFile, column: int) -> list[Unit]:
@@ -46,6 +62,6 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 
 
 READERS = (Reader("conll", "CoNLL column files (token, then tag columns; CoNLL-U style '# sent_id' comments)",
-                  _sniff, _read),)
+                  _sniff, _read, resembles=_resembles),)
 
 __all__ = ["units_of", "annotator", "READERS"]
