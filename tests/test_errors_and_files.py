@@ -211,12 +211,14 @@ def test_report_checks_a_missing_output_folder_before_reading(tmp_path):
     assert "the folder" in line and "does not exist" in line and "never_read" not in line
 
 
-@pytest.mark.parametrize("module", ["chance_agreement", "chance_agreement.cli"])
-def test_python_dash_m_runs_the_command_line(tmp_path, module):
+def test_python_dash_m_runs_the_command_line(tmp_path):
     path = _conll(tmp_path)
-    done = cli("f1", path, module=module)
+    done = cli("f1", path, module="chance_agreement")
     assert done.returncode == 0 and "overall" in done.stdout and done.stderr == ""
-    assert "--digits: -1" in one_error(cli("f1", path, "--digits", "-1", module=module), status=2)
+    assert "--digits: -1" in one_error(cli("f1", path, "--digits", "-1", module="chance_agreement"), status=2)
+    old = cli("f1", path, module="chance_agreement.cli")  # the module path from before the layers: gone
+    assert old.returncode == 1 and "Traceback" not in old.stderr
+    assert old.stderr.strip().splitlines() == [f"{sys.executable}: No module named chance_agreement.cli"]
 
 
 def test_ragged_columns_get_the_column_readers_error_with_the_line(tmp_path):

@@ -117,9 +117,9 @@ def package_sources(root: Path = ROOT) -> dict[str, tuple[str, bool]]:
             for path in sorted(root.rglob("*.py"))}
 
 
-# entry points that, like the package root, sit above every layer: ``python -m chance_agreement`` and
-# ``python -m chance_agreement.cli`` run the command line (reports.cli)
-ENTRY_POINTS = (f"{PACKAGE}.__main__", f"{PACKAGE}.cli")
+# entry points that, like the package root, sit above every layer: ``python -m chance_agreement`` runs
+# the command line (reports.cli)
+ENTRY_POINTS = (f"{PACKAGE}.__main__",)
 
 
 def test_every_module_sits_in_a_layer_folder():

@@ -1,4 +1,7 @@
-"""``python -m chance_agreement ...``: the ``chance-agreement`` command (``reports.cli``)."""
+"""``python -m chance_agreement ...``: the ``chance-agreement`` command (``reports.cli``), where the
+console script is not on the PATH. Like the package root, this entry point sits above every layer.
+(``chance_agreement.cli``, the module path from before the layer folders, stays gone: see
+tests/test_layout.py.)"""
 
 from __future__ import annotations
 

@@ -4,6 +4,8 @@
     chance-agreement agreement A B ...  one report on two or more annotators (``team_report``)
     chance-agreement demo               the paper's simulations, our values beside the paper's
 
+``python -m chance_agreement ...`` runs the same command line.
+
 Each sub-command is one module of ``reports.commands`` (the command registry). Errors are one line on
 standard error, ``chance-agreement: error: FILE: line N: problem``, never a traceback; exit status
 2 for a wrong command line, 1 for input that cannot be read or used, 0 otherwise (also when the

@@ -31,7 +31,7 @@ def run(args) -> int:
                               progress=False if args.quiet else None)
     emit(render(board, args.format, args.digits), args.output)
     if args.model_cards:
-        write_model_repos(board, args)
+        _write_model_repos(board, args)
     if args.plot:
         try:
             plot_leaderboard(board, args.plot)
@@ -40,7 +40,7 @@ def run(args) -> int:
     return 0
 
 
-def write_model_repos(board: dict, args) -> None:
+def _write_model_repos(board: dict, args) -> None:
     """``--model-cards DIR``: per system a model repository folder with both Hub formats."""
     split = args.dataset_split or None
     cards = model_cards(board, args.dataset, args.dataset_name or args.dataset, split, args.dataset_config)
