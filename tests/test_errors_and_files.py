@@ -244,3 +244,35 @@ def test_model_cards_refusals_come_before_anything_is_written(tmp_path):
     assert "chance_f1_conll2003_token.yaml exists" in line
     assert not (cards / "system" / "README.md").exists() and not table.exists()
     assert results.read_text(encoding="utf-8") == "kept\n"
+
+
+# -- 4: API arguments of the wrong type or depth: a ValueError naming the argument ----------------
+
+def _api_cases():
+    from chance_agreement.chance.random_model import sample_annotation
+    from chance_agreement.noise.noise_model import hard_agreement_probability
+    from chance_agreement.reliability.unitizing import unitizing_alpha_from_units
+
+    two = [[(0, 2)], [(0, 2)]]
+    return [
+        (unitizing_alpha_from_units, (10, [(0, 2), (0, 2)]), {}, r"annotator 0, unit 0: expected \(start, end\)"),
+        (unitizing_alpha_from_units, (10, [[0, 2], [0, 2]]), {}, "units_per_annotator is a list over annotators"),
+        (unitizing_alpha_from_units, (10, two), {"gap_breaks": None}, "gap_breaks must be a list of integer positions"),
+        (unitizing_alpha_from_units, (10, two), {"gap_breaks": 5}, "gap_breaks must be a list of integer positions"),
+        (hard_agreement_probability, ({"a": ["PER", "O"]},), {}, "labels_on_disagreed must be a sequence of items"),
+        (hard_agreement_probability, (["PO", "OP"],), {}, "labels_on_disagreed must be a sequence of items"),
+        (hard_agreement_probability, ([[["PER"], ["O"]], [["O"], ["PER"]]],), {},
+         r"item 0: annotator 0's label \['PER'\] is not a single label"),
+        (sample_annotation, (10, None), {}, "lengths must be a list of segment lengths"),
+        (sample_annotation, (10, 2), {}, "lengths must be a list of segment lengths"),
+        (sample_annotation, (10, "ab"), {}, "lengths must be a list of segment lengths"),
+        (sample_annotation, (10, [2]), {"rng": "seed"}, "rng must be None, a seed"),
+        (sample_annotation, (10, [2]), {"rng": -1}, "rng must be None, a seed"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_api_arguments_of_the_wrong_kind_name_the_argument(case):
+    function, args, kwargs, message = _api_cases()[case]
+    with pytest.raises(ValueError, match=message):
+        function(*args, **kwargs)

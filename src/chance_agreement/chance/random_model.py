@@ -43,6 +43,7 @@ from __future__ import annotations
 import math
 import operator
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 from functools import lru_cache
 
@@ -76,6 +77,8 @@ def _check_inputs(n, lengths, model: str) -> tuple[int, tuple[int, ...]]:
         raise ValueError(f"n must be an integer number of tokens, got {n!r}") from None
     if n < 0:
         raise ValueError(f"n must be >= 0, got {n}")
+    if isinstance(lengths, (str, bytes)) or not isinstance(lengths, Iterable):
+        raise ValueError(f"lengths must be a list of segment lengths (whole numbers >= 1), got {lengths!r}")
     checked = []
     for position, length in enumerate(lengths):
         try:
@@ -695,7 +698,11 @@ def sample_annotation(n: int, lengths, rng=None, model: str = "non_overlapping")
     independent uniform starts. ``rng`` is a ``numpy.random.Generator`` or a seed.
     """
     n, lengths = _check_inputs(n, lengths, model)
-    rng = np.random.default_rng(rng)
+    try:
+        rng = np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise ValueError(f"rng must be None, a seed (a whole number >= 0) or a numpy.random.Generator, "
+                         f"got {rng!r}") from None
     sizes = np.asarray(lengths, dtype=np.int64)
     k = sizes.size
     if model == "overlapping":

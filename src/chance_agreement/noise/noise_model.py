@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import asdict, dataclass
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
@@ -351,10 +352,14 @@ def _label_rows(labels, name: str) -> list[list]:
         if labels.ndim != 2:
             raise ValueError(f"{name} must be 2-d (items x annotators), got {labels.ndim} dimension(s)")
         labels = labels.tolist()
+    shape = f"{name} must be a sequence of items, each a sequence of labels (one per annotator)"
     try:
-        rows = [list(row) for row in labels]
+        items = [] if isinstance(labels, Mapping) else list(labels)
+        if isinstance(labels, Mapping) or any(isinstance(row, (str, bytes, Mapping)) for row in items):
+            raise TypeError
+        rows = [list(row) for row in items]
     except TypeError:
-        raise ValueError(f"{name} must be a sequence of items, each a sequence of labels") from None
+        raise ValueError(shape) from None
     if not rows:
         raise ValueError(f"{name} is empty: no items")
     k = len(rows[0])
@@ -367,6 +372,9 @@ def _label_rows(labels, name: str) -> list[list]:
                     f"item {i}: annotator {j}'s label is missing; the noise model needs every "
                     "annotator on every instance"
                 )
+            if not isinstance(label, Hashable):
+                raise ValueError(f"item {i}: annotator {j}'s label {label!r} is not a single label ({name} is "
+                                 f"items x annotators labels)")
     if k < 2:
         raise ValueError(f"need at least two annotators (columns), got {k}")
     return rows

@@ -39,7 +39,7 @@ from bisect import bisect_left
 from collections import Counter
 from fractions import Fraction
 from itertools import accumulate
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -406,6 +406,8 @@ def _check_units(length, units_per_annotator, gap_breaks):
     length = int(length)
     if isinstance(units_per_annotator, (str, bytes)) or not isinstance(units_per_annotator, Sequence):
         raise ValueError("units_per_annotator must be a list over annotators of lists of units")
+    if isinstance(gap_breaks, (str, bytes)) or not isinstance(gap_breaks, Iterable):
+        raise ValueError(f"gap_breaks must be a list of integer positions, got {gap_breaks!r}")
     breaks = sorted({_as_position(b, "gap break") for b in gap_breaks})
     if breaks and not 0 < breaks[0] <= breaks[-1] < length:
         raise ValueError(f"gap breaks must lie strictly inside (0, {length}), got {breaks}")
@@ -415,8 +417,10 @@ def _check_units(length, units_per_annotator, gap_breaks):
             raise ValueError(f"annotator {i}: expected a list of units, got {annotator!r}")
         normalised = []
         for k, unit in enumerate(annotator):
-            if isinstance(unit, (str, bytes)) or len(unit) not in (2, 3):
-                raise ValueError(f"annotator {i}, unit {k}: expected (start, end) or (type, start, end), got {unit!r}")
+            if (isinstance(unit, (str, bytes)) or not isinstance(unit, (Sequence, np.ndarray))
+                    or len(unit) not in (2, 3)):
+                raise ValueError(f"annotator {i}, unit {k}: expected (start, end) or (type, start, end), got {unit!r} "
+                                 f"(units_per_annotator is a list over annotators of lists of units)")
             type_, start, end = (UNTYPED, *unit) if len(unit) == 2 else unit
             start, end = _as_position(start, "unit start"), _as_position(end, "unit end")
             if not 0 <= start < end <= length:
