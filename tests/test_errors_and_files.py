@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from chance_agreement import nested_chance_f1, span_chance_f1
+from test_command_line_errors import failed
 
 DATA = Path(__file__).resolve().parent / "data"
 TEXT = "Ada met Bob in Rome ."
@@ -27,12 +28,7 @@ def cli(*args, cwd=None, module="chance_agreement.reports.cli") -> subprocess.Co
 
 def one_error(result: subprocess.CompletedProcess, status: int = 1) -> str:
     """The single error line of a run that exited with ``status`` (no traceback, nothing else)."""
-    assert result.returncode == status, (result.returncode, result.stderr)
-    assert "Traceback" not in result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "error: " in lines[0]
-    return lines[0]
+    return failed(result, status)
 
 
 def jsonl(path: Path, *records) -> Path:
