@@ -161,6 +161,16 @@ def test_non_utf8_jsonl_and_brat_files_name_file_and_line(tmp_path):
     assert "doc.ann: line 2: byte 0xf6" in one_error(cli("spans", good, tmp_path / "doc.ann"))
 
 
+def test_a_non_utf8_cas_json_file_names_its_line(tmp_path):
+    data = (DATA / "formats" / "cas" / "alice.json").read_bytes()
+    at = data.index(b"Ada")
+    bad = tmp_path / "alice.json"
+    bad.write_bytes(data[:at] + b"\xe9" + data[at + 1:])
+    number = data.count(b"\n", 0, at) + 1
+    line = one_error(cli("spans", bad, DATA / "formats" / "cas" / "bob.json"))
+    assert f"alice.json: line {number}: byte 0xe9" in line
+
+
 @pytest.mark.parametrize("offsets", ["0 \u00b3", "\u0660 3", "0 \u0663", "\uff10 3"])
 def test_brat_offsets_in_other_digits_are_refused_naming_file_and_line(tmp_path, offsets):
     (tmp_path / "doc.txt").write_text("Ada met Bob\n", encoding="utf-8")

@@ -21,7 +21,7 @@ import warnings
 from pathlib import Path
 
 from ..annotated_text import annotate, warn_widened
-from .base import Annotator, Reader, ReadOptions, unit_of
+from .base import Annotator, Reader, ReadOptions, read_text, unit_of
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api"
 NAMED_ENTITY = f"{DKPRO}.ner.type.NamedEntity"
@@ -60,6 +60,8 @@ def _load(path: Path, options: ReadOptions, xmi: bool):
 
 def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
     cassis = _cassis()
+    if not xmi:
+        read_text(path)  # JSON is UTF-8: a byte that is not is an error naming its line
     try:
         if not xmi:
             with path.open("rb") as handle:
