@@ -109,57 +109,6 @@ def _count_tables(excesses: list[list[int]], rows: int, columns: int) -> np.ndar
     return tables
 
 
-def _without(tables: np.ndarray, excesses: np.ndarray) -> np.ndarray:
-    """Each count table with one segment of excess ``excesses[i]`` left out:
-    ``c'_j(x) = c_j(x) - c'_{j-1}(x - e)`` (item 4); exact for exact counts."""
-    out = tables.copy()
-    rows, columns = tables.shape[1], tables.shape[2]
-    for excess in np.unique(excesses).tolist():
-        if excess >= columns:
-            continue
-        members = np.flatnonzero(excesses == excess)
-        part = out[members]
-        for j in range(1, rows):
-            part[:, j, excess:] -= part[:, j - 1, : columns - excess]
-        out[members] = part
-    return out
-
-
-def _binomial_rows(rows: int, columns: int, scales: np.ndarray) -> np.ndarray:
-    """``out[i, p, x] = scales[i]^p C(x, p)`` by running sums: ``C(x, p) = sum_{y < x} C(y, p - 1)``."""
-    out = np.zeros((scales.size, rows, columns))
-    out[:, 0, :] = 1.0
-    for p in range(1, rows):
-        out[:, p, 1:] = np.cumsum(out[:, p - 1, :-1], axis=1) * scales[:, None]
-    return out
-
-
-def _weights(slots: np.ndarray, draws: np.ndarray, scales: np.ndarray, rows: int, columns: int) -> np.ndarray:
-    """``w[i, s, t] = C(N - t, K - s) / C(N, K) / scale^s`` as running products of ratios
-    (``N = slots[i]``, ``K = draws[i]``)."""
-    t = np.arange(columns, dtype=float)[None, :]
-    n, k, scale = slots[:, None].astype(float), draws[:, None].astype(float), scales[:, None]
-    first = np.ones((slots.size, columns))
-    first[:, 1:] = np.cumprod((n - k - t[:, :-1]) / (n - t[:, :-1]), axis=1)  # C(N - t, K) / C(N, K)
-    s = np.arange(1, rows, dtype=float)[None, :, None]
-    steps = (k[:, :, None] - s + 1.0) / ((n[:, :, None] - t[:, None, :] - k[:, :, None] + s) * scale[:, :, None])
-    return np.concatenate((first[:, None, :], first[:, None, :] * np.cumprod(steps, axis=1)), axis=1)
-
-
-def _horner(tables: np.ndarray, binomials: np.ndarray) -> np.ndarray:
-    """``Z[i, s, t]`` (item 2) of every scaled table ``tables[i, j, x]`` at once: at step ``j``
-    the live rows ``s >= j`` become ``T(acc) + v_j`` (``T``: running sum of the earlier positions)."""
-    count, rows, columns = tables.shape
-    acc, shifted = np.zeros((count, rows, columns)), np.zeros((count, rows, columns))
-    for j in range(rows - 1, -1, -1):
-        live, running = acc[:, j:, :], shifted[:, j:, :]
-        if j < rows - 1 and columns > 1:
-            np.cumsum(live[:, :, :-1], axis=2, out=running[:, :, 1:])  # column 0 stays 0
-        np.multiply(tables[:, j, None, :], binomials[:, : rows - j, :], out=live)
-        live += running
-    return np.cumsum(acc, axis=2)
-
-
 class _Job:
     """One side of a unit: its positive excesses, ``N``, the density ``lambda`` and, per wanted
     exclusion, ``[excess, K', E_e, S]`` (``S`` filled in by ``side_bands_many``)."""
@@ -176,65 +125,150 @@ class _Job:
         self.columns = max(item[2] for item in self.items) + 1
 
 
-def _batch(jobs: list[_Job]) -> list[list[tuple[np.ndarray, float]]]:
-    """``side_bands`` of several jobs in one set of array operations (padded to the largest)."""
-    rows, columns = max(job.rows for job in jobs), max(job.columns for job in jobs)
-    counts = _count_tables([job.positive for job in jobs], rows, columns)
-    owner = np.array([i for i, job in enumerate(jobs) for _ in job.items])
-    items = [item for job in jobs for item in job.items]
-    excess = np.array([item[0] for item in items])
-    draws = np.array([item[1] for item in items])
-    tables = _without(counts[owner], np.where(excess > 0, excess, columns))
-    for i in np.flatnonzero((excess > 0) & (counts.max(axis=(1, 2)) >= 2.0**53)[owner]).tolist():
-        others = list(jobs[owner[i]].positive)
-        others.remove(excess[i])  # inexact counts: each table from its own segments
-        tables[i] = _count_tables([others], rows, columns)[0]
-    scales = np.array([jobs[i].scale for i in owner])
-    j = np.arange(1, rows, dtype=float)[None, :]
-    factors = np.ones((len(items), rows))  # scale^j / C(K', j), 0 above K'
-    factors[:, 1:] = np.cumprod(scales[:, None] * j / np.maximum(draws[:, None] - j + 1.0, 1.0), axis=1)
-    factors[:, 1:][j.repeat(len(items), axis=0) > draws[:, None]] = 0.0
-    tables *= factors[:, :, None]
-    binomials = _binomial_rows(rows, columns, np.array([job.scale for job in jobs]))
-    slots = np.array([jobs[i].slots for i in owner])
-    values = np.zeros((len(items), columns))
-    for members, height, width in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
-        sums = _horner(tables[members, :height, :width], binomials[owner[members], :height, :width])
-        weights = _weights(slots[members], draws[members], scales[members], height, width)
-        for k, i in enumerate(members.tolist()):
-            weights[k, items[i][3] + 1 :] = 0.0
-        for s in range(height):  # a fixed order; rows past an item's S add zeros, which change no bit
-            values[members, :width] += weights[:, s] * sums[:, s]
-    out, index = [], 0
-    for job in jobs:
-        out.append([(values[index + k, : item[2]].copy(), float(values[index + k, item[2]]))
-                    for k, item in enumerate(job.items)])
-        index += len(job.items)
+def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
+    """Each job's count table ``c[j, x]`` (``j < rows``, ``x < columns``), jobs of similar shape
+    in one ``_count_tables`` call; marks the jobs whose counts are not all exact (``inexact``)."""
+    out: list = [None] * len(prepared)
+    for batch in _batches(prepared):
+        rows, columns = max(prepared[i].rows for i in batch), max(prepared[i].columns for i in batch)
+        tables = _count_tables([prepared[i].positive for i in batch], rows, columns)
+        for i, table in zip(batch, tables):
+            out[i] = table[: prepared[i].rows, : prepared[i].columns]
+            prepared[i].inexact = bool(table.max() >= 2.0**53)
     return out
+
+
+class _Group:
+    """The items of one group (similar ``S``, in decreasing band length) as arrays over items:
+    their count tables (``sources[x, j, u]``, each item reading ``source[i]`` and leaving out a
+    segment of excess ``excess[i]``), ``lambda``, ``N``, ``K'``, ``S`` and band ends."""
+
+    def __init__(self, members, owners, items, prepared, counts, rows: int, columns: int):
+        self.rows, self.columns = rows, columns
+        jobs = [prepared[owners[i]] for i in members]
+        self.scales = np.array([job.scale for job in jobs])
+        self.slots = np.array([job.slots for job in jobs], dtype=float)
+        self.draws = np.array([items[i][1] for i in members], dtype=float)
+        self.cuts = np.array([items[i][3] for i in members])
+        widths = np.array([items[i][2] + 1 for i in members])
+        self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
+        tables, where, self.source = [], {}, np.empty(len(members), dtype=np.int64)
+        self.excess = np.full(len(members), columns, dtype=np.int64)  # columns: nothing left out
+        for k, i in enumerate(members):
+            excess, job = items[i][0], jobs[k]
+            if excess > 0 and job.inexact:  # inexact counts: the table from its own segments
+                others = list(job.positive)
+                others.remove(excess)
+                where[("own", i)] = len(tables)
+                tables.append(_count_tables([others], rows, columns)[0])
+                self.source[k] = where[("own", i)]
+                continue
+            if owners[i] not in where:
+                where[owners[i]] = len(tables)
+                tables.append(counts[owners[i]])
+            self.source[k], self.excess[k] = where[owners[i]], excess if excess > 0 else columns
+        self.sources = np.zeros((columns, rows, len(tables)))
+        for u, table in enumerate(tables):
+            height, width = min(rows, table.shape[0]), min(columns, table.shape[1])
+            self.sources[:width, :height, u] = table[:height, :width].T
+
+    def factors(self) -> np.ndarray:
+        """``f[j, i] = lambda^j / C(K', j)``, 0 above ``K'``."""
+        j = np.arange(1, self.rows, dtype=float)[:, None]
+        out = np.ones((self.rows, self.scales.size))
+        if self.rows > 1:
+            np.cumprod(self.scales * j / np.maximum(self.draws - j + 1.0, 1.0), axis=0, out=out[1:])
+            out[1:][np.broadcast_to(j > self.draws, out[1:].shape)] = 0.0
+        return out
+
+    def first_weights(self) -> np.ndarray:
+        """``w[s, i] = C(N, K' - s) / C(N, K') / lambda^s`` (position 0), 0 past the item's ``S``."""
+        s = np.arange(1, self.rows, dtype=float)[:, None]
+        out = np.ones((self.rows, self.scales.size))
+        if self.rows > 1:
+            steps = (self.draws - s + 1.0) / ((self.slots - self.draws + s) * self.scales)
+            np.cumprod(steps, axis=0, out=out[1:])
+        out[np.arange(self.rows)[:, None] > self.cuts] = 0.0
+        return out
+
+
+def _staircase(rows: int, steps: int = 3) -> list[tuple[int, int, int]]:
+    """``(first, stop, width)``: rows ``p`` of the Horner square in ``steps`` blocks, each with
+    the levels ``j < width = rows - first`` that its chains need (``p + j < rows``)."""
+    cuts = sorted({round(rows * k / steps) for k in range(steps + 1)})
+    return [(first, stop, rows - first) for first, stop in zip(cuts, cuts[1:])][::-1]
+
+
+def _group_values(group: _Group) -> np.ndarray:
+    """``V[t, i]`` (``t < columns``) of a group's items, one position at a time; every array
+    operation works on whole rows of the items whose band reaches ``t`` (``active[t]``).
+
+    At position ``t``: the count table without the item's segment, ``c'_j(t) = c_j(t) -
+    c'_{j-1}(t - e)`` (item 4, exact integers); ``B_p(t) = lambda^p C(t, p)`` by Pascal's rule
+    ``B_p(t) = B_p(t - 1) + lambda B_{p-1}(t - 1)``; the Horner chains of item 2 with
+    ``p = s - j``: ``U[p, j](t) = f_j c'_j(t) B_p(t) + R[p - 1, j + 1](t)``, where
+    ``R[p, j](t) = sum_{t' < t} U[p, j](t')`` is the running sum ``T`` of the level above, and
+    ``Z_s(t) = R[s, 0](t + 1)``; the weights ``w_s(t) = w_s(t - 1) (N - t + 1 - K' + s) /
+    (N - t + 1)``; and ``V(t) = sum_s w_s(t) Z_s(t)``, summed over ``s`` in a fixed order."""
+    rows, columns, count = group.rows, group.columns, group.scales.size
+    tables = np.zeros((columns, rows, count))  # c'[x, j, i], exact integers
+    products = np.zeros((columns, rows, count))  # w_s(t) Z_s(t)
+    running = np.zeros((rows, rows, count))  # R[p, j]
+    powers = np.zeros((rows, count))
+    powers[0] = 1.0
+    level = np.empty((rows, rows, count))
+    factors, weights = group.factors(), group.first_weights()
+    s = np.arange(rows, dtype=float)[:, None]
+    blocks = _staircase(rows)
+    for t in range(columns):
+        a = int(group.active[t])
+        table = tables[t, :, :a]
+        np.take(group.sources[t], group.source[:a], axis=1, out=table)
+        late = np.flatnonzero(group.excess[:a] <= t)
+        if late.size and rows > 1:
+            table[1:, late] -= tables[t - group.excess[late], :-1, late].T
+        if t:
+            powers[1:, :a] += group.scales[:a] * powers[:-1, :a]
+            weights[:, :a] *= (group.slots[:a] - t + 1.0 - group.draws[:a] + s) / (group.slots[:a] - t + 1.0)
+        scaled = table * factors[:, :a]
+        for first, stop, width in blocks:  # rows p in [first, stop), last block first: R[p - 1] still at t - 1
+            now = np.multiply(powers[first:stop, None, :a], scaled[None, :width, :], out=level[first:stop, :width, :a])
+            if first:
+                now += running[first - 1 : stop - 1, 1 : width + 1, :a]
+            else:
+                now[1:, : width - 1] += running[: stop - 1, 1:width, :a]
+            running[first:stop, :width, :a] += now
+        np.multiply(weights[:, :a], running[:, 0, :a], out=products[t, :, :a])
+    values = np.zeros((columns, count))
+    for row in range(rows):  # a fixed order; rows past an item's S add zeros, which change no bit
+        values += products[:, row]
+    return values
 
 
 # Largest padded (items x rows x columns) block formed at once, and how much of a batch's padded
 # Horner work (items x rows^2 x columns) may be padding.
-_BLOCK = 1 << 19
+_BLOCK = 1 << 21
 _WASTE = 1.25
 
 
 def _item_groups(shapes: list[tuple[int, int]]):
-    """``(members, rows, columns)``: items of similar ``(rows, columns)``, padded Horner work
-    at most ``_WASTE`` times their own."""
+    """``(members, rows, columns)``: items of similar ``rows`` (``S + 1``), in decreasing
+    ``columns`` within a group; a group's padded Horner work (items x rows^2) is at most
+    ``_WASTE`` times its own and its arrays at most ``_BLOCK`` entries."""
     order = sorted(range(len(shapes)), key=lambda i: shapes[i])
     groups, members, rows, columns, work = [], [], 0, 0, 0
     for i in order:
         height, width = shapes[i]
         wide = (max(rows, height), max(columns, width))
-        if members and (len(members) + 1) * wide[0] ** 2 * wide[1] > _WASTE * (work + height**2 * width):
-            groups.append((np.array(members), rows, columns))
+        if members and ((len(members) + 1) * wide[0] ** 2 > _WASTE * (work + height**2)
+                        or (len(members) + 1) * wide[0] * wide[1] > _BLOCK):
+            groups.append((members, rows, columns))
             members, wide, work = [], (height, width), 0
         members.append(i)
-        (rows, columns), work = wide, work + height**2 * width
+        (rows, columns), work = wide, work + height**2
     if members:
-        groups.append((np.array(members), rows, columns))
-    return groups
+        groups.append((members, rows, columns))
+    return [(np.array(sorted(members, key=lambda i: -shapes[i][1])), rows, columns) for members, rows, columns in groups]
 
 
 def _batches(prepared: list[_Job]) -> list[list[int]]:
@@ -261,21 +295,30 @@ def _batches(prepared: list[_Job]) -> list[list[int]]:
 
 
 def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
-    """``side_bands`` of many ``(n, lengths, exclusions)`` at once: jobs of similar shape share
-    array operations (the values of each are the same bits as alone)."""
+    """``side_bands`` of many ``(n, lengths, exclusions)`` at once: one count table per job,
+    then the items of all jobs in groups of similar shape that share array operations (the
+    values of each are the same bits as alone)."""
     prepared = [_Job(*job) for job in jobs]
+    owners = [i for i, job in enumerate(prepared) for _ in job.items]
     items = [item for job in prepared for item in job.items]
-    if items:
-        cuts = tail_rows([job.slots for job in prepared for _ in job.items], [item[1] for item in items],
-                         [item[2] for item in items])
-        for item, cut in zip(items, cuts.tolist()):
-            item[3] = cut
+    if not items:
+        return [[] for _ in prepared]
+    cuts = tail_rows([prepared[i].slots for i in owners], [item[1] for item in items], [item[2] for item in items])
+    for item, cut in zip(items, cuts.tolist()):
+        item[3] = cut
     for job in prepared:
         job.shape()
-    out: list = [None] * len(prepared)
-    for batch in _batches(prepared):
-        for i, result in zip(batch, _batch([prepared[i] for i in batch])):
-            out[i] = result
+    counts = _job_counts(prepared)
+    results: list = [None] * len(items)
+    for members, rows, columns in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
+        values = _group_values(_Group(members.tolist(), owners, items, prepared, counts, rows, columns))
+        for k, i in enumerate(members.tolist()):
+            width = items[i][2]
+            results[i] = (values[:width, k].copy(), float(values[width, k]))
+    out, index = [], 0
+    for job in prepared:
+        out.append(results[index : index + len(job.items)])
+        index += len(job.items)
     return out
 
 
