@@ -211,25 +211,29 @@ def _group_values(group: _Group) -> np.ndarray:
     ``Z_s(t) = R[s, 0](t + 1)``; the weights ``w_s(t) = w_s(t - 1) (N - t + 1 - K' + s) /
     (N - t + 1)``; and ``V(t) = sum_s w_s(t) Z_s(t)``, summed over ``s`` in a fixed order."""
     rows, columns, count = group.rows, group.columns, group.scales.size
-    tables = np.zeros((columns, rows, count))  # c'[x, j, i], exact integers
+    tables = np.zeros((columns + 1, rows, count))  # c'[x, j, i], exact integers; x = columns: zeros
+    np.take(group.sources, group.source, axis=2, out=tables[:columns])  # c[x, j, i]
+    back = np.arange(columns)[:, None] - group.excess[None, :]  # t - e, or the zero slab
+    back[back < 0] = columns
+    back *= rows * count
+    offsets = (np.arange(rows - 1) * count)[:, None] + np.arange(count)  # j * count + i
     products = np.zeros((columns, rows, count))  # w_s(t) Z_s(t)
     running = np.zeros((rows, rows, count))  # R[p, j]
     powers = np.zeros((rows, count))
     powers[0] = 1.0
     level = np.empty((rows, rows, count))
     factors, weights = group.factors(), group.first_weights()
-    s = np.arange(rows, dtype=float)[:, None]
+    numerators = (group.slots - group.draws + 1.0) + np.arange(rows, dtype=float)[:, None]  # N + 1 - K' + s
     blocks = _staircase(rows)
+    leaving = rows > 1 and bool((group.excess < columns).any())
     for t in range(columns):
         a = int(group.active[t])
         table = tables[t, :, :a]
-        np.take(group.sources[t], group.source[:a], axis=1, out=table)
-        late = np.flatnonzero(group.excess[:a] <= t)
-        if late.size and rows > 1:
-            table[1:, late] -= tables[t - group.excess[late], :-1, late].T
+        if leaving:  # c'_j(t) = c_j(t) - c'_{j-1}(t - e): zeros where nothing is left out yet
+            table[1:] -= tables.take(back[t, :a] + offsets[:, :a])
         if t:
             powers[1:, :a] += group.scales[:a] * powers[:-1, :a]
-            weights[:, :a] *= (group.slots[:a] - t + 1.0 - group.draws[:a] + s) / (group.slots[:a] - t + 1.0)
+            weights[:, :a] *= (numerators[:, :a] - t) / (group.slots[:a] + (1.0 - t))
         scaled = table * factors[:, :a]
         for first, stop, width in blocks:  # rows p in [first, stop), last block first: R[p - 1] still at t - 1
             now = np.multiply(powers[first:stop, None, :a], scaled[None, :width, :], out=level[first:stop, :width, :a])
@@ -251,24 +255,42 @@ _BLOCK = 1 << 21
 _WASTE = 1.25
 
 
+# Estimated seconds per position of a group's loop (its array calls) and per padded Horner
+# entry (item x position x rows^2): how ``_item_groups`` trades calls against padding. They
+# choose the groups only; no value depends on them.
+_PER_POSITION = 4e-5
+_PER_ENTRY = 1.2e-9
+
+
 def _item_groups(shapes: list[tuple[int, int]]):
-    """``(members, rows, columns)``: items of similar ``rows`` (``S + 1``), in decreasing
-    ``columns`` within a group; a group's padded Horner work (items x rows^2) is at most
-    ``_WASTE`` times its own and its arrays at most ``_BLOCK`` entries."""
-    order = sorted(range(len(shapes)), key=lambda i: shapes[i])
-    groups, members, rows, columns, work = [], [], 0, 0, 0
-    for i in order:
-        height, width = shapes[i]
-        wide = (max(rows, height), max(columns, width))
-        if members and ((len(members) + 1) * wide[0] ** 2 > _WASTE * (work + height**2)
-                        or (len(members) + 1) * wide[0] * wide[1] > _BLOCK):
-            groups.append((members, rows, columns))
-            members, wide, work = [], (height, width), 0
-        members.append(i)
-        (rows, columns), work = wide, work + height**2
-    if members:
-        groups.append((members, rows, columns))
-    return [(np.array(sorted(members, key=lambda i: -shapes[i][1])), rows, columns) for members, rows, columns in groups]
+    """``(members, rows, columns)``: the items as groups of consecutive ``rows`` (``S + 1``),
+    chosen by dynamic programming over the distinct ``rows`` to minimise the estimated time
+    (``_PER_POSITION`` per position of the longest band, ``_PER_ENTRY`` per padded entry); the
+    members of a group in decreasing ``columns``, cut into chunks of at most ``_BLOCK`` entries."""
+    by_rows: dict[int, list[int]] = {}
+    for i, (height, _) in enumerate(shapes):
+        by_rows.setdefault(height, []).append(i)
+    heights = sorted(by_rows)
+    widths = [sum(shapes[i][1] for i in by_rows[h]) for h in heights]
+    longest = [max(shapes[i][1] for i in by_rows[h]) for h in heights]
+    best, cut = [0.0] + [math.inf] * len(heights), [0] * (len(heights) + 1)
+    for stop in range(1, len(heights) + 1):
+        total = top = 0
+        for first in range(stop - 1, -1, -1):
+            total, top = total + widths[first], max(top, longest[first])
+            cost = best[first] + _PER_POSITION * top + _PER_ENTRY * heights[stop - 1] ** 2 * total
+            if cost < best[stop]:
+                best[stop], cut[stop] = cost, first
+    groups, stop = [], len(heights)
+    while stop:
+        first = cut[stop]
+        members = sorted((i for h in heights[first:stop] for i in by_rows[h]), key=lambda i: -shapes[i][1])
+        rows, chunk = heights[stop - 1], max(1, _BLOCK // (heights[stop - 1] * shapes[members[0]][1]))
+        for start in range(0, len(members), chunk):
+            part = members[start : start + chunk]
+            groups.append((np.array(part), rows, shapes[part[0]][1]))
+        stop = first
+    return groups[::-1]
 
 
 def _batches(prepared: list[_Job]) -> list[list[int]]:
