@@ -192,9 +192,11 @@ class _Group:
         return out
 
 
-def _staircase(rows: int, steps: int = 3) -> list[tuple[int, int, int]]:
-    """``(first, stop, width)``: rows ``p`` of the Horner square in ``steps`` blocks, each with
-    the levels ``j < width = rows - first`` that its chains need (``p + j < rows``)."""
+def _staircase(rows: int) -> list[tuple[int, int, int]]:
+    """``(first, stop, width)``: rows ``p`` of the Horner square in a few blocks (more for
+    larger squares), each with the levels ``j < width = rows - first`` that its chains need
+    (``p + j < rows``), the last block first."""
+    steps = 1 if rows <= 4 else 2 if rows <= 12 else 3
     cuts = sorted({round(rows * k / steps) for k in range(steps + 1)})
     return [(first, stop, rows - first) for first, stop in zip(cuts, cuts[1:])][::-1]
 

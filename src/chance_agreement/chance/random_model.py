@@ -424,15 +424,21 @@ LONG_UNIT = _LONG_UNIT  # units this long take the document bands (public for co
 _LONG_BAND = 2048
 
 
+@lru_cache(maxsize=1 << 16)
+def _side_sums(lengths: tuple[int, ...]) -> tuple[int, int]:
+    """``(E, K')``: the total excess of ``lengths`` and how many have a positive one."""
+    return sum(lengths) - len(lengths), sum(1 for a in lengths if a > 1)
+
+
 def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
     """Whether ``document_bands`` computes the distribution of a segment of excess ``excess``
     (``0``: a free token) among the others of ``lengths`` (the whole side, sorted): a long unit,
     a moderate band with a flat middle, and the running products of its weights positive."""
     if n < _LONG_UNIT:
         return False
-    total = sum(lengths) - len(lengths)
+    total, positive = _side_sums(lengths)
     band = total - excess
-    positive = sum(1 for a in lengths if a > 1) - (excess > 0)
+    positive -= excess > 0
     return 0 < band and total <= _LONG_BAND and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive
 
 
@@ -580,7 +586,8 @@ def compact_dot(n: int, first, second) -> float:
         ends = [np.full(band, middle) for middle in (middle_1, middle_2)]
         ends[0][: len(left_1)] = left_1
         ends[1][: len(left_2)] = left_2
-        products = (ends[0] * ends[1]).tolist()
+        # each product counts twice (both ends): doubled once (exact), the same exact sum
+        return math.fsum((ends[0] * ends[1] * 2.0).tolist() + [(n - 2 * band) * middle_1 * middle_2])
     return math.fsum(products + products + [(n - 2 * band) * middle_1 * middle_2])
 
 
