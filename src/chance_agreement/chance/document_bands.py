@@ -7,9 +7,9 @@
 
 (``N`` slots besides the segment's own, ``K`` other segments, ``D_j(x)`` the probability that a
 uniform ``j``-subset of them has total excess ``x``), flat from ``t = E`` (the others' total
-excess) to the mirrored end (Proposition 3). Computing ``V`` on the band ``t <= E`` costs
-``E^2 * j`` there; here it costs ``(K' + S^2 / 2) * E``, and the subset-excess table is built once
-per annotator and unit and shared by all its segments:
+excess) to the mirrored end (Propositions 2 and 3). Computing ``V`` on the band ``t <= E`` costs
+``E^2 * j`` there; here it costs about ``(K' + S^2 / 3) * E``, and the subset-excess table is
+built once per annotator and unit and shared by all its segments:
 
 1. *Segments of length 1 drop out.* They add no excess, and the ``K'`` others of positive excess
    occupy a uniform ``K'``-subset of the ``N`` slots, so ``V`` is the same sum with ``K'`` in
@@ -37,11 +37,27 @@ per annotator and unit and shared by all its segments:
    (``lambda = K'/N``, the side's density) and the weights divided by ``lambda^s``, so no
    intermediate overflows; every weight is a running product of ratios of integers.
 
+6. *Position by position.* Every running sum above is a recurrence in ``t``, so all of them
+   advance together, one position at a time (``_group_values``): with ``p = s - j`` the chains
+   are ``U[p, j](t) = v_{j, p}(t) + R[p - 1, j + 1](t)``, ``R[p, j](t + 1) = R[p, j](t) +
+   U[p, j](t)``, ``Z_s(t) = R[s, 0](t + 1)``; ``lambda^p C(t, p)`` follows Pascal's rule, the
+   weights ``w_s(t) = w_s(t - 1) (N - t + 1 - K + s) / (N - t + 1)``, and the table without a
+   segment the recurrence of item 4 (it reads position ``t - e`` only). Each step is one array
+   operation over the items of a whole group (the segments of many units with similar ``S``,
+   sorted by band length so that the items still in their band at ``t`` are a prefix), which
+   replaces numpy's running sums (about ten times slower per entry than an addition of rows).
+   Work: about ``S^2 E / 3`` multiply-adds per segment length of a side (the triangle
+   ``p + j <= S`` in a few rectangular blocks, ``_staircase``), plus ``K' S E`` per side for
+   the count table. ``S`` grows with the expected number of segments before the band's end
+   (``lambda E``), so a long dense document costs more than linear time per length; this is
+   what keeps the entity level (one band per distinct length of each side) above seqeval's
+   pace in ``benchmarks/bench_long_documents.py``.
+
 The flat middle value is ``V(E)`` itself (exact formula, no subtraction from the total mass).
 Every operation is an IEEE basic operation (running sums and products in a fixed order, no
 BLAS, no libm), and the values of a segment depend only on its own signature ``(n, others,
-length)``: the batch pads rows and columns that the signature does not read and adds zero
-weights, which leave a sum's bits as they are. Accuracy: relative error of the order of
+length)``: a group pads rows that the signature does not read (zero weights, which leave a
+sum's bits as they are) and stops an item at the end of its band. Accuracy: relative error of the order of
 ``(S + E) * 2^-53`` (running sums of non-negative terms) plus the ``2^-60`` truncation, checked
 against exact fractions in ``tests/test_document_bands.py``.
 """
@@ -77,36 +93,18 @@ def tail_rows(slots, draws, last) -> np.ndarray:
     return np.minimum(np.where(last == 0, 0, out), draws).astype(int)
 
 
-def _by_excess(excesses: list[list[int]]) -> list[tuple[int, np.ndarray]]:
-    """``(e, members)`` steps that add every list's segments in increasing excess: the ``m``-th
-    step of excess ``e`` holds the lists with at least ``m`` segments of that excess."""
-    counts: dict[int, list[int]] = {}
-    for i, values in enumerate(excesses):
-        for value in values:
-            counts.setdefault(value, [0] * len(excesses))[i] += 1
-    steps = []
-    for value in sorted(counts):
-        multiplicity = np.array(counts[value])
-        for m in range(1, int(multiplicity.max()) + 1):
-            steps.append((value, np.flatnonzero(multiplicity >= m)))
-    return steps
-
-
-def _count_tables(excesses: list[list[int]], rows: int, columns: int) -> np.ndarray:
-    """``c[i, j, x]``: ``j``-subsets of ``excesses[i]`` (all >= 1) with total excess ``x``;
-    float64, exact while below ``2^53``. Segments are added in increasing excess."""
-    tables = np.zeros((len(excesses), rows, columns))
-    tables[:, 0, 0] = 1.0
-    for excess, members in _by_excess(excesses):
-        if excess >= columns:
-            continue
-        if members.size == len(excesses):
-            tables[:, 1:, excess:] += tables[:, :-1, : columns - excess]
-        else:
-            part = tables[members]
-            part[:, 1:, excess:] += part[:, :-1, : columns - excess].copy()
-            tables[members] = part
-    return tables
+def _count_table(excesses: list[int], rows: int, columns: int) -> np.ndarray:
+    """``c[j, x]``: ``j``-subsets of ``excesses`` (all >= 1, sorted) with total excess ``x``,
+    ``j < rows``, ``x < columns``; float64, exact while below ``2^53``. Segments are added in
+    increasing excess, ``c_j(x) += c_{j-1}(x - e)``."""
+    table = np.zeros((rows, columns))
+    table[0, 0] = 1.0
+    if rows > 1:
+        for excess in excesses:
+            if excess >= columns:
+                break
+            table[1:, excess:] += table[:-1, : columns - excess].copy()
+    return table
 
 
 class _Job:
@@ -126,15 +124,12 @@ class _Job:
 
 
 def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
-    """Each job's count table ``c[j, x]`` (``j < rows``, ``x < columns``), jobs of similar shape
-    in one ``_count_tables`` call; marks the jobs whose counts are not all exact (``inexact``)."""
-    out: list = [None] * len(prepared)
-    for batch in _batches(prepared):
-        rows, columns = max(prepared[i].rows for i in batch), max(prepared[i].columns for i in batch)
-        tables = _count_tables([prepared[i].positive for i in batch], rows, columns)
-        for i, table in zip(batch, tables):
-            out[i] = table[: prepared[i].rows, : prepared[i].columns]
-            prepared[i].inexact = bool(table.max() >= 2.0**53)
+    """Each job's count table ``c[j, x]`` (``j < rows``, ``x < columns``); marks the jobs whose
+    counts are not all exact (``inexact``)."""
+    out = []
+    for job in prepared:
+        out.append(_count_table(job.positive, job.rows, job.columns))
+        job.inexact = bool(out[-1].max() >= 2.0**53)
     return out
 
 
@@ -160,7 +155,7 @@ class _Group:
                 others = list(job.positive)
                 others.remove(excess)
                 where[("own", i)] = len(tables)
-                tables.append(_count_tables([others], rows, columns)[0])
+                tables.append(_count_table(others, rows, columns))
                 self.source[k] = where[("own", i)]
                 continue
             if owners[i] not in where:
@@ -251,10 +246,8 @@ def _group_values(group: _Group) -> np.ndarray:
     return values
 
 
-# Largest padded (items x rows x columns) block formed at once, and how much of a batch's padded
-# Horner work (items x rows^2 x columns) may be padding.
+# Largest (items x rows x columns) array of a group formed at once (16 MiB).
 _BLOCK = 1 << 21
-_WASTE = 1.25
 
 
 # Estimated seconds per position of a group's loop (its array calls) and per padded Horner
@@ -293,29 +286,6 @@ def _item_groups(shapes: list[tuple[int, int]]):
             groups.append((np.array(part), rows, shapes[part[0]][1]))
         stop = first
     return groups[::-1]
-
-
-def _batches(prepared: list[_Job]) -> list[list[int]]:
-    """Job indices in batches of similar shape: sorted by (rows, columns), a batch closes when
-    its padded Horner work would exceed ``_WASTE`` times its own or its block ``_BLOCK``."""
-    order = sorted(range(len(prepared)), key=lambda i: (prepared[i].rows, prepared[i].columns))
-    batches, batch = [], []
-    rows = columns = items = 0
-    work = 0.0
-    for i in order:
-        job = prepared[i]
-        own = len(job.items) * job.rows**2 * job.columns
-        wide_rows, wide_columns = max(rows, job.rows), max(columns, job.columns)
-        padded = (items + len(job.items)) * wide_rows**2 * wide_columns
-        if batch and (padded > _WASTE * (work + own) or (items + len(job.items)) * wide_rows * wide_columns > _BLOCK):
-            batches.append(batch)
-            batch, rows, columns, items, work = [], 0, 0, 0, 0.0
-            wide_rows, wide_columns = job.rows, job.columns
-        batch.append(i)
-        rows, columns, items, work = wide_rows, wide_columns, items + len(job.items), work + own
-    if batch:
-        batches.append(batch)
-    return batches
 
 
 def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
