@@ -280,10 +280,12 @@ def _item_groups(shapes: list[tuple[int, int]]):
     while stop:
         first = cut[stop]
         members = sorted((i for h in heights[first:stop] for i in by_rows[h]), key=lambda i: -shapes[i][1])
-        rows, chunk = heights[stop - 1], max(1, _BLOCK // (heights[stop - 1] * shapes[members[0]][1]))
-        for start in range(0, len(members), chunk):
+        rows, start = heights[stop - 1], 0
+        while start < len(members):  # chunks of at most _BLOCK entries (the first is the longest)
+            chunk = max(1, _BLOCK // (rows * shapes[members[start]][1]))
             part = members[start : start + chunk]
             groups.append((np.array(part), rows, shapes[part[0]][1]))
+            start += chunk
         stop = first
     return groups[::-1]
 

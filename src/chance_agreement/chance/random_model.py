@@ -573,6 +573,19 @@ def _compact_start(n: int, others: tuple[int, ...], length: int, model: str):
     return tuple(left), middle
 
 
+def compact_start_among(n: int, lengths: tuple[int, ...], length: int, model: str):
+    """``_compact_start`` of a segment of ``length`` among the other segments of ``lengths``
+    (sorted, one of them of that length): a long unit's band straight from the band cache
+    (the same values, without forming the others), else ``_compact_start``."""
+    if model == "non_overlapping" and len(lengths) > 1 and _long_side(n, lengths, length - 1):
+        band, flat = _long_bands.band(n, lengths, length - 1)
+        slots = n - _side_sums(lengths)[0]
+        return band / slots, flat / slots
+    others = list(lengths)
+    others.remove(length)
+    return _compact_start(n, tuple(others), length, model)
+
+
 def compact_dot(n: int, first, second) -> float:
     """``sum_t c1(t) c2(t)`` of two compact forms ``(left, middle)`` (``left`` a tuple or an array):
     each product rounded once, their sum correctly rounded (``math.fsum``), so the value does not
@@ -734,5 +747,5 @@ compact_start = _compact_start
 
 __all__ = [
     "LONG_UNIT", "MODELS", "cached_coverage", "cached_start_distribution", "check_inputs", "compact_coverage", "compact_dot",
-    "compact_start", "coverage_probabilities", "expected_overlap", "prefetch_bands", "sample_annotation", "start_probabilities",
+    "compact_start", "compact_start_among", "coverage_probabilities", "expected_overlap", "prefetch_bands", "sample_annotation", "start_probabilities",
 ]
