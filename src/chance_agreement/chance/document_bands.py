@@ -103,7 +103,7 @@ def _count_table(excesses: list[int], rows: int, columns: int) -> np.ndarray:
         for excess in excesses:
             if excess >= columns:
                 break
-            table[1:, excess:] += table[:-1, : columns - excess].copy()
+            table[1:, excess:] += table[:-1, : columns - excess]  # numpy reads the old values
     return table
 
 
@@ -221,6 +221,8 @@ def _group_values(group: _Group) -> np.ndarray:
     level = np.empty((rows, rows, count))
     factors, weights = group.factors(), group.first_weights()
     numerators = (group.slots - group.draws + 1.0) + np.arange(rows, dtype=float)[:, None]  # N + 1 - K' + s
+    with np.errstate(divide="ignore"):  # past an item's band (never read)
+        inverses = 1.0 / (group.slots + 1.0 - np.arange(columns, dtype=float)[:, None])  # 1 / (N + 1 - t)
     blocks = _staircase(rows)
     leaving = rows > 1 and bool((group.excess < columns).any())
     for t in range(columns):
@@ -230,7 +232,8 @@ def _group_values(group: _Group) -> np.ndarray:
             table[1:] -= tables.take(back[t, :a] + offsets[:, :a])
         if t:
             powers[1:, :a] += group.scales[:a] * powers[:-1, :a]
-            weights[:, :a] *= (numerators[:, :a] - t) / (group.slots[:a] + (1.0 - t))
+            weights[:, :a] *= numerators[:, :a] - t
+            weights[:, :a] *= inverses[t, :a]
         scaled = table * factors[:, :a]
         for first, stop, width in blocks:  # rows p in [first, stop), last block first: R[p - 1] still at t - 1
             now = np.multiply(powers[first:stop, None, :a], scaled[None, :width, :], out=level[first:stop, :width, :a])
