@@ -33,9 +33,11 @@ algorithm (full band, one segment at a time) is the tests' oracle, in ``tests/or
 
 Long units (documents of ``_LONG_UNIT`` tokens or more, total excess up to ``_LONG_BAND``) take
 ``document_bands`` instead: the same band sum as running sums of non-negative terms (Vandermonde's
-identity and Horner's rule), one subset-excess table per annotator and unit shared by all its
-segments, to about 1e-15, batched over a corpus (``prefetch_bands``); sentences keep the paths
-above, so their values keep their bits.
+identity and Horner's rule, evaluated position by position over rows of many segments at
+once), one subset-excess table per annotator and unit shared by all its segments, to about
+1e-15, batched over a corpus (``prefetch_bands``); the entity level reads a segment's band by
+its side's lengths (``compact_start_among``). Sentences keep the paths above, so their values
+keep their bits.
 """
 
 from __future__ import annotations
