@@ -154,3 +154,59 @@ def test_expected_overlap_of_a_long_unit_is_exact():
     n, a, b = 600, heavy_tailed(8, 12, 60), heavy_tailed(9, 10, 60)
     exact = sum(x * y for x, y in zip(exact_coverage(n, a), exact_coverage(n, b)))
     assert abs(Fraction(expected_overlap(n, a, b)) - exact) / exact < 1e-13
+
+
+def test_group_shapes_and_chunks_leave_every_value_as_it_is(monkeypatch):
+    """How the items are grouped (the time model) and cut into chunks (the block size) chooses
+    the array shapes only: every band is the same bits under any choice."""
+    from chance_agreement.chance import document_bands
+
+    jobs = [(n, lengths, tuple(sorted({a - 1 for a in lengths})))
+            for n, lengths in long_units(25, seed=8, n_range=(256, 2000), k_range=(2, 45), top=200)]
+    default = side_bands_many(jobs)
+    for per_position, block in ((1.0, 1 << 21), (0.0, 1 << 21), (4e-5, 64)):
+        monkeypatch.setattr(document_bands, "_PER_POSITION", per_position)
+        monkeypatch.setattr(document_bands, "_BLOCK", block)
+        for bands, again in zip(default, side_bands_many(jobs)):
+            for (band, flat), (other, other_flat) in zip(bands, again):
+                np.testing.assert_array_equal(band, other)
+                assert flat == other_flat
+
+
+def test_a_start_band_read_by_the_sides_lengths_equals_the_one_read_by_its_others():
+    """compact_start_among (the entity level's path) gives the bits of compact_start, for long
+    units (the band cache) and for sentences (the exact ends)."""
+    units = long_units(6, seed=9) + [(40, (1, 2, 2, 5)), (120, (1, 3, 3, 4, 7, 9))]
+    for n, lengths in units:
+        for length in sorted(set(lengths)):
+            others = list(lengths)
+            others.remove(length)
+            among = random_model.compact_start_among(n, lengths, length, "non_overlapping")
+            alone = random_model.compact_start(n, tuple(others), length, "non_overlapping")
+            assert (among is None) == (alone is None)
+            if among is not None:
+                np.testing.assert_array_equal(np.asarray(among[0]), np.asarray(alone[0]))
+                assert among[1] == alone[1]
+
+
+def test_tables_built_from_each_segments_own_others_equal_the_left_out_ones(monkeypatch):
+    """The path for sides whose counts are not exact (each table from its own segments instead
+    of leaving one out) gives the same bits where both are exact."""
+    from chance_agreement.chance import document_bands
+
+    jobs = [(n, lengths, tuple(sorted({a - 1 for a in lengths})))
+            for n, lengths in long_units(10, seed=10, n_range=(256, 1500), k_range=(3, 30), top=120)]
+    default = side_bands_many(jobs)
+    counted = document_bands._job_counts
+
+    def all_inexact(prepared):
+        out = counted(prepared)
+        for job in prepared:
+            job.inexact = True
+        return out
+
+    monkeypatch.setattr(document_bands, "_job_counts", all_inexact)
+    for bands, again in zip(default, side_bands_many(jobs)):
+        for (band, flat), (other, other_flat) in zip(bands, again):
+            np.testing.assert_array_equal(band, other)
+            assert flat == other_flat

@@ -7,9 +7,9 @@
 
 (``N`` slots besides the segment's own, ``K`` other segments, ``D_j(x)`` the probability that a
 uniform ``j``-subset of them has total excess ``x``), flat from ``t = E`` (the others' total
-excess) to the mirrored end (Proposition 3). Computing ``V`` on the band ``t <= E`` costs
-``E^2 * j`` there; here it costs ``(K' + S^2 / 2) * E``, and the subset-excess table is built once
-per annotator and unit and shared by all its segments:
+excess) to the mirrored end (Propositions 2 and 3). Computing ``V`` on the band ``t <= E`` costs
+``E^2 * j`` there; here it costs about ``(K' + S^2 / 3) * E``, and the subset-excess table is
+built once per annotator and unit and shared by all its segments:
 
 1. *Segments of length 1 drop out.* They add no excess, and the ``K'`` others of positive excess
    occupy a uniform ``K'``-subset of the ``N`` slots, so ``V`` is the same sum with ``K'`` in
@@ -37,11 +37,27 @@ per annotator and unit and shared by all its segments:
    (``lambda = K'/N``, the side's density) and the weights divided by ``lambda^s``, so no
    intermediate overflows; every weight is a running product of ratios of integers.
 
+6. *Position by position.* Every running sum above is a recurrence in ``t``, so all of them
+   advance together, one position at a time (``_group_values``): with ``p = s - j`` the chains
+   are ``U[p, j](t) = v_{j, p}(t) + R[p - 1, j + 1](t)``, ``R[p, j](t + 1) = R[p, j](t) +
+   U[p, j](t)``, ``Z_s(t) = R[s, 0](t + 1)``; ``lambda^p C(t, p)`` follows Pascal's rule, the
+   weights ``w_s(t) = w_s(t - 1) (N - t + 1 - K + s) / (N - t + 1)``, and the table without a
+   segment the recurrence of item 4 (it reads position ``t - e`` only). Each step is one array
+   operation over the items of a whole group (the segments of many units with similar ``S``,
+   sorted by band length so that the items still in their band at ``t`` are a prefix), which
+   replaces numpy's running sums (about ten times slower per entry than an addition of rows).
+   Work: about ``S^2 E / 3`` multiply-adds per segment length of a side (the triangle
+   ``p + j <= S`` in a few rectangular blocks, ``_staircase``), plus ``K' S E`` per side for
+   the count table. ``S`` grows with the expected number of segments before the band's end
+   (``lambda E``), so a long dense document costs more than linear time per length; this is
+   what keeps the entity level (one band per distinct length of each side) above seqeval's
+   pace in ``benchmarks/bench_long_documents.py``.
+
 The flat middle value is ``V(E)`` itself (exact formula, no subtraction from the total mass).
 Every operation is an IEEE basic operation (running sums and products in a fixed order, no
 BLAS, no libm), and the values of a segment depend only on its own signature ``(n, others,
-length)``: the batch pads rows and columns that the signature does not read and adds zero
-weights, which leave a sum's bits as they are. Accuracy: relative error of the order of
+length)``: a group pads rows that the signature does not read (zero weights, which leave a
+sum's bits as they are) and stops an item at the end of its band. Accuracy: relative error of the order of
 ``(S + E) * 2^-53`` (running sums of non-negative terms) plus the ``2^-60`` truncation, checked
 against exact fractions in ``tests/test_document_bands.py``.
 """
@@ -77,87 +93,18 @@ def tail_rows(slots, draws, last) -> np.ndarray:
     return np.minimum(np.where(last == 0, 0, out), draws).astype(int)
 
 
-def _by_excess(excesses: list[list[int]]) -> list[tuple[int, np.ndarray]]:
-    """``(e, members)`` steps that add every list's segments in increasing excess: the ``m``-th
-    step of excess ``e`` holds the lists with at least ``m`` segments of that excess."""
-    counts: dict[int, list[int]] = {}
-    for i, values in enumerate(excesses):
-        for value in values:
-            counts.setdefault(value, [0] * len(excesses))[i] += 1
-    steps = []
-    for value in sorted(counts):
-        multiplicity = np.array(counts[value])
-        for m in range(1, int(multiplicity.max()) + 1):
-            steps.append((value, np.flatnonzero(multiplicity >= m)))
-    return steps
-
-
-def _count_tables(excesses: list[list[int]], rows: int, columns: int) -> np.ndarray:
-    """``c[i, j, x]``: ``j``-subsets of ``excesses[i]`` (all >= 1) with total excess ``x``;
-    float64, exact while below ``2^53``. Segments are added in increasing excess."""
-    tables = np.zeros((len(excesses), rows, columns))
-    tables[:, 0, 0] = 1.0
-    for excess, members in _by_excess(excesses):
-        if excess >= columns:
-            continue
-        if members.size == len(excesses):
-            tables[:, 1:, excess:] += tables[:, :-1, : columns - excess]
-        else:
-            part = tables[members]
-            part[:, 1:, excess:] += part[:, :-1, : columns - excess].copy()
-            tables[members] = part
-    return tables
-
-
-def _without(tables: np.ndarray, excesses: np.ndarray) -> np.ndarray:
-    """Each count table with one segment of excess ``excesses[i]`` left out:
-    ``c'_j(x) = c_j(x) - c'_{j-1}(x - e)`` (item 4); exact for exact counts."""
-    out = tables.copy()
-    rows, columns = tables.shape[1], tables.shape[2]
-    for excess in np.unique(excesses).tolist():
-        if excess >= columns:
-            continue
-        members = np.flatnonzero(excesses == excess)
-        part = out[members]
-        for j in range(1, rows):
-            part[:, j, excess:] -= part[:, j - 1, : columns - excess]
-        out[members] = part
-    return out
-
-
-def _binomial_rows(rows: int, columns: int, scales: np.ndarray) -> np.ndarray:
-    """``out[i, p, x] = scales[i]^p C(x, p)`` by running sums: ``C(x, p) = sum_{y < x} C(y, p - 1)``."""
-    out = np.zeros((scales.size, rows, columns))
-    out[:, 0, :] = 1.0
-    for p in range(1, rows):
-        out[:, p, 1:] = np.cumsum(out[:, p - 1, :-1], axis=1) * scales[:, None]
-    return out
-
-
-def _weights(slots: np.ndarray, draws: np.ndarray, scales: np.ndarray, rows: int, columns: int) -> np.ndarray:
-    """``w[i, s, t] = C(N - t, K - s) / C(N, K) / scale^s`` as running products of ratios
-    (``N = slots[i]``, ``K = draws[i]``)."""
-    t = np.arange(columns, dtype=float)[None, :]
-    n, k, scale = slots[:, None].astype(float), draws[:, None].astype(float), scales[:, None]
-    first = np.ones((slots.size, columns))
-    first[:, 1:] = np.cumprod((n - k - t[:, :-1]) / (n - t[:, :-1]), axis=1)  # C(N - t, K) / C(N, K)
-    s = np.arange(1, rows, dtype=float)[None, :, None]
-    steps = (k[:, :, None] - s + 1.0) / ((n[:, :, None] - t[:, None, :] - k[:, :, None] + s) * scale[:, :, None])
-    return np.concatenate((first[:, None, :], first[:, None, :] * np.cumprod(steps, axis=1)), axis=1)
-
-
-def _horner(tables: np.ndarray, binomials: np.ndarray) -> np.ndarray:
-    """``Z[i, s, t]`` (item 2) of every scaled table ``tables[i, j, x]`` at once: at step ``j``
-    the live rows ``s >= j`` become ``T(acc) + v_j`` (``T``: running sum of the earlier positions)."""
-    count, rows, columns = tables.shape
-    acc, shifted = np.zeros((count, rows, columns)), np.zeros((count, rows, columns))
-    for j in range(rows - 1, -1, -1):
-        live, running = acc[:, j:, :], shifted[:, j:, :]
-        if j < rows - 1 and columns > 1:
-            np.cumsum(live[:, :, :-1], axis=2, out=running[:, :, 1:])  # column 0 stays 0
-        np.multiply(tables[:, j, None, :], binomials[:, : rows - j, :], out=live)
-        live += running
-    return np.cumsum(acc, axis=2)
+def _count_table(excesses: list[int], rows: int, columns: int) -> np.ndarray:
+    """``c[j, x]``: ``j``-subsets of ``excesses`` (all >= 1, sorted) with total excess ``x``,
+    ``j < rows``, ``x < columns``; float64, exact while below ``2^53``. Segments are added in
+    increasing excess, ``c_j(x) += c_{j-1}(x - e)``."""
+    table = np.zeros((rows, columns))
+    table[0, 0] = 1.0
+    if rows > 1:
+        for excess in excesses:
+            if excess >= columns:
+                break
+            table[1:, excess:] += table[:-1, : columns - excess]  # numpy reads the old values
+    return table
 
 
 class _Job:
@@ -176,106 +123,201 @@ class _Job:
         self.columns = max(item[2] for item in self.items) + 1
 
 
-def _batch(jobs: list[_Job]) -> list[list[tuple[np.ndarray, float]]]:
-    """``side_bands`` of several jobs in one set of array operations (padded to the largest)."""
-    rows, columns = max(job.rows for job in jobs), max(job.columns for job in jobs)
-    counts = _count_tables([job.positive for job in jobs], rows, columns)
-    owner = np.array([i for i, job in enumerate(jobs) for _ in job.items])
-    items = [item for job in jobs for item in job.items]
-    excess = np.array([item[0] for item in items])
-    draws = np.array([item[1] for item in items])
-    tables = _without(counts[owner], np.where(excess > 0, excess, columns))
-    for i in np.flatnonzero((excess > 0) & (counts.max(axis=(1, 2)) >= 2.0**53)[owner]).tolist():
-        others = list(jobs[owner[i]].positive)
-        others.remove(excess[i])  # inexact counts: each table from its own segments
-        tables[i] = _count_tables([others], rows, columns)[0]
-    scales = np.array([jobs[i].scale for i in owner])
-    j = np.arange(1, rows, dtype=float)[None, :]
-    factors = np.ones((len(items), rows))  # scale^j / C(K', j), 0 above K'
-    factors[:, 1:] = np.cumprod(scales[:, None] * j / np.maximum(draws[:, None] - j + 1.0, 1.0), axis=1)
-    factors[:, 1:][j.repeat(len(items), axis=0) > draws[:, None]] = 0.0
-    tables *= factors[:, :, None]
-    binomials = _binomial_rows(rows, columns, np.array([job.scale for job in jobs]))
-    slots = np.array([jobs[i].slots for i in owner])
-    values = np.zeros((len(items), columns))
-    for members, height, width in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
-        sums = _horner(tables[members, :height, :width], binomials[owner[members], :height, :width])
-        weights = _weights(slots[members], draws[members], scales[members], height, width)
-        for k, i in enumerate(members.tolist()):
-            weights[k, items[i][3] + 1 :] = 0.0
-        for s in range(height):  # a fixed order; rows past an item's S add zeros, which change no bit
-            values[members, :width] += weights[:, s] * sums[:, s]
-    out, index = [], 0
-    for job in jobs:
-        out.append([(values[index + k, : item[2]].copy(), float(values[index + k, item[2]]))
-                    for k, item in enumerate(job.items)])
-        index += len(job.items)
+def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
+    """Each job's count table ``c[j, x]`` (``j < rows``, ``x < columns``); marks the jobs whose
+    counts are not all exact (``inexact``)."""
+    out = []
+    for job in prepared:
+        out.append(_count_table(job.positive, job.rows, job.columns))
+        job.inexact = bool(out[-1].max() >= 2.0**53)
     return out
 
 
-# Largest padded (items x rows x columns) block formed at once, and how much of a batch's padded
-# Horner work (items x rows^2 x columns) may be padding.
-_BLOCK = 1 << 19
-_WASTE = 1.25
+class _Group:
+    """The items of one group (similar ``S``, in decreasing band length) as arrays over items:
+    their count tables (``sources[x, j, u]``, each item reading ``source[i]`` and leaving out a
+    segment of excess ``excess[i]``), ``lambda``, ``N``, ``K'``, ``S`` and band ends."""
+
+    def __init__(self, members, owners, items, prepared, counts, rows: int, columns: int):
+        self.rows, self.columns = rows, columns
+        jobs = [prepared[owners[i]] for i in members]
+        self.scales = np.array([job.scale for job in jobs])
+        self.slots = np.array([job.slots for job in jobs], dtype=float)
+        self.draws = np.array([items[i][1] for i in members], dtype=float)
+        self.cuts = np.array([items[i][3] for i in members])
+        widths = np.array([items[i][2] + 1 for i in members])
+        self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
+        tables, where, self.source = [], {}, np.empty(len(members), dtype=np.int64)
+        self.excess = np.full(len(members), columns, dtype=np.int64)  # columns: nothing left out
+        for k, i in enumerate(members):
+            excess, job = items[i][0], jobs[k]
+            if excess > 0 and job.inexact:  # inexact counts: the table from its own segments
+                others = list(job.positive)
+                others.remove(excess)
+                where[("own", i)] = len(tables)
+                tables.append(_count_table(others, rows, columns))
+                self.source[k] = where[("own", i)]
+                continue
+            if owners[i] not in where:
+                where[owners[i]] = len(tables)
+                tables.append(counts[owners[i]])
+            self.source[k], self.excess[k] = where[owners[i]], excess if excess > 0 else columns
+        self.sources = np.zeros((columns, rows, len(tables)))
+        for u, table in enumerate(tables):
+            height, width = min(rows, table.shape[0]), min(columns, table.shape[1])
+            self.sources[:width, :height, u] = table[:height, :width].T
+
+    def factors(self) -> np.ndarray:
+        """``f[j, i] = lambda^j / C(K', j)``, 0 above ``K'``."""
+        j = np.arange(1, self.rows, dtype=float)[:, None]
+        out = np.ones((self.rows, self.scales.size))
+        if self.rows > 1:
+            np.cumprod(self.scales * j / np.maximum(self.draws - j + 1.0, 1.0), axis=0, out=out[1:])
+            out[1:][np.broadcast_to(j > self.draws, out[1:].shape)] = 0.0
+        return out
+
+    def first_weights(self) -> np.ndarray:
+        """``w[s, i] = C(N, K' - s) / C(N, K') / lambda^s`` (position 0), 0 past the item's ``S``."""
+        s = np.arange(1, self.rows, dtype=float)[:, None]
+        out = np.ones((self.rows, self.scales.size))
+        if self.rows > 1:
+            steps = (self.draws - s + 1.0) / ((self.slots - self.draws + s) * self.scales)
+            np.cumprod(steps, axis=0, out=out[1:])
+        out[np.arange(self.rows)[:, None] > self.cuts] = 0.0
+        return out
+
+
+def _staircase(rows: int) -> list[tuple[int, int, int]]:
+    """``(first, stop, width)``: rows ``p`` of the Horner square in a few blocks (more for
+    larger squares), each with the levels ``j < width = rows - first`` that its chains need
+    (``p + j < rows``), the last block first."""
+    steps = 1 if rows <= 4 else 2 if rows <= 12 else 3
+    cuts = sorted({round(rows * k / steps) for k in range(steps + 1)})
+    return [(first, stop, rows - first) for first, stop in zip(cuts, cuts[1:])][::-1]
+
+
+def _group_values(group: _Group) -> np.ndarray:
+    """``V[t, i]`` (``t < columns``) of a group's items, one position at a time; every array
+    operation works on whole rows of the items whose band reaches ``t`` (``active[t]``).
+
+    At position ``t``: the count table without the item's segment, ``c'_j(t) = c_j(t) -
+    c'_{j-1}(t - e)`` (item 4, exact integers); ``B_p(t) = lambda^p C(t, p)`` by Pascal's rule
+    ``B_p(t) = B_p(t - 1) + lambda B_{p-1}(t - 1)``; the Horner chains of item 2 with
+    ``p = s - j``: ``U[p, j](t) = f_j c'_j(t) B_p(t) + R[p - 1, j + 1](t)``, where
+    ``R[p, j](t) = sum_{t' < t} U[p, j](t')`` is the running sum ``T`` of the level above, and
+    ``Z_s(t) = R[s, 0](t + 1)``; the weights ``w_s(t) = w_s(t - 1) (N - t + 1 - K' + s) /
+    (N - t + 1)``; and ``V(t) = sum_s w_s(t) Z_s(t)``, summed over ``s`` in a fixed order."""
+    rows, columns, count = group.rows, group.columns, group.scales.size
+    tables = np.zeros((columns + 1, rows, count))  # c'[x, j, i], exact integers; x = columns: zeros
+    np.take(group.sources, group.source, axis=2, out=tables[:columns])  # c[x, j, i]
+    back = np.arange(columns)[:, None] - group.excess[None, :]  # t - e, or the zero slab
+    back[back < 0] = columns
+    back *= rows * count
+    offsets = (np.arange(rows - 1) * count)[:, None] + np.arange(count)  # j * count + i
+    products = np.zeros((columns, rows, count))  # w_s(t) Z_s(t)
+    running = np.zeros((rows, rows, count))  # R[p, j]
+    powers = np.zeros((rows, count))
+    powers[0] = 1.0
+    level = np.empty((rows, rows, count))
+    factors, weights = group.factors(), group.first_weights()
+    numerators = (group.slots - group.draws + 1.0) + np.arange(rows, dtype=float)[:, None]  # N + 1 - K' + s
+    with np.errstate(divide="ignore"):  # past an item's band (never read)
+        inverses = 1.0 / (group.slots + 1.0 - np.arange(columns, dtype=float)[:, None])  # 1 / (N + 1 - t)
+    blocks = _staircase(rows)
+    leaving = rows > 1 and bool((group.excess < columns).any())
+    for t in range(columns):
+        a = int(group.active[t])
+        table = tables[t, :, :a]
+        if leaving:  # c'_j(t) = c_j(t) - c'_{j-1}(t - e): zeros where nothing is left out yet
+            table[1:] -= tables.take(back[t, :a] + offsets[:, :a])
+        if t:
+            powers[1:, :a] += group.scales[:a] * powers[:-1, :a]
+            weights[:, :a] *= numerators[:, :a] - t
+            weights[:, :a] *= inverses[t, :a]
+        scaled = table * factors[:, :a]
+        for first, stop, width in blocks:  # rows p in [first, stop), last block first: R[p - 1] still at t - 1
+            now = np.multiply(powers[first:stop, None, :a], scaled[None, :width, :], out=level[first:stop, :width, :a])
+            if first:
+                now += running[first - 1 : stop - 1, 1 : width + 1, :a]
+            else:
+                now[1:, : width - 1] += running[: stop - 1, 1:width, :a]
+            running[first:stop, :width, :a] += now
+        np.multiply(weights[:, :a], running[:, 0, :a], out=products[t, :, :a])
+    values = np.zeros((columns, count))
+    for row in range(rows):  # a fixed order; rows past an item's S add zeros, which change no bit
+        values += products[:, row]
+    return values
+
+
+# Largest (items x rows x columns) array of a group formed at once (16 MiB).
+_BLOCK = 1 << 21
+
+
+# Estimated seconds per position of a group's loop (its array calls) and per padded Horner
+# entry (item x position x rows^2): how ``_item_groups`` trades calls against padding. They
+# choose the groups only; no value depends on them.
+_PER_POSITION = 4e-5
+_PER_ENTRY = 1.2e-9
 
 
 def _item_groups(shapes: list[tuple[int, int]]):
-    """``(members, rows, columns)``: items of similar ``(rows, columns)``, padded Horner work
-    at most ``_WASTE`` times their own."""
-    order = sorted(range(len(shapes)), key=lambda i: shapes[i])
-    groups, members, rows, columns, work = [], [], 0, 0, 0
-    for i in order:
-        height, width = shapes[i]
-        wide = (max(rows, height), max(columns, width))
-        if members and (len(members) + 1) * wide[0] ** 2 * wide[1] > _WASTE * (work + height**2 * width):
-            groups.append((np.array(members), rows, columns))
-            members, wide, work = [], (height, width), 0
-        members.append(i)
-        (rows, columns), work = wide, work + height**2 * width
-    if members:
-        groups.append((np.array(members), rows, columns))
-    return groups
-
-
-def _batches(prepared: list[_Job]) -> list[list[int]]:
-    """Job indices in batches of similar shape: sorted by (rows, columns), a batch closes when
-    its padded Horner work would exceed ``_WASTE`` times its own or its block ``_BLOCK``."""
-    order = sorted(range(len(prepared)), key=lambda i: (prepared[i].rows, prepared[i].columns))
-    batches, batch = [], []
-    rows = columns = items = 0
-    work = 0.0
-    for i in order:
-        job = prepared[i]
-        own = len(job.items) * job.rows**2 * job.columns
-        wide_rows, wide_columns = max(rows, job.rows), max(columns, job.columns)
-        padded = (items + len(job.items)) * wide_rows**2 * wide_columns
-        if batch and (padded > _WASTE * (work + own) or (items + len(job.items)) * wide_rows * wide_columns > _BLOCK):
-            batches.append(batch)
-            batch, rows, columns, items, work = [], 0, 0, 0, 0.0
-            wide_rows, wide_columns = job.rows, job.columns
-        batch.append(i)
-        rows, columns, items, work = wide_rows, wide_columns, items + len(job.items), work + own
-    if batch:
-        batches.append(batch)
-    return batches
+    """``(members, rows, columns)``: the items as groups of consecutive ``rows`` (``S + 1``),
+    chosen by dynamic programming over the distinct ``rows`` to minimise the estimated time
+    (``_PER_POSITION`` per position of the longest band, ``_PER_ENTRY`` per padded entry); the
+    members of a group in decreasing ``columns``, cut into chunks of at most ``_BLOCK`` entries."""
+    by_rows: dict[int, list[int]] = {}
+    for i, (height, _) in enumerate(shapes):
+        by_rows.setdefault(height, []).append(i)
+    heights = sorted(by_rows)
+    widths = [sum(shapes[i][1] for i in by_rows[h]) for h in heights]
+    longest = [max(shapes[i][1] for i in by_rows[h]) for h in heights]
+    best, cut = [0.0] + [math.inf] * len(heights), [0] * (len(heights) + 1)
+    for stop in range(1, len(heights) + 1):
+        total = top = 0
+        for first in range(stop - 1, -1, -1):
+            total, top = total + widths[first], max(top, longest[first])
+            cost = best[first] + _PER_POSITION * top + _PER_ENTRY * heights[stop - 1] ** 2 * total
+            if cost < best[stop]:
+                best[stop], cut[stop] = cost, first
+    groups, stop = [], len(heights)
+    while stop:
+        first = cut[stop]
+        members = sorted((i for h in heights[first:stop] for i in by_rows[h]), key=lambda i: -shapes[i][1])
+        rows, start = heights[stop - 1], 0
+        while start < len(members):  # chunks of at most _BLOCK entries (the first is the longest)
+            chunk = max(1, _BLOCK // (rows * shapes[members[start]][1]))
+            part = members[start : start + chunk]
+            groups.append((np.array(part), rows, shapes[part[0]][1]))
+            start += chunk
+        stop = first
+    return groups[::-1]
 
 
 def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
-    """``side_bands`` of many ``(n, lengths, exclusions)`` at once: jobs of similar shape share
-    array operations (the values of each are the same bits as alone)."""
+    """``side_bands`` of many ``(n, lengths, exclusions)`` at once: one count table per job,
+    then the items of all jobs in groups of similar shape that share array operations (the
+    values of each are the same bits as alone)."""
     prepared = [_Job(*job) for job in jobs]
+    owners = [i for i, job in enumerate(prepared) for _ in job.items]
     items = [item for job in prepared for item in job.items]
-    if items:
-        cuts = tail_rows([job.slots for job in prepared for _ in job.items], [item[1] for item in items],
-                         [item[2] for item in items])
-        for item, cut in zip(items, cuts.tolist()):
-            item[3] = cut
+    if not items:
+        return [[] for _ in prepared]
+    cuts = tail_rows([prepared[i].slots for i in owners], [item[1] for item in items], [item[2] for item in items])
+    for item, cut in zip(items, cuts.tolist()):
+        item[3] = cut
     for job in prepared:
         job.shape()
-    out: list = [None] * len(prepared)
-    for batch in _batches(prepared):
-        for i, result in zip(batch, _batch([prepared[i] for i in batch])):
-            out[i] = result
+    counts = _job_counts(prepared)
+    results: list = [None] * len(items)
+    for members, rows, columns in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
+        values = _group_values(_Group(members.tolist(), owners, items, prepared, counts, rows, columns))
+        for k, i in enumerate(members.tolist()):
+            width = items[i][2]
+            results[i] = (values[:width, k].copy(), float(values[width, k]))
+    out, index = [], 0
+    for job in prepared:
+        out.append(results[index : index + len(job.items)])
+        index += len(job.items)
     return out
 
 

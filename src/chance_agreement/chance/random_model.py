@@ -33,9 +33,11 @@ algorithm (full band, one segment at a time) is the tests' oracle, in ``tests/or
 
 Long units (documents of ``_LONG_UNIT`` tokens or more, total excess up to ``_LONG_BAND``) take
 ``document_bands`` instead: the same band sum as running sums of non-negative terms (Vandermonde's
-identity and Horner's rule), one subset-excess table per annotator and unit shared by all its
-segments, to about 1e-15, batched over a corpus (``prefetch_bands``); sentences keep the paths
-above, so their values keep their bits.
+identity and Horner's rule, evaluated position by position over rows of many segments at
+once), one subset-excess table per annotator and unit shared by all its segments, to about
+1e-15, batched over a corpus (``prefetch_bands``); the entity level reads a segment's band by
+its side's lengths (``compact_start_among``). Sentences keep the paths above, so their values
+keep their bits.
 """
 
 from __future__ import annotations
@@ -427,15 +429,21 @@ LONG_UNIT = _LONG_UNIT  # units this long take the document bands (public for co
 _LONG_BAND = 2048
 
 
+@lru_cache(maxsize=1 << 16)
+def _side_sums(lengths: tuple[int, ...]) -> tuple[int, int]:
+    """``(E, K')``: the total excess of ``lengths`` and how many have a positive one."""
+    return sum(lengths) - len(lengths), sum(1 for a in lengths if a > 1)
+
+
 def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
     """Whether ``document_bands`` computes the distribution of a segment of excess ``excess``
     (``0``: a free token) among the others of ``lengths`` (the whole side, sorted): a long unit,
     a moderate band with a flat middle, and the running products of its weights positive."""
     if n < _LONG_UNIT:
         return False
-    total = sum(lengths) - len(lengths)
+    total, positive = _side_sums(lengths)
     band = total - excess
-    positive = sum(1 for a in lengths if a > 1) - (excess > 0)
+    positive -= excess > 0
     return 0 < band and total <= _LONG_BAND and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive
 
 
@@ -570,6 +578,19 @@ def _compact_start(n: int, others: tuple[int, ...], length: int, model: str):
     return tuple(left), middle
 
 
+def compact_start_among(n: int, lengths: tuple[int, ...], length: int, model: str):
+    """``_compact_start`` of a segment of ``length`` among the other segments of ``lengths``
+    (sorted, one of them of that length): a long unit's band straight from the band cache
+    (the same values, without forming the others), else ``_compact_start``."""
+    if model == "non_overlapping" and len(lengths) > 1 and _long_side(n, lengths, length - 1):
+        band, flat = _long_bands.band(n, lengths, length - 1)
+        slots = n - _side_sums(lengths)[0]
+        return band / slots, flat / slots
+    others = list(lengths)
+    others.remove(length)
+    return _compact_start(n, tuple(others), length, model)
+
+
 def compact_dot(n: int, first, second) -> float:
     """``sum_t c1(t) c2(t)`` of two compact forms ``(left, middle)`` (``left`` a tuple or an array):
     each product rounded once, their sum correctly rounded (``math.fsum``), so the value does not
@@ -583,7 +604,8 @@ def compact_dot(n: int, first, second) -> float:
         ends = [np.full(band, middle) for middle in (middle_1, middle_2)]
         ends[0][: len(left_1)] = left_1
         ends[1][: len(left_2)] = left_2
-        products = (ends[0] * ends[1]).tolist()
+        # each product counts twice (both ends): doubled once (exact), the same exact sum
+        return math.fsum((ends[0] * ends[1] * 2.0).tolist() + [(n - 2 * band) * middle_1 * middle_2])
     return math.fsum(products + products + [(n - 2 * band) * middle_1 * middle_2])
 
 
@@ -734,5 +756,5 @@ compact_start = _compact_start
 
 __all__ = [
     "LONG_UNIT", "MODELS", "cached_coverage", "cached_start_distribution", "check_inputs", "compact_coverage", "compact_dot",
-    "compact_start", "coverage_probabilities", "expected_overlap", "prefetch_bands", "sample_annotation", "start_probabilities",
+    "compact_start", "compact_start_among", "coverage_probabilities", "expected_overlap", "prefetch_bands", "sample_annotation", "start_probabilities",
 ]

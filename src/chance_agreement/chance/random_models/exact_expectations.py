@@ -16,7 +16,7 @@ import numpy as np
 from ..exact_sum import exact_dot
 from ..random_model import cached_coverage as _coverage
 from ..random_model import cached_start_distribution as _start_distribution
-from ..random_model import check_inputs, compact_coverage as _compact_coverage, compact_dot, compact_start as _compact_start
+from ..random_model import check_inputs, compact_coverage as _compact_coverage, compact_dot, compact_start_among
 from ..random_model import sample_annotation
 from .base import RandomModel
 
@@ -75,14 +75,14 @@ def expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> 
         return 1.0 / (n - lengths_a[0] + 1) if lengths_a == lengths_b else 0.0
     total = 0.0
     for length in sorted(set(lengths_a) & set(lengths_b)):
-        others_a = list(lengths_a)
-        others_a.remove(length)
-        others_b = list(lengths_b)
-        others_b.remove(length)
-        first, second = _compact_start(n, tuple(others_a), length, model), _compact_start(n, tuple(others_b), length, model)
-        if first is not None and second is not None:  # small signatures: the two ends only, no arrays
+        first, second = compact_start_among(n, lengths_a, length, model), compact_start_among(n, lengths_b, length, model)
+        if first is not None and second is not None:  # small signatures and long units: the two ends only
             product = compact_dot(n - length + 1, first, second)
         else:
+            others_a = list(lengths_a)
+            others_a.remove(length)
+            others_b = list(lengths_b)
+            others_b.remove(length)
             product = exact_dot(_start_distribution(n, tuple(others_a), length, model),
                                 _start_distribution(n, tuple(others_b), length, model))
         total += lengths_a.count(length) * lengths_b.count(length) * product
