@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from .chance_corrected import zero_division_value
-from .corrected_f1 import LEVELS, ChanceStatistics, chance_scores, corpus_statistics, pooled_scores, sentence_scores
+from .corrected_f1 import LEVELS, ChanceStatistics, chance_scores, corpus_statistics, corpus_total, pooled_scores, sentence_scores
 from .random_models import get_model
 from ..spans.tags import effective_scheme, spans_from_tags
 from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
@@ -82,13 +82,15 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
         if not shared:
             pairs[i, j] = None
             continue
-        total, per_sentence = corpus_statistics([annotations[j][s] for s in shared],
-                                                [annotations[i][s] for s in shared], scheme=resolved, mode=mode,
-                                                suffix=suffix, model=model, levels=(level,))
+        predictions, references = [annotations[j][s] for s in shared], [annotations[i][s] for s in shared]
+        options = dict(scheme=resolved, mode=mode, suffix=suffix, model=model, levels=(level,))
+        if by_sentence is None:  # the array pass of ``chance_f1``: the same exact sums, no sentence objects
+            pairs[i, j] = corpus_total(predictions, references, **options)
+            continue
+        total, per_sentence = corpus_statistics(predictions, references, **options)
         pairs[i, j] = total
-        if by_sentence is not None:
-            for s, stats in zip(shared, per_sentence):
-                by_sentence[s].append(stats)
+        for s, stats in zip(shared, per_sentence):
+            by_sentence[s].append(stats)
     if by_sentence is not None:
         sentences.extend(sum(parts, ChanceStatistics()) for parts in by_sentence)
     return names, pairs
