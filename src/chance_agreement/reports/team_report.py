@@ -21,13 +21,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import contingency
 from ..reliability.gamma import gamma_agreement
-from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
+from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
 from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.annotators import read_annotators
@@ -204,8 +206,7 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
     result = multi_annotator_agreement(annotations.items, **options["span"])
     ratings, _ = token_ratings(annotations.items, **options["span"])
     categories = result["categories"]
-    counts = [[sum(1 for row in ratings if str(row[a]) == category) for a in range(len(annotations.names))]
-              for category in categories]
+    counts = category_counts(ratings, categories, len(annotations.names))
     result["category_counts"] = {"categories": categories, "annotators": list(annotations.names), "counts": counts}
     values = [[key, result[key]] for key in ("fleiss_kappa", "krippendorff_alpha", "observed_agreement",
                                              "expected_agreement", "n_tokens", "n_annotators")]
@@ -214,6 +215,14 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
                     [[category, *row] for category, row in zip(categories, counts)])]
     return Section("several_annotators", "Fleiss' kappa and Krippendorff's alpha (nominal)", result, tables,
                    list(result["warnings"]))
+
+
+def category_counts(ratings, categories: list, annotators: int) -> list:
+    """``counts[c][a]``: the tokens annotator ``a`` put in ``categories[c]`` (one ``np.bincount``
+    per annotator over the codes of ``rating_codes``, missing labels left out)."""
+    codes, coded = rating_codes(ratings, categories)
+    per_annotator = [np.bincount(codes[:, a][codes[:, a] >= 0], minlength=len(coded)) for a in range(annotators)]
+    return [[int(column[c]) for column in per_annotator] for c in range(len(coded))]
 
 
 def noise_section(annotations: Annotations, options: dict) -> Section | None:
@@ -368,6 +377,6 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
 
 __all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "ZERO_DIVISION_NOTE", "Table", "Section",
            "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
-           "coefficients_section", "several_annotators_section", "noise_section", "gamma_section", "GAMMA_WORST",
+           "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
            "SECTIONS", "build_report",
            "to_text", "to_markdown", "to_csv", "to_json", "render"]
