@@ -1,0 +1,101 @@
+"""Many entity types (issue 24, item 3b): the per-category outputs of the coefficients computed by
+whole-array operations give the same bits as the cell-by-cell oracle below, 1,000 types work, and
+a table of more than ``MAX_CATEGORIES`` categories is refused at once, before anything q x q is built."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+import pytest
+
+from chance_agreement.reliability import contingency_table
+from chance_agreement.reliability.agreement_coefficients import agreement_report, coefficients
+from chance_agreement.reliability.contingency_table import MAX_CATEGORIES, TooManyCategories, contingency
+
+
+def probabilities_by_cell(table, categories):
+    """The oracle: P(C2|C1) and Sim(C1, C2) one cell at a time (prevalence paper, Tables 7 and 8)."""
+    original = np.asarray(table, dtype=float)
+    used = original.sum(axis=1) + original.sum(axis=0)
+    probabilities = {c1: {c2: (float((original[i, j] + original[j, i]) / used[i]) if used[i] > 0 else None)
+                          for j, c2 in enumerate(categories)} for i, c1 in enumerate(categories)}
+    similarity = {c1: {c2: None if probabilities[c1][c2] is None or probabilities[c2][c1] is None
+                       else (probabilities[c1][c2] + probabilities[c2][c1]) / 2.0 for c2 in categories}
+                  for c1 in categories}
+    return probabilities, similarity
+
+
+def tagged(sentences: int, types: int, seed: int):
+    """Two annotators' BIO tags over ``types`` entity types; the second changes about a tenth of the tags."""
+    rng = random.Random(seed)
+    names = [f"T{i}" for i in range(types)]
+    first, second = [], []
+    for _ in range(sentences):
+        sentence = []
+        while len(sentence) < 20:
+            if rng.random() < 0.3:
+                kind = rng.choice(names)
+                sentence += [f"B-{kind}"] + [f"I-{kind}"] * rng.randint(0, 2)
+            else:
+                sentence.append("O")
+        sentence = sentence[:20]
+        first.append(sentence)
+        second.append([("O" if rng.random() < 0.5 else f"B-{rng.choice(names)}") if rng.random() < 0.1 else tag
+                       for tag in sentence])
+    return first, second
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_category_probabilities_equal_the_cell_by_cell_oracle(seed):
+    rng = np.random.default_rng(seed)
+    q = int(rng.integers(2, 40))
+    table = rng.integers(0, 5, (q, q)) * (rng.random((q, q)) < 0.3)
+    table[rng.integers(0, q, 3)] = 0  # unused categories: their P(.|C) is undefined
+    table[:, rng.integers(0, q, 3)] = 0
+    if seed % 2:
+        table = table * 1e-300  # tiny counts are not lost
+    categories = [f"c{i}" for i in range(q)]
+    result = coefficients(table, categories)
+    probabilities, similarity = probabilities_by_cell(table, categories)
+    assert result["category_probabilities"] == probabilities  # == on floats: the same bits
+    assert result["category_similarity"] == similarity
+    assert [type(v) for row in result["category_similarity"].values() for v in row.values()] == \
+        [type(v) for row in similarity.values() for v in row.values()]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_thousand_types_give_the_oracle_numbers():
+    first, second = tagged(1_500, 1_000, seed=3)
+    report = agreement_report(second, first)
+    table, categories = contingency(second, first)
+    assert len(categories) > 900
+    probabilities, similarity = probabilities_by_cell(table, categories)
+    assert report["all"]["category_probabilities"] == probabilities
+    assert report["all"]["category_similarity"] == similarity
+    assert report["all"]["contingency"]["table"] == table.tolist()
+
+
+def test_too_many_types_are_refused_at_once():
+    """10,000 entity types: a 10^8-cell table and as many probabilities; refused in well under a
+    second (the check runs while the tags are coded, before any q x q allocation)."""
+    first, second = tagged(5_000, 10_000, seed=4)
+    start = time.perf_counter()
+    with pytest.raises(TooManyCategories, match=rf"categories .*more than the limit of {MAX_CATEGORIES:,} "
+                                               r"categories: merge rare entity types"):
+        agreement_report(second, first)
+    assert time.perf_counter() - start < 1.0
+    with pytest.raises(TooManyCategories, match="the table would have 2,001 categories"):
+        coefficients(np.eye(MAX_CATEGORIES + 1))
+
+
+def test_the_span_path_refuses_too_many_types_too(monkeypatch):
+    monkeypatch.setattr(contingency_table, "MAX_CATEGORIES", 3)
+    tags = [["B-A", "B-B", "B-C", "O"]]
+    with pytest.raises(TooManyCategories, match="4 categories"):
+        contingency(tags, tags, mode="strict", scheme="IOB2")
+    with pytest.raises(TooManyCategories, match="4 categories"):
+        contingency(tags, tags)
+    assert contingency(tags, tags, view="entities")[1] == ["A", "B", "C"]  # 3 categories without O
+    assert contingency(tags, tags, view="grouped")[1] == ["ENTITY", "O"]
