@@ -10,7 +10,8 @@ import time
 import numpy as np
 import pytest
 
-from chance_agreement.reliability import contingency_table
+from chance_agreement import fleiss_kappa
+from chance_agreement.reliability import contingency_table, multi_annotator
 from chance_agreement.reliability.agreement_coefficients import agreement_report, coefficients
 from chance_agreement.reliability.contingency_table import MAX_CATEGORIES, TooManyCategories, contingency
 
@@ -99,3 +100,18 @@ def test_the_span_path_refuses_too_many_types_too(monkeypatch):
         contingency(tags, tags)
     assert contingency(tags, tags, view="entities")[1] == ["A", "B", "C"]  # 3 categories without O
     assert contingency(tags, tags, view="grouped")[1] == ["ENTITY", "O"]
+
+
+@pytest.mark.parametrize("labels,missing,seed", [(2, 0.0, 0), (7, 0.2, 1), (300, 0.05, 2), (1_000, 0.0, 3)])
+def test_two_annotators_counted_sparsely_give_the_count_matrix_bits(labels, missing, seed):
+    """``fleiss_kappa`` of two annotators counts only the labels given (no items x categories
+    matrix): the same bits as ``fleiss_from_counts`` of the dense count matrix."""
+    rng = np.random.default_rng(seed)
+    first = rng.integers(0, labels, 5_000)
+    second = np.where(rng.random(5_000) < 0.7, first, rng.integers(0, labels, 5_000))
+    ratings = np.stack([first, second], axis=1).astype(object)
+    ratings[rng.random(ratings.shape) < missing] = None
+    ratings = ratings.tolist()
+    codes, categories = multi_annotator.rating_codes(ratings)
+    dense = multi_annotator.fleiss_from_counts(multi_annotator.count_matrix(codes, len(categories)), categories, True)
+    assert fleiss_kappa(ratings, details=True) == dense

@@ -27,7 +27,7 @@ from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
-from ..reliability.contingency_table import contingency
+from ..reliability.contingency_table import TooManyCategories, contingency
 from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
 from ..reliability.table_coefficients import get_coefficient, titles
@@ -183,7 +183,11 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
     reference, other = annotations.tags
     data, tables, columns = {}, [], {}
     for view, label in (("all", "all tokens"), ("entities", "entity tokens")):
-        table, categories = contingency(other, reference, view=view, **options["span"])
+        try:
+            table, categories = contingency(other, reference, view=view, **options["span"])
+        except TooManyCategories as error:  # refused before any table is built; the other sections stand
+            return Section("coefficients", "Agreement coefficients and their contingency tables",
+                           {"undefined": str(error)}, [], [f"not computed: {error}"])
         result = plain(coefficients(table, categories))
         result["contingency"] = {"categories": list(categories), "table": table.tolist()}
         data[view] = result
