@@ -115,3 +115,35 @@ def test_two_annotators_counted_sparsely_give_the_count_matrix_bits(labels, miss
     codes, categories = multi_annotator.rating_codes(ratings)
     dense = multi_annotator.fleiss_from_counts(multi_annotator.count_matrix(codes, len(categories)), categories, True)
     assert fleiss_kappa(ratings, details=True) == dense
+
+
+def team_of_two(types: int, seed: int):
+    from chance_agreement.reports.team_report import Annotations
+    first, second = tagged(200, types, seed)
+    return Annotations(["a", "b"], [[f"w{i}" for i in range(len(s))] for s in first], [first, second])
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_the_agreement_report_shows_the_most_used_categories_and_keeps_all_in_json():
+    from chance_agreement.reports.team_report import SHOWN_CATEGORIES, coefficients_section
+    section = coefficients_section(team_of_two(60, seed=5), {"span": {"scheme": None, "mode": None, "suffix": False}})
+    table = section.tables[1]
+    assert len(table.columns) == SHOWN_CATEGORIES + 1 and table.columns[-1] == "O"
+    assert len(section.data["all"]["contingency"]["table"]) == 61
+    assert any("most used of its 61 categories; JSON has all" in note for note in section.notes)
+    full = section.data["all"]["contingency"]["table"]
+    index = section.data["all"]["contingency"]["categories"].index
+    assert [row[1:] for row in table.rows] == [[full[index(r)][index(c)] for c in table.columns[1:]]
+                                               for r in table.columns[1:]]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_the_agreement_report_notes_a_table_of_too_many_categories(monkeypatch):
+    from chance_agreement.reports.team_report import build_report, to_json
+    monkeypatch.setattr(contingency_table, "MAX_CATEGORIES", 10)
+    report = build_report(team_of_two(20, seed=6))
+    sections = {section.key: section for section in report["sections"]}
+    assert "more than the limit of 10 categories" in sections["coefficients"].data["undefined"]
+    assert sections["coefficients"].notes[0].startswith("not computed: the contingency table would have 21")
+    assert sections["chance_f1"].data["token"]["overall_corrected_f1"] > 0.5  # the other sections stand
+    assert '"undefined": "the contingency table would have 21' in to_json(report)

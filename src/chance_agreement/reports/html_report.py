@@ -35,6 +35,7 @@ from ..spans.tags import corpus_spans, effective_scheme
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
 from .leaderboard import build_leaderboard
+from .table_output import most_used
 from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -572,13 +573,9 @@ def _per_type(data: dict) -> str:
 
 def _square(categories: list[str], matrix: list[list], keep: int) -> tuple[list[str], list[list], str]:
     """The ``keep`` most used categories (O always kept) of a square matrix, and a note on the rest."""
-    if len(categories) <= keep:
-        return categories, matrix, ""
-    used = [sum(matrix[i]) + sum(row[i] for row in matrix) for i in range(len(categories))]
-    order = sorted(range(len(categories)), key=lambda i: (categories[i] != NOTHING, -used[i]))[:keep]
-    order.sort()
-    note = f'<p class="note">{len(categories) - keep} more categories left out (the least used).</p>'
-    return [categories[i] for i in order], [[matrix[i][j] for j in order] for i in order], note
+    categories, matrix, left_out = most_used(categories, matrix, keep, always=NOTHING)
+    note = f'<p class="note">{left_out} more categories left out (the least used).</p>' if left_out else ""
+    return categories, matrix, note
 
 
 def _contingency(data: dict) -> str:

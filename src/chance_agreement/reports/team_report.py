@@ -27,7 +27,7 @@ from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
-from ..reliability.contingency_table import TooManyCategories, contingency
+from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
 from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
 from ..reliability.table_coefficients import get_coefficient, titles
@@ -35,7 +35,7 @@ from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.annotators import read_annotators
 from .command_io import UsageError
 from .progress import progress as show_progress
-from .table_output import csv_text, markdown_table
+from .table_output import csv_text, markdown_table, most_used
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
@@ -45,6 +45,7 @@ COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "f
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
               "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
+SHOWN_CATEGORIES = 40  # categories of a contingency table in text, Markdown and CSV (JSON: all)
 ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
 
 
@@ -181,7 +182,7 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         return None
 
     reference, other = annotations.tags
-    data, tables, columns = {}, [], {}
+    data, tables, columns, shown_notes = {}, [], {}, []
     for view, label in (("all", "all tokens"), ("entities", "entity tokens")):
         try:
             table, categories = contingency(other, reference, view=view, **options["span"])
@@ -192,13 +193,18 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         result["contingency"] = {"categories": list(categories), "table": table.tolist()}
         data[view] = result
         columns[view] = result
+        shown, counts, left_out = most_used(categories, result["contingency"]["table"], SHOWN_CATEGORIES, NOTHING)
         tables.append(Table(f"contingency table, {label}: rows {annotations.names[0]}, "
-                            f"columns {annotations.names[1]}", [""] + list(categories),
-                            [[category, *counts] for category, counts in zip(categories, table.tolist())]))
+                            f"columns {annotations.names[1]}", [""] + shown,
+                            [[category, *row] for category, row in zip(shown, counts)]))
+        if left_out:
+            shown_notes.append(f"{view}: text, Markdown and CSV show the contingency table's {len(shown)} most used "
+                               f"of its {len(categories)} categories; JSON has all of them")
     rows = [[name, *(columns[view].get(name) for view in columns)] for name in _coefficient_rows()]
     tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
                            ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
+    notes += shown_notes
     return Section("coefficients", "Agreement coefficients and their contingency tables", data, tables, notes)
 
 
@@ -379,7 +385,7 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
     return writers[fmt]()
 
 
-__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "ZERO_DIVISION_NOTE", "Table", "Section",
+__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "ZERO_DIVISION_NOTE", "Table", "Section",
            "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
            "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
            "SECTIONS", "build_report",
