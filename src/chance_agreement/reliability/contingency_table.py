@@ -49,6 +49,26 @@ def check_category_count(q: int, what: str = "the contingency table") -> None:
         )
 
 
+def check_tag_types(annotations, suffix: bool = False) -> None:
+    """Refuse up front (``TooManyCategories``) annotations whose tags name more entity types than
+    a contingency table takes: every distinct tag of every annotator's sequences (``annotations``:
+    lists of tag sequences) typed once (``tag_category``); a tag that is not valid is left to the
+    errors of the computation itself. Linear in the tokens, with no table built."""
+    distinct = set()
+    try:
+        for sequences in annotations:
+            distinct.update(chain.from_iterable(sequences))
+    except TypeError:  # not lists of tag lists: the computation's own checks say what is wrong
+        return
+    types = set()
+    for tag in distinct:
+        try:
+            types.add(tag_category(tag, suffix))
+        except (ValueError, TypeError):
+            continue
+    check_category_count(len(types | {NOTHING}))
+
+
 def token_categories(spans, length: int) -> list[str]:
     """Category of each of ``length`` tokens: the type of the span covering it, or ``"O"``."""
     labels = [NOTHING] * length
@@ -249,6 +269,7 @@ __all__ = [
     "MAX_CATEGORIES",
     "TooManyCategories",
     "check_category_count",
+    "check_tag_types",
     "NOTHING",
     "VIEWS",
     "contingency",

@@ -27,7 +27,7 @@ from ..chance.team_f1 import by_item, team_chance_f1
 from ..chance.random_models import get_model
 from ..reliability.table_coefficients import titles
 from ..reliability.agreement_coefficients import coefficients
-from ..reliability.contingency_table import NOTHING, contingency
+from ..reliability.contingency_table import NOTHING, check_tag_types, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..spans.annotators import read_annotators
@@ -135,6 +135,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     _check_report_arguments(names, level, model, max_sentences)
     _check_shapes(tokens, annotations)
     span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
+    check_tag_types(annotations.values(), suffix)  # a contingency table too large: refused before the work
     intervals = _interval_options(confidence_level, n_resamples, random_state)
     team = len(names) > 2 and not leaderboard
     shown_names = names if team else names[:2]
