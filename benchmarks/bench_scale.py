@@ -26,6 +26,9 @@ import sys
 import time
 import warnings
 
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+from bench_large_nominal import best  # noqa: E402  (the same best-of-n timing loop)
+
 
 def annotations(sentences: int, types: int, annotators: int, seed: int = 24) -> list:
     rng = random.Random(seed)
@@ -43,15 +46,6 @@ def annotations(sentences: int, types: int, annotators: int, seed: int = 24) -> 
     others = [[[("O" if rng.random() < 0.5 else f"B-{rng.choice(names)}") if rng.random() < 0.1 else tag
                 for tag in sentence] for sentence in first] for _ in range(annotators - 1)]
     return [first] + others
-
-
-def best(function, repeats: int) -> float:
-    seconds = math.inf
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        seconds = min(seconds, time.perf_counter() - start)
-    return seconds
 
 
 def many_types(tokens: int, type_counts: list[int], repeats: int) -> None:

@@ -4,8 +4,9 @@ a table of more than ``MAX_CATEGORIES`` categories is refused at once, before an
 
 from __future__ import annotations
 
-import random
+import importlib.util
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +15,11 @@ from chance_agreement import fleiss_kappa
 from chance_agreement.reliability import contingency_table, multi_annotator
 from chance_agreement.reliability.agreement_coefficients import agreement_report, coefficients
 from chance_agreement.reliability.contingency_table import MAX_CATEGORIES, TooManyCategories, contingency
+
+_SPEC = importlib.util.spec_from_file_location(
+    "bench_scale", Path(__file__).resolve().parent.parent / "benchmarks" / "bench_scale.py")
+_BENCH = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_BENCH)
 
 
 def probabilities_by_cell(table, categories):
@@ -29,22 +35,8 @@ def probabilities_by_cell(table, categories):
 
 
 def tagged(sentences: int, types: int, seed: int):
-    """Two annotators' BIO tags over ``types`` entity types; the second changes about a tenth of the tags."""
-    rng = random.Random(seed)
-    names = [f"T{i}" for i in range(types)]
-    first, second = [], []
-    for _ in range(sentences):
-        sentence = []
-        while len(sentence) < 20:
-            if rng.random() < 0.3:
-                kind = rng.choice(names)
-                sentence += [f"B-{kind}"] + [f"I-{kind}"] * rng.randint(0, 2)
-            else:
-                sentence.append("O")
-        sentence = sentence[:20]
-        first.append(sentence)
-        second.append([("O" if rng.random() < 0.5 else f"B-{rng.choice(names)}") if rng.random() < 0.1 else tag
-                       for tag in sentence])
+    """Two annotators' BIO tags over ``types`` entity types (the generator of ``benchmarks/bench_scale.py``)."""
+    first, second = _BENCH.annotations(sentences, types, 2, seed)
     return first, second
 
 
