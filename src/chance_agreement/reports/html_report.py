@@ -21,6 +21,8 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from ..chance.chance_corrected import chance_corrected
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.team_f1 import by_item, team_chance_f1
@@ -78,13 +80,12 @@ def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[lis
     tables = [contingency(annotations[b], annotations[a], **span_options)
               for i, a in enumerate(names) for b in names[i + 1:]]
     categories = sorted({c for _, cats in tables for c in cats if c != NOTHING}) + [NOTHING]
-    pooled = [[0] * len(categories) for _ in categories]
+    position = {c: i for i, c in enumerate(categories)}
+    pooled = np.zeros((len(categories), len(categories)), dtype=np.int64)
     for table, cats in tables:
-        index = [categories.index(c) for c in cats]
-        for i, row in enumerate(table.tolist()):
-            for j, count in enumerate(row):
-                pooled[index[i]][index[j]] += count
-    return pooled, categories
+        index = [position[c] for c in cats]
+        pooled[np.ix_(index, index)] += table  # the categories of one table are distinct
+    return pooled.tolist(), categories
 
 
 def _ranked_sentences(sentence_scores, limit: int) -> tuple[list[dict], int]:
