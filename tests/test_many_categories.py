@@ -151,3 +151,44 @@ def test_the_html_report_refuses_too_many_types_before_the_work():
     with pytest.raises(TooManyCategories, match="more than the limit of 2,000 categories"):
         report_data(tokens, {"a": first, "b": second})
     assert time.perf_counter() - start < 1.0
+
+
+def dense_sentence_arrays(sentences, level, fields):
+    """The oracle: the former sentences x types x fields array, then the three columns."""
+    fields = tuple(fields)
+    types = sorted({name for stats in sentences for name in stats.per_type})
+    index = {name: i for i, name in enumerate(types)}
+    raw = np.zeros((len(sentences), len(types), len(fields)))
+    for s, stats in enumerate(sentences):
+        for name, vector in stats.per_type.items():
+            raw[s, index[name]] = vector
+    arrays = np.empty((len(sentences), len(types), 3))
+    if level == "token":
+        arrays[..., :2] = 2.0 * raw[..., [fields.index("overlap"), fields.index("expected_overlap")]]
+        arrays[..., 2] = raw[..., fields.index("annotated_tokens")]
+    else:
+        arrays[..., :2] = 2.0 * raw[..., [fields.index("true_positives"), fields.index("expected_matches")]]
+        arrays[..., 2] = raw[..., fields.index("predicted")] + raw[..., fields.index("actual")]
+    return types, arrays
+
+
+@pytest.mark.parametrize("level", ["token", "entity"])
+def test_sentence_arrays_hold_the_dense_arrays_bytes(level):
+    from chance_agreement.chance.bootstrap_intervals import sentence_arrays
+    from chance_agreement.chance.corrected_f1 import FIELDS, corpus_statistics
+    first, second = tagged(400, 30, seed=8)
+    _, sentences = corpus_statistics(second, first)
+    types, arrays = sentence_arrays(sentences, level, FIELDS)
+    oracle_types, oracle = dense_sentence_arrays(sentences, level, FIELDS)
+    assert types == oracle_types and arrays.tobytes() == oracle.tobytes()
+
+
+def test_intervals_too_large_to_resample_are_refused_saying_what_to_change(monkeypatch):
+    from chance_agreement import chance_f1
+    from chance_agreement.chance import bootstrap_intervals
+    first, second = tagged(200, 10, seed=9)
+    monkeypatch.setattr(bootstrap_intervals, "MAX_RESAMPLE_WORK", 1_000_000)
+    with pytest.raises(ValueError, match=r"200 sentences x 10 entity types x 1,000 resamples need 6,000,000 "
+                                         r"multiply-adds, more than the limit of 1,000,000: turn intervals off"):
+        chance_f1(second, first, confidence_level=0.95, zero_division=0)
+    assert chance_f1(second, first, confidence_level=0.95, n_resamples=100, zero_division=0)["overall_corrected_f1_ci"]
