@@ -69,16 +69,17 @@ def sentence_arrays(sentences, level: str, fields, types=None) -> tuple[list[str
     else:
         columns = [fields.index("true_positives"), fields.index("expected_matches")]
     index = {name: i for i, name in enumerate(types)}
-    raw = np.zeros((len(sentences), len(types), len(fields)))
+    # only the three numbers each (sentence, type) needs, from each vector (no sentences x types x
+    # fields array); a pair absent from a sentence stays 0, as 2 x 0 and 0 + 0 would make it
+    pick = np.array(columns[:2] + ([columns[2]] if level == "token"
+                                   else [fields.index("predicted"), fields.index("actual")]))
+    arrays = np.zeros((len(sentences), len(types), 3))
     for s, stats in enumerate(sentences):
         for name, vector in stats.per_type.items():
-            raw[s, index[name]] = vector
-    arrays = np.empty((len(sentences), len(types), 3))
-    arrays[..., :2] = 2.0 * raw[..., columns[:2]]
-    if level == "token":
-        arrays[..., 2] = raw[..., columns[2]]
-    else:
-        arrays[..., 2] = raw[..., fields.index("predicted")] + raw[..., fields.index("actual")]
+            values = vector[pick]
+            row = arrays[s, index[name]]
+            row[:2] = 2.0 * values[:2]
+            row[2] = values[2] if level == "token" else values[2] + values[3]
     return list(types), arrays
 
 
@@ -205,6 +206,24 @@ def _summed_scores(arrays: np.ndarray, weights: np.ndarray, zero_division) -> di
     return _scores_of_sums(sums, zero_division)
 
 
+# resamples x sentences x (types x 3) multiply-adds of the resampled sums (5 x 10^10: minutes);
+# beyond it the intervals are refused before any array is built, saying what to change
+MAX_RESAMPLE_WORK = 50_000_000_000
+
+
+def check_resample_work(sentences, n_resamples: int) -> None:
+    """Refuse bootstrap intervals whose resampled sums (one weighted sum per resample, sentence,
+    type and statistic) exceed ``MAX_RESAMPLE_WORK``, before the per-sentence arrays are built."""
+    types = len({name for stats in sentences for name in stats.per_type})
+    work = n_resamples * len(sentences) * types * 3
+    if work > MAX_RESAMPLE_WORK:
+        raise ValueError(
+            f"bootstrap intervals over {len(sentences):,} sentences x {types:,} entity types x {n_resamples:,} "
+            f"resamples need {work:,} multiply-adds, more than the limit of {MAX_RESAMPLE_WORK:,}: turn intervals "
+            "off (confidence_level=None; on the command line --no-intervals), use fewer resamples, or merge rare types"
+        )
+
+
 def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_level: float = 0.95,
                      n_resamples: int = DEFAULT_RESAMPLES, random_state=None, method: str = "percentile",
                      zero_division="warn") -> dict:
@@ -218,6 +237,7 @@ def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_leve
     method = check_method(method)
     zero_division_value(zero_division)
     rng = make_rng(random_state)
+    check_resample_work(sentences, n_resamples)
     types, arrays = sentence_arrays(sentences, level, fields)
     weights = resample_counts(rng, len(sentences), n_resamples)
     replicates = _summed_scores(arrays, weights, zero_division)
@@ -289,7 +309,8 @@ def put_intervals(result: dict, intervals: dict) -> dict:
 
 
 __all__ = [
-    "DEFAULT_RESAMPLES", "METHODS", "SCORES", "add_intervals", "bca_interval", "bootstrap_scores", "check_confidence_level",
+    "DEFAULT_RESAMPLES", "MAX_RESAMPLE_WORK", "METHODS", "SCORES", "add_intervals", "bca_interval", "bootstrap_scores",
+    "check_confidence_level", "check_resample_work",
     "check_method", "check_resamples", "intervals_out", "make_rng", "percentile_interval", "put_intervals",
     "resample_counts", "scores_from_sums",
     "sentence_arrays", "supported_scores",

@@ -312,9 +312,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     if not keep_sentences:
         paired = paired_span_arrays(predictions, references, scheme, mode, suffix)
         if paired is not None:
-            pred, true, correct = paired
-            per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
-            return ChanceStatistics(per_type, correct, sum(map(len, references)), model.name, levels, partials), None
+            return span_array_total(*paired, references, model=model, levels=levels), None
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     _prefetch_sentences(references, pred_spans, true_spans, model, with_matches, with_overlap)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
@@ -343,6 +341,15 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[_EXP_OVERLAP], columns[_EXP_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
+
+
+def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, references, *, model, levels) -> ChanceStatistics:
+    """``corpus_total`` of spans already found as arrays (``paired_span_arrays``' output, or
+    ``pair_span_arrays`` of annotators chunked once for all their pairs)."""
+    model, levels = get_model(model), checked_levels(levels)
+    with_matches, with_overlap = "entity" in levels, "token" in levels
+    per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
+    return ChanceStatistics(per_type, correct, sum(map(len, references)), model.name, levels, partials)
 
 
 def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, with_matches: bool,
@@ -780,4 +787,5 @@ __all__ = [
     "scores_from_statistics",
     "sentence_statistics",
     "sentence_statistics_array",
+    "span_array_total",
 ]

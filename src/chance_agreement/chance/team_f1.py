@@ -23,11 +23,13 @@ the m x m matrices of the pairs. Input is per sentence, the annotators' tag sequ
 
 from __future__ import annotations
 
+import functools
 import itertools
 from .chance_corrected import zero_division_value
-from .corrected_f1 import LEVELS, ChanceStatistics, chance_scores, corpus_statistics, pooled_scores, sentence_scores
+from .corrected_f1 import (LEVELS, ChanceStatistics, chance_scores, corpus_statistics, corpus_total, pooled_scores,
+                           sentence_scores, span_array_total)
 from .random_models import get_model
-from ..spans.tags import effective_scheme, spans_from_tags
+from ..spans.tags import effective_scheme, pair_span_arrays, shared_span_arrays, spans_from_tags
 from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
@@ -68,30 +70,57 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     resolved = effective_scheme(
         [tags for sentences in annotations for tags in sentences if tags is not None], scheme, mode, suffix
     )
-    for s in range(len(lengths)):  # errors name the sentence and the annotator
-        for a in range(m):
-            if annotations[a][s] is not None:
-                try:
-                    spans_from_tags(list(annotations[a][s]), scheme=resolved, mode=mode, suffix=suffix)
-                except ValueError as error:
-                    raise ValueError(problem(function, "annotations", str(error), s, a, name=names[a])) from None
+    check = functools.partial(_check_tags, annotations, names, resolved, mode, suffix, function)
+    chunked = _chunked_once(annotations, names, suffix, check) if sentences is None and mode is None else None
+    if chunked is None:
+        check()
     by_sentence = [[] for _ in lengths] if sentences is not None else None
     pairs = {}
     for i, j in itertools.combinations(range(m), 2):
+        if chunked is not None:  # every annotator on every sentence, each chunked once for all pairs
+            pairs[i, j] = span_array_total(*pair_span_arrays(chunked[j], chunked[i], suffix), annotations[i],
+                                           model=model, levels=(level,))
+            continue
         shared = [s for s in range(len(lengths)) if annotations[i][s] is not None and annotations[j][s] is not None]
         if not shared:
             pairs[i, j] = None
             continue
-        total, per_sentence = corpus_statistics([annotations[j][s] for s in shared],
-                                                [annotations[i][s] for s in shared], scheme=resolved, mode=mode,
-                                                suffix=suffix, model=model, levels=(level,))
+        predictions, references = [annotations[j][s] for s in shared], [annotations[i][s] for s in shared]
+        options = dict(scheme=resolved, mode=mode, suffix=suffix, model=model, levels=(level,))
+        if by_sentence is None:  # the array pass of ``chance_f1``: the same exact sums, no sentence objects
+            pairs[i, j] = corpus_total(predictions, references, **options)
+            continue
+        total, per_sentence = corpus_statistics(predictions, references, **options)
         pairs[i, j] = total
-        if by_sentence is not None:
-            for s, stats in zip(shared, per_sentence):
-                by_sentence[s].append(stats)
+        for s, stats in zip(shared, per_sentence):
+            by_sentence[s].append(stats)
     if by_sentence is not None:
         sentences.extend(sum(parts, ChanceStatistics()) for parts in by_sentence)
     return names, pairs
+
+
+def _check_tags(annotations, names, scheme, mode, suffix, function) -> None:
+    """Chunk every annotator's every sentence; the first error names the sentence and the annotator."""
+    for s in range(len(annotations[0])):
+        for a, sentences in enumerate(annotations):
+            if sentences[s] is not None:
+                try:
+                    spans_from_tags(list(sentences[s]), scheme=scheme, mode=mode, suffix=suffix)
+                except ValueError as error:
+                    raise ValueError(problem(function, "annotations", str(error), s, a, name=names[a])) from None
+
+
+def _chunked_once(annotations, names, suffix, check) -> list | None:
+    """Each annotator's corpus chunked once (``tags.shared_span_arrays``) when every annotator has
+    every sentence, else None. A corpus the array chunker refuses is checked sentence by sentence
+    (``check``), so that the error names the sentence and the annotator."""
+    if any(tags is None for sentences in annotations for tags in sentences):
+        return None
+    try:
+        return shared_span_arrays(annotations, suffix, roles=names)
+    except ValueError:
+        check()
+        raise
 
 
 def _pooled(pair_totals) -> ChanceStatistics | None:

@@ -36,7 +36,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
-from .contingency_table import contingency
+from .contingency_table import check_category_count, contingency
 from .unitizing import unitizing_alpha
 from ..spans.validation import as_items
 from .table_coefficients import Table, coefficient_names, get_coefficient
@@ -206,6 +206,7 @@ def coefficients(
     ``table_coefficients``) comes from the registry, the same values ``coefficient_intervals`` gives.
     """
     n, categories = check_table(table, categories)
+    check_category_count(len(categories), "the table")
     codes = _finn_codes(finn_order, categories)
     delta = distance_matrix(distance, categories) if distance is not None else None
     warnings: list[str] = []
@@ -296,38 +297,48 @@ def _slot_errors(counts: Table, categories: list[str], nothing: str, warnings: l
 
 
 def _category_probabilities(result: dict, original: np.ndarray, categories: list[str], warnings: list[str]) -> None:
-    """P(C2|C1) (Table 7) and Sim(C1, C2) (Table 8) into ``result``, from the unscaled counts."""
-    probabilities: dict[str, dict[str, float | None]] = {}
+    """P(C2|C1) (Table 7) and Sim(C1, C2) (Table 8) into ``result``, from the unscaled counts.
+
+    Whole-array float64 operations, the same IEEE operations as one cell at a time:
+    P(C2|C1) = (n_12 + n_21) / used_1 and Sim = (P(C2|C1) + P(C1|C2)) / 2, None where a used is 0."""
     used = original.sum(axis=1) + original.sum(axis=0)  # unscaled: a tiny count is not lost
-    for i, c1 in enumerate(categories):
-        probabilities[c1] = {
-            c2: (float((original[i, j] + original[j, i]) / used[i]) if used[i] > 0 else None)
-            for j, c2 in enumerate(categories)
-        }
-    unused = [c for c, u in zip(categories, used) if u == 0]
-    if unused:
+    defined = used > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = (original + original.T) / np.where(defined, used, 1.0)[:, None]
+    similarity = (p + p.T) / 2.0
+    p_rows, s_rows = p.tolist(), similarity.tolist()
+    undefined = [c for c, d in zip(categories, defined.tolist()) if not d]
+    if undefined:
         warnings.append(
-            f"category_probabilities: categories {unused!r} are never used, so P(.|C) is undefined"
+            f"category_probabilities: categories {undefined!r} are never used, so P(.|C) is undefined"
         )
-    similarity: dict[str, dict[str, float | None]] = {}
-    for c1 in categories:
-        similarity[c1] = {}
-        for c2 in categories:
-            p12, p21 = probabilities[c1][c2], probabilities[c2][c1]
-            similarity[c1][c2] = None if p12 is None or p21 is None else (p12 + p21) / 2.0
-    result["category_probabilities"] = probabilities
-    result["category_similarity"] = similarity
+        for i in np.flatnonzero(~defined).tolist():
+            p_rows[i] = [None] * len(categories)
+            s_rows[i] = [None] * len(categories)
+            for row in s_rows:
+                row[i] = None
+    result["category_probabilities"] = {c: dict(zip(categories, row)) for c, row in zip(categories, p_rows)}
+    result["category_similarity"] = {c: dict(zip(categories, row)) for c, row in zip(categories, s_rows)}
+
+
+def _plain_values(values) -> list:
+    """``plain`` of each value; the ones already plain (str, int, None, a float other than NaN), the
+    bulk of a large table, are kept without a call."""
+    return [v if type(v) in _PLAIN or (type(v) is float and v == v) else plain(v) for v in values]
 
 
 REPORT_VIEWS = ("all", "markables", "entities", "grouped")
 
 
+_PLAIN = (str, int, bool, type(None))  # already plain (a float too, unless NaN): kept as it is
+
+
 def plain(value):
     """numpy scalars/arrays, tuples and nested containers as plain JSON-serialisable Python."""
     if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
+        return dict(zip(map(str, value), _plain_values(value.values())))
     if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
+        return _plain_values(value)
     if isinstance(value, np.ndarray):
         return plain(value.tolist())
     if isinstance(value, (bool, np.bool_)):

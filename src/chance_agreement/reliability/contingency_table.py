@@ -30,6 +30,43 @@ from ..spans import tags
 NOTHING = "O"
 GROUPED = "ENTITY"
 VIEWS = ("all", "entities", "grouped")
+# categories of a contingency table: q x q cells (4 million), and as many category probabilities and
+# similarities in ``coefficients``; beyond it a clear error before anything q x q is built
+MAX_CATEGORIES = 2_000
+
+
+class TooManyCategories(ValueError):
+    """More categories than ``MAX_CATEGORIES``: refused before any q x q table is built."""
+
+
+def check_category_count(q: int, what: str = "the contingency table") -> None:
+    """Raise ``TooManyCategories`` when ``q`` categories exceed ``MAX_CATEGORIES``, saying what to do."""
+    if q > MAX_CATEGORIES:
+        raise TooManyCategories(
+            f"{what} would have {q:,} categories ({q * q:,} cells, and as many category probabilities and "
+            f"similarities), more than the limit of {MAX_CATEGORIES:,} categories: merge rare entity types into "
+            "one type or score a subset of the types (chance_f1 and fleiss_kappa have no such limit)"
+        )
+
+
+def check_tag_types(annotations, suffix: bool = False) -> None:
+    """Refuse up front (``TooManyCategories``) annotations whose tags name more entity types than
+    a contingency table takes: every distinct tag of every annotator's sequences (``annotations``:
+    lists of tag sequences) typed once (``tag_category``); a tag that is not valid is left to the
+    errors of the computation itself. Linear in the tokens, with no table built."""
+    distinct = set()
+    try:
+        for sequences in annotations:
+            distinct.update(chain.from_iterable(sequences))
+    except TypeError:  # not lists of tag lists: the computation's own checks say what is wrong
+        return
+    types = set()
+    for tag in distinct:
+        try:
+            types.add(tag_category(tag, suffix))
+        except (ValueError, TypeError):
+            continue
+    check_category_count(len(types | {NOTHING}))
 
 
 def token_categories(spans, length: int) -> list[str]:
@@ -99,6 +136,8 @@ def contingency(
     if mode is None:
         try:
             counts, types = _lenient_counts(predictions, references, scheme, suffix, view, markables)
+        except TooManyCategories:
+            raise
         except Exception:  # bad input: the span path below raises the precise error
             counts = None
         if counts is not None:
@@ -123,6 +162,8 @@ def contingency(
     )
     if NOTHING in types:
         raise ValueError(f"an entity type is named {NOTHING!r}, which is the Nothing category")
+    if view != "grouped":
+        check_category_count(len(types) + (view != "entities"))
     if view == "grouped":
         categories = [GROUPED, NOTHING]
         index_of = {t: 0 for t in types} | {NOTHING: 1}
@@ -198,6 +239,8 @@ def _lenient_counts(predictions, references, scheme, suffix: bool, view: str, ma
         if keep is not None:
             ref_codes, pred_codes = ref_codes[keep], pred_codes[keep]
         q = len(types)
+        if view != "grouped":
+            check_category_count(q - (view == "entities"))
         if counts.shape[0] < q:
             grown = np.zeros((q, q), dtype=np.int64)
             grown[: counts.shape[0], : counts.shape[1]] = counts
@@ -223,6 +266,10 @@ def _arrange(counts: np.ndarray, types: list[str], view: str) -> tuple[np.ndarra
 __all__ = [
     "CHUNK_TOKENS",
     "GROUPED",
+    "MAX_CATEGORIES",
+    "TooManyCategories",
+    "check_category_count",
+    "check_tag_types",
     "NOTHING",
     "VIEWS",
     "contingency",

@@ -256,7 +256,9 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
             )
     else:
         codes, cats = rating_codes(ratings, categories)
-        if codes.shape[0] * len(cats) > MAX_COUNT_CELLS:  # many labels: count only the labels given
+        # count only the labels given: always for many labels; for two annotators too, where it gives the
+        # count matrix's bits (an item's sums have at most two non-zero terms, so no order to change)
+        if codes.shape[1] == 2 or codes.shape[0] * len(cats) > MAX_COUNT_CELLS:
             return _fleiss_from_codes(codes, cats, details)
         table = count_matrix(codes, len(cats))
     return fleiss_from_counts(table, cats, details)

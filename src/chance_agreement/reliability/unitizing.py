@@ -186,7 +186,9 @@ def _unitizing_result(length: int, units, breaks, variant: str) -> dict:
         none = {"observed_disagreement": None, "expected_disagreement": None, "alpha": None}
         return {**none, "per_type": {type_: dict(none) for type_ in types}, "warnings": warnings}
 
-    per_type_fractions = {type_: _type_disagreements(variant, length, units, breaks, type_) for type_ in types}
+    by_type = _units_by_type(units, types)
+    segments = _Segments(length, breaks)
+    per_type_fractions = {type_: _type_disagreements(variant, length, by_type[type_], segments) for type_ in types}
     observed, expected = _pooled_disagreements(variant, length, units, types, per_type_fractions)
 
     per_type = {
@@ -196,11 +198,22 @@ def _unitizing_result(length: int, units, breaks, variant: str) -> dict:
     return {**_summary(observed, expected, label, warnings), "per_type": per_type, "warnings": warnings}
 
 
-def _type_disagreements(variant: str, length: int, units, breaks, type_) -> tuple:
-    """``(Do, De)`` of one type as Fractions."""
-    spans = [sorted((s, e) for t, s, e in annotator if t == type_) for annotator in units]
+def _units_by_type(units, types) -> dict:
+    """``{type: [sorted (start, end) of each annotator]}`` in one pass over the units."""
+    by_type = {type_: [[] for _ in units] for type_ in types}
+    for a, annotator in enumerate(units):
+        for type_, start, end in annotator:
+            by_type[type_][a].append((start, end))
+    for spans in by_type.values():
+        for annotator in spans:
+            annotator.sort()
+    return by_type
+
+
+def _type_disagreements(variant: str, length: int, spans, segments: "_Segments") -> tuple:
+    """``(Do, De)`` of one type (``spans``: each annotator's sorted ``(start, end)``) as Fractions."""
     if variant == "u_alpha":
-        return _u_alpha_disagreements(length, spans, breaks)
+        return _u_alpha_disagreements(length, spans, segments)
     valued = [[(1, s, e) for s, e in annotator] for annotator in spans]
     return _mu_alpha_disagreements(length, valued, 1)
 
@@ -226,10 +239,42 @@ def _pooled_disagreements(variant: str, length: int, units, types, per_type_frac
 # u_alpha (Krippendorff 1995; 2004 pp. 251-256)
 
 
-def _u_alpha_disagreements(length: int, spans: list[list[tuple[int, int]]], breaks: list[int]):
-    """``(Do, De)`` of one type as Fractions (Krippendorff 2004, p. 253 and p. 254)."""
+class _Segments:
+    """The continuum's segments between gap breaks (``breaks`` sorted, inside (0, L)): their
+    starts and the multiset of their lengths, shared by every type."""
+
+    def __init__(self, length: int, breaks: list[int]):
+        self.breaks = breaks
+        self.starts = [0] + breaks
+        self.ends = breaks + [length]
+        self.lengths = Counter(end - start for start, end in zip(self.starts, self.ends))
+
+    def compressed(self, spans: list[list[tuple[int, int]]]) -> tuple[int, list, list[int], Counter]:
+        """The segments that hold a unit of ``spans`` (units never cross a break), joined into one
+        shorter continuum: ``(its length, the spans moved onto it, its breaks, the lengths of the
+        other segments)``. In every other segment each annotator has one gap, the whole segment."""
+        touched = sorted({bisect_left(self.breaks, start + 1) for annotator in spans for start, _ in annotator})
+        shift, position, breaks = {}, 0, []
+        for k in touched:
+            if position:
+                breaks.append(position)
+            shift[k] = position - self.starts[k]
+            position += self.ends[k] - self.starts[k]
+        moved = [[(start + shift[k], end + shift[k]) for start, end in annotator
+                  for k in (bisect_left(self.breaks, start + 1),)] for annotator in spans]
+        untouched = self.lengths - Counter(self.ends[k] - self.starts[k] for k in touched)
+        return position, moved, breaks, untouched
+
+
+def _u_alpha_disagreements(length: int, spans: list[list[tuple[int, int]]], segments: _Segments):
+    """``(Do, De)`` of one type as Fractions (Krippendorff 2004, p. 253 and p. 254).
+
+    Only the segments (texts) holding a unit of the type are cut into sections; each other segment
+    is one gap per annotator, which adds nothing to the observed disagreement and its length to the
+    gaps of the expected one: the same integers as sections over the whole continuum."""
     m, L = len(spans), length
-    sections = [_sections(annotator, L, breaks) for annotator in spans]
+    short, moved, breaks, untouched = segments.compressed(spans)
+    sections = [_sections(annotator, short, breaks) for annotator in moved]
     squared = 0
     for i in range(m):
         for j in range(i + 1, m):
@@ -237,14 +282,18 @@ def _u_alpha_disagreements(length: int, spans: list[list[tuple[int, int]]], brea
     observed = Fraction(2 * squared, m * (m - 1) * L * L)  # delta^2 is symmetric: 2 x unordered pairs
 
     unit_lengths = Counter(e - s for annotator in sections for s, e, is_unit in annotator if is_unit)
-    gaps = sorted(e - s for annotator in sections for s, e, is_unit in annotator if not is_unit)
+    gaps = Counter(e - s for annotator in sections for s, e, is_unit in annotator if not is_unit)
+    for gap, count in untouched.items():
+        gaps[gap] += m * count
     n_units = sum(unit_lengths.values())
-    # suffix sums over the sorted gaps: sum of (l_g + 1) and count of gaps with l_g >= l
-    suffix_sum = list(accumulate(reversed([g + 1 for g in gaps]), initial=0))[::-1]
+    # suffix sums over the distinct gap lengths: sum of (l_g + 1) and count of gaps with l_g >= l
+    distinct = sorted(gaps)
+    suffix_sum = list(accumulate(reversed([gaps[g] * (g + 1) for g in distinct]), initial=0))[::-1]
+    suffix_count = list(accumulate(reversed([gaps[g] for g in distinct]), initial=0))[::-1]
     numerator = 0
     for l, count in unit_lengths.items():
-        first = bisect_left(gaps, l)
-        fits = suffix_sum[first] - (len(gaps) - first) * l  # sum over gaps l_g >= l of (l_g - l + 1)
+        first = bisect_left(distinct, l)
+        fits = suffix_sum[first] - suffix_count[first] * l  # sum over gaps l_g >= l of (l_g - l + 1)
         numerator += count * ((n_units - 1) * (l * (l - 1) * (2 * l - 1) // 3) + l * l * fits)
     denominator = m * L * (m * L - 1) - sum(count * l * (l - 1) for l, count in unit_lengths.items())
     expected = Fraction(2 * numerator, L * denominator)

@@ -21,13 +21,15 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
+
 from ..chance.chance_corrected import chance_corrected
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..chance.random_models import get_model
 from ..reliability.table_coefficients import titles
 from ..reliability.agreement_coefficients import coefficients
-from ..reliability.contingency_table import NOTHING, contingency
+from ..reliability.contingency_table import NOTHING, check_tag_types, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..spans.annotators import read_annotators
@@ -35,6 +37,7 @@ from ..spans.tags import corpus_spans, effective_scheme
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
 from .leaderboard import build_leaderboard
+from .table_output import most_used
 from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -77,13 +80,12 @@ def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[lis
     tables = [contingency(annotations[b], annotations[a], **span_options)
               for i, a in enumerate(names) for b in names[i + 1:]]
     categories = sorted({c for _, cats in tables for c in cats if c != NOTHING}) + [NOTHING]
-    pooled = [[0] * len(categories) for _ in categories]
+    position = {c: i for i, c in enumerate(categories)}
+    pooled = np.zeros((len(categories), len(categories)), dtype=np.int64)
     for table, cats in tables:
-        index = [categories.index(c) for c in cats]
-        for i, row in enumerate(table.tolist()):
-            for j, count in enumerate(row):
-                pooled[index[i]][index[j]] += count
-    return pooled, categories
+        index = [position[c] for c in cats]
+        pooled[np.ix_(index, index)] += table  # the categories of one table are distinct
+    return pooled.tolist(), categories
 
 
 def _ranked_sentences(sentence_scores, limit: int) -> tuple[list[dict], int]:
@@ -137,6 +139,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     intervals = _interval_options(confidence_level, n_resamples, random_state)
     team = len(names) > 2 and not leaderboard
     shown_names = names if team else names[:2]
+    check_tag_types([annotations[name] for name in shown_names], suffix)  # a table too large: refused before the work
     data = {"title": title or "Agreement report: " + " vs ".join(names[:6]) + (" ..." if len(names) > 6 else ""),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "sentence_count": len(tokens),
@@ -572,13 +575,9 @@ def _per_type(data: dict) -> str:
 
 def _square(categories: list[str], matrix: list[list], keep: int) -> tuple[list[str], list[list], str]:
     """The ``keep`` most used categories (O always kept) of a square matrix, and a note on the rest."""
-    if len(categories) <= keep:
-        return categories, matrix, ""
-    used = [sum(matrix[i]) + sum(row[i] for row in matrix) for i in range(len(categories))]
-    order = sorted(range(len(categories)), key=lambda i: (categories[i] != NOTHING, -used[i]))[:keep]
-    order.sort()
-    note = f'<p class="note">{len(categories) - keep} more categories left out (the least used).</p>'
-    return [categories[i] for i in order], [[matrix[i][j] for j in order] for i in order], note
+    categories, matrix, left_out = most_used(categories, matrix, keep, always=NOTHING)
+    note = f'<p class="note">{left_out} more categories left out (the least used).</p>' if left_out else ""
+    return categories, matrix, note
 
 
 def _contingency(data: dict) -> str:

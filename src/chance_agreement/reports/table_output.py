@@ -17,9 +17,21 @@ import csv
 import io
 import numbers
 
-__all__ = ["csv_cell", "csv_text", "markdown_cell", "markdown_table"]
+__all__ = ["csv_cell", "csv_text", "markdown_cell", "markdown_table", "most_used"]
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def most_used(categories: list, matrix: list, keep: int, always=None) -> tuple[list, list, int]:
+    """The ``keep`` most used categories of a square count ``matrix`` (row plus column sums; the
+    category ``always`` kept first), in their order: ``(categories, sub-matrix, number left out)``.
+    A square table of many categories is shown this way; its full form stays in the JSON output."""
+    if len(categories) <= keep:
+        return list(categories), matrix, 0
+    used = [row + column for row, column in zip(map(sum, matrix), map(sum, zip(*matrix)))]
+    order = sorted(range(len(categories)), key=lambda i: (categories[i] != always, -used[i]))[:keep]
+    order.sort()
+    return [categories[i] for i in order], [[matrix[i][j] for j in order] for i in order], len(categories) - keep
 
 
 def markdown_cell(text) -> str:

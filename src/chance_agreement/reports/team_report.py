@@ -21,19 +21,21 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
-from ..reliability.contingency_table import contingency
+from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
 from ..reliability.gamma import gamma_agreement
-from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
+from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
 from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.annotators import read_annotators
 from .command_io import UsageError
 from .progress import progress as show_progress
-from .table_output import csv_text, markdown_table
+from .table_output import csv_text, markdown_table, most_used
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
@@ -43,6 +45,7 @@ COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "f
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
               "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
+SHOWN_CATEGORIES = 40  # categories of a contingency table in text, Markdown and CSV (JSON: all)
 ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
 
 
@@ -179,20 +182,29 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         return None
 
     reference, other = annotations.tags
-    data, tables, columns = {}, [], {}
+    data, tables, columns, shown_notes = {}, [], {}, []
     for view, label in (("all", "all tokens"), ("entities", "entity tokens")):
-        table, categories = contingency(other, reference, view=view, **options["span"])
+        try:
+            table, categories = contingency(other, reference, view=view, **options["span"])
+        except TooManyCategories as error:  # refused before any table is built; the other sections stand
+            return Section("coefficients", "Agreement coefficients and their contingency tables",
+                           {"undefined": str(error)}, [], [f"not computed: {error}"])
         result = plain(coefficients(table, categories))
         result["contingency"] = {"categories": list(categories), "table": table.tolist()}
         data[view] = result
         columns[view] = result
+        shown, counts, left_out = most_used(categories, result["contingency"]["table"], SHOWN_CATEGORIES, NOTHING)
         tables.append(Table(f"contingency table, {label}: rows {annotations.names[0]}, "
-                            f"columns {annotations.names[1]}", [""] + list(categories),
-                            [[category, *counts] for category, counts in zip(categories, table.tolist())]))
+                            f"columns {annotations.names[1]}", [""] + shown,
+                            [[category, *row] for category, row in zip(shown, counts)]))
+        if left_out:
+            shown_notes.append(f"{view}: text, Markdown and CSV show the contingency table's {len(shown)} most used "
+                               f"of its {len(categories)} categories; JSON has all of them")
     rows = [[name, *(columns[view].get(name) for view in columns)] for name in _coefficient_rows()]
     tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
                            ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
+    notes += shown_notes
     return Section("coefficients", "Agreement coefficients and their contingency tables", data, tables, notes)
 
 
@@ -204,8 +216,7 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
     result = multi_annotator_agreement(annotations.items, **options["span"])
     ratings, _ = token_ratings(annotations.items, **options["span"])
     categories = result["categories"]
-    counts = [[sum(1 for row in ratings if str(row[a]) == category) for a in range(len(annotations.names))]
-              for category in categories]
+    counts = category_counts(ratings, categories, len(annotations.names))
     result["category_counts"] = {"categories": categories, "annotators": list(annotations.names), "counts": counts}
     values = [[key, result[key]] for key in ("fleiss_kappa", "krippendorff_alpha", "observed_agreement",
                                              "expected_agreement", "n_tokens", "n_annotators")]
@@ -214,6 +225,14 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
                     [[category, *row] for category, row in zip(categories, counts)])]
     return Section("several_annotators", "Fleiss' kappa and Krippendorff's alpha (nominal)", result, tables,
                    list(result["warnings"]))
+
+
+def category_counts(ratings, categories: list, annotators: int) -> list:
+    """``counts[c][a]``: the tokens annotator ``a`` put in ``categories[c]`` (one ``np.bincount``
+    per annotator over the codes of ``rating_codes``, missing labels left out)."""
+    codes, coded = rating_codes(ratings, categories)
+    per_annotator = [np.bincount(codes[:, a][codes[:, a] >= 0], minlength=len(coded)) for a in range(annotators)]
+    return [[int(column[c]) for column in per_annotator] for c in range(len(coded))]
 
 
 def noise_section(annotations: Annotations, options: dict) -> Section | None:
@@ -366,8 +385,8 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
     return writers[fmt]()
 
 
-__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "ZERO_DIVISION_NOTE", "Table", "Section",
+__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "ZERO_DIVISION_NOTE", "Table", "Section",
            "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
-           "coefficients_section", "several_annotators_section", "noise_section", "gamma_section", "GAMMA_WORST",
+           "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
            "SECTIONS", "build_report",
            "to_text", "to_markdown", "to_csv", "to_json", "render"]

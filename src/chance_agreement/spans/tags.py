@@ -479,6 +479,30 @@ def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: 
     return pred, ref, int(np.count_nonzero(pred_codes == ref_codes))
 
 
+def shared_span_arrays(corpora, suffix: bool = False, roles=None) -> list | None:
+    """Several annotators' corpora of the same checked sentences, each chunked once by the array
+    path of ``paired_span_arrays`` with one tag-code table (equal tags, equal codes): one opaque
+    entry per corpus for ``pair_span_arrays``; ``None`` below ``_SMALL_CORPUS`` tokens (then call
+    ``paired_span_arrays`` per pair). Strict mode has no array path: not for it. ``roles`` name the
+    corpora in errors (default "annotator 0", ...)."""
+    n_tokens = sum(map(len, corpora[0]))
+    if n_tokens < _SMALL_CORPUS:
+        return None
+    roles = [f"annotator {a}" for a in range(len(corpora))] if roles is None else roles
+    codes: dict = {}
+    return [_lenient_arrays(corpus, suffix, role, n_tokens, codes) for corpus, role in zip(corpora, roles)]
+
+
+def pair_span_arrays(prediction, reference, suffix: bool = False):
+    """``paired_span_arrays``' ``(predictions, references, equal tags)`` of two ``shared_span_arrays``
+    entries, with its odd-tag warnings."""
+    (pred, pred_odd, pred_codes), (ref, ref_odd, ref_codes) = prediction, reference
+    odd = _first_odd({tag: ("references", s) for tag, (_, s) in ref_odd.items()},
+                     {tag: ("predictions", s) for tag, (_, s) in pred_odd.items()})
+    _warn_odd_tags(odd, suffix)
+    return pred, ref, int(np.count_nonzero(pred_codes == ref_codes))
+
+
 def check_pairs(predictions, references) -> None:
     """Both are lists of tag lists (``validation.check_corpus``), with the same number of
     sentences, the same length sentence by sentence, and at least one token."""
@@ -513,6 +537,8 @@ __all__ = [
     "is_odd_tag",
     "paired_span_arrays",
     "paired_spans",
+    "pair_span_arrays",
     "resolve_scheme",
+    "shared_span_arrays",
     "spans_from_tags",
 ]
