@@ -19,7 +19,8 @@ import numpy as np
 from chance_agreement.chance.exact_sum import ordered_matmul
 from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
-__all__ = ["band_mass_reference", "coverage_reference", "start_distribution_reference", "two_ended_reference"]
+__all__ = ["band_mass_reference", "conger_item_terms_reference", "coverage_reference", "start_distribution_reference",
+           "two_ended_reference"]
 
 
 def band_mass_reference(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
@@ -87,3 +88,19 @@ def start_distribution_reference(n: int, others: tuple[int, ...], length: int, m
     slots = n - sum(excess_others) - (length - 1)
     return two_ended_reference(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
 
+
+
+def conger_item_terms_reference(raw: np.ndarray, weights: np.ndarray, categories: int) -> np.ndarray:
+    """Conger's ``lam_ig = n/n_g sum_k (sum_l (d_igl - c_ig p_gl) w_kl) (r pbar_k - p_gk)`` through
+    the dense items x raters x categories arrays (``multi_rater._conger_item_terms``'s oracle, as
+    ``conger_kappa`` computed it before it counted sparsely)."""
+    n, r = raw.shape
+    onehot = (raw[:, :, None] == np.arange(categories)).astype(float)  # n x r x q
+    rated = (raw >= 0).astype(float)
+    per_rater = onehot.sum(axis=0)
+    n_g = per_rater.sum(axis=1)
+    p_gk = per_rater / n_g[:, None]
+    p_bar = p_gk.mean(axis=0)
+    centred = onehot - (rated - n_g / n)[:, :, None] * p_gk[None, :, :]
+    lam_k = ordered_matmul(centred.reshape(-1, categories), weights.T).reshape(centred.shape) * (n / n_g)[None, :, None]
+    return (lam_k * (r * p_bar[None, None, :] - p_gk[None, :, :])).sum(axis=2)

@@ -7,8 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from chance_agreement import fleiss_kappa, krippendorff_alpha
-from chance_agreement.reliability import multi_annotator
+import tracemalloc
+
+from chance_agreement import conger_kappa, fleiss_kappa, krippendorff_alpha
+from chance_agreement.reliability import multi_annotator, multi_rater
+from chance_agreement.reliability.weights import agreement_weights
+
+from oracles import conger_item_terms_reference
 
 
 def labelled(items: int, labels: int, raters: int, seed: int, missing: float = 0.0):
@@ -49,3 +54,37 @@ def test_half_a_million_tokens_and_222_labels():
     assert 0.5 < fleiss_kappa(ratings) < 1.0
     with pytest.raises(ValueError, match="count cells for this coefficient.*per entity type.*merge rare labels"):
         krippendorff_alpha(ratings)
+
+
+@pytest.mark.parametrize("weights", ["identity", "linear", "quadratic"])
+@pytest.mark.parametrize("seed", range(6))
+def test_conger_item_terms_equal_the_dense_arrays(weights, seed):
+    """Conger's per-item chance terms without the items x raters x categories one-hot array equal
+    the dense computation (the oracle) to rounding, missing ratings included."""
+    rng = np.random.default_rng(seed)
+    n, r, q = int(rng.integers(5, 80)), int(rng.integers(2, 7)), int(rng.integers(2, 9))
+    raw = rng.integers(0, q, (n, r))
+    raw[rng.random((n, r)) < 0.2] = -1
+    raw[0] = rng.integers(0, q, r)  # every rater rates something
+    w = agreement_weights(weights, range(q))
+    dense = conger_item_terms_reference(raw, w, q)
+    counts = np.stack([np.bincount(c[c >= 0], minlength=q) for c in raw.T]).astype(float)
+    n_g = counts.sum(axis=1)
+    p_gk = counts / n_g[:, None]
+    sparse = multi_rater._conger_item_terms(raw, raw >= 0, p_gk, p_gk.mean(axis=0), w, n_g / n)
+    np.testing.assert_allclose(sparse, dense, rtol=1e-12, atol=1e-13)
+
+
+def test_conger_with_222_labels_needs_no_one_hot_array():
+    """20,000 items x 3 raters x 222 labels: the one-hot array alone was 107 MB and the peak 571 MB
+    (three such arrays at once); now the peak is 108 MB, the items x categories count table (36 MB)
+    and the observed agreement's arrays of its shape."""
+    ratings = labelled(20_000, 222, 3, seed=4)
+    tracemalloc.start()
+    try:
+        result = conger_kappa(ratings)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert 0.5 < result["value"] < 1.0 and result["standard_error"] > 0
+    assert peak < 200e6, f"peak {peak / 1e6:.0f} MB"

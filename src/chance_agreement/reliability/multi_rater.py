@@ -41,7 +41,7 @@ import math
 import numpy as np
 
 from ..chance.chance_corrected import has_room
-from ..chance.exact_sum import ordered_matmul, quadratic_form
+from ..chance.exact_sum import exact_dot, ordered_matmul, quadratic_form
 from ..chance.portable_math import t_ppf, t_sf
 from .benchmark_scales import benchmark
 from .multi_annotator import check_counts, count_matrix, rating_codes
@@ -299,22 +299,31 @@ def _conger(data, confidence_level, population_size) -> dict:
     if q < 2 or r < 2:
         reason = _single_category(data) or ["fewer than two raters gave ratings"]
         return _result(None, pa, None, None, n, confidence_level, warnings + reason)
-    onehot = (raw[:, :, None] == np.arange(q)).astype(float)  # n x r x q
-    rated = (raw >= 0).astype(float)  # n x r
-    per_rater = onehot.sum(axis=0)  # r x q
+    rated = raw >= 0  # n x r
+    per_rater = np.stack([np.bincount(column[column >= 0], minlength=q) for column in raw.T]).astype(float)  # r x q
     n_g = per_rater.sum(axis=1)  # items rated by each rater
     p_gk = per_rater / n_g[:, None]
     p_bar = p_gk.mean(axis=0)
     s2 = (ordered_matmul(p_gk.T, p_gk) - r * np.outer(p_bar, p_bar)) / (r - 1)
     pe = float((w * (np.outer(p_bar, p_bar) - s2 / r)).sum())
-    # item i's share of p_e (Gwet 2014, section 5.5 for Conger's kappa; irrCAC's lambda terms)
-    centred = onehot - (rated - n_g / n)[:, :, None] * p_gk[None, :, :]  # n x r x l
-    flat = centred.reshape(-1, q)  # identity weights: the matrix product is the matrix itself (same bits)
-    lam_k = (flat.copy() if np.array_equal(w, np.eye(q)) else ordered_matmul(flat, w.T)).reshape(centred.shape) \
-        * (n / n_g)[None, :, None]  # n x r x k
-    lam = (lam_k * (r * p_bar[None, None, :] - p_gk[None, :, :])).sum(axis=2)
+    lam = _conger_item_terms(raw, rated, p_gk, p_bar, w, n_g / n)
     pe_i = lam.sum(axis=1) / (r * (r - 1))
     return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
+
+
+def _conger_item_terms(raw, rated, p_gk, p_bar, w, share) -> np.ndarray:
+    """Rater ``g``'s share of item ``i``'s ``p_e`` (Gwet 2014, section 5.5; irrCAC's lambda terms),
+    ``lam_ig = n/n_g sum_{k,l} w_kl (d_igl - c_ig p_gl) v_gk`` with ``d_igl = [x_ig = l]``,
+    ``c_ig = [i rated by g] - n_g/n`` and ``v_g = r pbar - p_g``, without the items x raters x
+    categories array: with ``A_g = v_g w`` and ``b_g = sum_l p_gl A_gl`` (exact sums),
+    ``lam_ig = n/n_g (A_g[x_ig] [i rated by g] - c_ig b_g)``: ``O(n r + r q^2)``."""
+    r = raw.shape[1]
+    v = r * p_bar[None, :] - p_gk  # r x q
+    a = ordered_matmul(v, w)  # a[g, l] = sum_k v_gk w_kl
+    b = np.array([exact_dot(p_gk[g], a[g]) for g in range(r)])
+    own = np.where(rated, a[np.arange(r)[None, :], np.where(rated, raw, 0)], 0.0)  # A_g[x_ig]
+    c = rated - share[None, :]
+    return (own - c * b[None, :]) * (1.0 / share)[None, :]
 
 
 def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity", categories=None,
