@@ -49,11 +49,14 @@ def test_sparse_counting_keeps_the_undefined_cases(monkeypatch):
 
 def test_half_a_million_tokens_and_222_labels():
     """The issue's shape: 483,000 tokens x 222 nominal labels (a dense table would be 107 million
-    cells): Fleiss' kappa is computed; Krippendorff's alpha, which needs the table, says why and what to do."""
+    cells): Fleiss' kappa and Krippendorff's alpha are both computed (alpha refused it before); a
+    label set whose coincidence matrix is too large says why and what to do."""
     ratings = labelled(483_000, 222, 2, seed=9)
-    assert 0.5 < fleiss_kappa(ratings) < 1.0
-    with pytest.raises(ValueError, match="count cells for this coefficient.*per entity type.*merge rare labels"):
-        krippendorff_alpha(ratings)
+    kappa, alpha = fleiss_kappa(ratings), krippendorff_alpha(ratings)
+    assert 0.5 < kappa < 1.0 and 0.5 < alpha < 1.0
+    assert abs(alpha - kappa) < 1e-4  # two annotators, nominal: alpha = kappa (1 - 1/2n) + 1/2n
+    with pytest.raises(ValueError, match="coincidence cells per unit size.*per entity type or merge rare labels"):
+        multi_annotator.coincidences_from_codes(np.array([[0, 10_001]]), 10_002)
 
 
 @pytest.mark.parametrize("weights", ["identity", "linear", "quadratic"])
@@ -88,3 +91,29 @@ def test_conger_with_222_labels_needs_no_one_hot_array():
         tracemalloc.stop()
     assert 0.5 < result["value"] < 1.0 and result["standard_error"] > 0
     assert peak < 200e6, f"peak {peak / 1e6:.0f} MB"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_coincidences_from_codes_equal_the_count_table_path(seed):
+    """Pairs counted per unit size from the codes give the same coincidence matrix, bit for bit, as
+    the items x categories count table, and both equal Krippendorff's formula on the table
+    (``sum_u n_uc (n_uk - [c == k]) / (m_u - 1)``, summed unit by unit) to rounding."""
+    rng = np.random.default_rng(seed)
+    n, r, q = int(rng.integers(3, 200)), int(rng.integers(2, 7)), int(rng.integers(1, 12))
+    codes = rng.integers(0, q, (n, r))
+    codes[rng.random((n, r)) < 0.3] = -1
+    counts = multi_annotator.count_matrix(codes, q)
+    from_codes = multi_annotator.coincidences_from_codes(codes, q)
+    assert np.array_equal(from_codes, multi_annotator.coincidence_matrix(counts))
+    m_u = counts.sum(axis=1)
+    formula = sum((np.outer(row, row) - np.diag(row)) / (m - 1) for row, m in zip(counts, m_u) if m >= 2)
+    np.testing.assert_allclose(from_codes, formula if np.ndim(formula) else np.zeros((q, q)), rtol=1e-14, atol=1e-12)
+
+
+def test_alpha_is_the_same_bits_above_the_count_table_limit(monkeypatch):
+    """Past the count-table limit alpha takes the pairs path and gives the same bits."""
+    ratings = labelled(4_000, 50, 4, seed=3, missing=0.2)
+    below = krippendorff_alpha(ratings, details=True)
+    monkeypatch.setattr(multi_annotator, "MAX_COUNT_CELLS", 4_000 * 50 - 1)
+    above = krippendorff_alpha(ratings, details=True)
+    assert above == below and below["alpha"] is not None

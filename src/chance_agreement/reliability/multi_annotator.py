@@ -30,6 +30,7 @@ ratings) are ``None``; with ``details=True`` the reason is in ``warnings``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any, Callable, Sequence
 
@@ -407,13 +408,50 @@ def _metric_distance_matrix(distance: str, categories) -> tuple[np.ndarray, int]
     return ratio**2, scale
 
 
+def _combine_pair_tables(tables: dict[int, np.ndarray]) -> np.ndarray:
+    """``o_ck = sum_m N_m[c, k] / (m - 1)``, summed in increasing ``m``: ``N_m`` counts the ordered
+    pairs of values ``(c, k)`` from two different annotators of a unit with ``m`` values (exact
+    integers), so the matrix is the same bits whatever the order of units or how they were counted."""
+    q = next(iter(tables.values())).shape[0] if tables else 0
+    out = np.zeros((q, q))
+    for m in sorted(tables):
+        out = out + tables[m] / (m - 1.0)
+    return out
+
+
 def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
-    """o_ck = sum_u n_uc (n_uk - [c == k]) / (m_u - 1) over units with m_u >= 2 values."""
+    """o_ck = sum_u n_uc (n_uk - [c == k]) / (m_u - 1) over units with m_u >= 2 values (Krippendorff
+    2011, the coincidence matrix), one integer table per unit size (``_combine_pair_tables``)."""
     m_u = counts.sum(axis=1)
-    pairable = counts[m_u >= 2]
-    weights = 1.0 / (m_u[m_u >= 2] - 1.0)
-    weighted = pairable * weights[:, None]
-    return ordered_matmul(weighted.T, pairable) - np.diag(weighted.sum(axis=0))
+    tables = {}
+    for m in np.unique(m_u[m_u >= 2]):
+        rows = counts[m_u == m]
+        tables[int(m)] = ordered_matmul(rows.T, rows) - np.diag(rows.sum(axis=0))
+    return _combine_pair_tables(tables)
+
+
+def coincidences_from_codes(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """``coincidence_matrix(count_matrix(codes, q))`` without the items x categories table: the
+    pairs of annotators counted by one ``bincount`` each, per unit size; memory ``O(sizes q^2)``."""
+    given = codes >= 0
+    m_u = given.sum(axis=1)
+    sizes = np.unique(m_u[m_u >= 2])
+    q = n_categories
+    if sizes.size * q * q > MAX_COUNT_CELLS:
+        raise ValueError(
+            f"{q:,} distinct labels need {q * q:,} coincidence cells per unit size ({sizes.size} sizes; limit "
+            f"{MAX_COUNT_CELLS:,}): score per entity type or merge rare labels (fleiss_kappa has no limit); "
+            "numeric (interval) labels can also be rounded or binned")
+    tables = {}
+    for m in sizes:
+        unit = codes[m_u == m]
+        pairs = np.zeros(q * q, dtype=np.int64)
+        for g, h in itertools.combinations(range(codes.shape[1]), 2):
+            both = (unit[:, g] >= 0) & (unit[:, h] >= 0)
+            pairs += np.bincount(unit[both, g] * q + unit[both, h], minlength=q * q)
+        table = pairs.reshape(q, q)
+        tables[int(m)] = (table + table.T).astype(float)
+    return _combine_pair_tables(tables)
 
 
 def krippendorff_alpha(
@@ -434,12 +472,19 @@ def krippendorff_alpha(
     ``n_pairable_values``, ``warnings``.
     """
     codes, cats = rating_codes(ratings, categories)
+    if codes.shape[0] * len(cats) > MAX_COUNT_CELLS:  # many labels: pairs counted without the count table
+        return alpha_from_coincidences(coincidences_from_codes(codes, len(cats)), cats, distance, details)
     return alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
 
 
 def alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
     """``krippendorff_alpha`` of an items x categories count matrix."""
-    coincidences = coincidence_matrix(counts)
+    return alpha_from_coincidences(coincidence_matrix(counts), cats, distance, details)
+
+
+def alpha_from_coincidences(coincidences: np.ndarray, cats: list, distance, details: bool):
+    """``alpha = 1 - D_o / D_e`` from the coincidence matrix ``o``: ``D_o = sum o_ck delta_ck / n``,
+    ``D_e = sum n_c n_k delta_ck / (n (n - 1))``, ``n_c`` its marginals (Krippendorff 2011)."""
     marginals = coincidences.sum(axis=1)
     n = float(marginals.sum())
     delta, scale = _scaled_distance_matrix(distance, cats, marginals)
@@ -551,7 +596,9 @@ __all__ = [
     "alpha_from_counts",
     "MAX_COUNT_CELLS",
     "check_counts",
+    "alpha_from_coincidences",
     "coincidence_matrix",
+    "coincidences_from_codes",
     "count_matrix",
     "fleiss_from_counts",
     "fleiss_kappa",
