@@ -69,17 +69,17 @@ def sentence_arrays(sentences, level: str, fields, types=None) -> tuple[list[str
     else:
         columns = [fields.index("true_positives"), fields.index("expected_matches")]
     index = {name: i for i, name in enumerate(types)}
-    # only the three numbers each (sentence, type) needs, from each vector (no sentences x types x
-    # fields array); a pair absent from a sentence stays 0, as 2 x 0 and 0 + 0 would make it
-    pick = np.array(columns[:2] + ([columns[2]] if level == "token"
-                                   else [fields.index("predicted"), fields.index("actual")]))
+    # only the three numbers each (sentence, type) needs, gathered in one array operation (no
+    # sentences x types x fields array); a pair absent from a sentence stays 0, as 2 x 0 and 0 + 0 would make it
+    places = [(s, index[name], vector) for s, stats in enumerate(sentences) for name, vector in stats.per_type.items()]
     arrays = np.zeros((len(sentences), len(types), 3))
-    for s, stats in enumerate(sentences):
-        for name, vector in stats.per_type.items():
-            values = vector[pick]
-            row = arrays[s, index[name]]
-            row[:2] = 2.0 * values[:2]
-            row[2] = values[2] if level == "token" else values[2] + values[3]
+    if places:
+        rows, cols, vectors = zip(*places)
+        values = np.asarray(vectors, dtype=float)
+        third = values[:, columns[2]] if level == "token" else \
+            values[:, fields.index("predicted")] + values[:, fields.index("actual")]
+        arrays[rows, cols, :2] = 2.0 * values[:, columns[:2]]
+        arrays[rows, cols, 2] = third
     return list(types), arrays
 
 

@@ -321,6 +321,9 @@ def _category_probabilities(result: dict, original: np.ndarray, categories: list
     result["category_similarity"] = {c: dict(zip(categories, row)) for c, row in zip(categories, s_rows)}
 
 
+_PLAIN = (str, int, bool, type(None))  # already plain (a float too, unless NaN): kept as it is
+
+
 def _plain_values(values) -> list:
     """``plain`` of each value; the ones already plain (str, int, None, a float other than NaN), the
     bulk of a large table, are kept without a call."""
@@ -328,9 +331,6 @@ def _plain_values(values) -> list:
 
 
 REPORT_VIEWS = ("all", "markables", "entities", "grouped")
-
-
-_PLAIN = (str, int, bool, type(None))  # already plain (a float too, unless NaN): kept as it is
 
 
 def plain(value):

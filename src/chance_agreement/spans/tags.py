@@ -472,11 +472,8 @@ def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: 
     if mode == "strict" or n_tokens < _SMALL_CORPUS:
         return None
     resolve_scheme(scheme)  # as effective_scheme: a bad scheme is refused in default mode too
-    codes = {}  # one code per distinct tag of either side
-    pred, pred_odd, pred_codes = _lenient_arrays(predictions, suffix, "predictions", n_tokens, codes)
-    ref, ref_odd, ref_codes = _lenient_arrays(references, suffix, "references", n_tokens, codes)
-    _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
-    return pred, ref, int(np.count_nonzero(pred_codes == ref_codes))
+    chunked = shared_span_arrays([predictions, references], suffix, roles=["predictions", "references"])
+    return pair_span_arrays(*chunked, suffix=suffix)
 
 
 def shared_span_arrays(corpora, suffix: bool = False, roles=None) -> list | None:
