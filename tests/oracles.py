@@ -4,6 +4,8 @@ segment at a time, with no closed forms, no exact-integer path and no converged 
 
 - ``band_mass_reference``: the band before the grouped table and the converged band (was
   ``random_model._band_mass_reference``);
+- ``count_table_reference``: ``document_bands._count_table`` over the whole table at every step
+  (before the table was limited to the part a step can reach);
 - ``two_ended_reference``, ``coverage_reference``, ``start_distribution_reference``: what
   ``random_model._two_ended``, ``_coverage_of`` and ``_start_distribution_of`` computed with
   ``reference=True``.
@@ -19,7 +21,7 @@ import numpy as np
 from chance_agreement.chance.exact_sum import ordered_matmul
 from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
-__all__ = ["band_mass_reference", "conger_item_terms_reference", "coverage_reference", "start_distribution_reference",
+__all__ = ["band_mass_reference", "conger_item_terms_reference", "count_table_reference", "coverage_reference", "start_distribution_reference",
            "two_ended_reference"]
 
 
@@ -45,6 +47,17 @@ def band_mass_reference(slots: int, draws: int, excesses: list[int], length: int
             out[x:stop] += joint[: stop - x, x]
     out *= scale
     return out
+
+
+def count_table_reference(excesses: list[int], rows: int, columns: int) -> np.ndarray:
+    """``c[j, x]``: ``j``-subsets of ``excesses`` with total excess ``x`` (``j < rows``, ``x < columns``),
+    one segment at a time over the whole table: ``c_j(x) += c_{j-1}(x - e)``."""
+    table = np.zeros((rows, columns))
+    table[0, 0] = 1.0
+    for excess in excesses:
+        if rows > 1 and excess < columns:
+            table[1:, excess:] += table[:-1, : columns - excess]
+    return table
 
 
 def two_ended_reference(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,

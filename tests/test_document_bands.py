@@ -14,8 +14,8 @@ import pytest
 
 from chance_agreement import chance_f1, coverage_probabilities, expected_overlap, sample_annotation, start_probabilities
 from chance_agreement.chance import random_model
-from chance_agreement.chance.document_bands import side_bands, side_bands_many, tail_rows
-from oracles import coverage_reference, start_distribution_reference
+from chance_agreement.chance.document_bands import _count_table, side_bands, side_bands_many, tail_rows
+from oracles import count_table_reference, coverage_reference, start_distribution_reference
 from oracles_random_model import exact_coverage, exact_start, exact_v
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -116,6 +116,16 @@ def test_batches_give_each_unit_the_bits_it_has_alone():
         for (band, flat), (other, other_flat) in zip(bands, again):
             np.testing.assert_array_equal(band, other)
             assert flat == other_flat
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_count_tables_limited_to_their_reach_equal_the_whole_table(seed):
+    """Subset counts built over the part of the table each segment can reach are the integers of
+    the whole-table build, whatever the rows and columns asked for."""
+    rng = random.Random(seed)
+    excesses = sorted(rng.choice([1, 1, 1, 2, 2, 3, 5, 8, 20, 60]) for _ in range(rng.randint(0, 40)))
+    rows, columns = rng.randint(1, 30), rng.randint(1, sum(excesses) + 5)
+    np.testing.assert_array_equal(_count_table(excesses, rows, columns), count_table_reference(excesses, rows, columns))
 
 
 def test_truncation_keeps_all_but_two_to_the_minus_60():
