@@ -239,7 +239,11 @@ def _group_values(group: _Group) -> np.ndarray:
             weights[:, :a] *= numerators[:, :a] - t
             weights[:, :a] *= inverses[t, :a]
         scaled = table * factors[:, :a]
+        live = t + 1  # U[p, j](t) = 0 for p > t or j > t (B_p(t) = 0, c'_j(t) = 0): those rows stay zero
         for first, stop, width in blocks:  # rows p in [first, stop), last block first: R[p - 1] still at t - 1
+            if first >= live:
+                continue
+            stop, width = min(stop, live), min(width, live)
             now = np.multiply(powers[first:stop, None, :a], scaled[None, :width, :], out=level[first:stop, :width, :a])
             if first:
                 now += running[first - 1 : stop - 1, 1 : width + 1, :a]
