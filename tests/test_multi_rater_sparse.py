@@ -45,13 +45,15 @@ def ratings(draw, max_categories=300):
 
 
 @settings(max_examples=150)
-@given(st.integers(1, 30), st.integers(1, 700), st.integers(0, 2**32 - 1))
-def test_sparse_row_sums_are_numpys_row_reduction(n_rows, length, seed):
+@given(st.integers(1, 30), st.integers(1, 700), st.integers(0, 2**32 - 1), st.sampled_from([None, 10, 2**60]))
+def test_sparse_row_sums_are_numpys_row_reduction(n_rows, length, seed, whole):
+    """Fractions in numpy's pairwise order; whole numbers (exact in any order below 2^53, or not)."""
     rng = np.random.default_rng(seed)
     table = np.zeros((n_rows, length))
     for i in range(n_rows):
         for _ in range(int(rng.integers(0, 7))):
-            table[i, rng.integers(0, length)] = rng.standard_normal() * 10.0 ** int(rng.integers(-4, 5))
+            value = rng.standard_normal() * 10.0 ** int(rng.integers(-4, 5))
+            table[i, rng.integers(0, length)] = value if whole is None else float(rng.integers(-whole, whole))
     rows, columns = np.nonzero(table)
     assert np.array_equal(sparse_row_sums(rows, columns, table[rows, columns], n_rows, length),
                           np.add.reduce(table, axis=1))

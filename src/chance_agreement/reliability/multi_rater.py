@@ -59,7 +59,9 @@ class _Data:
     ``values``: item, category and count of each, by item and then category), never the table
     itself, and per rater (``raw``) when raw ratings were given."""
 
-    def __init__(self, ratings=None, counts=None, categories=None, weights="identity"):
+    def __init__(self, ratings=None, counts=None, categories=None, weights="identity", *, coded=None):
+        if coded is not None:  # ``rating_codes(ratings, categories)`` already computed by the caller
+            ratings = coded
         if (ratings is None) == (counts is None):
             raise ValueError("give exactly one of ratings (items x raters) or counts= (items x categories)")
         self.warnings: list[str] = []
@@ -75,7 +77,7 @@ class _Data:
             values = table[items, cells]
         else:
             # raw[i, g] = category index of rater g's label for item i, -1 if missing
-            self.raw, categories = rating_codes(ratings, categories)
+            self.raw, categories = coded if coded is not None else rating_codes(ratings, categories)
             n, (items, cells, values) = self.raw.shape[0], _cells(self.raw, len(categories))
         _check_categories(len(categories))
         self.q = len(categories)
@@ -199,7 +201,7 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
     if pa is None:
         return _result(None, None, pe, None, n, confidence_level, warnings + [_NO_PAIRS])
     if pe is not None and not has_room(pe):
-        return _result(None, pa, pe, None, n, confidence_level, warnings + [_CHANCE_ONE])
+        return _result(None, pa, pe, None, n, confidence_level, warnings + [_ONE_CATEGORY])
     value = (pa - pe) / (1 - pe)
     terms = (n / pairable.sum()) * (pa_i - pe * pairable) / (1 - pe)
     if pe_i is not None:
@@ -210,7 +212,7 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
 
 
 _NO_PAIRS = "no item has two or more ratings"
-_CHANCE_ONE = "chance agreement is 1 (a single category is used), so the coefficient is undefined"
+_ONE_CATEGORY = "chance agreement is 1 (a single category is used), so the coefficient is undefined"
 
 
 def _single_category(data):
@@ -302,12 +304,22 @@ def fleiss_kappa_per_category(ratings=None, *, counts=None, categories=None, con
     return _per_category(data, data.warnings, population_size, confidence_level)
 
 
-def _grouped_fsum(groups, values, size, extra) -> np.ndarray:
-    """``out[j] = fsum(values[groups == j] + extra[j])``: one correctly rounded sum per group."""
-    order = np.argsort(groups, kind="stable")
-    bounds = np.searchsorted(groups[order], np.arange(size + 1)).tolist()
-    ordered, rows = values[order].tolist(), np.asarray(extra, dtype=float).reshape(size, -1).tolist()
-    return np.array([math.fsum(ordered[bounds[j]:bounds[j + 1]] + rows[j]) for j in range(size)])
+class _Groups:
+    """Correctly rounded sums per group (``math.fsum``), the values sorted by group once."""
+
+    def __init__(self, groups: np.ndarray, size: int):
+        self.order = np.argsort(groups, kind="stable")
+        self.bounds = np.searchsorted(groups[self.order], np.arange(size + 1)).tolist()
+        self.size = size
+
+    def fsum(self, values, extra=None, chosen=None) -> np.ndarray:
+        """``out[j] = fsum(values[groups == j (and chosen)] + extra[j])``."""
+        ordered = np.asarray(values, dtype=float)[self.order]
+        if chosen is not None:
+            ordered = np.where(chosen[self.order], ordered, 0.0)
+        ordered = ordered.tolist()
+        rows = [[]] * self.size if extra is None else np.asarray(extra, dtype=float).reshape(self.size, -1).tolist()
+        return np.array([math.fsum(ordered[self.bounds[j]:self.bounds[j + 1]] + rows[j]) for j in range(self.size)])
 
 
 def _per_category(data, warnings, population_size, confidence_level) -> dict:
@@ -323,15 +335,17 @@ def _per_category(data, warnings, population_size, confidence_level) -> dict:
     outside = np.bincount(size_of, minlength=sizes.size)[None, :] - np.bincount(
         data.cells * sizes.size + size_of[data.items], minlength=q * sizes.size).reshape(q, sizes.size)
     k, c, r = data.cells, data.values, r_i[data.items]
-    pi_in = _grouped_fsum(k, c / r, q, np.zeros(q)) / n
-    pi_out = _grouped_fsum(k, (r - c) / r, q, outside.sum(axis=1)) / n
+    groups = _Groups(k, q)
+    pi_in = groups.fsum(c / r) / n
+    pi_out = groups.fsum((r - c) / r, outside.sum(axis=1)) / n
     pe = pi_in * pi_in + pi_out * pi_out  # quadratic_form(pi, I, pi): a sum of two rounded squares
     pairable, n2 = r >= 2, int((r_i >= 2).sum())
     pa_cell = np.where(pairable, _binary_pa(c, r), 0.0)
-    pa = _grouped_fsum(k[pairable], pa_cell[pairable], q, outside[:, sizes >= 2].sum(axis=1)) / max(n2, 1)
+    pa = groups.fsum(pa_cell, outside[:, sizes >= 2].sum(axis=1), pairable) / max(n2, 1)
     # kappa_k = 1 - D_o / D_e (Fleiss 1971, eq. 11) from non-negative terms: no cancellation of p_a and
     # p_e near 1 (rare categories), where (p_a - p_e) / (1 - p_e) would lose digits
-    observed = _grouped_fsum(k[pairable], (2 * c * (r - c))[pairable] / (r * (r - 1))[pairable], q, np.zeros(q))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        observed = groups.fsum(2 * c * (r - c) / (r * (r - 1)), chosen=pairable)
     defined = has_room(pe) & (n2 > 0) & (pi_in * pi_out > 0)
     value = np.where(defined, 1 - (observed / max(n2, 1)) / np.where(defined, 2 * pi_in * pi_out, 1.0), 0.0)
 
@@ -344,12 +358,20 @@ def _per_category(data, warnings, population_size, confidence_level) -> dict:
     cell_terms = deviation(pa_cell, cell_pe, pairable, k)
     class_terms = deviation((sizes >= 2) * 1.0, (sizes[None, :] * pi_out[:, None]) / sizes[None, :], sizes >= 2,
                             np.arange(q)[:, None])
-    total = _grouped_fsum(k, cell_terms, q, outside * class_terms)
+    total = groups.fsum(cell_terms, outside * class_terms)
+    return _per_category_results(data, warnings, (pa, pe, value, total, n2, defined), population_size,
+                                 confidence_level)
+
+
+def _per_category_results(data, warnings, arrays, population_size, confidence_level) -> dict:
+    """``{category: result dict}`` from ``_per_category``'s arrays, as ``_linearised`` gives them."""
+    pa, pe, value, total, n2, defined = arrays
+    n = data.n
     fraction = 0.0 if population_size is None else n / population_size
     out = {}
     for j, category in enumerate(data.categories):
         if n2 == 0 or not defined[j]:
-            reason = _NO_PAIRS if n2 == 0 else _CHANCE_ONE
+            reason = _NO_PAIRS if n2 == 0 else _ONE_CATEGORY
             result = _result(None, None if n2 == 0 else float(pa[j]), float(pe[j]), None, n, confidence_level, [reason])
         else:
             variance = (1 - fraction) / (n * (n - 1)) * float(total[j]) if n > 1 else None
@@ -564,7 +586,22 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
 
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, weights)
-    gwet = "gwet_ac1" if isinstance(weights, str) and weights == "identity" else "gwet_ac2"
+    return _agreement(data, confidence_level, population_size, benchmark_scale)
+
+
+def multi_rater_agreement_of_codes(codes, categories, *, weights="identity", confidence_level=0.95,
+                                   population_size=None, benchmark_scale=None) -> dict:
+    """``multi_rater_agreement`` of ratings already coded by ``multi_annotator.rating_codes``
+    (``codes``: items x raters category indices, -1 missing; ``categories``: their labels), so a
+    caller that also needs the bare coefficients codes the labels once."""
+    _check_level(confidence_level, population_size)
+    data = _Data(None, None, categories, weights, coded=(np.asarray(codes), list(categories)))
+    return _agreement(data, confidence_level, population_size, benchmark_scale)
+
+
+def _agreement(data, confidence_level, population_size, benchmark_scale) -> dict:
+    """``multi_rater_agreement`` of ratings already read into ``_Data``."""
+    gwet = "gwet_ac1" if data.weights_name == "identity" else "gwet_ac2"
     out = {
         "percent_agreement": _family("percent_agreement", data, population_size, confidence_level),
         "brennan_prediger": _family("brennan_prediger", data, population_size, confidence_level),
@@ -600,6 +637,7 @@ __all__ = [
     "krippendorff_alpha_inference",
     "light_kappa",
     "multi_rater_agreement",
+    "multi_rater_agreement_of_codes",
     "percent_agreement",
     "weighted_fleiss_kappa",
 ]

@@ -16,10 +16,10 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 from __future__ import annotations
 
 from .multi_annotator import (
-    MAX_COUNT_CELLS, alpha_from_counts, fleiss_from_counts, count_matrix, fleiss_kappa, krippendorff_alpha,
-    rating_codes, token_ratings,
+    MAX_COUNT_CELLS, fleiss_from_codes, alpha_from_coincidences, alpha_from_counts, coincidences_from_codes,
+    count_matrix, fleiss_from_counts, rating_codes, token_ratings,
 )
-from .multi_rater import multi_rater_agreement
+from .multi_rater import multi_rater_agreement, multi_rater_agreement_of_codes
 from ..spans.tags import effective_scheme, spans_from_tags
 
 UNITS = ("token", "entity")
@@ -93,15 +93,20 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
             raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
         ratings = [[_whole(value) for value in row] for row in annotations]
         m = len(ratings[0])
-    codes, labels = rating_codes(ratings)  # coded and counted once for both coefficients
+    codes, labels = rating_codes(ratings)  # coded once for the bare coefficients and the family
     if codes.shape[0] * len(labels) > MAX_COUNT_CELLS:  # many nominal labels: as the bare functions do
-        fleiss, alpha = fleiss_kappa(ratings, details=True), krippendorff_alpha(ratings, details=True)
+        fleiss = fleiss_from_codes(codes, labels, True)
+        alpha = alpha_from_coincidences(coincidences_from_codes(codes, len(labels)), labels, "nominal", True)
     else:
         counts = count_matrix(codes, len(labels))
         fleiss = fleiss_from_counts(counts, labels, details=True)
         alpha = alpha_from_counts(counts, labels, "nominal", details=True)
-    family = multi_rater_agreement(ratings, weights=weights, categories=categories, confidence_level=confidence_level,
-                                   population_size=population_size, benchmark_scale=benchmark_scale)
+    options = dict(weights=weights, confidence_level=confidence_level, population_size=population_size,
+                   benchmark_scale=benchmark_scale)
+    if categories is None:
+        family = multi_rater_agreement_of_codes(codes, labels, **options)
+    else:  # the family's own category order
+        family = multi_rater_agreement(ratings, categories=categories, **options)
     # the keys multi_annotator_agreement gives, from the same two functions
     out = {key: fleiss[source] for key, source in _FLEISS_KEYS}
     out.update({key: alpha[source] for key, source in _ALPHA_KEYS})
