@@ -71,6 +71,18 @@ def _whole(value):
     return value
 
 
+def _read_labels(annotations):
+    """The rows with whole-number float labels read as integers (``_whole``); the rows themselves
+    when no label is such a float (one pass over the distinct labels instead of a copy per cell)."""
+    try:
+        distinct = dict.fromkeys(value for row in annotations for value in row)
+    except TypeError:  # an unhashable label: rating_codes says which
+        distinct = {0.0: None}
+    if any(isinstance(value, float) and value.is_integer() for value in distinct):
+        return [[_whole(value) for value in row] for row in annotations]
+    return annotations
+
+
 def multi_rater_report(annotations, *, unit="token", weights="identity", categories=None, confidence_level=0.95,
                        population_size=None, benchmark_scale=None, scheme=None, mode=None, suffix=False) -> dict:
     """Fleiss' kappa and Krippendorff's alpha (the keys of ``multi_annotator_agreement``) and, under
@@ -91,7 +103,7 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
     else:
         if unit != "token" or scheme is not None or mode is not None or suffix:
             raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
-        ratings = [[_whole(value) for value in row] for row in annotations]
+        ratings = _read_labels(annotations)
         m = len(ratings[0])
     codes, labels = rating_codes(ratings)  # coded once for the bare coefficients and the family
     if codes.shape[0] * len(labels) > MAX_COUNT_CELLS:  # many nominal labels: as the bare functions do
