@@ -34,7 +34,7 @@ percent agreement, Brennan-Prediger, Gwet's AC1/AC2, (weighted) Fleiss' kappa an
 inference are the dense table's bits; Fleiss' kappa per category (one pass for all categories,
 sums over items by ``math.fsum``, the value as ``1 - D_o / D_e``) and Light's jackknife (each
 deletion in closed form, exact with identity weights) add in another order: their values are within
-1e-14 relative (1e-15 absolute) of exact fractions, closer than the dense path, which loses digits
+1e-14 relative or 1e-15 absolute of exact fractions, closer than the dense path, which loses digits
 where ``p_a`` and ``p_e`` are both near 1. The ``q x q`` arrays (weights, Conger's rater
 covariances) limit ``q`` to ``sqrt(MAX_COUNT_CELLS)`` = 10,000 labels, checked up front.
 
