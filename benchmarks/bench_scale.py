@@ -1,6 +1,7 @@
 """Many entity types and many annotators (issue 24, items 3b and 3c), in one run.
 
     python benchmarks/bench_scale.py [--tokens 100000] [--types 10,100,1000] [--annotators 2,5,10,20]
+                                     [--nominal-items 483000] [--labels 222]
 
 Generated, seeded: sentences of 20 tokens, BIO tags, about a third of the tokens in entities of
 1-3 tokens; every other annotator changes about a tenth of the first one's tags.
@@ -13,6 +14,11 @@ Generated, seeded: sentences of 20 tokens, BIO tags, about a third of the tokens
 - Many annotators: ``team_chance_f1`` (token level) of m annotators against ``chance_f1`` of one
   pair in the same run: the m (m - 1) / 2 pairs share each annotator's chunking, so the cost per
   pair is a fraction of a lone pair's.
+- Many nominal labels and several raters (issue 26, item 3): ``multi_rater_agreement`` (Gwet's
+  family with standard errors, Conger, alpha's inference, Light's jackknife, Fleiss per category)
+  and ``multi_rater_report`` on ``--nominal-items`` tokens x 3 raters x ``--labels`` labels (the
+  dense items x categories table would be 107 million cells) against the bare ``fleiss_kappa`` +
+  ``krippendorff_alpha`` in the same run, with the family's peak memory (tracemalloc, separate run).
 
 Best of ``--repeats`` runs each.
 """
@@ -96,6 +102,33 @@ def many_annotators(tokens: int, counts: list[int], repeats: int) -> None:
         print(f"| {m} | {pairs:,} | {seconds:.2f} s | {seconds / pairs:.3f} s | {pair:.3f} s | {seconds / pairs / pair:.2f} x |")
 
 
+def many_labels(items: int, labels: int, repeats: int) -> None:
+    import tracemalloc
+
+    import numpy as np
+
+    from chance_agreement import fleiss_kappa, krippendorff_alpha
+    from chance_agreement.reliability.multi_rater import multi_rater_agreement
+    from chance_agreement.reliability.multi_rater_tags import multi_rater_report
+
+    rng = np.random.default_rng(26)  # three raters who agree with a common label 80% of the time each
+    truth = rng.integers(0, labels, items)
+    codes = np.where(rng.random((items, 3)) < 0.8, truth[:, None], rng.integers(0, labels, (items, 3)))
+    ratings = np.array([f"label-{i}" for i in range(labels)], dtype=object)[codes].tolist()
+    bare = best(lambda: (fleiss_kappa(ratings), krippendorff_alpha(ratings)), repeats)
+    family = best(lambda: multi_rater_agreement(ratings), repeats)
+    report = best(lambda: multi_rater_report(ratings), repeats)
+    tracemalloc.start()
+    multi_rater_agreement(ratings)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"\nMany nominal labels: {items:,} items x 3 raters x {labels} labels, best of {repeats}\n")
+    print("| path | time | / (fleiss_kappa + krippendorff_alpha), same run |\n|---|---|---|")
+    print(f"| fleiss_kappa + krippendorff_alpha | {bare:.2f} s | 1.00 x |")
+    print(f"| multi_rater_agreement (peak {peak / 1e6:.0f} MB) | {family:.2f} s | {family / bare:.2f} x |")
+    print(f"| multi_rater_report | {report:.2f} s | {report / bare:.2f} x |")
+
+
 def numbers(text: str) -> list[int]:
     return [int(part) for part in text.split(",") if part]
 
@@ -106,11 +139,14 @@ def main(argv=None) -> int:
     parser.add_argument("--types", type=numbers, default=[10, 100, 1000])
     parser.add_argument("--annotator-tokens", type=int, default=40_000)
     parser.add_argument("--annotators", type=numbers, default=[2, 5, 10, 20])
+    parser.add_argument("--nominal-items", type=int, default=483_000)
+    parser.add_argument("--labels", type=int, default=222)
     parser.add_argument("--repeats", type=int, default=2)
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore")  # types without a reference span: recall 0/0 warnings
     many_types(args.tokens, args.types, args.repeats)
     many_annotators(args.annotator_tokens, args.annotators, args.repeats)
+    many_labels(args.nominal_items, args.labels, args.repeats)
     return 0
 
 

@@ -13,6 +13,8 @@ segment at a time, with no closed forms, no exact-integer path and no converged 
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections import Counter
 from fractions import Fraction
 
@@ -21,8 +23,10 @@ import numpy as np
 from chance_agreement.chance.exact_sum import ordered_matmul
 from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
-__all__ = ["band_mass_reference", "conger_item_terms_reference", "count_table_reference", "coverage_reference", "start_distribution_reference",
-           "two_ended_reference"]
+__all__ = ["DenseRatings", "alpha_inference_reference", "band_mass_reference", "cohen_from_table_reference",
+           "conger_item_terms_reference", "count_table_reference", "coverage_reference", "family_reference",
+           "light_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
+           "two_ended_reference", "weighted_counts_reference"]
 
 
 def band_mass_reference(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
@@ -117,3 +121,167 @@ def conger_item_terms_reference(raw: np.ndarray, weights: np.ndarray, categories
     centred = onehot - (rated - n_g / n)[:, :, None] * p_gk[None, :, :]
     lam_k = ordered_matmul(centred.reshape(-1, categories), weights.T).reshape(centred.shape) * (n / n_g)[None, :, None]
     return (lam_k * (r * p_bar[None, None, :] - p_gk[None, :, :])).sum(axis=2)
+
+
+# ---- the several-rater family through the dense items x categories count table -----------------
+# (``multi_rater`` computed it so before it counted sparsely; its oracle: the same formulas, the table
+# built with ``count_matrix`` and every per-item sum a numpy row reduction)
+
+class DenseRatings:
+    """Ratings as the dense items x categories count table (``multi_rater._Data`` before it was sparse)."""
+
+    def __init__(self, ratings=None, counts=None, categories=None, weights="identity"):
+        from chance_agreement.reliability.multi_annotator import check_counts, count_matrix, rating_codes
+        from chance_agreement.reliability.weights import agreement_weights
+
+        self.warnings = []
+        if counts is not None:
+            table = check_counts(counts)
+            categories = list(range(1, table.shape[1] + 1)) if categories is None else list(categories)
+            self.raw = None
+        else:
+            self.raw, categories = rating_codes(ratings, categories)
+            table = count_matrix(self.raw, len(categories))
+        rated = table.sum(axis=1) > 0
+        if not rated.all():
+            self.warnings.append(f"{int((~rated).sum())} item(s) without any rating left out")
+            table = table[rated]
+            self.raw = None if self.raw is None else self.raw[rated]
+        self.categories, self.counts = categories, table
+        self.weights = agreement_weights(weights, categories)
+
+
+def weighted_counts_reference(counts, weights):
+    """``r*_ik = sum_l w_kl r_il``, the terms in increasing ``l`` over each item's nonzero counts."""
+    if np.array_equal(weights, np.eye(weights.shape[0])):
+        return counts.copy()
+    out = np.zeros((counts.shape[0], weights.shape[0]))
+    rows, columns = np.nonzero(counts)
+    if rows.size:
+        rank = np.arange(rows.size) - np.searchsorted(rows, rows)
+        for position in range(int(rank.max()) + 1):
+            chosen = rank == position
+            items, categories = rows[chosen], columns[chosen]
+            out[items] += counts[items, categories][:, None] * weights[:, categories].T
+    return out
+
+
+def pa_terms_reference(counts, weights):
+    r_i = counts.sum(axis=1)
+    agreeing = (counts * (weighted_counts_reference(counts, weights) - 1.0)).sum(axis=1)
+    pairable = r_i >= 2
+    pa_i = np.zeros_like(r_i)
+    pa_i[pairable] = agreeing[pairable] / (r_i[pairable] * (r_i[pairable] - 1))
+    pa = float(pa_i[pairable].mean()) if pairable.any() else None
+    return pa, pa_i, r_i, pairable
+
+
+def family_reference(name, counts, weights, warnings, population_size=None, confidence_level=0.95):
+    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement.reliability.multi_rater import _linearised, _result
+
+    q = counts.shape[1]
+    pa, pa_i, r_i, pairable = pa_terms_reference(counts, weights)
+    args = (pairable, population_size, confidence_level, list(warnings))
+    if name == "percent_agreement":
+        return _linearised(pa, pa_i, 0.0, None, *args)
+    if q < 2:
+        return _result(None, pa, None, None, counts.shape[0], confidence_level,
+                       list(warnings) + ["a single category is used: chance-corrected agreement is undefined"])
+    if name == "brennan_prediger":
+        return _linearised(pa, pa_i, float(weights.sum()) / q**2, None, *args)
+    pi = (counts / r_i[:, None]).mean(axis=0)
+    if name == "gwet_ac":
+        scale = float(weights.sum()) / (q * (q - 1))
+        return _linearised(pa, pa_i, scale * float((pi * (1 - pi)).sum()),
+                           scale * ordered_matmul(counts, 1 - pi) / r_i, *args)
+    pe_i = ordered_matmul(counts, ordered_matmul((weights + weights.T) / 2, pi)) / r_i
+    return _linearised(pa, pa_i, quadratic_form(pi, weights, pi), pe_i, *args)
+
+
+def per_category_reference(counts, categories, population_size=None, confidence_level=0.95):
+    """Fleiss' kappa of each category: one dense pass per category over its "k" / "not k" table."""
+    out = {}
+    for k, category in enumerate(categories):
+        binary = np.stack([counts[:, k], counts.sum(axis=1) - counts[:, k]], axis=1)
+        out[category] = family_reference("fleiss_kappa", binary, np.eye(2), [], population_size, confidence_level)
+    return out
+
+
+def alpha_inference_reference(data, population_size=None, confidence_level=0.95):
+    from chance_agreement.chance.chance_corrected import has_room
+    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement.reliability.multi_rater import _result
+
+    w, warnings = data.weights, list(data.warnings)
+    counts = data.counts[data.counts.sum(axis=1) >= 2]
+    n = counts.shape[0]
+    if n == 0 or counts.shape[1] < 2:
+        return None
+    r_i = counts.sum(axis=1)
+    r_bar, eps = r_i.mean(), 1.0 / r_i.sum()
+    agreeing = (counts * (weighted_counts_reference(counts, w) - 1.0)).sum(axis=1)
+    pa_prime = float((agreeing / (r_bar * (r_i - 1))).mean())
+    pa = (1 - eps) * pa_prime + eps
+    pi = (counts / r_bar).mean(axis=0)
+    pe = quadratic_form(pi, w, pi)
+    if not has_room(pe):
+        return None
+    value = (pa - pe) / (1 - pe)
+    pe_i = ordered_matmul(counts, ordered_matmul((w + w.T) / 2, pi)) / r_bar
+    if data.raw is not None:
+        centre = (pa_prime - pe) / (1 - pe)
+        pa_i = agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar
+        pe_i = pe_i - pe * (r_i - r_bar) / r_bar
+        terms = (pa_i - pe) / (1 - pe) - 2 * (1 - centre) * (pe_i - pe) / (1 - pe)
+    else:
+        centre = value
+        pa_i = (1 - eps) * (agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar) + eps
+        pe_i = pe_i - pi.sum() * (r_i - r_bar) / r_bar
+        terms = (pa_i - pe) / (1 - pe) - (1 - value) * (pe_i - pe) / (1 - pe)
+    fraction = 0.0 if population_size is None else n / population_size
+    variance = (1 - fraction) / (n * (n - 1)) * float(((terms - centre) ** 2).sum()) if n > 1 else None
+    return _result(float(value), float(pa), pe, variance, n, confidence_level, warnings)
+
+
+def cohen_from_table_reference(table, w):
+    from chance_agreement.chance.chance_corrected import has_room
+    from chance_agreement.chance.exact_sum import quadratic_form
+
+    total = table.sum()
+    if total == 0:
+        return None
+    p = table / total
+    pe = quadratic_form(p.sum(axis=1), w, p.sum(axis=0))
+    if not has_room(pe):
+        return None
+    return (float((w * p).sum()) - pe) / (1 - pe)
+
+
+def light_reference(raw, w, q):
+    """Light's kappa and its delete-one jackknife standard error, every deleted item's pair tables
+    recomputed from a q x q table (``(value, standard_error, pairwise)``; None where undefined)."""
+    n, r = raw.shape
+    pairwise = [[None] * r for _ in range(r)]
+    values, leave_one_out = [], []
+    for g, h in itertools.combinations(range(r), 2):
+        both = (raw[:, g] >= 0) & (raw[:, h] >= 0)
+        table = np.zeros((q, q))
+        np.add.at(table, (raw[both, g], raw[both, h]), 1.0)
+        kappa = cohen_from_table_reference(table, w)
+        if kappa is None:
+            continue
+        pairwise[g][h] = pairwise[h][g] = kappa
+        values.append(kappa)
+        without = np.full(n, kappa)
+        for a, b in zip(*np.nonzero(table)):
+            table[a, b] -= 1
+            cell = cohen_from_table_reference(table, w)
+            table[a, b] += 1
+            without[both & (raw[:, g] == a) & (raw[:, h] == b)] = np.nan if cell is None else cell
+        leave_one_out.append(without)
+    if not values:
+        return None, None, pairwise
+    jack = np.mean(leave_one_out, axis=0)
+    se = math.sqrt((n - 1) / n * float(((jack - jack.mean()) ** 2).sum())) if np.all(np.isfinite(jack)) and n > 1 else None
+    return float(np.mean(values)), se, pairwise

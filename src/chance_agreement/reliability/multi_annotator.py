@@ -260,12 +260,12 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
         # count only the labels given: always for many labels; for two annotators too, where it gives the
         # count matrix's bits (an item's sums have at most two non-zero terms, so no order to change)
         if codes.shape[1] == 2 or codes.shape[0] * len(cats) > MAX_COUNT_CELLS:
-            return _fleiss_from_codes(codes, cats, details)
+            return fleiss_from_codes(codes, cats, details)
         table = count_matrix(codes, len(cats))
     return fleiss_from_counts(table, cats, details)
 
 
-def _fleiss_from_codes(codes: np.ndarray, cats: list, details: bool):
+def fleiss_from_codes(codes: np.ndarray, cats: list, details: bool):
     """``fleiss_kappa`` by sparse counting: each item's labels sorted, ``a_ij`` the length of each
     run of equal labels, so the work and memory are items x annotators, whatever the number of
     categories (the same formulas as ``fleiss_from_counts``, over the labels an item has)."""
@@ -307,7 +307,7 @@ def fleiss_from_counts(table: np.ndarray, cats: list, details: bool):
 
 def _fleiss_result(per_item, items: dict, proportions, used: int, cats: list, details: bool):
     """Fleiss' kappa from each pairable item's agreement and disagreement, the category
-    proportions and the number of categories used (``fleiss_from_counts``, ``_fleiss_from_codes``)."""
+    proportions and the number of categories used (``fleiss_from_counts``, ``fleiss_from_codes``)."""
     warnings: list[str] = []
     pairable = per_item >= 2
     result: dict[str, Any] = {
@@ -600,6 +600,7 @@ __all__ = [
     "coincidence_matrix",
     "coincidences_from_codes",
     "count_matrix",
+    "fleiss_from_codes",
     "fleiss_from_counts",
     "fleiss_kappa",
     "is_missing",

@@ -26,6 +26,18 @@ Standard error (Gwet 2014, section 5.5; linearisation): with item terms
 infinite). Interval: ``c -+ t_{n-1, (1 + level)/2} se``, the upper end capped at 1 (as irrCAC); the
 p-value is the two-sided t test of ``c = 0`` with ``n - 1`` degrees of freedom.
 
+Computation: from the nonzero cells ``(i, k, r_ik)`` of the count table (``_Data``), never the
+items x categories table itself, so work and memory grow with items x raters whatever the number
+of categories (483,000 tokens x 3 raters x 222 labels: 127 MB peak). Every per-item sum over
+categories replays numpy's row order on the nonzero terms (``exact_sum.sparse_row_sums``), so
+percent agreement, Brennan-Prediger, Gwet's AC1/AC2, (weighted) Fleiss' kappa and alpha's
+inference are the dense table's bits; Fleiss' kappa per category (one pass for all categories,
+sums over items by ``math.fsum``, the value as ``1 - D_o / D_e``) and Light's jackknife (each
+deletion in closed form, exact with identity weights) add in another order: their values are within
+1e-14 relative or 1e-15 absolute of exact fractions, closer than the dense path, which loses digits
+where ``p_a`` and ``p_e`` are both near 1. The ``q x q`` arrays (weights, Conger's rater
+covariances) limit ``q`` to ``sqrt(MAX_COUNT_CELLS)`` = 10,000 labels, checked up front.
+
 Items nobody rated are dropped (``n_items`` counts the others); raters who rated nothing are
 left out of Conger's and Light's kappa. Undefined values (a single category, chance agreement 1,
 no item with two ratings) are ``None`` with the reason in ``warnings``; a standard error of an
@@ -34,6 +46,7 @@ undefined coefficient or from one item is ``None``.
 
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 import math
@@ -41,10 +54,10 @@ import math
 import numpy as np
 
 from ..chance.chance_corrected import has_room
-from ..chance.exact_sum import exact_dot, ordered_matmul, quadratic_form
+from ..chance.exact_sum import exact_dot, ordered_matmul, quadratic_form, sparse_row_sums
 from ..chance.portable_math import t_ppf, t_sf
 from .benchmark_scales import benchmark
-from .multi_annotator import check_counts, count_matrix, rating_codes
+from .multi_annotator import MAX_COUNT_CELLS, check_counts, rating_codes
 from .weights import agreement_weights
 
 COEFFICIENTS = (
@@ -54,9 +67,13 @@ COEFFICIENTS = (
 
 
 class _Data:
-    """Ratings as counts (items x categories), and per rater when raw ratings were given."""
+    """Ratings as the nonzero cells of the items x categories count table (``items``, ``cells``,
+    ``values``: item, category and count of each, by item and then category), never the table
+    itself, and per rater (``raw``) when raw ratings were given."""
 
-    def __init__(self, ratings=None, counts=None, categories=None, weights="identity"):
+    def __init__(self, ratings=None, counts=None, categories=None, weights="identity", *, coded=None):
+        if coded is not None:  # ``rating_codes(ratings, categories)`` already computed by the caller
+            ratings = coded
         if (ratings is None) == (counts is None):
             raise ValueError("give exactly one of ratings (items x raters) or counts= (items x categories)")
         self.warnings: list[str] = []
@@ -68,22 +85,68 @@ class _Data:
             if len(categories) != table.shape[1]:
                 raise ValueError(f"counts has {table.shape[1]} category columns but {len(categories)} categories given")
             self.raw = None
+            n, (items, cells) = table.shape[0], np.nonzero(table)  # row by row, categories increasing
+            values = table[items, cells]
         else:
             # raw[i, g] = category index of rater g's label for item i, -1 if missing
-            self.raw, categories = rating_codes(ratings, categories)
-            table = count_matrix(self.raw, len(categories))
-        rated = table.sum(axis=1) > 0
+            self.raw, categories = coded if coded is not None else rating_codes(ratings, categories)
+            n, (items, cells, values) = self.raw.shape[0], _cells(self.raw, len(categories))
+        _check_categories(len(categories))
+        self.q = len(categories)
+        r_i = sparse_row_sums(items, cells, values, n, self.q)  # counts.sum(axis=1)'s bits
+        rated = r_i > 0
         if not rated.all():
             self.warnings.append(f"{int((~rated).sum())} item(s) without any rating left out")
-            table = table[rated]
+            items, r_i = (np.cumsum(rated) - 1)[items], r_i[rated]
             if self.raw is not None:
                 self.raw = self.raw[rated]
-        if table.shape[0] == 0:
+        if r_i.size == 0:
             raise ValueError("no item has a rating")
+        self.items, self.cells, self.values, self.r_i, self.n = items, cells, values, r_i, r_i.size
         self.categories = categories
-        self.counts = table
         self.weights = agreement_weights(weights, categories)
         self.weights_name = weights if isinstance(weights, str) else "custom"
+
+    def row_sums(self, values) -> np.ndarray:
+        """``sum_k table_ik``-shaped sums of per-cell ``values`` (zeros elsewhere), the bits of the
+        dense table's ``sum(axis=1)`` (``exact_sum.sparse_row_sums``)."""
+        return sparse_row_sums(self.items, self.cells, values, self.n, self.q)
+
+    def column_means(self, values) -> np.ndarray:
+        """``table.mean(axis=0)``-shaped means of per-cell ``values``: numpy adds the rows of a
+        reduction over axis 0 one after another, as ``bincount`` adds the cells in item order."""
+        return np.bincount(self.cells, weights=values, minlength=self.q) / self.n
+
+    def subset(self, keep):
+        """The cells of the items where ``keep`` is true, renumbered (a shallow copy)."""
+        out = copy.copy(self)
+        chosen = keep[self.items]
+        out.items, out.cells, out.values = (np.cumsum(keep) - 1)[self.items[chosen]], self.cells[chosen], self.values[chosen]
+        out.r_i, out.n = self.r_i[keep], int(keep.sum())
+        return out
+
+
+def _cells(raw: np.ndarray, q: int):
+    """``(items, categories, counts)`` of the nonzero cells of ``count_matrix(raw, q)``, in its
+    row-major order, from each item's sorted codes (work items x raters, whatever ``q``)."""
+    ordered = np.sort(raw, axis=1)
+    keys = (np.arange(raw.shape[0], dtype=np.int64)[:, None] * q + ordered)[ordered >= 0]
+    if keys.size == 0:
+        return keys, keys, np.zeros(0)
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    counts = np.diff(np.r_[starts, keys.size]).astype(float)
+    return keys[starts] // q, keys[starts] % q, counts
+
+
+def _check_categories(q: int) -> None:
+    """The family's category-by-category arrays (weights, Conger's rater covariances, Light's pair
+    tables) have ``q^2`` cells: beyond ``MAX_COUNT_CELLS`` a clear error before any work."""
+    if q * q > MAX_COUNT_CELLS:
+        raise ValueError(
+            f"{q:,} distinct labels: the several-rater family needs {q:,} x {q:,} category tables "
+            f"({q * q:,} cells, limit {MAX_COUNT_CELLS:,}) for its weights, Conger's and Light's kappa; "
+            "score fewer labels at once (e.g. per entity type) or merge rare labels; fleiss_kappa counts "
+            "such nominal data sparsely and has no limit")
 
 
 @functools.lru_cache(maxsize=256)
@@ -117,29 +180,26 @@ def _result(value, pa, pe, variance, n, confidence_level, warnings):
     }
 
 
-def _weighted(counts, weights):
-    """``r*_ik = sum_l w_kl r_il`` (``ordered_matmul(counts, weights.T)``, the same bits: the terms
-    in increasing ``l``) from each item's nonzero counts only, so the work is items x categories x
-    (categories an item has) instead of items x categories^2; identity weights give the counts."""
+def _weighted(data, weights) -> np.ndarray:
+    """``r*_ik = sum_l w_kl r_il`` at each nonzero cell ``(i, k)`` (the only ones the coefficients
+    use), the terms in increasing ``l`` over item ``i``'s nonzero counts (the dense
+    ``ordered_matmul``'s bits): work cells x (categories an item has); identity weights give the counts."""
     if np.array_equal(weights, np.eye(weights.shape[0])):
-        return counts.copy()
-    out = np.zeros((counts.shape[0], weights.shape[0]))
-    rows, columns = np.nonzero(counts)  # row by row, each row's categories increasing
-    if rows.size:
-        starts = np.searchsorted(rows, rows)  # first nonzero of each entry's row
-        rank = np.arange(rows.size) - starts
-        for position in range(int(rank.max()) + 1):
-            chosen = rank == position
-            items, categories = rows[chosen], columns[chosen]
-            out[items] += counts[items, categories][:, None] * weights[:, categories].T
+        return data.values.copy()
+    starts = np.searchsorted(data.items, np.arange(data.n))  # each item's first cell
+    first, size = starts[data.items], np.diff(np.r_[starts, data.items.size])[data.items]
+    out = np.zeros(data.values.size)
+    for position in range(int(size.max(initial=0))):
+        has = size > position
+        other = first[has] + position  # the item's cell of rank ``position``
+        out[has] += data.values[other] * weights[data.cells[has], data.cells[other]]
     return out
 
 
-def _pa_terms(counts, weights):
+def _pa_terms(data, weights):
     """``(p_a, p_a|i, r_i, pairable mask)``; ``p_a|i = sum_k r_ik (r*_ik - 1) / (r_i (r_i - 1))``, 0 if r_i < 2."""
-    r_i = counts.sum(axis=1)
-    weighted = _weighted(counts, weights)
-    agreeing = (counts * (weighted - 1.0)).sum(axis=1)
+    r_i = data.r_i
+    agreeing = data.row_sums(data.values * (_weighted(data, weights) - 1.0))
     pairable = r_i >= 2
     pa_i = np.zeros_like(r_i)
     pa_i[pairable] = agreeing[pairable] / (r_i[pairable] * (r_i[pairable] - 1))
@@ -151,10 +211,9 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
     """The chance-corrected coefficient and its Gwet (2014) linearised variance."""
     n = pa_i.size
     if pa is None:
-        return _result(None, None, pe, None, n, confidence_level, warnings + ["no item has two or more ratings"])
+        return _result(None, None, pe, None, n, confidence_level, warnings + [_NO_PAIRS])
     if pe is not None and not has_room(pe):
-        return _result(None, pa, pe, None, n, confidence_level,
-                       warnings + ["chance agreement is 1 (a single category is used), so the coefficient is undefined"])
+        return _result(None, pa, pe, None, n, confidence_level, warnings + [_ONE_CATEGORY])
     value = (pa - pe) / (1 - pe)
     terms = (n / pairable.sum()) * (pa_i - pe * pairable) / (1 - pe)
     if pe_i is not None:
@@ -164,38 +223,36 @@ def _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level,
     return _result(float(value), pa, float(pe), variance, n, confidence_level, warnings)
 
 
+_NO_PAIRS = "no item has two or more ratings"
+_ONE_CATEGORY = "chance agreement is 1 (a single category is used), so the coefficient is undefined"
+
+
 def _single_category(data):
-    if data.counts.shape[1] < 2:
+    if data.q < 2:
         return ["a single category is used: chance-corrected agreement is undefined"]
     return []
 
 
-def _proportions(counts):
-    r_i = counts.sum(axis=1)
-    return (counts / r_i[:, None]).mean(axis=0)
-
-
 def _family(name, data, population_size, confidence_level):
-    counts, weights = data.counts, data.weights
-    q = counts.shape[1]
-    pa, pa_i, r_i, pairable = _pa_terms(counts, weights)
+    weights, q = data.weights, data.q
+    pa, pa_i, r_i, pairable = _pa_terms(data, weights)
     warnings = list(data.warnings)
     if name == "percent_agreement":
         return _linearised(pa, pa_i, 0.0, None, pairable, population_size, confidence_level, warnings)
     if q < 2:
-        return _result(None, pa, None, None, counts.shape[0], confidence_level, warnings + _single_category(data))
+        return _result(None, pa, None, None, data.n, confidence_level, warnings + _single_category(data))
     if name == "brennan_prediger":
         pe = float(weights.sum()) / q**2
         return _linearised(pa, pa_i, pe, None, pairable, population_size, confidence_level, warnings)
-    pi = _proportions(counts)
+    pi = data.column_means(data.values / r_i[data.items])  # pi_k = 1/n sum_i r_ik / r_i
     if name == "gwet_ac":
         scale = float(weights.sum()) / (q * (q - 1))
         pe = scale * float((pi * (1 - pi)).sum())
-        pe_i = scale * ordered_matmul(counts, 1 - pi) / r_i
+        pe_i = scale * data.row_sums(data.values * (1 - pi)[data.cells]) / r_i
         return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
     if name == "fleiss_kappa":
         pe = quadratic_form(pi, weights, pi)
-        pe_i = ordered_matmul(counts, ordered_matmul((weights + weights.T) / 2, pi)) / r_i
+        pe_i = data.row_sums(data.values * ordered_matmul((weights + weights.T) / 2, pi)[data.cells]) / r_i
         return _linearised(pa, pa_i, pe, pe_i, pairable, population_size, confidence_level, warnings)
     raise AssertionError(name)
 
@@ -256,19 +313,90 @@ def fleiss_kappa_per_category(ratings=None, *, counts=None, categories=None, con
     error. Returns {category: result dict}."""
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, "identity")
-    return _per_category(data.counts, data.categories, data.warnings, population_size, confidence_level)
+    return _per_category(data, data.warnings, population_size, confidence_level)
 
 
-def _per_category(counts, categories, warnings, population_size, confidence_level) -> dict:
-    """``fleiss_kappa_per_category`` of an items x categories table whose every item is rated."""
+class _Groups:
+    """Correctly rounded sums per group (``math.fsum``), the values sorted by group once."""
+
+    def __init__(self, groups: np.ndarray, size: int):
+        self.order = np.argsort(groups, kind="stable")
+        self.bounds = np.searchsorted(groups[self.order], np.arange(size + 1)).tolist()
+        self.size = size
+
+    def fsum(self, values, extra=None, chosen=None) -> np.ndarray:
+        """``out[j] = fsum(values[groups == j (and chosen)] + extra[j])``."""
+        ordered = np.asarray(values, dtype=float)[self.order]
+        if chosen is not None:
+            ordered = np.where(chosen[self.order], ordered, 0.0)
+        ordered = ordered.tolist()
+        rows = [[]] * self.size if extra is None else np.asarray(extra, dtype=float).reshape(self.size, -1).tolist()
+        return np.array([math.fsum(ordered[self.bounds[j]:self.bounds[j + 1]] + rows[j]) for j in range(self.size)])
+
+
+def _per_category(data, warnings, population_size, confidence_level) -> dict:
+    """``fleiss_kappa_per_category``: every category's "k" / "not k" Fleiss kappa (``_family`` on the
+    table ``[r_ik, r_i - r_ik]``) from one pass over the nonzero cells. An item without ``k`` has
+    ``p_a|i = 1`` (if ``r_i >= 2``), ``p_e|i = r_i pi'_k / r_i`` with ``pi'_k`` the "not k"
+    proportion, and so an item term fixed by ``r_i``: such items enter every sum as (number of
+    them per ``r_i``) x term. Each item's terms are the dense table's bits; the sums over items
+    are correctly rounded (``math.fsum``) instead of numpy's order (values within 1e-14 of the
+    dense path where that is well conditioned); the value as ``1 - D_o / D_e``, Fleiss' form."""
+    n, q, r_i = data.n, data.q, data.r_i
+    sizes, size_of = np.unique(r_i, return_inverse=True)  # classes of items by r_i
+    outside = np.bincount(size_of, minlength=sizes.size)[None, :] - np.bincount(
+        data.cells * sizes.size + size_of[data.items], minlength=q * sizes.size).reshape(q, sizes.size)
+    k, c, r = data.cells, data.values, r_i[data.items]
+    groups = _Groups(k, q)
+    pi_in = groups.fsum(c / r) / n
+    pi_out = groups.fsum((r - c) / r, outside.sum(axis=1)) / n
+    pe = pi_in * pi_in + pi_out * pi_out  # quadratic_form(pi, I, pi): a sum of two rounded squares
+    pairable, n2 = r >= 2, int((r_i >= 2).sum())
+    pa_cell = np.where(pairable, _binary_pa(c, r), 0.0)
+    pa = groups.fsum(pa_cell, outside[:, sizes >= 2].sum(axis=1), pairable) / max(n2, 1)
+    # kappa_k = 1 - D_o / D_e (Fleiss 1971, eq. 11) from non-negative terms: no cancellation of p_a and
+    # p_e near 1 (rare categories), where (p_a - p_e) / (1 - p_e) would lose digits
+    with np.errstate(divide="ignore", invalid="ignore"):
+        observed = groups.fsum(2 * c * (r - c) / (r * (r - 1)), chosen=pairable)
+    defined = has_room(pe) & (n2 > 0) & (pi_in * pi_out > 0)
+    value = np.where(defined, 1 - (observed / max(n2, 1)) / np.where(defined, 2 * pi_in * pi_out, 1.0), 0.0)
+
+    def deviation(pa_i, pe_i, rows, category):  # (c*_i - c)^2 of _linearised
+        room = np.where(defined, 1 - pe, 1.0)[category]
+        terms = (n / max(n2, 1)) * (pa_i - pe[category] * rows) / room
+        return (terms - 2 * (1 - value[category]) * (pe_i - pe[category]) / room - value[category]) ** 2
+
+    cell_pe = (c * pi_in[k] + (r - c) * pi_out[k]) / r
+    cell_terms = deviation(pa_cell, cell_pe, pairable, k)
+    class_terms = deviation((sizes >= 2) * 1.0, (sizes[None, :] * pi_out[:, None]) / sizes[None, :], sizes >= 2,
+                            np.arange(q)[:, None])
+    total = groups.fsum(cell_terms, outside * class_terms)
+    return _per_category_results(data, warnings, (pa, pe, value, total, n2, defined), population_size,
+                                 confidence_level)
+
+
+def _per_category_results(data, warnings, arrays, population_size, confidence_level) -> dict:
+    """``{category: result dict}`` from ``_per_category``'s arrays, as ``_linearised`` gives them."""
+    pa, pe, value, total, n2, defined = arrays
+    n = data.n
+    fraction = 0.0 if population_size is None else n / population_size
     out = {}
-    for k, category in enumerate(categories):
-        inside = counts[:, k]
-        binary = _Data(counts=np.stack([inside, counts.sum(axis=1) - inside], axis=1))
-        result = _family("fleiss_kappa", binary, population_size, confidence_level)
-        result["warnings"] = warnings + result["warnings"]
+    for j, category in enumerate(data.categories):
+        if n2 == 0 or not defined[j]:
+            reason = _NO_PAIRS if n2 == 0 else _ONE_CATEGORY
+            result = _result(None, None if n2 == 0 else float(pa[j]), float(pe[j]), None, n, confidence_level, [reason])
+        else:
+            variance = (1 - fraction) / (n * (n - 1)) * float(total[j]) if n > 1 else None
+            result = _result(float(value[j]), float(pa[j]), float(pe[j]), variance, n, confidence_level, [])
+        result["warnings"] = list(warnings) + result["warnings"]
         out[category] = result
     return out
+
+
+def _binary_pa(c, r):
+    """An item's ``p_a|i`` of the "k" / "not k" table, ``(c (c - 1) + (r - c)(r - c - 1)) / (r (r - 1))``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return (c * (c - 1) + (r - c) * (r - c - 1)) / (r * (r - 1))
 
 
 def _raters(data):
@@ -292,10 +420,9 @@ def conger_kappa(ratings, *, weights="identity", categories=None, confidence_lev
 
 def _conger(data, confidence_level, population_size) -> dict:
     raw, warnings = _raters(data)
-    counts, w = data.counts, data.weights
+    w, q = data.weights, data.q
     n, r = raw.shape
-    q = counts.shape[1]
-    pa, pa_i, _, pairable = _pa_terms(counts, w)
+    pa, pa_i, _, pairable = _pa_terms(data, w)
     if q < 2 or r < 2:
         reason = _single_category(data) or ["fewer than two raters gave ratings"]
         return _result(None, pa, None, None, n, confidence_level, warnings + reason)
@@ -346,26 +473,25 @@ def krippendorff_alpha_inference(ratings=None, *, counts=None, weights="identity
 def _alpha_inference(data, confidence_level, population_size) -> dict:
     warnings = list(data.warnings)
     w = data.weights
-    r_all = data.counts.sum(axis=1)
-    counts = data.counts[r_all >= 2]
-    n = counts.shape[0]
+    pairs = data.subset(data.r_i >= 2)
+    n = pairs.n
     if n == 0:
         return _result(None, None, None, None, 0, confidence_level, warnings + ["no item has two or more ratings"])
-    if counts.shape[1] < 2:
+    if data.q < 2:
         return _result(None, None, None, None, n, confidence_level, warnings + _single_category(data))
-    r_i = counts.sum(axis=1)
+    r_i = pairs.r_i
     r_bar = r_i.mean()
     eps = 1.0 / r_i.sum()
-    agreeing = (counts * (_weighted(counts, w) - 1.0)).sum(axis=1)
+    agreeing = pairs.row_sums(pairs.values * (_weighted(pairs, w) - 1.0))
     pa_prime = float((agreeing / (r_bar * (r_i - 1))).mean())
     pa = (1 - eps) * pa_prime + eps
-    pi = (counts / r_bar).mean(axis=0)
+    pi = pairs.column_means(pairs.values / r_bar)
     pe = quadratic_form(pi, w, pi)
     if not has_room(pe):
         return _result(None, pa, pe, None, n, confidence_level,
                        warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
     value = (pa - pe) / (1 - pe)
-    pe_i = ordered_matmul(counts, ordered_matmul((w + w.T) / 2, pi)) / r_bar
+    pe_i = pairs.row_sums(pairs.values * ordered_matmul((w + w.T) / 2, pi)[pairs.cells]) / r_bar
     if data.raw is not None:  # irrCAC krippen.alpha.raw: linearised around alpha' = (p'_a - p_e)/(1 - p_e)
         centre = (pa_prime - pe) / (1 - pe)
         pa_i = agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar
@@ -381,16 +507,34 @@ def _alpha_inference(data, confidence_level, population_size) -> dict:
     return _result(float(value), float(pa), pe, variance, n, confidence_level, warnings)
 
 
-def _cohen_from_table(table, w):
-    """Weighted Cohen's kappa of a q x q count table; None when undefined."""
-    total = table.sum()
-    if total == 0:
-        return None
-    p = table / total
-    pe = quadratic_form(p.sum(axis=1), w, p.sum(axis=0))
-    if not has_room(pe):
-        return None
-    return (float((w * p).sum()) - pe) / (1 - pe)
+def _cohen(agree, chance, total):
+    """Weighted Cohen's kappa from ``A = sum_ab w_ab T_ab``, ``S = sum_ab R_a w_ab C_b`` (``R``, ``C``
+    the table's margins) and ``N = sum T``: ``(A/N - S/N^2) / (1 - S/N^2) = (A N - S) / (N^2 - S)``;
+    NaN where undefined (no item, chance agreement 1). With identity weights ``A``, ``S`` and ``N``
+    are whole numbers, exact below 2^53, so the value is correctly rounded."""
+    agree, chance, total = (np.asarray(x, dtype=float) for x in (agree, chance, total))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        square = total * total
+        defined = (total > 0) & has_room(chance / square)
+        return np.where(defined, (agree * total - chance) / np.where(defined, square - chance, 1.0), np.nan)
+
+
+def _cohen_pair(first, second, w, q):
+    """Cohen's kappa of two raters' codes on their common items, and each item's kappa without
+    that item (the delete-one jackknife): removing an item of cell ``(a, b)`` changes ``N`` by
+    -1, ``A`` by ``-w_ab`` and ``S`` by ``-(w C)_a - (R w)_b + w_ab``, so one pass over the
+    table's nonzero cells (no q x q table per deleted cell)."""
+    keys, inverse, counts = np.unique(first * q + second, return_inverse=True, return_counts=True)
+    a, b = keys // q, keys % q
+    rows, columns = np.bincount(first, minlength=q).astype(float), np.bincount(second, minlength=q).astype(float)
+    if np.array_equal(w, np.eye(q)):  # exact whole numbers
+        chance, by_row, by_column = exact_dot(rows, columns), columns, rows
+    else:
+        chance, by_row, by_column = quadratic_form(rows, w, columns), ordered_matmul(w, columns), ordered_matmul(w.T, rows)
+    agree, total = math.fsum((w[a, b] * counts).tolist()), float(first.size)
+    kappa = _cohen(agree, chance, total)
+    without = _cohen(agree - w[a, b], ((chance - by_row[a]) - by_column[b]) + w[a, b], total - 1)
+    return float(kappa), without[inverse.ravel()]
 
 
 def light_kappa(ratings, *, weights="identity", categories=None, confidence_level=0.95) -> dict:
@@ -405,6 +549,9 @@ def light_kappa(ratings, *, weights="identity", categories=None, confidence_leve
 
 
 def _light(data, confidence_level) -> dict:
+    """``light_kappa`` of ratings read into ``_Data``: per pair of raters ``_cohen_pair`` (the kappa
+    and each common item's delete-one kappa from the pair's nonzero cells), items a pair did not
+    rate keeping its kappa; the jackknife over the mean of the pairs."""
     raw, warnings = _raters(data)
     w = data.weights
     q = len(data.categories)
@@ -413,20 +560,13 @@ def _light(data, confidence_level) -> dict:
     values, leave_one_out = [], []
     for g, h in itertools.combinations(range(r), 2):
         both = (raw[:, g] >= 0) & (raw[:, h] >= 0)
-        table = np.zeros((q, q))
-        np.add.at(table, (raw[both, g], raw[both, h]), 1.0)
-        kappa = _cohen_from_table(table, w)
-        if kappa is None:
+        kappa, cells = _cohen_pair(raw[both, g], raw[both, h], w, q)
+        if not np.isfinite(kappa):
             continue
         pairwise[g][h] = pairwise[h][g] = kappa
         values.append(kappa)
-        # the pair's kappa without item i: unchanged unless i is one of its common items
-        without = np.full(n, kappa)
-        for a, b in zip(*np.nonzero(table)):
-            table[a, b] -= 1
-            cell = _cohen_from_table(table, w)
-            table[a, b] += 1
-            without[both & (raw[:, g] == a) & (raw[:, h] == b)] = np.nan if cell is None else cell
+        without = np.full(n, kappa)  # the pair's kappa without item i: unchanged unless i is a common item
+        without[both] = cells
         leave_one_out.append(without)
     if len(values) < r * (r - 1) // 2:
         warnings.append(f"{r * (r - 1) // 2 - len(values)} pair(s) of raters with no common item or chance "
@@ -461,7 +601,22 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
 
     _check_level(confidence_level, population_size)
     data = _Data(ratings, counts, categories, weights)
-    gwet = "gwet_ac1" if isinstance(weights, str) and weights == "identity" else "gwet_ac2"
+    return _agreement(data, confidence_level, population_size, benchmark_scale)
+
+
+def multi_rater_agreement_of_codes(codes, categories, *, weights="identity", confidence_level=0.95,
+                                   population_size=None, benchmark_scale=None) -> dict:
+    """``multi_rater_agreement`` of ratings already coded by ``multi_annotator.rating_codes``
+    (``codes``: items x raters category indices, -1 missing; ``categories``: their labels), so a
+    caller that also needs the bare coefficients codes the labels once."""
+    _check_level(confidence_level, population_size)
+    data = _Data(None, None, categories, weights, coded=(np.asarray(codes), list(categories)))
+    return _agreement(data, confidence_level, population_size, benchmark_scale)
+
+
+def _agreement(data, confidence_level, population_size, benchmark_scale) -> dict:
+    """``multi_rater_agreement`` of ratings already read into ``_Data``."""
+    gwet = "gwet_ac1" if data.weights_name == "identity" else "gwet_ac2"
     out = {
         "percent_agreement": _family("percent_agreement", data, population_size, confidence_level),
         "brennan_prediger": _family("brennan_prediger", data, population_size, confidence_level),
@@ -478,10 +633,10 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
                 result["benchmark"] = benchmark(result["value"], result["standard_error"], benchmark_scale)
     out["fleiss_kappa_per_category"] = {
         str(category): result for category, result in
-        _per_category(data.counts, data.categories, [], population_size, confidence_level).items()
+        _per_category(data, [], population_size, confidence_level).items()
     }
     out["categories"] = [c if isinstance(c, (str, int, float)) else str(c) for c in data.categories]
-    out["n_items"] = int(data.counts.shape[0])
+    out["n_items"] = int(data.n)
     out["n_raters"] = None if data.raw is None else int(data.raw.shape[1])
     out["weights"] = data.weights_name
     return out
@@ -497,6 +652,7 @@ __all__ = [
     "krippendorff_alpha_inference",
     "light_kappa",
     "multi_rater_agreement",
+    "multi_rater_agreement_of_codes",
     "percent_agreement",
     "weighted_fleiss_kappa",
 ]

@@ -16,10 +16,10 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 from __future__ import annotations
 
 from .multi_annotator import (
-    MAX_COUNT_CELLS, alpha_from_counts, fleiss_from_counts, count_matrix, fleiss_kappa, krippendorff_alpha,
-    rating_codes, token_ratings,
+    MAX_COUNT_CELLS, alpha_from_coincidences, alpha_from_counts, coincidences_from_codes,
+    count_matrix, fleiss_from_codes, fleiss_from_counts, rating_codes, token_ratings,
 )
-from .multi_rater import multi_rater_agreement
+from .multi_rater import multi_rater_agreement, multi_rater_agreement_of_codes
 from ..spans.tags import effective_scheme, spans_from_tags
 
 UNITS = ("token", "entity")
@@ -71,6 +71,18 @@ def _whole(value):
     return value
 
 
+def _read_labels(annotations):
+    """The rows with whole-number float labels read as integers (``_whole``); the rows themselves
+    when no label is such a float (one pass over the distinct labels instead of a copy per cell)."""
+    try:
+        distinct = dict.fromkeys(value for row in annotations for value in row)
+    except TypeError:  # an unhashable label: rating_codes says which
+        distinct = {0.0: None}
+    if any(isinstance(value, float) and value.is_integer() for value in distinct):
+        return [[_whole(value) for value in row] for row in annotations]
+    return annotations
+
+
 def multi_rater_report(annotations, *, unit="token", weights="identity", categories=None, confidence_level=0.95,
                        population_size=None, benchmark_scale=None, scheme=None, mode=None, suffix=False) -> dict:
     """Fleiss' kappa and Krippendorff's alpha (the keys of ``multi_annotator_agreement``) and, under
@@ -91,17 +103,25 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
     else:
         if unit != "token" or scheme is not None or mode is not None or suffix:
             raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
-        ratings = [[_whole(value) for value in row] for row in annotations]
+        ratings = _read_labels(annotations)
         m = len(ratings[0])
-    codes, labels = rating_codes(ratings)  # coded and counted once for both coefficients
+    codes, labels = rating_codes(ratings)  # coded once for the bare coefficients and the family
     if codes.shape[0] * len(labels) > MAX_COUNT_CELLS:  # many nominal labels: as the bare functions do
-        fleiss, alpha = fleiss_kappa(ratings, details=True), krippendorff_alpha(ratings, details=True)
+        fleiss = fleiss_from_codes(codes, labels, True)
     else:
-        counts = count_matrix(codes, len(labels))
-        fleiss = fleiss_from_counts(counts, labels, details=True)
-        alpha = alpha_from_counts(counts, labels, "nominal", details=True)
-    family = multi_rater_agreement(ratings, weights=weights, categories=categories, confidence_level=confidence_level,
-                                   population_size=population_size, benchmark_scale=benchmark_scale)
+        fleiss = fleiss_from_counts(count_matrix(codes, len(labels)), labels, details=True)
+    # pairs per unit size: the count table's coincidence matrix bit for bit, without its items x q^2 work
+    # (as krippendorff_alpha above the count-table limit); its per-size tables kept within the limit
+    if codes.shape[1] * len(labels) ** 2 <= MAX_COUNT_CELLS or codes.shape[0] * len(labels) > MAX_COUNT_CELLS:
+        alpha = alpha_from_coincidences(coincidences_from_codes(codes, len(labels)), labels, "nominal", True)
+    else:
+        alpha = alpha_from_counts(count_matrix(codes, len(labels)), labels, "nominal", details=True)
+    options = dict(weights=weights, confidence_level=confidence_level, population_size=population_size,
+                   benchmark_scale=benchmark_scale)
+    if categories is None:
+        family = multi_rater_agreement_of_codes(codes, labels, **options)
+    else:  # the family's own category order
+        family = multi_rater_agreement(ratings, categories=categories, **options)
     # the keys multi_annotator_agreement gives, from the same two functions
     out = {key: fleiss[source] for key, source in _FLEISS_KEYS}
     out.update({key: alpha[source] for key, source in _ALPHA_KEYS})
