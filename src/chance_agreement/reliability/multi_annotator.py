@@ -248,21 +248,22 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
     """
     if (ratings is None) == (counts is None):
         raise ValueError("give exactly one of ratings (items x annotators) or counts=")
-    if counts is not None:
-        table = check_counts(counts)
-        cats = list(categories) if categories is not None else list(range(table.shape[1]))
-        if len(cats) != table.shape[1]:
-            raise ValueError(
-                f"counts has {table.shape[1]} category columns but {len(cats)} categories given"
-            )
-    else:
-        codes, cats = rating_codes(ratings, categories)
-        # count only the labels given: always for many labels; for two annotators too, where it gives the
-        # count matrix's bits (an item's sums have at most two non-zero terms, so no order to change)
-        if codes.shape[1] == 2 or codes.shape[0] * len(cats) > MAX_COUNT_CELLS:
-            return fleiss_from_codes(codes, cats, details)
-        table = count_matrix(codes, len(cats))
+    if ratings is not None:
+        return fleiss_of_codes(*rating_codes(ratings, categories), details)
+    table = check_counts(counts)
+    cats = list(categories) if categories is not None else list(range(table.shape[1]))
+    if len(cats) != table.shape[1]:
+        raise ValueError(f"counts has {table.shape[1]} category columns but {len(cats)} categories given")
     return fleiss_from_counts(table, cats, details)
+
+
+def fleiss_of_codes(codes: np.ndarray, cats: list, details: bool):
+    """``fleiss_kappa`` of coded labels (``rating_codes``): only the labels given are counted for
+    many labels, and for two annotators, where that gives the count matrix's bits (an item's sums
+    have at most two non-zero terms, so no order to change); else the count matrix."""
+    if codes.shape[1] == 2 or codes.shape[0] * len(cats) > MAX_COUNT_CELLS:
+        return fleiss_from_codes(codes, cats, details)
+    return fleiss_from_counts(count_matrix(codes, len(cats)), cats, details)
 
 
 def fleiss_from_codes(codes: np.ndarray, cats: list, details: bool):
@@ -472,9 +473,20 @@ def krippendorff_alpha(
     ``n_pairable_values``, ``warnings``.
     """
     codes, cats = rating_codes(ratings, categories)
-    if codes.shape[0] * len(cats) > MAX_COUNT_CELLS:  # many labels: pairs counted without the count table
-        return alpha_from_coincidences(coincidences_from_codes(codes, len(cats)), cats, distance, details)
-    return alpha_from_counts(count_matrix(codes, len(cats)), cats, distance, details)
+    return alpha_of_codes(codes, cats, distance, details)
+
+
+def alpha_of_codes(codes: np.ndarray, cats: list, distance, details: bool):
+    """``krippendorff_alpha`` of coded labels (``rating_codes``), its coincidence matrix counted the
+    cheaper of two ways, the same bits either way (``_combine_pair_tables``): pairs of annotators
+    per unit size (``coincidences_from_codes``, about ``n r(r - 1)/2`` operations) when there are
+    fewer annotator pairs than category pairs or the items x categories count table would pass
+    ``MAX_COUNT_CELLS``; else the count table (``n q^2`` multiply-adds)."""
+    n, raters = codes.shape
+    q = len(cats)
+    if raters * (raters - 1) // 2 <= q * q or n * q > MAX_COUNT_CELLS:
+        return alpha_from_coincidences(coincidences_from_codes(codes, q), cats, distance, details)
+    return alpha_from_counts(count_matrix(codes, q), cats, distance, details)
 
 
 def alpha_from_counts(counts: np.ndarray, cats: list, distance, details: bool):
@@ -598,6 +610,8 @@ __all__ = [
     "check_counts",
     "alpha_from_coincidences",
     "coincidence_matrix",
+    "alpha_of_codes",
+    "fleiss_of_codes",
     "coincidences_from_codes",
     "count_matrix",
     "fleiss_from_codes",

@@ -15,10 +15,7 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 
 from __future__ import annotations
 
-from .multi_annotator import (
-    MAX_COUNT_CELLS, alpha_from_coincidences, alpha_from_counts, coincidences_from_codes,
-    count_matrix, fleiss_from_codes, fleiss_from_counts, rating_codes, token_ratings,
-)
+from .multi_annotator import alpha_of_codes, fleiss_of_codes, rating_codes, token_ratings
 from .multi_rater import multi_rater_agreement, multi_rater_agreement_of_codes
 from ..spans.tags import effective_scheme, spans_from_tags
 
@@ -106,16 +103,8 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
         ratings = _read_labels(annotations)
         m = len(ratings[0])
     codes, labels = rating_codes(ratings)  # coded once for the bare coefficients and the family
-    if codes.shape[0] * len(labels) > MAX_COUNT_CELLS:  # many nominal labels: as the bare functions do
-        fleiss = fleiss_from_codes(codes, labels, True)
-    else:
-        fleiss = fleiss_from_counts(count_matrix(codes, len(labels)), labels, details=True)
-    # pairs per unit size: the count table's coincidence matrix bit for bit, without its items x q^2 work
-    # (as krippendorff_alpha above the count-table limit); its per-size tables kept within the limit
-    if codes.shape[1] * len(labels) ** 2 <= MAX_COUNT_CELLS or codes.shape[0] * len(labels) > MAX_COUNT_CELLS:
-        alpha = alpha_from_coincidences(coincidences_from_codes(codes, len(labels)), labels, "nominal", True)
-    else:
-        alpha = alpha_from_counts(count_matrix(codes, len(labels)), labels, "nominal", details=True)
+    fleiss = fleiss_of_codes(codes, labels, True)  # the bare functions' values, from these codes
+    alpha = alpha_of_codes(codes, labels, "nominal", True)
     options = dict(weights=weights, confidence_level=confidence_level, population_size=population_size,
                    benchmark_scale=benchmark_scale)
     if categories is None:
