@@ -211,7 +211,7 @@ def per_category_reference(counts, categories, population_size=None, confidence_
 def alpha_inference_reference(data, population_size=None, confidence_level=0.95):
     from chance_agreement.chance.chance_corrected import has_room
     from chance_agreement.chance.exact_sum import quadratic_form
-    from chance_agreement.reliability.multi_rater import _result
+    from chance_agreement.reliability.multi_rater import _result, _alpha_variance_terms
 
     w, warnings = data.weights, list(data.warnings)
     counts = data.counts[data.counts.sum(axis=1) >= 2]
@@ -229,16 +229,8 @@ def alpha_inference_reference(data, population_size=None, confidence_level=0.95)
         return None
     value = (pa - pe) / (1 - pe)
     pe_i = ordered_matmul(counts, ordered_matmul((w + w.T) / 2, pi)) / r_bar
-    if data.raw is not None:
-        centre = (pa_prime - pe) / (1 - pe)
-        pa_i = agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar
-        pe_i = pe_i - pe * (r_i - r_bar) / r_bar
-        terms = (pa_i - pe) / (1 - pe) - 2 * (1 - centre) * (pe_i - pe) / (1 - pe)
-    else:
-        centre = value
-        pa_i = (1 - eps) * (agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar) + eps
-        pe_i = pe_i - pi.sum() * (r_i - r_bar) / r_bar
-        terms = (pa_i - pe) / (1 - pe) - (1 - value) * (pe_i - pe) / (1 - pe)
+    # the dense inputs; the linearisation itself is the library's (one formula)
+    centre, terms = _alpha_variance_terms(data.raw is not None, agreeing, r_i, pa_prime, value, pe, pe_i, pi)
     fraction = 0.0 if population_size is None else n / population_size
     variance = (1 - fraction) / (n * (n - 1)) * float(((terms - centre) ** 2).sum()) if n > 1 else None
     return _result(float(value), float(pa), pe, variance, n, confidence_level, warnings)

@@ -492,19 +492,26 @@ def _alpha_inference(data, confidence_level, population_size) -> dict:
                        warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
     value = (pa - pe) / (1 - pe)
     pe_i = pairs.row_sums(pairs.values * ordered_matmul((w + w.T) / 2, pi)[pairs.cells]) / r_bar
-    if data.raw is not None:  # irrCAC krippen.alpha.raw: linearised around alpha' = (p'_a - p_e)/(1 - p_e)
-        centre = (pa_prime - pe) / (1 - pe)
-        pa_i = agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar
-        pe_i = pe_i - pe * (r_i - r_bar) / r_bar
-        terms = (pa_i - pe) / (1 - pe) - 2 * (1 - centre) * (pe_i - pe) / (1 - pe)
-    else:  # irrCAC krippen.alpha.dist (whose standard error the package README prints)
-        centre = value
-        pa_i = (1 - eps) * (agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar) + eps
-        pe_i = pe_i - pi.sum() * (r_i - r_bar) / r_bar
-        terms = (pa_i - pe) / (1 - pe) - (1 - value) * (pe_i - pe) / (1 - pe)
+    centre, terms = _alpha_variance_terms(data.raw is not None, agreeing, r_i, pa_prime, value, pe, pe_i, pi)
     fraction = 0.0 if population_size is None else n / population_size
     variance = (1 - fraction) / (n * (n - 1)) * float(((terms - centre) ** 2).sum()) if n > 1 else None
     return _result(float(value), float(pa), pe, variance, n, confidence_level, warnings)
+
+
+def _alpha_variance_terms(raw: bool, agreeing, r_i, pa_prime: float, value: float, pe: float, pe_i, pi):
+    """Per-item terms of alpha's linearised variance and their centre, from each item's weighted
+    agreeing pairs ``agreeing``, its ratings ``r_i``, ``p'_a``, alpha, ``p_e``, its chance terms
+    ``pe_i`` and the category shares ``pi``: for ratings (irrCAC ``krippen.alpha.raw``) linearised
+    around ``alpha' = (p'_a - p_e)/(1 - p_e)``, for counts (``krippen.alpha.dist``) around alpha."""
+    r_bar, eps = r_i.mean(), 1.0 / r_i.sum()
+    if raw:
+        centre = (pa_prime - pe) / (1 - pe)
+        pa_i = agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar
+        pe_i = pe_i - pe * (r_i - r_bar) / r_bar
+        return centre, (pa_i - pe) / (1 - pe) - 2 * (1 - centre) * (pe_i - pe) / (1 - pe)
+    pa_i = (1 - eps) * (agreeing / (r_bar * (r_i - 1)) - pa_prime * (r_i - r_bar) / r_bar) + eps
+    pe_i = pe_i - pi.sum() * (r_i - r_bar) / r_bar
+    return value, (pa_i - pe) / (1 - pe) - (1 - value) * (pe_i - pe) / (1 - pe)
 
 
 def _cohen(agree, chance, total):
