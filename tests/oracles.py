@@ -4,6 +4,8 @@ segment at a time, with no closed forms, no exact-integer path and no converged 
 
 - ``band_mass_reference``: the band before the grouped table and the converged band (was
   ``random_model._band_mass_reference``);
+- ``ordered_matmul_reference``: ``exact_sum.ordered_matmul`` over every product, zeros included
+  (before a mostly-zero right factor was multiplied sparsely);
 - ``count_table_reference``: ``document_bands._count_table`` over the whole table at every step
   (before the table was limited to the part a step can reach);
 - ``two_ended_reference``, ``coverage_reference``, ``start_distribution_reference``: what
@@ -25,7 +27,7 @@ from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap,
 
 __all__ = ["DenseRatings", "alpha_inference_reference", "band_mass_reference", "cohen_from_table_reference",
            "conger_item_terms_reference", "count_table_reference", "coverage_reference", "family_reference",
-           "light_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
+           "light_reference", "ordered_matmul_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
            "two_ended_reference", "weighted_counts_reference"]
 
 
@@ -51,6 +53,19 @@ def band_mass_reference(slots: int, draws: int, excesses: list[int], length: int
             out[x:stop] += joint[: stop - x, x]
     out *= scale
     return out
+
+
+def ordered_matmul_reference(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``left @ right`` in ``ordered_matmul``'s order over the dense factors: increasing ``k`` for
+    ``k <= n``, else numpy's pairwise ``add.reduce`` of each column's products."""
+    left, right = np.asarray(left, dtype=float), np.asarray(right, dtype=float)
+    inner, columns = right.shape
+    if inner <= columns:
+        out = np.zeros((left.shape[0], columns))
+        for k in range(inner):
+            out += left[:, k, None] * right[k]
+        return out
+    return np.stack([np.add.reduce(left * right[:, j], axis=1) for j in range(columns)], axis=1).reshape(left.shape[0], columns)
 
 
 def count_table_reference(excesses: list[int], rows: int, columns: int) -> np.ndarray:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from chance_agreement.chance.exact_sum import (
     add_exactly, exact_dot, exact_partials, merge_exactly, ordered_convolve, ordered_matmul, quadratic_form)
+from oracles import ordered_matmul_reference
 
 floats = st.floats(min_value=-1e300, max_value=1e300, allow_nan=False, allow_infinity=False)
 
@@ -65,6 +66,31 @@ def test_ordered_matmul_adds_in_a_fixed_order_close_to_blas(shape):
     # each entry is the sum of its own products in one fixed order: the row alone gives the same bits
     assert all(ordered_matmul(left[i : i + 1], right)[0].tobytes() == out[i].tobytes() for i in range(m))
     np.testing.assert_allclose(ordered_matmul(left, right[:, 0]), left @ right[:, 0], rtol=1e-13)
+
+
+@settings(max_examples=120, deadline=None)
+@given(m=st.integers(0, 9), inner=st.sampled_from([1, 5, 8, 9, 64, 129, 300, 1100]), columns=st.integers(1, 700),
+       density=st.sampled_from([0.0, 0.002, 0.01, 0.1]), seed=st.integers(0, 2**32 - 1), whole=st.booleans())
+def test_a_mostly_zero_right_factor_gives_the_dense_products_bits(m, inner, columns, density, seed, whole):
+    """The sparse product (one in 64 or fewer nonzero, 4,096 entries or more) adds the nonzero
+    products in the dense loop's order, short and long inner dimensions alike: the same bytes."""
+    rng = np.random.default_rng(seed)
+    right = np.where(rng.random((inner, columns)) < density, rng.random((inner, columns)) * 10, 0.0)
+    left = rng.integers(0, 5, (m, inner)).astype(float) if whole else rng.standard_normal((m, inner)) * 1e3
+    right = np.round(right) if whole else right
+    assert ordered_matmul(left, right).tobytes() == ordered_matmul_reference(left, right).tobytes()
+
+
+def test_the_sparse_product_in_small_chunks_gives_the_same_bits(monkeypatch):
+    """Columns taken a few products at a time (both inner-dimension regimes): the same bytes."""
+    from chance_agreement.chance import exact_sum
+
+    monkeypatch.setattr(exact_sum, "_SPARSE_CHUNK", 50)
+    rng = np.random.default_rng(7)
+    for inner in (100, 300):
+        right = np.where(rng.random((inner, 200)) < 0.01, rng.random((inner, 200)), 0.0)
+        left = rng.standard_normal((7, inner))
+        assert ordered_matmul(left, right).tobytes() == ordered_matmul_reference(left, right).tobytes()
 
 
 def test_quadratic_form_and_convolution_match_numpy():

@@ -73,14 +73,18 @@ def ordered_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     With a short inner dimension (``k <= n``) the terms are added in increasing ``k`` (one numpy
     multiply and one add per ``k``, vectorised over ``(m, n)``); with a long one each column is one
     ``numpy.add.reduce`` of the products along ``k`` (numpy's pairwise order, fixed by ``k`` alone).
-    Either order depends only on the shapes, never on the processor. ``right`` may be a vector."""
+    Either order depends only on the shapes, never on the processor. ``right`` may be a vector.
+    A mostly-zero ``right`` (and a finite ``left``) takes the products at its nonzero entries only,
+    in the same order (``_sparse_matmul``): adding a zero product changes no bit."""
     left = np.asarray(left, dtype=float)
     right = np.asarray(right, dtype=float)
     vector_out = right.ndim == 1
     if vector_out:
         right = right[:, None]
     inner, columns = right.shape
-    if inner <= columns:
+    if right.size >= _SPARSE_SIZE and np.count_nonzero(right) * _SPARSE_RATIO <= right.size and np.isfinite(left).all():
+        out = _sparse_matmul(left, right)
+    elif inner <= columns:
         out = np.zeros((left.shape[0], columns))
         for k in range(inner):
             out += left[:, k, None] * right[k]
@@ -89,6 +93,46 @@ def ordered_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
         for j in range(columns):
             out[:, j] = np.add.reduce(left * right[:, j], axis=1)
     return out[:, 0] if vector_out else out
+
+
+# ``right`` of at least this many entries, at most one in ``_SPARSE_RATIO`` of them nonzero, is
+# multiplied sparsely (each nonzero costs about 20 dense products: the break-even is near 1 in 20)
+_SPARSE_SIZE = 4096
+_SPARSE_RATIO = 64
+# products formed at once by ``_sparse_matmul`` (16 MiB of them, about 100 MB with their indices)
+_SPARSE_CHUNK = 1 << 21
+
+
+def _sparse_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
+    """``ordered_matmul``'s bits from the nonzero entries of ``right``: the products of column
+    ``j`` laid out row by row of ``left`` in increasing ``k``, then added as the dense loop adds
+    them (in increasing ``k`` for a short inner dimension, ``_fold``; numpy's pairwise order for a
+    long one, ``sparse_row_sums``); columns in chunks of about ``_SPARSE_CHUNK`` products.
+    Work ``rows(left) x nnz(right)``."""
+    m, (inner, columns) = left.shape[0], right.shape
+    js, ks = np.nonzero(right.T)  # by column, then increasing k
+    starts = np.searchsorted(js, np.arange(columns + 1))
+    out = np.zeros(columns * m)  # out[j * m + r]
+    first = 0
+    while first < columns:
+        stop = int(np.searchsorted(starts, starts[first] + max(_SPARSE_CHUNK // max(m, 1), 1), side="right")) - 1
+        stop = min(columns, max(stop, first + 1))
+        a, b = starts[first], starts[stop]
+        column, k = js[a:b], ks[a:b]
+        sizes = np.diff(starts[first : stop + 1])[column - first]  # entries of each entry's column
+        base = (starts[column] - a) * m  # where the column's block begins
+        position = base[None, :] + np.arange(m)[:, None] * sizes[None, :] + (np.arange(a, b) - starts[column])[None, :]
+        keys, terms, lanes = (np.empty((b - a) * m, dtype=np.int64), np.empty((b - a) * m), np.empty((b - a) * m, dtype=np.int64))
+        keys[position] = (column[None, :] - first) * m + np.arange(m)[:, None]
+        terms[position] = left[:, k] * right[k, column]
+        lanes[position] = np.broadcast_to(k, (m, b - a))
+        size = (stop - first) * m
+        if inner <= columns:
+            out[first * m : stop * m] = _fold(keys, terms, size)
+        else:
+            out[first * m : stop * m] = sparse_row_sums(keys, lanes, terms, size, inner)
+        first = stop
+    return out.reshape(columns, m).T.copy()
 
 
 def quadratic_form(first, matrix, second) -> float:
@@ -111,15 +155,18 @@ def ordered_convolve(first: np.ndarray, second: np.ndarray) -> np.ndarray:
 
 def _fold(keys: np.ndarray, values: np.ndarray, size: int, out: np.ndarray | None = None) -> np.ndarray:
     """``out[key] = ((out[key] + v_1) + v_2) + ...`` for non-decreasing ``keys``, each key's values
-    added in their given order (one vectorised pass per rank within a key)."""
+    added in their given order: one vectorised step per rank within a key, over the keys that
+    still have a value at that rank (the keys sorted by their number of values, longest first)."""
     out = np.zeros(size) if out is None else out
     if keys.size == 0:
         return out
-    index = np.arange(keys.size)
-    rank = index - np.maximum.accumulate(np.where(np.r_[True, keys[1:] != keys[:-1]], index, 0))
-    for step in range(int(rank.max()) + 1):
-        chosen = rank == step
-        out[keys[chosen]] += values[chosen]
+    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    counts = np.diff(np.r_[starts, keys.size])
+    order = np.argsort(-counts, kind="stable")
+    starts, counts, unique = starts[order], counts[order], keys[starts[order]]
+    for step in range(int(counts[0])):
+        live = int(np.searchsorted(-counts, -step, side="left"))  # keys with more than ``step`` values
+        out[unique[:live]] += values[starts[:live] + step]
     return out
 
 
