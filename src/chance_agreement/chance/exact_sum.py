@@ -201,4 +201,5 @@ def _pairwise_rows(rows, columns, values, n_rows, length) -> np.ndarray:
     return (_pairwise_rows(rows[left], columns[left], values[left], n_rows, half)
             + _pairwise_rows(rows[~left], columns[~left] - half, values[~left], n_rows, length - half))
 
+
 __all__ = ["add_exactly", "exact_dot", "exact_partials", "merge_exactly", "ordered_convolve", "ordered_matmul", "quadratic_form", "sparse_row_sums"]
