@@ -28,6 +28,16 @@ def labelled(items: int, labels: int, raters: int, seed: int, missing: float = 0
     return ratings
 
 
+def traced_peak(call):
+    """``(call(), peak bytes Python allocated during it)`` (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
 @pytest.mark.parametrize("raters,missing", [(2, 0.0), (3, 0.1), (5, 0.3)])
 def test_sparse_counting_equals_the_count_matrix(monkeypatch, raters, missing):
     ratings = labelled(3_000, 60, raters, seed=raters, missing=missing)
@@ -83,12 +93,7 @@ def test_conger_with_222_labels_needs_no_one_hot_array():
     (three such arrays at once); now the peak is 108 MB, the items x categories count table (36 MB)
     and the observed agreement's arrays of its shape."""
     ratings = labelled(20_000, 222, 3, seed=4)
-    tracemalloc.start()
-    try:
-        result = conger_kappa(ratings)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    result, peak = traced_peak(lambda: conger_kappa(ratings))
     assert 0.5 < result["value"] < 1.0 and result["standard_error"] > 0
     assert peak < 200e6, f"peak {peak / 1e6:.0f} MB"
 

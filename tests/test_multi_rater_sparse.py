@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import tracemalloc
 from fractions import Fraction
 
 import numpy as np
@@ -23,7 +22,7 @@ from chance_agreement.reliability.multi_rater import (
 from chance_agreement.reliability.multi_rater_tags import multi_rater_report
 
 from oracles import DenseRatings, alpha_inference_reference, family_reference, light_reference, per_category_reference
-from test_large_nominal import labelled
+from test_large_nominal import labelled, traced_peak
 
 FAMILY = (("percent_agreement", "percent_agreement"), ("brennan_prediger", "brennan_prediger"),
           ("gwet_ac", "gwet_ac1"), ("fleiss_kappa", "fleiss_kappa"))
@@ -162,12 +161,7 @@ def test_half_a_million_tokens_3_raters_and_222_labels_within_memory():
     table would be 107 million cells, refused before), in far less memory than that table (860 MB)."""
     ratings = labelled(483_000, 222, 3, seed=26, missing=0.05)
     rated = sum(any(label is not None for label in row) for row in ratings)
-    tracemalloc.start()
-    try:
-        report = multi_rater_report(ratings)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    report, peak = traced_peak(lambda: multi_rater_report(ratings))
     family = report["multi_rater"]
     assert family["n_items"] == rated > 482_000 and family["n_raters"] == 3 and len(family["categories"]) == 222
     for name in ("percent_agreement", "brennan_prediger", "gwet_ac1", "fleiss_kappa", "krippendorff_alpha",
