@@ -118,6 +118,32 @@ def test_batches_give_each_unit_the_bits_it_has_alone():
             assert flat == other_flat
 
 
+def test_a_dense_text_past_the_long_band_takes_the_document_band_and_agrees_with_todays():
+    """7,000 tokens, 560 heavy-tailed segments, total excess 2,170: past ``_LONG_BAND`` but dense
+    (its converged band is most of the total excess), so the document band computes it; the
+    full-band reference algorithm agrees within its own precision (hypergeometric weights from
+    logs, about 1e-10 here)."""
+    n, lengths = 7000, heavy_tailed(5, 560, 300)
+    assert sum(lengths) - len(lengths) > random_model._LONG_BAND
+    assert random_model._long_side(n, lengths, 0) and random_model._long_side(n, lengths, lengths[-1] - 1)
+    today = coverage_reference(n, lengths, "non_overlapping")
+    np.testing.assert_allclose(random_model._coverage_of(n, lengths, "non_overlapping"), today, rtol=1e-9, atol=0)
+    today = start_distribution_reference(n, lengths[:-1], lengths[-1], "non_overlapping")
+    fast = random_model._start_distribution_of(n, lengths[:-1], lengths[-1], "non_overlapping")
+    np.testing.assert_allclose(fast, today, rtol=1e-9, atol=0)
+
+
+@pytest.mark.parametrize("n,lengths,why", [
+    (100_000, (150,) * 20, "sparse: the converged band is a third of the total excess"),
+    (200_000, (3,) * 1100, "more than _LONG_SEGMENTS segments of positive excess"),
+    (20_000, (9,) * 950, "lambda E above _LONG_DENSITY"),
+])
+def test_other_texts_past_the_long_band_keep_the_converged_band(n, lengths, why):
+    assert sum(lengths) - len(lengths) > random_model._LONG_BAND
+    assert not random_model._long_side(n, lengths, 0), why
+    assert not random_model._long_side(n, lengths, lengths[-1] - 1), why
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_count_tables_limited_to_their_reach_equal_the_whole_table(seed):
     """Subset counts built over the part of the table each segment can reach are the integers of

@@ -31,13 +31,13 @@ rounded (``_exact_ends``); large ones with probabilities from logs (never factor
 1e-12. A text too dense for the band to be cut is refused up front (``_check_work``). The previous
 algorithm (full band, one segment at a time) is the tests' oracle, in ``tests/oracles.py``.
 
-Long units (documents of ``_LONG_UNIT`` tokens or more, total excess up to ``_LONG_BAND``) take
-``document_bands`` instead: the same band sum as running sums of non-negative terms (Vandermonde's
-identity and Horner's rule, evaluated position by position over rows of many segments at
-once), one subset-excess table per annotator and unit shared by all its segments, to about
-1e-15, batched over a corpus (``prefetch_bands``); the entity level reads a segment's band by
-its side's lengths (``compact_start_among``). Sentences keep the paths above, so their values
-keep their bits.
+Long units (documents of ``_LONG_UNIT`` tokens or more, total excess up to ``_LONG_BAND``, or
+beyond it where that costs less than the converged band, ``_dense_side``) take ``document_bands``
+instead: the same band sum as running sums of non-negative terms (Vandermonde's identity and
+Horner's rule, evaluated position by position over rows of many segments at once), one
+subset-excess table per annotator and unit shared by all its segments, to about 1e-15, batched
+over a corpus (``prefetch_bands``); the entity level reads a segment's band by its side's lengths
+(``compact_start_among``). Sentences keep the paths above, so their values keep their bits.
 """
 
 from __future__ import annotations
@@ -425,8 +425,13 @@ def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], sca
 _LONG_UNIT = 256
 LONG_UNIT = _LONG_UNIT  # units this long take the document bands (public for corrected_f1's batching)
 
-# ... while the side's total excess is at most this (longer bands: the converged band above).
+# ... while the side's total excess is at most this; past it, where ``_dense_side`` says so.
 _LONG_BAND = 2048
+# Past _LONG_BAND the document band keeps its arrays finite with at most this many segments of
+# positive excess (every subset count is below 2^K') and lambda E at most _LONG_DENSITY (every
+# running product below e^(lambda E)).
+_LONG_SEGMENTS = 1000
+_LONG_DENSITY = 300.0
 
 
 @lru_cache(maxsize=1 << 16)
@@ -444,7 +449,24 @@ def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
     total, positive = _side_sums(lengths)
     band = total - excess
     positive -= excess > 0
-    return 0 < band and total <= _LONG_BAND and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive
+    if not (0 < band and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
+        return False
+    return total <= _LONG_BAND or _dense_side(n, lengths)
+
+
+@lru_cache(maxsize=1 << 12)
+def _dense_side(n: int, lengths: tuple[int, ...]) -> bool:
+    """Whether a side whose total excess ``E`` passes ``_LONG_BAND`` takes the document band: where
+    its arrays stay finite (``_LONG_SEGMENTS``, ``_LONG_DENSITY``) and the text is dense, its
+    converged band (``_converged_band``, as for the side's coverage) at least ``E / 2`` long. There
+    the document band is the faster (the coverage of 12,000 tokens with 700 heavy-tailed segments:
+    0.35 s against 2.9 s); where the converged band is short it stays the faster (100,000 tokens
+    with 20 segments of 150: 0.04 s against 0.14 s)."""
+    total, positive = _side_sums(lengths)
+    if positive > _LONG_SEGMENTS or positive * total > _LONG_DENSITY * (n - total - 1):
+        return False
+    free, k = n - total, len(lengths)  # the coverage's slots and draws (``_coverage_of``)
+    return 2 * _converged_band(free - 1, k, [a - 1 for a in lengths], n, (free - k) / free, float(n - total - k)) >= total
 
 
 class _BandCache(dict):
