@@ -46,6 +46,7 @@ def clear_caches() -> None:
 
     for cached in (random_model._coverage, random_model._start_distribution, random_model._weighted_terms,
                    random_model._compact_coverage, random_model._compact_start, random_model._long_bands,
+                   random_model._dense_side,
                    exact_expectations.expected_overlap,
                    exact_expectations.expected_matches, exact_expectations.single_pair_overlap):
         cached.cache_clear()
