@@ -467,8 +467,17 @@ def _dense_side(n: int, lengths: tuple[int, ...]) -> bool:
     total, positive = _side_sums(lengths)
     if positive > _LONG_SEGMENTS or positive * total > _LONG_DENSITY * (n - total - 1):
         return False
-    free, k = n - total, len(lengths)  # the coverage's slots and draws (``_coverage_of``)
-    return 2 * _converged_band(free - 1, k, [a - 1 for a in lengths], n, (free - k) / free, float(n - total - k)) >= total
+    slots, draws, excesses, scale, mass = _coverage_terms(n, lengths)
+    return 2 * _converged_band(slots, draws, excesses, n, float(scale), float(mass)) >= total
+
+
+def _coverage_terms(n: int, lengths: tuple[int, ...]):
+    """The coverage's band terms ``(slots, draws, excesses, scale, mass)`` (``_two_ended``): with
+    ``M = n - E`` slots, ``M - 1`` besides a free token, the ``k`` segments and their excesses,
+    ``(M - k) / M`` and the ``n - sum(lengths)`` free tokens."""
+    k, total = len(lengths), sum(lengths)
+    slots = n - (total - k)
+    return slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total
 
 
 class _BandCache(dict):
@@ -675,9 +684,7 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
         return np.full(n, k / n)
     if _long_side(n, lengths, 0):
         return _expand(*_long_coverage(n, lengths), n)
-    slots = n - (total - k)
-    return _two_ended(n, slots - 1, k, [a - 1 for a in lengths], Fraction(slots - k, slots), n - total,
-                      complement=True)
+    return _two_ended(n, *_coverage_terms(n, lengths), complement=True)
 
 
 @lru_cache(maxsize=1 << 16)
