@@ -117,7 +117,8 @@ class _Job:
 
     def __init__(self, n: int, lengths, exclusions):
         self.positive = sorted(a - 1 for a in lengths if a > 1)
-        total = sum(self.positive)
+        self.n = n
+        self.total = total = sum(self.positive)
         self.slots = n - total - 1
         self.scale = len(self.positive) / self.slots if self.positive else 1.0
         self.items = [[e, len(self.positive) - (e > 0), total - e, 0] for e in exclusions]
@@ -301,10 +302,29 @@ def _item_groups(shapes: list[tuple[int, int]]):
     return groups[::-1]
 
 
-def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
+# Largest relative gap between a band's total mass and its exact value (``_holds_mass``) that
+# rounding explains: the values are good to about 1e-15 each and summed exactly.
+_MASS_TOLERANCE = 2.0**-40
+
+
+def _holds_mass(n: int, total: int, excess: int, band: np.ndarray, flat: float) -> bool:
+    """Whether ``V`` sums to ``M = n - E`` over its ``n - e`` positions (``E = total``, the side's
+    total excess, ``e = excess``): the identity behind both distributions (a start sums to 1, the
+    coverage to the annotated length, after dividing by ``M`` and ``M / (M - k)``).
+
+    Every term of ``V`` is non-negative, so a term lost to the floating-point range (a factor
+    ``lambda^j / C(K', j)`` below the smallest double, with counts that are not) can only lower
+    the total: a total within ``_MASS_TOLERANCE`` certifies that nothing of weight was lost."""
+    slots = n - total
+    mass = 2.0 * math.fsum(band.tolist()) + (n - excess - 2 * band.size) * flat
+    return math.isfinite(mass) and abs(mass - slots) <= _MASS_TOLERANCE * slots
+
+
+def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
     """``side_bands`` of many ``(n, lengths, exclusions)`` at once: one count table per job,
     then the items of all jobs in groups of similar shape that share array operations (the
-    values of each are the same bits as alone)."""
+    values of each are the same bits as alone). An item whose band fails its mass identity
+    (``_holds_mass``) is ``None``: the caller computes it another way."""
     prepared = [_Job(*job) for job in jobs]
     owners = [i for i, job in enumerate(prepared) for _ in job.items]
     items = [item for job in prepared for item in job.items]
@@ -320,8 +340,9 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
     for members, rows, columns in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
         values = _group_values(_Group(members.tolist(), owners, items, prepared, counts, rows, columns))
         for k, i in enumerate(members.tolist()):
-            width = items[i][2]
-            results[i] = (values[:width, k].copy(), float(values[width, k]))
+            width, job = items[i][2], prepared[owners[i]]
+            band, flat = values[:width, k].copy(), float(values[width, k])
+            results[i] = (band, flat) if _holds_mass(job.n, job.total, items[i][0], band, flat) else None
     out, index = [], 0
     for job in prepared:
         out.append(results[index : index + len(job.items)])
@@ -329,12 +350,15 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
     return out
 
 
-def side_bands(n: int, lengths: tuple[int, ...], exclusions: tuple[int, ...]) -> list[tuple[np.ndarray, float]]:
+def side_bands(n: int, lengths: tuple[int, ...], exclusions: tuple[int, ...]) -> list[tuple[np.ndarray, float] | None]:
     """``V`` on the band and its flat value for each excess ``e`` in ``exclusions``: ``e = 0``
     is a free token (or a segment of length 1) among all ``lengths``; ``e >= 1`` a segment of
     length ``e + 1`` among the others. Returns ``[(V[0..E_e - 1], V(E_e))]``, ``E_e`` the total
     excess besides that segment; ``N = n - E - 1`` slots, ``E`` the total excess of ``lengths``.
 
     The caller guarantees the flat middle exists (``n - e >= 2 E_e + 1``) and
-    ``N - E >= K'`` (the running products stay positive)."""
+    ``N - E >= K'`` (the running products stay positive). ``None`` in place of a band that fails
+    its mass identity (``_holds_mass``): on dense long texts the factors ``lambda^j / C(K', j)``
+    leave the double range (below ``2^-1074`` for ``j`` past about 120 when ``lambda E`` is near
+    100) while the products that need them do not."""
     return side_bands_many([(n, lengths, exclusions)])[0]
