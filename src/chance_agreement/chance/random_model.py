@@ -507,6 +507,7 @@ class _BandCache(dict):
                 self[(n, lengths, excess)] = band
 
     def band(self, n: int, lengths: tuple[int, ...], excess: int):
+        """``(V on the band, flat V)``, or ``None`` where the band failed its mass identity."""
         key = (n, lengths, excess)
         if key not in self:
             self.fill([key[:2] + ((excess,),)])
@@ -539,17 +540,23 @@ def prefetch_bands(groups, model: str, overlap: bool, matches: bool) -> None:
 
 
 def _long_coverage(n: int, lengths: tuple[int, ...]):
-    """Coverage of a long unit as ``(left, middle)``: ``1 - (M - k)/M * V``, ``M = n - E`` slots."""
-    band, flat = _long_bands.band(n, lengths, 0)
+    """Coverage of a long unit as ``(left, middle)``: ``1 - (M - k)/M * V``, ``M = n - E`` slots;
+    ``None`` where the document band cannot be certified (the caller takes the other paths)."""
+    if (bands := _long_bands.band(n, lengths, 0)) is None:
+        return None
+    band, flat = bands
     slots = n - sum(lengths) + len(lengths)
     scale = (slots - len(lengths)) / slots
     return 1.0 - scale * band, 1.0 - scale * flat
 
 
 def _long_start(n: int, others: tuple[int, ...], length: int):
-    """Start distribution of a long unit as ``(left, middle)``: ``V / M``, ``M = n - E`` slots."""
+    """Start distribution of a long unit as ``(left, middle)``: ``V / M``, ``M = n - E`` slots;
+    ``None`` where the document band cannot be certified."""
     lengths = tuple(sorted(others + (length,)))
-    band, flat = _long_bands.band(n, lengths, length - 1)
+    if (bands := _long_bands.band(n, lengths, length - 1)) is None:
+        return None
+    band, flat = bands
     slots = n - sum(lengths) + len(lengths)
     return band / slots, flat / slots
 
@@ -582,8 +589,8 @@ def _compact_coverage(n: int, lengths: tuple[int, ...], model: str):
     if total == k:
         return (), k / n
     total_excess = total - k
-    if _long_side(n, lengths, 0):
-        return _long_coverage(n, lengths)
+    if _long_side(n, lengths, 0) and (long := _long_coverage(n, lengths)) is not None:
+        return long
     if n < 2 * total_excess + 1 or _exact_terms(n, k, total_excess) > _EXACT_TERMS:
         return None
     slots = n - total_excess
@@ -598,8 +605,9 @@ def _compact_start(n: int, others: tuple[int, ...], length: int, model: str):
     support = n - length + 1
     if model == "overlapping" or not others:
         return (), 1.0 / support
-    if _long_side(n, tuple(sorted(others + (length,))), length - 1):
-        return _long_start(n, others, length)
+    if _long_side(n, tuple(sorted(others + (length,))), length - 1) and (
+            long := _long_start(n, others, length)) is not None:
+        return long
     excess_others = [a - 1 for a in others]
     total_excess = sum(excess_others)
     if support < 2 * total_excess + 1 or _exact_terms(support, len(others), total_excess) > _EXACT_TERMS:
@@ -615,10 +623,10 @@ def compact_start_among(n: int, lengths: tuple[int, ...], length: int, model: st
     """``_compact_start`` of a segment of ``length`` among the other segments of ``lengths``
     (sorted, one of them of that length): a long unit's band straight from the band cache
     (the same values, without forming the others), else ``_compact_start``."""
-    if model == "non_overlapping" and len(lengths) > 1 and _long_side(n, lengths, length - 1):
-        band, flat = _long_bands.band(n, lengths, length - 1)
+    if model == "non_overlapping" and len(lengths) > 1 and _long_side(n, lengths, length - 1) and (
+            bands := _long_bands.band(n, lengths, length - 1)) is not None:
         slots = n - _side_sums(lengths)[0]
-        return band / slots, flat / slots
+        return bands[0] / slots, bands[1] / slots
     others = list(lengths)
     others.remove(length)
     return _compact_start(n, tuple(others), length, model)
@@ -682,8 +690,8 @@ def _coverage_of(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
         return np.ones(n)
     if total == k:  # k segments of length 1: k tokens chosen uniformly, each covered with k / n
         return np.full(n, k / n)
-    if _long_side(n, lengths, 0):
-        return _expand(*_long_coverage(n, lengths), n)
+    if _long_side(n, lengths, 0) and (long := _long_coverage(n, lengths)) is not None:
+        return _expand(*long, n)
     return _two_ended(n, *_coverage_terms(n, lengths), complement=True)
 
 
@@ -711,8 +719,9 @@ def _start_distribution_of(n: int, others: tuple[int, ...], length: int, model: 
     support = n - length + 1
     if model == "overlapping" or not others:
         return np.full(support, 1.0 / support)
-    if _long_side(n, tuple(sorted(others + (length,))), length - 1):
-        return _expand(*_long_start(n, others, length), support)
+    if _long_side(n, tuple(sorted(others + (length,))), length - 1) and (
+            long := _long_start(n, others, length)) is not None:
+        return _expand(*long, support)
     excess_others = [a - 1 for a in others]
     slots = n - sum(excess_others) - (length - 1)  # Proposition 3: flat on [E_others, support - E_others)
     return _two_ended(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
