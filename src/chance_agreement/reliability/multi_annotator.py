@@ -24,8 +24,12 @@ Input is an items-by-annotators array (rows items, columns annotators) of catego
 
   with the nominal, ordinal, interval or ratio distance delta (or a matrix / callable).
 
-Undefined values (every label the same, so chance agreement is 1; fewer than two pairable
-ratings) are ``None``; with ``details=True`` the reason is in ``warnings``.
+Both values are computed in one place each, ``rater_coefficients.FleissKappa`` (as ``1 - D_o / D_e``
+from non-negative terms) and ``rater_coefficients.KrippendorffAlpha``; this module codes the labels
+and builds the distance, and ``weighted_fleiss_kappa``, ``krippendorff_alpha_inference`` and
+``multi_rater_agreement`` give the same bits. Undefined values (every label the same, so chance
+agreement is 1; fewer than two pairable ratings) are ``None``; with ``details=True`` the reason is
+in ``warnings``.
 """
 
 from __future__ import annotations

@@ -20,13 +20,14 @@ with chance agreement ``p_e``:
 - Krippendorff's alpha (Gwet's form): ``p_a = (1 - eps) p'_a + eps`` with ``p'_a`` using the
   mean ``rbar`` of ``r_i`` over the pairable items, ``eps = 1 / sum r_i``, ``pi_k = 1/n sum r_ik / rbar``.
 
-Standard error (Gwet 2014, section 5.5; linearisation): with item terms
-``c_i = (n / n2) (p_a|i - p_e [r_i >= 2]) / (1 - p_e)`` and ``c*_i = c_i - 2 (1 - c) (p_e|i - p_e) / (1 - p_e)``,
-``var = (1 - f) / (n (n - 1)) sum_i (c*_i - c)^2``, ``f = n / N`` (N the population size, default
-infinite). Interval: ``c -+ t_{n-1, (1 + level)/2} se``, the upper end capped at 1 (as irrCAC); the
-p-value is the two-sided t test of ``c = 0`` with ``n - 1`` degrees of freedom.
+Fleiss' kappa and Krippendorff's alpha are reported in the form ``1 - D_o / D_e`` (from
+non-negative terms; alpha from its coincidence matrix), which is the value above in exact
+arithmetic and the bits of ``fleiss_kappa`` and ``krippendorff_alpha``: each coefficient is one
+class in ``rater_coefficients/`` (its ``value`` computed in one place, its ``result`` adding Gwet's
+standard error, ``rater_coefficients/base.py``), and this module's functions are thin calls into
+them; ``multi_rater_agreement`` reports every coefficient of ``several_rater_coefficients``.
 
-Computation: from the nonzero cells ``(i, k, r_ik)`` of the count table (``_Data``), never the
+Computation: from the nonzero cells ``(i, k, r_ik)`` of the count table (``Ratings``), never the
 items x categories table itself, so work and memory grow with items x raters whatever the number
 of categories (483,000 tokens x 3 raters x 222 labels: 127 MB peak). Every per-item sum over
 categories replays numpy's row order on the nonzero terms (``exact_sum.sparse_row_sums``), so
@@ -77,6 +78,11 @@ def _ratings(ratings, counts, categories, weights, confidence_level, population_
     data = Ratings(ratings, counts, categories, weights, coded=coded)
     if data.n == 0:
         raise ValueError("no item has a rating")
+    largest = float(data.r_i.max())
+    if not math.isfinite(largest * largest):
+        raise ValueError(f"counts are too large: an item has {largest:g} ratings, and r_i (r_i - 1) in Gwet's "
+                         "p_a overflows a float; divide the counts by a common factor (fleiss_kappa takes them as "
+                         "they are)")
     _check_categories(data.q)
     return data
 

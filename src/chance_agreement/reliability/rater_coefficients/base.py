@@ -131,7 +131,22 @@ def single_category(ratings: Ratings) -> list[str]:
 
 
 class RaterCoefficient:
-    """Base class of a several-rater coefficient (module docstring)."""
+    """Base class of a several-rater coefficient (module docstring).
+
+    A subclass sets ``name`` (its key in ``multi_rater_agreement`` and the registry) and
+    ``title``, and gives ``value`` and ``result``; ``ChanceCorrected`` gives both from ``chance``.
+
+    Examples
+    --------
+    >>> from chance_agreement import fleiss_kappa, weighted_fleiss_kappa
+    >>> from chance_agreement.reliability.rater_coefficients import FleissKappa, Ratings
+    >>> ratings = [["a", "a", "b"], ["b", "b", "b"], ["a", "b", "b"], ["a", "a", "a"]]
+    >>> value = FleissKappa().value(Ratings(ratings))
+    >>> value == fleiss_kappa(ratings) == weighted_fleiss_kappa(ratings)["value"]
+    True
+    >>> round(value, 4)
+    0.3333
+    """
 
     name: str = ""
     title: str = ""  # the name reports print
@@ -142,11 +157,37 @@ class RaterCoefficient:
         return self.name
 
     def value(self, ratings: Ratings) -> float | None:
-        """The coefficient (None when undefined): the one place it is computed."""
+        """The coefficient: the one place it is computed.
+
+        Parameters
+        ----------
+        ratings : Ratings
+            The ratings (or counts), coded.
+
+        Returns
+        -------
+        float or None
+            The value, None when undefined.
+        """
         raise NotImplementedError
 
     def result(self, ratings: Ratings, confidence_level: float = 0.95, population_size=None) -> dict:
-        """``value`` with its standard error, interval and p-value (``result_dict``)."""
+        """``value`` (the same bits) with its standard error, interval and p-value.
+
+        Parameters
+        ----------
+        ratings : Ratings
+            The ratings (or counts), coded.
+        confidence_level : float
+            Of the t interval, in (0, 1).
+        population_size : float or None
+            ``N`` of the finite-population correction (None: infinite).
+
+        Returns
+        -------
+        dict
+            ``result_dict``'s keys; the reasons for a None in ``warnings``.
+        """
         raise NotImplementedError
 
 

@@ -90,7 +90,7 @@ def read_file(path, input_format: str | None = None, options: ReadOptions = Read
         known = readers()
         if input_format not in known:
             raise ValueError(f"unknown input format {input_format!r}; the formats are {', '.join(known)}")
-        reader = file_readers.get(input_format)
+        reader = known[input_format]
         if not path.exists():
             raise FileNotFoundError(2, "no such file", str(path))
     if path.is_dir() and not reader.folders:
