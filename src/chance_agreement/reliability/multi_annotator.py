@@ -197,10 +197,11 @@ def krippendorff_alpha(
 
 def alpha_of_codes(codes: np.ndarray, cats: list, distance, details: bool):
     """``krippendorff_alpha`` of coded labels (``rating_codes``), its coincidence matrix counted the
-    cheaper of two ways, the same bits either way (``_combine_pair_tables``): pairs of annotators
-    per unit size (``coincidences_from_codes``, about ``n r(r - 1)/2`` operations) when there are
-    at most as many annotator pairs as category pairs (``q^2``), or the items x categories count
-    table would pass ``MAX_COUNT_CELLS``; else the count table (``n q^2`` multiply-adds)."""
+    cheaper of two ways, the same bits either way (``rater_coefficients.krippendorff_alpha``'s
+    ``combine_pair_tables``): pairs of annotators per unit size (``coincidences_from_codes``, about
+    ``n r(r - 1)/2`` operations) when there are at most as many annotator pairs as category pairs
+    (``q^2``), or the items x categories count table would pass ``MAX_COUNT_CELLS``; else the count
+    table (``n q^2`` multiply-adds)."""
     n, raters = codes.shape
     q = len(cats)
     if raters * (raters - 1) // 2 <= q * q or n * q > MAX_COUNT_CELLS:

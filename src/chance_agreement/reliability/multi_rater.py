@@ -156,8 +156,8 @@ class _Groups:
 
 
 def _per_category(data, warnings, population_size, confidence_level) -> dict:
-    """``fleiss_kappa_per_category``: every category's "k" / "not k" Fleiss kappa (``_family`` on the
-    table ``[r_ik, r_i - r_ik]``) from one pass over the nonzero cells. An item without ``k`` has
+    """``fleiss_kappa_per_category``: every category's "k" / "not k" Fleiss kappa (``FleissKappa``'s
+    variance on the table ``[r_ik, r_i - r_ik]``) from one pass over the nonzero cells. An item without ``k`` has
     ``p_a|i = 1`` (if ``r_i >= 2``), ``p_e|i = r_i pi'_k / r_i`` with ``pi'_k`` the "not k"
     proportion, and so an item term fixed by ``r_i``: such items enter every sum as (number of
     them per ``r_i``) x term. Each item's terms are the dense table's bits; the sums over items
@@ -182,7 +182,7 @@ def _per_category(data, warnings, population_size, confidence_level) -> dict:
     defined = has_room(pe) & (n2 > 0) & (pi_in * pi_out > 0)
     value = np.where(defined, 1 - (observed / max(n2, 1)) / np.where(defined, 2 * pi_in * pi_out, 1.0), 0.0)
 
-    def deviation(pa_i, pe_i, rows, category):  # (c*_i - c)^2 of _linearised
+    def deviation(pa_i, pe_i, rows, category):  # (c*_i - c)^2 of base.linearised_variance
         room = np.where(defined, 1 - pe, 1.0)[category]
         terms = (n / max(n2, 1)) * (pa_i - pe[category] * rows) / room
         return (terms - 2 * (1 - value[category]) * (pe_i - pe[category]) / room - value[category]) ** 2
@@ -197,7 +197,7 @@ def _per_category(data, warnings, population_size, confidence_level) -> dict:
 
 
 def _per_category_results(data, warnings, arrays, population_size, confidence_level) -> dict:
-    """``{category: result dict}`` from ``_per_category``'s arrays, as ``_linearised`` gives them."""
+    """``{category: result dict}`` from ``_per_category``'s arrays, as ``ChanceCorrected.result`` gives them."""
     pa, pe, value, total, n2, defined = arrays
     n = data.n
     fraction = 0.0 if population_size is None else n / population_size
@@ -265,7 +265,7 @@ def multi_rater_agreement(ratings=None, *, counts=None, weights="identity", cate
 
 def multi_rater_agreement_of_codes(codes, categories, *, weights="identity", confidence_level=0.95,
                                    population_size=None, benchmark_scale=None) -> dict:
-    """``multi_rater_agreement`` of ratings already coded by ``multi_annotator.rating_codes``
+    """``multi_rater_agreement`` of ratings already coded by ``rater_coefficients.ratings.rating_codes``
     (``codes``: items x raters category indices, -1 missing; ``categories``: their labels), so a
     caller that also needs the bare coefficients codes the labels once."""
     data = _ratings(None, None, categories, weights, confidence_level, population_size,
