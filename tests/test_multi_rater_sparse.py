@@ -20,6 +20,7 @@ from chance_agreement.reliability.multi_rater import (
     fleiss_kappa_per_category, light_kappa, multi_rater_agreement,
 )
 from chance_agreement.reliability.multi_rater_tags import multi_rater_report
+from chance_agreement.reliability.rater_coefficients.light_kappa import cohen_pair
 
 from oracles import DenseRatings, alpha_inference_reference, family_reference, light_reference, per_category_reference
 from test_large_nominal import labelled, traced_peak
@@ -146,7 +147,7 @@ def test_light_jackknife_without_a_table_per_deleted_item(raw, weights):
         for g, h in itertools.combinations(range(codes.shape[1]), 2):
             both = (codes[:, g] >= 0) & (codes[:, h] >= 0)
             first, second = codes[both, g], codes[both, h]
-            kappa, without = multi_rater._cohen_pair(first, second, np.eye(q), q)
+            kappa, without = cohen_pair(first, second, np.eye(q), q)
             for i in range(first.size):  # delete item i
                 a, b = np.delete(first, i), np.delete(second, i)
                 n_left = a.size

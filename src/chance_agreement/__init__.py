@@ -44,6 +44,10 @@ _EXPORTS = {
     "outermost_tags": "spans.nested",
     "innermost_tags": "spans.nested",
     "read_annotators": "spans.annotators",
+    # the registries, one shape (``spans.registry.Registry``: register, get, names)
+    "file_readers": "spans.readers",
+    "two_rater_coefficients": "reliability.table_coefficients",
+    "several_rater_coefficients": "reliability.rater_coefficients",
     "read_jsonl": "spans.readers.jsonl",
     "read_brat": "spans.readers.brat",
     "pair_annotations": "spans.annotated_text",

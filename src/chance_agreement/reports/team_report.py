@@ -29,7 +29,8 @@ from ..noise.noise_model import noise_report, noise_report_multi, report_with_no
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
 from ..reliability.gamma import gamma_agreement
-from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
+from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
+from ..reliability.rater_coefficients.ratings import rating_codes
 from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..spans.annotators import read_annotators
