@@ -1,0 +1,112 @@
+"""``chance-agreement annotator-test HUMANS... --candidate FILE`` (issue 36): every format
+``agreement`` reads, text, JSON and CSV, and the numbers of the Python function."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from chance_agreement import annotator_test, by_item
+from chance_agreement.reports.cli import main
+from chance_agreement.spans.conll import read_conll
+from conftest import REPO
+
+FORMATS = REPO / "tests" / "data" / "formats"
+EXAMPLES = REPO / "examples"
+# alice and bob the humans, carol the candidate, in every per-annotator format of tests/data/formats
+TEAMS = {
+    "conll": ([f"{FORMATS}/team.conllu:2", f"{FORMATS}/team.conllu:3"], f"{FORMATS}/team.conllu:4"),
+    **{kind: ([str(FORMATS / kind / f"alice{ext}"), str(FORMATS / kind / f"bob{ext}")],
+              str(FORMATS / kind / f"carol{ext}"))
+       for kind, ext in (("jsonl", ".jsonl"), ("doccano", ".jsonl"), ("webanno", ".tsv"), ("cas", ".json"),
+                         ("xmi", ".xmi"), ("brat", ""))},
+}
+
+
+def run(capsys, *argv) -> str:
+    assert main(["annotator-test", *map(str, argv)]) == 0, capsys.readouterr().err
+    return capsys.readouterr().out
+
+
+def numbers(report: dict) -> list:
+    """The candidate's result without the names (which differ by format)."""
+    (result,) = report["candidates"].values()
+    return [result["verdict"], result["mean_advantage"], result["mean_advantage_ci"], result["p_value"],
+            sorted(result["advantage"].values()), sorted(result["human_corrected_f1"].values()),
+            sorted(result["candidate_corrected_f1"].values())]
+
+
+def test_every_format_gives_the_same_test(capsys):
+    if "xmi" in TEAMS:
+        pytest.importorskip("cassis")
+    seen = {}
+    for kind, (humans, candidate) in TEAMS.items():
+        out = run(capsys, *humans, "--candidate", candidate, "--margin", "0.1", "--resamples", "50", "--format", "json")
+        seen[kind] = numbers(json.loads(out))
+    assert all(value == seen["conll"] for value in seen.values()), seen
+
+
+def test_json_is_the_python_function_on_the_same_tags(capsys):
+    humans = [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", EXAMPLES / "carl.conll"]
+    out = run(capsys, *humans, "--candidate", EXAMPLES / "sysA.conll", "--candidate", EXAMPLES / "sysB.conll",
+              "--margin", "0.05", "--resamples", "200", "--seed", "4", "--equivalence", "--format", "json")
+    report = json.loads(out)
+    tags = [read_conll(path)[1] for path in humans]
+    systems = {name: read_conll(EXAMPLES / f"{name}.conll", 1, (2,))[2][0] for name in ("sysA", "sysB")}
+    expected = annotator_test(by_item(tags), systems, margin=0.05, n_resamples=200, random_state=4, equivalence=True,
+                              names=["anna", "ben", "carl"])
+    assert report["candidates"] == json.loads(json.dumps(expected))
+    assert report["humans"] == ["anna", "ben", "carl"] and report["sentences"] == 8
+
+
+def test_text_and_csv_show_the_verdict_and_every_human(capsys):
+    args = [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", "--candidate", EXAMPLES / "carl.conll", "--margin", "0.05",
+            "--resamples", "100"]
+    text = run(capsys, *args)
+    assert "candidate carl: inconclusive" in text and "90% interval" in text
+    assert [line.split()[0] for line in text.splitlines() if line.startswith("  anna") or line.startswith("  ben")] \
+        == ["anna", "ben"]
+    assert "only 8 sentences to resample" in text
+    rows = list(csv.DictReader(io.StringIO(run(capsys, *args, "--format", "csv"))))
+    report = json.loads(run(capsys, *args, "--format", "json"))["candidates"]["carl"]
+    cells = {(row["human"], row["key"]): row["value"] for row in rows}
+    assert cells["all", "verdict"] == report["verdict"]
+    assert float(cells["all", "mean_advantage_ci_low"]) == report["mean_advantage_ci"][0]
+    assert float(cells["anna", "advantage"]) == report["advantage"]["anna"]
+
+
+@pytest.mark.parametrize("argv, status, message", [
+    (["examples/anna.conll", "--candidate", "examples/sysA.conll", "--margin", "0.05"], 2, "two or more human"),
+    (["examples/anna.conll", "examples/ben.conll", "--candidate", "examples/sysA.conll", "--margin", "1"], 2,
+     "--margin 1.0 is not below 1"),
+    (["examples/anna.conll", "examples/ben.conll", "--margin", "0.05"], 2, "--candidate"),
+    (["examples/anna.conll", "examples/ben.conll", "--candidate", "examples/sysA.conll", "--margin", "0.05",
+      "--names", "a"], 2, "1 human names for 2 humans"),
+    (["tests/data/formats/jsonl/alice.jsonl", "tests/data/formats/jsonl/bob.jsonl", "--candidate",
+      "tests/data/formats/label_studio.json", "--margin", "0.05"], 2, "holds 3 annotators"),
+])
+def test_errors_are_one_line(argv, status, message, capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    assert main(["annotator-test", *argv]) == status
+    err = capsys.readouterr().err
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert len(errors) == 1 and message in errors[0] and "Traceback" not in err
+
+
+def test_the_layers_of_a_unit_are_resampled_together(tmp_path, capsys):
+    """Spans of two types that share tokens put the unit in two layers (as ``agreement`` does):
+    the test resamples the file's units, not the layers."""
+    texts = ["Bank of England staff met in London today", "Ada met Bob", "IBM hired Grace Hopper in New York"]
+    spans = {"h1": [[[0, 15, "ORG"], [8, 15, "LOC"]], [[0, 3, "PER"]], [[0, 3, "ORG"], [10, 22, "PER"]]],
+             "h2": [[[0, 15, "ORG"], [8, 15, "LOC"]], [[0, 3, "PER"], [8, 11, "PER"]], [[0, 3, "ORG"]]],
+             "llm": [[[0, 15, "ORG"]], [[0, 3, "PER"], [8, 11, "PER"]], [[0, 3, "ORG"], [26, 34, "LOC"]]]}
+    for name, rows in spans.items():
+        lines = [json.dumps({"id": str(i), "text": text, "spans": row}) for i, (text, row) in enumerate(zip(texts, rows))]
+        (tmp_path / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
+    report = json.loads(run(capsys, tmp_path / "h1.jsonl", tmp_path / "h2.jsonl", "--candidate", tmp_path / "llm.jsonl",
+                            "--margin", "0.1", "--resamples", "50", "--format", "json"))
+    result = report["candidates"]["llm"]
+    assert report["sentences"] == 4 and result["resampled"] == "documents" and result["units"] == 3
