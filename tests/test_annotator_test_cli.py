@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
@@ -110,3 +111,44 @@ def test_the_layers_of_a_unit_are_resampled_together(tmp_path, capsys):
                             "--margin", "0.1", "--resamples", "50", "--format", "json"))
     result = report["candidates"]["llm"]
     assert report["sentences"] == 4 and result["resampled"] == "documents" and result["units"] == 3
+
+
+README = (REPO / "README.md").read_text(encoding="utf-8")
+SECTION = README[README.index("### Is a new annotator as good as one more human?"):README.index("## Gamma:")]
+
+
+def conll_documents(shared_data) -> list[int]:
+    """The document of each sentence of the CoNLL-2003 test set (its ``-DOCSTART-`` lines)."""
+    documents, document, inside = [], -1, False
+    text = (shared_data / "conll03_systems" / "gold" / "eng.testb.conll03_test_original.txt").read_text()
+    for line in text.splitlines():
+        if line.startswith("-DOCSTART-"):
+            document += 1
+        elif line.strip() and not inside:
+            documents.append(document)
+        inside = bool(line.strip()) and not line.startswith("-DOCSTART-")
+    return documents
+
+
+def test_the_readme_conll_rows_come_out_of_the_code(conll_systems, shared_data):
+    references, systems = conll_systems
+    documents = conll_documents(shared_data)
+    assert len(documents) == len(references) and len(set(documents)) == 231
+    candidates = {name: systems[name] for name in ("CbertWnon_snonMlp_9109", "CnonWrand_lstmCrf_7849")}
+    results = annotator_test(by_item([references, systems["CflairWglove_lstmCrf_9303"]]), candidates, margin=0.02,
+                             equivalence=True, random_state=0, document_ids=documents, names=["gold", "flair"])
+    rows = [line.strip("|").split("|") for line in SECTION.splitlines() if line.startswith("| C")]
+    assert [row[0].strip() for row in rows] == list(candidates)
+    for name, verdict, mean, interval, rate in ([cell.strip() for cell in row] for row in rows):
+        result = results[name]
+        low, high = result["mean_advantage_ci"]
+        assert [result["verdict"], f"{result['mean_advantage']:.4f}", f"({low:.4f}, {high:.4f})",
+                str(result["winning_rate"])] == [verdict, mean, interval, rate]
+
+
+def test_the_readme_command_prints_what_the_readme_shows(capsys, monkeypatch):
+    monkeypatch.chdir(REPO)
+    (command,) = [line for line in re.findall(r"```bash\n(.*?)```", SECTION, re.S)[0].splitlines() if line]
+    shown = re.findall(r"```text\n(.*?)```", SECTION, re.S)[0].splitlines()
+    out = run(capsys, *command.split()[2:]).splitlines()
+    assert all(line in out for line in shown), (shown, out)
