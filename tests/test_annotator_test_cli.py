@@ -152,3 +152,20 @@ def test_the_readme_command_prints_what_the_readme_shows(capsys, monkeypatch):
     shown = re.findall(r"```text\n(.*?)```", SECTION, re.S)[0].splitlines()
     out = run(capsys, *command.split()[2:]).splitlines()
     assert all(line in out for line in shown), (shown, out)
+
+
+def test_the_html_report_has_the_annotator_test_section(tmp_path, capsys):
+    humans = [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", EXAMPLES / "carl.conll"]
+    page = tmp_path / "report.html"
+    assert main(["report", *map(str, humans), "--candidate", str(EXAMPLES / "sysB.conll"), "--margin", "0.05",
+                 "-o", str(page)]) == 0
+    assert capsys.readouterr().out.strip() == str(page)
+    report = json.loads(run(capsys, *humans, "--candidate", EXAMPLES / "sysB.conll", "--margin", "0.05",
+                            "--format", "json"))["candidates"]["sysB"]
+    text = page.read_text(encoding="utf-8")
+    section = text[text.index('<section id="annotator-test">'):]
+    assert f"<h3>sysB: {report['verdict']}</h3>" in section
+    assert f"Mean advantage {report['mean_advantage']:.4f}" in section
+    assert f'<th>ben</th><td class="num">{report["human_corrected_f1"]["ben"]:.4f}</td>' in section
+    assert main(["report", *map(str, humans), "--candidate", str(EXAMPLES / "sysB.conll"), "-o", str(page)]) == 2
+    assert "--candidate needs --margin" in capsys.readouterr().err
