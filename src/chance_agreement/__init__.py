@@ -57,6 +57,7 @@ _EXPORTS = {
     "compare_systems": "chance.system_comparison",
     "compare_statistics": "chance.system_comparison",
     "team_chance_f1": "chance.team_f1",
+    "annotator_test": "chance.annotator_test",
     "sentence_statistics_array": "chance.corrected_f1",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "reliability.contingency_table",

@@ -42,6 +42,7 @@ class Team:
     annotators: list = field(default_factory=list, repr=False)
     skipped: list = field(default_factory=list)  # crossing spans left out (crossing="skip"), one line each
     layered: int = 0  # units scored one layer per type
+    origins: list = field(default_factory=list)  # origins[a]: the index in ``specs`` annotator a was read from
 
     @property
     def tokens(self) -> list:
@@ -64,7 +65,7 @@ def read_annotators(specs, *, input_format=None, column=None, columns=None, name
     the last); ``columns``: one default column per spec instead. The other options go to the
     readers (``spans.readers.base.ReadOptions``); ``names`` rename the annotators in order."""
     specs = [str(spec) for spec in specs]
-    annotators = []
+    annotators, origins = [], []
     for index, spec in enumerate(specs):
         path, chosen = parse_column_spec(spec)
         default = columns[index] if columns is not None else column
@@ -76,7 +77,9 @@ def read_annotators(specs, *, input_format=None, column=None, columns=None, name
             for annotator in read:
                 annotator.name = f"{annotator.name}:{annotator.column}" if annotator.column is not None else annotator.name
         annotators += read
-    return Team(_names(annotators, names), [a.source for a in annotators], align(annotators), annotators)
+        origins += [index] * len(read)
+    return Team(_names(annotators, names), [a.source for a in annotators], align(annotators), annotators,
+                origins=origins)
 
 
 def _names(annotators: list[Annotator], names) -> list[str]:
