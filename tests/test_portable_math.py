@@ -482,23 +482,48 @@ def test_scalar_continued_fraction_is_the_array_one_bit_for_bit():
 
 # --------------------------------------------------------------------------- same bits on every CPU
 
-# The digest of every function on the fixed inputs below, as computed on x86-64 (AMD EPYC, numpy
-# 2.4.6): the functions use only correctly rounded IEEE operations, so any machine must reproduce it.
-GOLDEN_DIGEST = "2e355462e569d5539acc7035dcafe72e8e5f0399f77916bd01053fd8aed1c84b"
+# The digests of the fixed inputs below and of every function on them, as computed on x86-64 (AMD
+# EPYC, numpy 2.4.6): the functions use only correctly rounded IEEE operations, so any machine must
+# reproduce them. The inputs are portable too (issue 33): numpy's raw uniform doubles
+# (``Generator.random``), arithmetic spelled out in numpy operations (``Generator.uniform`` computes
+# ``low + range * u`` in compiled C, which a compiler may fuse into one multiply-add), and this
+# library's own exp and ndtri, never numpy's or libm's transcendental functions (numpy's AVX-512
+# kernels round np.exp differently, and Generator.normal calls libm's log1p in its tail).
+GOLDEN_INPUTS = "195d925d39e3884cb1d47b4efba782b762a964cea7dbd91e4e3583e1b7aed2f7"
+GOLDEN_DIGEST = "95a46adef939c557cc8854986434496a41336fe05c28b78637f4e905cf79e3f0"
 DIGEST_SCRIPT = r"""
 import hashlib, json, sys
 import numpy as np
 from chance_agreement.chance import portable_math as pm
 
 rng = np.random.default_rng(20260419)
-x = np.concatenate([rng.uniform(-745.2, 709.8, 4000), rng.normal(0, 3, 2000), rng.uniform(-1, 1, 2000),
-                    np.exp(rng.uniform(-744, 709, 2000)), [0.0, -0.0, 1.0, 2.0, 0.5, np.inf, -np.inf, np.nan]])
+
+
+def uniform(low, high, size):
+    return low + (high - low) * rng.random(size)
+
+
+def normal(scale, size):
+    return scale * pm.ndtri(rng.random(size))
+
+
+def digest(arrays):
+    sha = hashlib.sha256()
+    for name in sorted(arrays):
+        sha.update(name.encode())
+        sha.update("".join(float(v).hex() for v in np.ravel(arrays[name])).encode())
+    return sha.hexdigest()
+
+
+x = np.concatenate([uniform(-745.2, 709.8, 4000), normal(3.0, 2000), uniform(-1, 1, 2000),
+                    pm.exp(uniform(-744, 709, 2000)), [0.0, -0.0, 1.0, 2.0, 0.5, np.inf, -np.inf, np.nan]])
 positive = np.abs(x)
-unit = rng.uniform(0, 1, 3000)
-a = np.exp(rng.uniform(-3, 15, 3000))
-b = np.exp(rng.uniform(-3, 15, 3000))
+unit = uniform(0, 1, 3000)
+a = pm.exp(uniform(-3, 15, 3000))
+b = pm.exp(uniform(-3, 15, 3000))
 mean = a / (a + b)
-near = np.clip(mean + rng.normal(0, 0.01, 3000), 0, 1)
+near = np.clip(mean + normal(0.01, 3000), 0, 1)
+inputs = {"x": x, "unit": unit, "a": a, "b": b, "near": near}
 results = {
     "exp": pm.exp(x), "log": pm.log(positive), "log1p": pm.log1p(x), "expm1": pm.expm1(x / 50),
     "sin_pi": pm.sin_pi(x), "gammaln": pm.gammaln(x), "betaln": pm.betaln(a, b),
@@ -507,11 +532,7 @@ results = {
     "betainc": pm.betainc(a, b, near), "betainc_uniform": pm.betainc(a, b, unit),
     "scalar": np.array([pm.betainc(3e6, 1e6 + 1, 0.75), pm.ndtri(1e-300), pm.gammaln(1e9)]),
 }
-digest = hashlib.sha256()
-for name in sorted(results):
-    digest.update(name.encode())
-    digest.update("".join(float(v).hex() for v in np.ravel(results[name])).encode())
-print(json.dumps({"digest": digest.hexdigest()}))
+print(json.dumps({"inputs": digest(inputs), "digest": digest(results)}))
 """
 
 CORETYPES = ("Prescott", "Sandybridge", "Haswell", "Zen")
@@ -548,10 +569,15 @@ def test_digest_is_the_same_under_every_simulated_cpu():
                 f"variant {label} failed for another reason than an unsupported CPU feature:\n{done.stderr}")
             dropped[label] = done.stderr.strip().splitlines()[-1]
             continue
-        digests[label] = json.loads(done.stdout.strip().splitlines()[-1])["digest"]
+        digests[label] = json.loads(done.stdout.strip().splitlines()[-1])
     if dropped:
         warnings.warn(f"variants numpy refused on this CPU (not compared): {dropped}", stacklevel=1)
     assert len(digests) >= 1 + len(CORETYPES), f"too few variants ran: {sorted(digests)}; refused: {dropped}"
+    inputs = {label: both["inputs"] for label, both in digests.items()}
+    assert set(inputs.values()) == {GOLDEN_INPUTS}, (
+        "the inputs differ from the ones recorded on x86-64, before any function ran on them (numpy's "
+        f"Generator.random, or this library's exp and ndtri that build them, changed): {inputs}")
+    digests = {label: both["digest"] for label, both in digests.items()}
     assert len(set(digests.values())) == 1, f"different bits under different CPU settings: {digests}"
     assert set(digests.values()) == {GOLDEN_DIGEST}, (
         "the bits differ from the ones recorded on x86-64; if the functions changed on purpose, "
