@@ -120,21 +120,21 @@ def _check_ulps(function, reference, inputs, bound: float) -> None:
 def test_exp_within_one_ulp():
     rng = _rng(101)
     x = np.concatenate([rng.uniform(-745.1, 709.78, 2500), rng.uniform(-1, 1, 1000), rng.uniform(-1e-6, 1e-6, 300),
-                        [-745.13, -708.5, -708.3, 0.0, 1e-300, 709.78, 0.5 * math.log(2)]])
+                        [-745.13, -708.5, -708.3, 0.0, 1e-300, 709.78, 0.5 * pm.log(2.0)]])
     _check_ulps(pm.exp, mp.exp, x, 1.0)
 
 
 def test_log_within_one_ulp():
     rng = _rng(102)
-    x = np.concatenate([np.exp(rng.uniform(-744, 709, 2500)), rng.uniform(0.5, 2.0, 1000),
+    x = np.concatenate([pm.exp(rng.uniform(-744, 709, 2500)), rng.uniform(0.5, 2.0, 1000),
                         1.0 + rng.uniform(-1e-7, 1e-7, 300), _edge_floats()])
     _check_ulps(pm.log, mp.log, x, 1.0)
 
 
 def test_log1p_within_one_ulp_also_near_zero():
     rng = _rng(103)
-    x = np.concatenate([rng.uniform(-1, 1, 1500), np.exp(rng.uniform(-744, 709, 1500)),
-                        -np.exp(rng.uniform(-744, -1e-9, 1000)), [-0.999999999, -0.5, -0.2928932188134524]])
+    x = np.concatenate([rng.uniform(-1, 1, 1500), pm.exp(rng.uniform(-744, 709, 1500)),
+                        -pm.exp(rng.uniform(-744, -1e-9, 1000)), [-0.999999999, -0.5, -0.2928932188134524]])
     x = np.concatenate([x, _edge_floats()])
     _check_ulps(pm.log1p, mp.log1p, x[x > -1], 1.0)
 
@@ -157,7 +157,7 @@ def test_sin_pi_within_two_ulp_with_exact_zeros():
 
 def test_gammaln_relative_error_below_1e_14():
     rng = _rng(106)
-    x = np.concatenate([np.exp(rng.uniform(-40, math.log(1e9), 2000)), rng.uniform(0, 12, 1500),
+    x = np.concatenate([pm.exp(rng.uniform(-40, pm.log(1e9), 2000)), rng.uniform(0, 12, 1500),
                         1.0 + rng.uniform(-1e-3, 1e-3, 200), 2.0 + rng.uniform(-1e-3, 1e-3, 200),
                         [1.4616321449683622, 0.5, 1.5, 2.5, 9.999999999999998, 10.0, 1e300], _edge_floats()[:-1]])
     got = pm.gammaln(x)
@@ -193,8 +193,8 @@ def test_log_factorial_exact_table_and_gamma_beyond():
 
 def test_betaln_relative_error_also_with_one_huge_argument():
     rng = _rng(108)
-    a = np.exp(rng.uniform(math.log(1e-3), math.log(1e9), 2500))
-    b = np.exp(rng.uniform(math.log(1e-3), math.log(1e9), 2500))
+    a = pm.exp(rng.uniform(pm.log(1e-3), pm.log(1e9), 2500))
+    b = pm.exp(rng.uniform(pm.log(1e-3), pm.log(1e9), 2500))
     a[:500] = rng.uniform(0.01, 12, 500)
     b[:500] = rng.uniform(0.01, 12, 500)
     a = np.concatenate([a, [1.0, 1.0, 2.0, 10.0, 9.999999999999998, 1e9, 0.5]])
@@ -228,8 +228,8 @@ def _exact_ndtri(p: float, start: float):
 
 def test_ndtri_relative_error_below_1e_13():
     rng = _rng(110)
-    p = np.concatenate([rng.uniform(0, 1, 500), np.exp(rng.uniform(math.log(5e-324), 0, 400)),
-                        1.0 - np.exp(rng.uniform(-36, -1e-6, 200)), 0.5 + rng.uniform(-1e-7, 1e-7, 100),
+    p = np.concatenate([rng.uniform(0, 1, 500), pm.exp(rng.uniform(pm.log(5e-324), 0, 400)),
+                        1.0 - pm.exp(rng.uniform(-36, -1e-6, 200)), 0.5 + rng.uniform(-1e-7, 1e-7, 100),
                         [5e-324, 1e-320, 2.2e-308, 1e-300, 9.9e-301, 1e-20, 0.025, 0.25, 0.5 - 2**-54,
                          0.5 + 2**-53, 0.75, 0.975, 1 - 2**-53]])
     got = pm.ndtri(p)
@@ -269,11 +269,11 @@ def _exact_betainc(a: float, b: float, x: float):
 
 def _betainc_cases(seed: int, low: float, high: float, count: int):
     rng = _rng(seed)
-    a = np.exp(rng.uniform(math.log(low), math.log(high), count))
-    b = np.exp(rng.uniform(math.log(low), math.log(high), count))
+    a = pm.exp(rng.uniform(pm.log(low), pm.log(high), count))
+    b = pm.exp(rng.uniform(pm.log(low), pm.log(high), count))
     mean = a / (a + b)
     spread = np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
-    x = np.clip(mean + spread * rng.normal(0, 3, count), 1e-300, 1 - 2**-53)
+    x = np.clip(mean + spread * 3 * pm.ndtri(rng.random(count)), 1e-300, 1 - 2**-53)
     x[: count // 3] = rng.uniform(0, 1, count // 3)
     return a, b, x
 
@@ -321,9 +321,9 @@ def test_elementary_functions_agree_with_numpy_within_two_ulp_over_wide_ranges()
     rng = _rng(120)
     x = rng.uniform(-745, 709, 200_000)
     _close_in_ulps(pm.exp(x), np.exp(x), 2.0)
-    positive = np.exp(rng.uniform(-744, 709, 200_000))
+    positive = pm.exp(rng.uniform(-744, 709, 200_000))
     _close_in_ulps(pm.log(positive), np.log(positive), 2.0)
-    above = np.concatenate([rng.uniform(-1, 1, 100_000), np.exp(rng.uniform(-700, 700, 100_000))])
+    above = np.concatenate([rng.uniform(-1, 1, 100_000), pm.exp(rng.uniform(-700, 700, 100_000))])
     _close_in_ulps(pm.log1p(above), np.log1p(above), 2.0)
     _close_in_ulps(pm.expm1(x / 10), np.expm1(x / 10), 3.0)
     unit = rng.uniform(0, 1, 100_000)
@@ -349,17 +349,17 @@ def _check_against_scipy(got, expected, inputs, exact, *, tolerance: float, floo
 
 def test_special_functions_agree_with_scipy_over_wide_ranges():
     rng = _rng(121)
-    g = np.concatenate([np.exp(rng.uniform(-700, 690, 100_000)), rng.uniform(0, 20, 100_000)])
+    g = np.concatenate([pm.exp(rng.uniform(-700, 690, 100_000)), rng.uniform(0, 20, 100_000)])
     _check_against_scipy(pm.gammaln(g), sc.gammaln(g), (g,), lambda v: mp.loggamma(mp.mpf(v)),
                          tolerance=1e-14, floor=0.1)
-    a = np.exp(rng.uniform(-5, 20, 100_000))
-    b = np.exp(rng.uniform(-5, 20, 100_000))
+    a = pm.exp(rng.uniform(-5, 20, 100_000))
+    b = pm.exp(rng.uniform(-5, 20, 100_000))
     wrong = _check_against_scipy(pm.betaln(a, b), sc.betaln(a, b), (a, b),
                                  lambda u, v: mp.log(mp.beta(mp.mpf(u), mp.mpf(v))), tolerance=1e-14, floor=0.1)
     assert wrong > 0  # scipy's corner (a < 1 << b) is exercised: these inputs can tell the two apart
     z = rng.uniform(-37, 9, 200_000)
     _check_against_scipy(pm.ndtr(z), sc.ndtr(z), (z,), lambda v: mp.ncdf(mp.mpf(v)), tolerance=1e-14)
-    p = np.concatenate([rng.uniform(0, 1, 100_000), np.exp(rng.uniform(-744, 0, 100_000))])
+    p = np.concatenate([rng.uniform(0, 1, 100_000), pm.exp(rng.uniform(-744, 0, 100_000))])
     _check_against_scipy(pm.ndtri(p), sc.ndtri(p), (p,), lambda q: _exact_ndtri(q, float(sc.ndtri(q))),
                          tolerance=1e-13)
     a, b, x = _betainc_cases(122, 1.0, 1e6, 20_000)
@@ -456,7 +456,7 @@ def test_gammaln_recurrence(x):
        st.floats(min_value=0.01, max_value=1e7), st.floats(min_value=0.01, max_value=1e7))
 def test_each_element_is_a_function_of_its_own_input_only(values, a, b):
     """Same bits element by element and in any batch: array results equal scalar calls."""
-    unit = np.abs(np.tanh(np.nan_to_num(values)))  # into [0, 1]
+    unit = pm.ndtr(np.nan_to_num(values))  # into [0, 1]
     for function, data in ((pm.exp, values), (pm.log, values), (pm.log1p, values), (pm.gammaln, values),
                            (pm.ndtr, values), (pm.ndtri, unit), (pm.sin_pi, values)):
         batch = function(data)
@@ -591,7 +591,7 @@ def test_blocks_and_order_change_no_bit():
     order = rng.permutation(x.size)
     probe = rng.choice(x.size, 50, replace=False)
     for function, data in ((pm.exp, x), (pm.log, np.abs(x)), (pm.gammaln, x), (pm.ndtr, x / 20),
-                           (pm.ndtri, np.abs(np.tanh(x)))):
+                           (pm.ndtri, pm.ndtr(x / 20))):
         whole = function(data)
         assert np.array_equal(function(data[order]).view(np.uint64), whole[order].view(np.uint64))
         assert [float(function(float(data[i]))).hex() for i in probe] == [float(whole[i]).hex() for i in probe]
