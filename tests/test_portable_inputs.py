@@ -170,6 +170,9 @@ def golden_code(folder: Path, skip: str = Path(__file__).name) -> dict[str, tupl
                 whole.add(module.aliases[used].split(".")[0])
         whole |= {n.value[:-3] for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
                   and n.value.endswith(".py") and n.value[:-3] in modules}
+    while more := {target.split(".")[0] for stem in whole for target in modules[stem].aliases.values()
+                   if target.split(".")[0] in modules} - whole:
+        whole |= more  # the helpers of a helper
     code = {f"{stem}.py:{name}": (node, modules[stem].aliases) for (stem, name), node in reached.items()}
     code |= {f"{stem}.py": (modules[stem].tree, modules[stem].aliases) for stem in whole}
     scripts = {where: _script(node) for where, (node, _) in code.items()}
