@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from chance_agreement.chance import portable_math as pm
+from chance_agreement._numerics import portable_math as pm
 
 HERE = Path(__file__).resolve().parent
 TYPES = ("PER", "ORG", "LOC", "QUOTE")

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from chance_agreement.chance.exact_sum import ordered_matmul
+from chance_agreement._numerics.exact_sum import ordered_matmul
 from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
 __all__ = ["DenseRatings", "alpha_inference_reference", "band_mass_reference", "cohen_from_table_reference",
@@ -192,7 +192,7 @@ def pa_terms_reference(counts, weights):
 
 
 def family_reference(name, counts, weights, warnings, population_size=None, confidence_level=0.95):
-    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement._numerics.exact_sum import quadratic_form
     from chance_agreement.reliability.multi_rater import _linearised, _result
 
     q = counts.shape[1]
@@ -225,7 +225,7 @@ def per_category_reference(counts, categories, population_size=None, confidence_
 
 def alpha_inference_reference(data, population_size=None, confidence_level=0.95):
     from chance_agreement.chance.chance_corrected import has_room
-    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement._numerics.exact_sum import quadratic_form
     from chance_agreement.reliability.multi_rater import _result, _alpha_variance_terms
 
     w, warnings = data.weights, list(data.warnings)
@@ -253,7 +253,7 @@ def alpha_inference_reference(data, population_size=None, confidence_level=0.95)
 
 def cohen_from_table_reference(table, w):
     from chance_agreement.chance.chance_corrected import has_room
-    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement._numerics.exact_sum import quadratic_form
 
     total = table.sum()
     if total == 0:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from chance_agreement import chance_f1, coverage_probabilities, expected_overlap, sample_annotation, start_probabilities
-from chance_agreement.chance import portable_math as pm
+from chance_agreement._numerics import portable_math as pm
 from chance_agreement.chance import random_model
 from chance_agreement.chance.document_bands import _count_table, side_bands, side_bands_many, tail_rows
 from oracles import count_table_reference, coverage_reference, start_distribution_reference

@@ -1,4 +1,4 @@
-"""Exactly rounded, exactly mergeable sums (chance.exact_sum): any grouping, any order, one result."""
+"""Exactly rounded, exactly mergeable sums (_numerics.exact_sum): any grouping, any order, one result."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chance_agreement.chance.exact_sum import (
+from chance_agreement._numerics.exact_sum import (
     add_exactly, exact_dot, exact_partials, merge_exactly, ordered_convolve, ordered_matmul, quadratic_form)
 from oracles import ordered_matmul_reference
 
@@ -83,7 +83,7 @@ def test_a_mostly_zero_right_factor_gives_the_dense_products_bits(m, inner, colu
 
 def test_the_sparse_product_in_small_chunks_gives_the_same_bits(monkeypatch):
     """Columns taken a few products at a time (both inner-dimension regimes): the same bytes."""
-    from chance_agreement.chance import exact_sum
+    from chance_agreement._numerics import exact_sum
 
     monkeypatch.setattr(exact_sum, "_SPARSE_CHUNK", 50)
     rng = np.random.default_rng(7)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from chance_agreement.chance.exact_sum import sparse_row_sums
+from chance_agreement._numerics.exact_sum import sparse_row_sums
 from chance_agreement.reliability import multi_rater
 from chance_agreement.reliability.multi_rater import (
     fleiss_kappa_per_category, light_kappa, multi_rater_agreement,

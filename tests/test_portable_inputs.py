@@ -217,7 +217,7 @@ import pytest
 import scipy.special as sc
 from math import lgamma
 from fake_helper import draw
-from chance_agreement.chance import portable_math as pm
+from chance_agreement._numerics import portable_math as pm
 
 GOLDEN = "0123"
 SCRIPT = r"""

@@ -1,4 +1,4 @@
-"""chance_agreement.chance.portable_math: accuracy against mpmath at 50 digits, agreement with
+"""chance_agreement._numerics.portable_math: accuracy against mpmath at 50 digits, agreement with
 numpy/scipy over wide ranges, special values, properties, and the same bits under every simulated
 CPU (OpenBLAS core types and numpy's baseline kernels) in fresh subprocesses."""
 
@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from chance_agreement.chance import portable_math as pm
+from chance_agreement._numerics import portable_math as pm
 
 mp.mp.dps = 50
 TINY_NORMAL = 2.2250738585072014e-308
@@ -494,7 +494,7 @@ GOLDEN_DIGEST = "95a46adef939c557cc8854986434496a41336fe05c28b78637f4e905cf79e3f
 DIGEST_SCRIPT = r"""
 import hashlib, json, sys
 import numpy as np
-from chance_agreement.chance import portable_math as pm
+from chance_agreement._numerics import portable_math as pm
 
 rng = np.random.default_rng(20260419)
 

@@ -36,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..chance.exact_sum import ordered_matmul
+from .._numerics.exact_sum import ordered_matmul
 from ..spans import tags
 from ..spans.validation import check_annotations, problem
 from .agreement_coefficients import check_distance_values, square_distance_matrix

@@ -54,8 +54,8 @@ import math
 import numpy as np
 
 from ..chance.chance_corrected import has_room
-from ..chance.exact_sum import exact_dot, ordered_matmul, quadratic_form, sparse_row_sums
-from ..chance.portable_math import t_ppf, t_sf
+from .._numerics.exact_sum import exact_dot, ordered_matmul, quadratic_form, sparse_row_sums
+from .._numerics.portable_math import t_ppf, t_sf
 from .benchmark_scales import benchmark
 from .multi_annotator import MAX_COUNT_CELLS, check_counts, rating_codes
 from .weights import agreement_weights
