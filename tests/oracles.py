@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from chance_agreement.chance.exact_sum import ordered_matmul, quadratic_form
+from chance_agreement._numerics.exact_sum import ordered_matmul, quadratic_form
 from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
 __all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference", "fleiss_value_reference", "band_mass_reference", "cohen_from_table_reference",
@@ -271,7 +271,7 @@ def alpha_value_reference(counts, weights):
 
 def alpha_inference_reference(data, population_size=None, confidence_level=0.95):
     from chance_agreement.chance.chance_corrected import has_room
-    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement._numerics.exact_sum import quadratic_form
     from chance_agreement.reliability.rater_coefficients.base import result_dict
     from chance_agreement.reliability.rater_coefficients.krippendorff_alpha import variance_terms
 
@@ -302,7 +302,7 @@ def alpha_inference_reference(data, population_size=None, confidence_level=0.95)
 
 def cohen_from_table_reference(table, w):
     from chance_agreement.chance.chance_corrected import has_room
-    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement._numerics.exact_sum import quadratic_form
 
     total = table.sum()
     if total == 0:

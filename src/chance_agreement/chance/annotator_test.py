@@ -58,7 +58,7 @@ from .bootstrap_intervals import (DEFAULT_RESAMPLES, check_resamples, make_rng, 
                                   resample_counts, sentence_arrays)
 from .chance_corrected import DEFINED, f1_scores
 from .corrected_f1 import FIELDS, ChanceStatistics, pooled_scores
-from .exact_sum import ordered_matmul
+from .._numerics.exact_sum import ordered_matmul
 from .poisson_bootstrap import document_keys
 from .random_models import get_model
 from .team_f1 import team_statistics

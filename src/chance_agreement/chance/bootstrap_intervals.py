@@ -37,8 +37,8 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from .exact_sum import ordered_matmul
-from .portable_math import ndtr, ndtri
+from .._numerics.exact_sum import ordered_matmul
+from .._numerics.portable_math import ndtr, ndtri
 
 from .chance_corrected import NO_ROOM, UndefinedMetricWarning, f1_scores, zero_division_value
 

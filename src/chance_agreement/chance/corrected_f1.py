@@ -40,7 +40,7 @@ from .chance_corrected import (
 )
 from .bootstrap_intervals import add_intervals
 from .poisson_bootstrap import add_poisson_intervals, check_resampling
-from .exact_sum import exact_partials, merge_exactly
+from .._numerics.exact_sum import exact_partials, merge_exactly
 from .random_model import LONG_UNIT, MODELS, prefetch_bands
 from .random_models import RandomModel, get_model
 from .random_models.exact_expectations import single_pair_overlap

@@ -52,7 +52,7 @@ from collections import Counter, defaultdict
 import numpy as np
 
 from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels, scores_from_statistics
-from .exact_sum import exact_dot, ordered_convolve
+from .._numerics.exact_sum import exact_dot, ordered_convolve
 from .random_models import RandomModel, get_model
 from ..spans.nested import Node, check_lengths, forests
 

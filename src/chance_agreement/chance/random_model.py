@@ -53,8 +53,8 @@ from functools import lru_cache
 
 import numpy as np
 from .document_bands import side_bands_many
-from .exact_sum import exact_dot, ordered_matmul
-from .portable_math import exp, gammaln, log, log_factorial
+from .._numerics.exact_sum import exact_dot, ordered_matmul
+from .._numerics.portable_math import exp, gammaln, log, log_factorial
 
 MODELS = ("non_overlapping", "overlapping")
 

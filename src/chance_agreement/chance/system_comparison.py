@@ -36,7 +36,7 @@ from .bootstrap_intervals import (
 )
 from .chance_corrected import UndefinedMetricWarning, zero_division_value
 from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, corpus_statistics
-from .exact_sum import ordered_matmul
+from .._numerics.exact_sum import ordered_matmul
 
 COMPARED = ("corrected_f1", "observed_f1")
 # |D*| >= |D| up to rounding: a permutation that reproduces D must count

@@ -12,7 +12,7 @@ number of entity types, never on the number of sentences:
     state.result()       # == chance_f1(all_predictions, all_references, level="token"), bit for bit
 
 ``a.merge(b)`` adds two states exactly (in any order and grouping: counts are integers and the
-expectations exact sums, ``chance.exact_sum``), and ``to_json`` / ``from_json`` carry a state
+expectations exact sums, ``_numerics.exact_sum``), and ``to_json`` / ``from_json`` carry a state
 between processes or machines as strict JSON that names its format and options; ``from_json``
 checks everything it reads (``ChanceStatistics.from_dict``). The Trainer batch mode
 (``ecosystem.trainer``) and the spaCy scorer keep their running totals in this one object, whose

@@ -13,7 +13,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..exact_sum import exact_dot
+from ..._numerics.exact_sum import exact_dot
 from ..random_model import cached_coverage as _coverage
 from ..random_model import cached_start_distribution as _start_distribution
 from ..random_model import check_inputs, compact_coverage as _compact_coverage, compact_dot, compact_start_among

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...chance.exact_sum import exact_dot, ordered_matmul
+from ..._numerics.exact_sum import exact_dot, ordered_matmul
 from .base import ChanceCorrected, single_category
 
 __all__ = ["CongerKappa", "conger_item_terms", "rater_codes"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...chance.exact_sum import ordered_matmul, quadratic_form
+from ..._numerics.exact_sum import ordered_matmul, quadratic_form
 from ..table_coefficients.base import pair_disagreement
 from .base import ChanceCorrected, shares, weighted_cells
 

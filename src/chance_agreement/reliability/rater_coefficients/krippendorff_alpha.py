@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ...chance.chance_corrected import has_room
-from ...chance.exact_sum import ordered_matmul, quadratic_form
+from ..._numerics.exact_sum import ordered_matmul, quadratic_form
 from .base import NO_PAIRS, RaterCoefficient, result_dict, single_category, weighted_cells
 from .ratings import MAX_COUNT_CELLS
 

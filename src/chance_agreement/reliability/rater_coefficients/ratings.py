@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ...chance.exact_sum import sparse_row_sums
+from ..._numerics.exact_sum import sparse_row_sums
 from ..weights import agreement_weights
 
 # largest items x categories count matrix (float64: 800 MB); beyond it a clear error up front

@@ -5,7 +5,9 @@ overlap, and whose exact (real-number) sum is the exact sum of everything added 
 (Shewchuk's "grow expansion": each step replaces ``x + y`` by its rounded value ``hi`` and its
 rounding error ``lo = x + y - hi``, which is exactly representable). Two such lists merge exactly
 by adding the partials of one to the other, and ``math.fsum(partials)`` is the correctly rounded
-exact sum, so the reported value is the same for any order and any grouping of the terms.
+exact sum, so the reported value is the same for any order and any grouping of the terms. The
+products (``exact_dot``, ``ordered_matmul``, ``quadratic_form``, ``ordered_convolve``) replace BLAS
+under the same-bits contract of ``chance_agreement._numerics`` (its docstring).
 """
 
 from __future__ import annotations
