@@ -3,13 +3,13 @@
 segment at a time, with no closed forms, no exact-integer path and no converged band.
 
 - ``band_mass_reference``: the band before the grouped table and the converged band (was
-  ``random_model._band_mass_reference``);
+  ``non_overlapping_bands._band_mass_reference``);
 - ``ordered_matmul_reference``: ``exact_sum.ordered_matmul`` over every product, zeros included
   (before a mostly-zero right factor was multiplied sparsely);
 - ``count_table_reference``: ``document_bands._count_table`` over the whole table at every step
   (before the table was limited to the part a step can reach);
 - ``two_ended_reference``, ``coverage_reference``, ``start_distribution_reference``: what
-  ``random_model._two_ended``, ``_coverage_of`` and ``_start_distribution_of`` computed with
+  ``non_overlapping_bands._two_ended``, ``_coverage_of`` and ``_start_distribution_of`` computed with
   ``reference=True``.
 """
 
@@ -23,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from chance_agreement._numerics.exact_sum import ordered_matmul, quadratic_form
-from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
+from chance_agreement.chance.random_models.non_overlapping_bands import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
 __all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference", "fleiss_value_reference", "band_mass_reference", "cohen_from_table_reference",
            "conger_item_terms_reference", "count_table_reference", "coverage_reference", "family_reference",
@@ -33,7 +33,7 @@ __all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference",
 
 def band_mass_reference(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
     """``out[t] = scale * sum_{q + x = t} sum_j HG(j; slots, q, draws) D_j(x)`` for ``t < length``,
-    the whole band in one matrix product (``random_model._band_mass``'s oracle)."""
+    the whole band in one matrix product (``non_overlapping_bands._band_mass``'s oracle)."""
     out = np.zeros(length)
     if length == 0:
         return out
@@ -81,7 +81,7 @@ def count_table_reference(excesses: list[int], rows: int, columns: int) -> np.nd
 
 def two_ended_reference(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
                         complement: bool = False) -> np.ndarray:
-    """``random_model._two_ended`` with the full Proposition-3 band ``E`` at each end."""
+    """``non_overlapping_bands._two_ended`` with the full Proposition-3 band ``E`` at each end."""
     total_excess = sum(excesses)
     scale, mass = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
@@ -92,7 +92,7 @@ def two_ended_reference(size: int, slots: int, draws: int, excesses: list[int], 
 
 
 def coverage_reference(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
-    """Coverage probabilities of every token (``random_model._coverage_of``'s oracle)."""
+    """Coverage probabilities of every token (``non_overlapping_bands._coverage_of``'s oracle)."""
     k = len(lengths)
     if model == "overlapping" or k == 1:  # one segment: both models place it uniformly
         cover = np.zeros(n)
@@ -112,7 +112,7 @@ def coverage_reference(n: int, lengths: tuple[int, ...], model: str) -> np.ndarr
 
 
 def start_distribution_reference(n: int, others: tuple[int, ...], length: int, model: str) -> np.ndarray:
-    """``P(start = l)`` of a segment of ``length`` among ``others`` (``random_model._start_distribution_of``'s oracle)."""
+    """``P(start = l)`` of a segment of ``length`` among ``others`` (``non_overlapping_bands._start_distribution_of``'s oracle)."""
     support = n - length + 1
     if model == "overlapping" or not others:
         return np.full(support, 1.0 / support)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from chance_agreement import chance_f1, coverage_probabilities, start_probabilities
-from chance_agreement.chance import document_bands, random_model
+from chance_agreement.chance.random_models import clear_caches, document_bands, non_overlapping_bands
 
 
 def pareto_lengths(seed: int, count: int, cap: int) -> tuple[int, ...]:
@@ -42,9 +42,7 @@ def _side(n, count, cap):
 
 
 def _clear_caches():
-    for cache in (random_model._long_bands, random_model._coverage, random_model._start_distribution,
-                  random_model._compact_coverage, random_model._compact_start):
-        cache.cache_clear()
+    clear_caches()
 
 
 @pytest.mark.parametrize("n,count,cap", DENSE)
@@ -57,11 +55,11 @@ def test_dense_documents_hold_their_mass_on_the_document_band(n, count, cap):
     rows = int(document_bands.tail_rows([slots], [positive], [total])[0]) + 1
     assert document_bands._factor_shifts(positive / slots, positive, rows).max() > 0  # the carry is used
     cover = coverage_probabilities(n, lengths)
-    assert random_model._long_side(n, lengths, 0) and random_model._long_bands[(n, lengths, 0)] is not None
+    assert non_overlapping_bands._long_side(n, lengths, 0) and non_overlapping_bands._long_bands[(n, lengths, 0)] is not None
     assert math.fsum(cover.tolist()) == pytest.approx(sum(lengths), rel=1e-12)
     assert cover.min() >= 0 and cover.max() <= 1
     start = start_probabilities(n, lengths, len(lengths) - 1)
-    assert random_model._long_bands[(n, lengths, lengths[-1] - 1)] is not None
+    assert non_overlapping_bands._long_bands[(n, lengths, lengths[-1] - 1)] is not None
     assert math.fsum(start.tolist()) == pytest.approx(1.0, abs=1e-12)
     assert start.min() > 0
 
@@ -74,12 +72,12 @@ def test_a_band_that_loses_mass_is_never_returned(monkeypatch):
     lengths, _, _ = _side(n, count, cap)
     _clear_caches()
     carried = coverage_probabilities(n, lengths)
-    assert random_model._long_bands[(n, lengths, 0)] is not None
+    assert non_overlapping_bands._long_bands[(n, lengths, 0)] is not None
     monkeypatch.setattr(document_bands, "_factor_shifts", lambda scale, draws, rows: np.zeros(rows, dtype=np.int64))
     assert document_bands.side_bands(n, lengths, (0,)) == [None]
     _clear_caches()
     fallback = coverage_probabilities(n, lengths)
-    assert random_model._long_bands[(n, lengths, 0)] is None
+    assert non_overlapping_bands._long_bands[(n, lengths, 0)] is None
     assert math.fsum(fallback.tolist()) == pytest.approx(sum(lengths), rel=1e-12)
     np.testing.assert_allclose(carried, fallback, rtol=1e-9, atol=0)
     _clear_caches()
@@ -91,7 +89,7 @@ def _long_units(count: int, seed: int):
     while len(out) < count:
         n = rng.randint(300, 900)
         lengths = pareto_lengths(rng.randint(0, 10**6), rng.randint(4, 30), 40)
-        if random_model._long_side(n, lengths, 0):
+        if non_overlapping_bands._long_side(n, lengths, 0):
             out.append((n, lengths))
     return out
 
@@ -154,7 +152,7 @@ def test_chance_f1_of_a_dense_document_stays_in_the_unit_interval(level, n, coun
     _clear_caches()
     result = chance_f1([prediction], [reference], level=level)
     assert 0.0 < result["overall_chance_f1"] < result["overall_observed_f1"] <= 1.0
-    assert random_model._long_bands and all(band is not None for band in random_model._long_bands.values())
+    assert non_overlapping_bands._long_bands and all(band is not None for band in non_overlapping_bands._long_bands.values())
     assert max(document_bands._factor_shifts(*_density(reference), 400)) > 0
     _clear_caches()
 

@@ -34,6 +34,10 @@ _EXPORTS = {
     "start_probabilities": "chance.random_model",
     "sample_annotation": "chance.random_model",
     "expected_overlap": "chance.random_model",
+    # random annotation models: a registered name or an instance wherever model= is taken
+    "RandomModel": "chance.random_models",
+    "NonOverlapping": "chance.random_models",
+    "Overlapping": "chance.random_models",
     "chance_f1": "chance.corrected_f1",
     "sentence_statistics": "chance.corrected_f1",
     "ChanceStatistics": "chance.corrected_f1",

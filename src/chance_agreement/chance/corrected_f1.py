@@ -41,7 +41,6 @@ from .chance_corrected import (
 from .bootstrap_intervals import add_intervals
 from .poisson_bootstrap import add_poisson_intervals, check_resampling
 from .._numerics.exact_sum import exact_partials, merge_exactly
-from .random_model import LONG_UNIT, MODELS, prefetch_bands
 from .random_models import RandomModel, get_model
 from .random_models.exact_expectations import single_pair_overlap
 from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
@@ -354,17 +353,21 @@ def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, reference
 
 def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, with_matches: bool,
                         with_overlap: bool) -> None:
-    """The long units' bands of the per-sentence pass in one batch (``random_model.prefetch_bands``)."""
+    """What the model computes ahead for the per-sentence pass, in one batch (``RandomModel.prefetch``:
+    the long units' bands of the non-overlapping model), for the units of ``model.prefetch_length``
+    tokens or more."""
+    if model.prefetch_length is None:
+        return
     groups = []
     for reference, pred, true in zip(references, pred_spans, true_spans):
-        if len(reference) < LONG_UNIT or len(pred) + len(true) <= 2:
+        if len(reference) < model.prefetch_length or len(pred) + len(true) <= 2:
             continue
         by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
         for side, spans in enumerate((pred, true)):
             for name, start, end in spans:
                 by_type[name][side].append(end - start)
         groups.extend((len(reference), tuple(sorted(a)), tuple(sorted(b))) for a, b in by_type.values() if a and b)
-    prefetch_bands(groups, model.name, with_overlap, with_matches)
+    model.prefetch(groups, with_overlap, with_matches)
 
 
 def _correct_tokens(predictions, references) -> int:
@@ -512,7 +515,7 @@ def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, wi
     groups = [(size, tuple(lengths[start:middle]), tuple(lengths[middle:stop])) for start, middle, stop, size in
               zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
                   n[several].tolist())]
-    prefetch_bands(groups, model.name, with_overlap, with_matches)  # long units: one batch for the corpus
+    model.prefetch(groups, with_overlap, with_matches)  # the non-overlapping model's long units: one batch
     for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups):
         try:
             if with_overlap:
@@ -777,7 +780,6 @@ def chance_f1(
 __all__ = [
     "FIELDS",
     "LEVELS",
-    "MODELS",
     "ChanceStatistics",
     "SentenceArrays",
     "UndefinedMetricWarning",

@@ -12,11 +12,12 @@ a class defined in the test).
 
 from __future__ import annotations
 
+from . import exact_expectations
 from .base import RandomModel
 from .non_overlapping import NonOverlapping
 from .overlapping import Overlapping
 
-__all__ = ["NonOverlapping", "Overlapping", "RandomModel", "get_model", "model_names", "register",
+__all__ = ["NonOverlapping", "Overlapping", "RandomModel", "clear_caches", "get_model", "model_names", "register",
            "unregister"]
 
 _REGISTRY: dict[str, RandomModel] = {}
@@ -42,6 +43,14 @@ def unregister(name: str) -> None:
 def model_names() -> tuple[str, ...]:
     """The registered models' names, the built-in ones first."""
     return tuple(_REGISTRY)
+
+
+def clear_caches() -> None:
+    """Forget every cached distribution and expectation of every registered model (a benchmark's
+    first call, a test that changes a module constant)."""
+    exact_expectations.clear_caches()
+    for model in _REGISTRY.values():
+        model.clear_caches()
 
 
 def get_model(model) -> RandomModel:

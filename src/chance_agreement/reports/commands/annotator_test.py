@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...chance.annotator_test import UNPARSED
 from ...chance.corrected_f1 import LEVELS
-from ...chance.random_model import MODELS
+from ...chance.random_models import model_names
 from ..annotator_report import FORMATS, read_team, render, run_test
 from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, closed_fraction,
                           emit, input_files, open_fraction, positive_number, read_options, split_names, whole_number)
@@ -43,7 +43,7 @@ def arguments(parser) -> None:
     parser.add_argument("--column", type=int, default=None,
                         help="0-based tag column of column files (default: the last)")
     parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping", help="random annotation model")
+    parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
     parser.add_argument("--resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=whole_number, default=0, help="bootstrap random seed (default 0)")
     parser.add_argument("--format", choices=FORMATS, default="text")

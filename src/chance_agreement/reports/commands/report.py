@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 from ...chance.corrected_f1 import LEVELS
-from ...chance.random_model import MODELS
+from ...chance.random_models import model_names
 from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, input_files,
                           open_fraction, positive_number, read_options, split_names, whole_number)
 from ..annotator_report import read_team, run_test
@@ -57,7 +57,7 @@ def arguments(parser) -> None:
     parser.add_argument("--prediction-column", type=int, default=-1,
                         help="0-based tag column of the other column files when they have no :COLUMN (default: last)")
     parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--model", choices=model_names(), default="non_overlapping")
     parser.add_argument("--max-sentences", type=whole_number, default=MAX_SENTENCES,
                         help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
     parser.add_argument("--confidence-level", type=open_fraction, default=0.95,
