@@ -52,6 +52,7 @@ _EXPORTS = {
     "file_readers": "spans.readers",
     "two_rater_coefficients": "reliability.table_coefficients",
     "several_rater_coefficients": "reliability.rater_coefficients",
+    "random_models": "chance.random_models",
     "read_jsonl": "spans.readers.jsonl",
     "read_brat": "spans.readers.brat",
     "pair_annotations": "spans.annotated_text",
