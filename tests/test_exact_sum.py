@@ -100,3 +100,18 @@ def test_quadratic_form_and_convolution_match_numpy():
     a, b = rng.random(40), rng.random(7)
     np.testing.assert_allclose(ordered_convolve(a, b), np.convolve(a, b), rtol=1e-13)
     assert ordered_convolve(a, np.zeros(0)).size == 0
+
+
+def test_ordered_matmul_gives_the_same_bits_for_any_memory_layout():
+    """A column-major or strided ``left`` gives the bits of the row-major one (numpy's pairwise
+    reduction follows the memory layout: before, a Fortran-ordered weight matrix came out one
+    rounding apart in the long-inner-dimension path)."""
+    rng = np.random.default_rng(3)
+    left = rng.random((40, 300)) - 0.5
+    right = rng.random((300, 3)) - 0.5  # inner dimension longer than the columns: the reduce path
+    expected = ordered_matmul(left, right)
+    wide = np.zeros((40, 600))
+    wide[:, ::2] = left
+    for variant in (np.asfortranarray(left), wide[:, ::2], left.T.copy().T):
+        np.testing.assert_array_equal(ordered_matmul(variant, right), expected)
+        np.testing.assert_array_equal(ordered_matmul(variant, right[:, 0]), expected[:, 0])

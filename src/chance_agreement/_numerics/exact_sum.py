@@ -77,8 +77,10 @@ def ordered_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     ``numpy.add.reduce`` of the products along ``k`` (numpy's pairwise order, fixed by ``k`` alone).
     Either order depends only on the shapes, never on the processor. ``right`` may be a vector.
     A mostly-zero ``right`` (and a finite ``left``) takes the products at its nonzero entries only,
-    in the same order (``_sparse_matmul``): adding a zero product changes no bit."""
-    left = np.asarray(left, dtype=float)
+    in the same order (``_sparse_matmul``): adding a zero product changes no bit. ``left`` is
+    read in row-major order whatever its memory layout (numpy's reduction order along an axis
+    follows the layout: a column-major ``left`` summed otherwise, one rounding apart)."""
+    left = np.ascontiguousarray(left, dtype=float)
     right = np.asarray(right, dtype=float)
     vector_out = right.ndim == 1
     if vector_out:
