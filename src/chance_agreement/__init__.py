@@ -40,7 +40,7 @@ _EXPORTS = {
     "Overlapping": "chance.random_models",
     "chance_f1": "chance.corrected_f1",
     "sentence_statistics": "chance.corrected_f1",
-    "ChanceStatistics": "chance.corrected_f1",
+    "ChanceStatistics": "chance.statistics",
     # span lists and nested annotations
     "span_chance_f1": "chance.span_f1",
     "nested_chance_f1": "chance.nested_f1",

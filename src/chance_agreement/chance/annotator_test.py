@@ -57,7 +57,8 @@ import numpy as np
 from .bootstrap_intervals import (DEFAULT_RESAMPLES, check_resamples, make_rng, percentile_interval,
                                   resample_counts, sentence_arrays)
 from .chance_corrected import DEFINED, f1_scores
-from .corrected_f1 import FIELDS, ChanceStatistics, pooled_scores
+from .corrected_f1 import pooled_scores
+from .statistics import ChanceStatistics
 from .._numerics.exact_sum import ordered_matmul
 from .poisson_bootstrap import document_keys
 from .random_models import get_model
@@ -298,7 +299,7 @@ class _Team:
                                          pair_sentences=self.per_pair, function=FUNCTION, **span)
         self.names, self.level, self.weights = names, span["level"], weights
         self.present = [np.array([row[h] is not None for row in humans]) for h in range(m)]
-        self.rows = {pair: sentence_arrays(stats, self.level, FIELDS)[1].sum(axis=1)
+        self.rows = {pair: sentence_arrays(stats, self.level)[1].sum(axis=1)
                      for pair, stats in self.per_pair.items()}
 
     def _exact(self, pairs, mask) -> float:

@@ -48,9 +48,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, put_intervals
-from ..chance.corrected_f1 import (
-    FIELDS, LEVELS, ChanceStatistics, corpus_statistics, corpus_total, scores_from_statistics,
-)
+from ..chance.corrected_f1 import corpus_statistics, corpus_total, scores_from_statistics
+from ..chance.statistics import LEVELS, ChanceStatistics
 from ..chance.random_models import RandomModel, get_model
 from ..chance.poisson_bootstrap import PoissonSums, check_resampling, document_keys, poisson_seed
 from ..reliability.agreement_coefficients import coefficients, plain
@@ -178,7 +177,7 @@ class ChanceF1State:
             total, sentences = corpus_statistics(predictions, references, **options)
             keys = np.arange(self.sentences, self.sentences + len(references), dtype=np.uint64) \
                 if document_ids is None else document_keys(document_ids, len(references))
-            bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences(sentences, keys, FIELDS)
+            bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences(sentences, keys)
         tables = {view: _Table.of(view, *contingency(predictions, references, view=view, **self._tag_options()))
                   for view in self.contingency_views}
         self.statistics = self.statistics + total

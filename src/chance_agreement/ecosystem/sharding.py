@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from ..chance.corrected_f1 import LEVELS, ChanceStatistics, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import corpus_statistics, scores_from_statistics
+from ..chance.statistics import LEVELS, ChanceStatistics
 from .chance_state import strict_json
 
 

@@ -22,7 +22,8 @@ import os
 import warnings
 from pathlib import Path
 
-from ..chance.corrected_f1 import LEVELS, chance_f1
+from ..chance.corrected_f1 import chance_f1
+from ..chance.statistics import LEVELS
 from ..chance.random_models import model_names
 from ..noise.noise_model import noise_report
 from ..reliability.agreement_coefficients import agreement_report

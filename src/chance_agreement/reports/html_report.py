@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ..chance.chance_corrected import chance_corrected
-from ..chance.corrected_f1 import LEVELS, chance_f1
+from ..chance.corrected_f1 import chance_f1
+from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..chance.random_models import get_model
 from ..reliability.table_coefficients import titles

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..chance.corrected_f1 import LEVELS, chance_f1
+from ..chance.corrected_f1 import chance_f1
+from ..chance.statistics import LEVELS
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain

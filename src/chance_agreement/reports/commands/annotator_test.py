@@ -4,7 +4,7 @@ human, on chance-corrected span F1 (``chance.annotator_test``, ``reports.annotat
 from __future__ import annotations
 
 from ...chance.annotator_test import UNPARSED
-from ...chance.corrected_f1 import LEVELS
+from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ..annotator_report import FORMATS, read_team, render, run_test
 from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, closed_fraction,

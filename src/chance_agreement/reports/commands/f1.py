@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ...chance.corrected_f1 import LEVELS, chance_f1
+from ...chance.corrected_f1 import chance_f1
+from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ...spans.conll import check_tag_columns, read_column_file
 from ..command_io import Command, add_span_options, open_fraction, positive_number, whole_number

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ...chance.corrected_f1 import LEVELS
+from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
 from ..command_io import (Command, add_input_options, add_span_options, check_outputs, closed_fraction, emit,

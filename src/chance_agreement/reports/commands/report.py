@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ...chance.corrected_f1 import LEVELS
+from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, input_files,
                           open_fraction, positive_number, read_options, split_names, whole_number)

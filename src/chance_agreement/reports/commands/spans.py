@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ...chance.corrected_f1 import LEVELS
+from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ...spans.annotators import read_annotators
 from ..command_io import Command, UsageError, add_input_options, read_options, split_names, whole_number
