@@ -7,7 +7,6 @@ wheel's contents are checked by tests/test_hub_export.py."""
 
 from __future__ import annotations
 
-import os
 import re
 import tomllib
 from pathlib import Path
@@ -68,8 +67,10 @@ def wheel(tmp_path_factory):
 
 def test_the_version_is_written_once():
     """``chance_agreement.__version__`` is the one place: setuptools reads it (``dynamic``), the
-    installed metadata says the same, and no other file of the repository writes it (the
-    changelog excepted: it names each released version)."""
+    installed metadata says the same, and no other file git tracks writes it (CHANGELOG.md
+    excepted: it names each released version). The Spaces' requirements.txt take it from the
+    wheel's name (hub_export.requirements_text)."""
+    import subprocess
     from importlib import metadata
 
     import chance_agreement
@@ -80,14 +81,11 @@ def test_the_version_is_written_once():
     assert CONFIG["dynamic"]["version"] == {"attr": "chance_agreement.__version__"}
     assert metadata.version("chance-agreement") == version
     written = re.compile(rb"(?<![\w.])" + re.escape(version.encode()) + rb"(?![\w.])")
-    skip = {"__pycache__", "build", "dist"}
-    found = []
-    for folder, subfolders, files in os.walk(REPO):
-        subfolders[:] = [name for name in subfolders if name not in skip and not name.endswith(".egg-info")
-                         and (not name.startswith(".") or name == ".ci")]
-        found += [os.path.relpath(os.path.join(folder, name), REPO) for name in files
-                  if written.search(Path(folder, name).read_bytes())]
-    assert sorted(found) == [os.path.join("src", "chance_agreement", "__init__.py")], found
+    tracked = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True, capture_output=True).stdout
+    found = sorted(name for name in tracked.decode("utf-8").split("\0")
+                   if name and name != "CHANGELOG.md" and (REPO / name).is_file()
+                   and written.search((REPO / name).read_bytes()))
+    assert found == ["src/chance_agreement/__init__.py"], found
 
 
 def test_the_wheel_carries_the_licence_and_py_typed(wheel):
@@ -110,6 +108,7 @@ def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path, wheel):
     """Gap 1 in the suite (offline): the wheel installed with ``pip install --target`` (no clone
     on the path, the shared venv's dependencies) loads each module through ``module_path`` and
     runs ``hub-export``, whose Spaces then carry a wheel packed from the installed files."""
+    import os
     import subprocess
     import sys
     import zipfile
