@@ -5,6 +5,9 @@
     check_install.py space SPACE_DIR    a Space folder installed from its requirements.txt:
                                         evaluate.load(folder), compute, import app.py (builds the page,
                                         serves nothing), the card's sdk_version is the installed Gradio
+    check_install.py sdist              the package installed from its sdist (.ci/release_checks.sh):
+                                        evaluate.load(module_path("chance_f1")) + compute, the
+                                        installed version, LICENSE and py.typed
 (check_space_page.py then serves each Space and uses its page in Chromium.)
 """
 
@@ -72,6 +75,29 @@ def check_space(space: Path) -> None:
     print(f"  {name}: app.py builds its page on gradio {gradio.__version__}, the card's sdk_version")
 
 
+def check_sdist() -> None:
+    from importlib import metadata
+
+    import evaluate
+
+    import chance_agreement
+    from chance_agreement import module_path
+
+    not_from_a_clone(chance_agreement)
+    check("chance_f1", evaluate.load(module_path("chance_f1")).compute(predictions=PREDICTIONS, references=REFERENCES))
+    distribution = metadata.distribution("chance-agreement")
+    assert distribution.version == chance_agreement.__version__, (distribution.version, chance_agreement.__version__)
+    assert distribution.metadata["License-Expression"] == "Apache-2.0", distribution.metadata["License-Expression"]
+    installed = {str(path) for path in distribution.files}
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in installed), sorted(installed)
+    assert "chance_agreement/py.typed" in installed, sorted(installed)
+    print(f"  chance-agreement {distribution.version}: its LICENSE and py.typed installed")
+
+
 if __name__ == "__main__":
-    kind, folder = sys.argv[1], Path(sys.argv[2])
-    check_wheel(folder) if kind == "wheel" else check_space(folder)
+    kind = sys.argv[1]
+    if kind == "sdist":
+        check_sdist()
+    else:
+        folder = Path(sys.argv[2])
+        check_wheel(folder) if kind == "wheel" else check_space(folder)

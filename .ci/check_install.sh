@@ -11,10 +11,10 @@ cd "$scratch"
 
 # The wheel, built from a clean copy of the sources (no build/ left in the clone).
 mkdir source
-tar -C "$repo" --exclude=__pycache__ --exclude='*.egg-info' -cf - pyproject.toml README.md src hub_cards \
+tar -C "$repo" --exclude=__pycache__ --exclude='*.egg-info' -cf - pyproject.toml README.md LICENSE src hub_cards \
     examples chance_f1_metric coefficients_metric noise_metric | tar -C source -xf -
 python3 -m venv venv
-venv/bin/pip install -q "setuptools>=70.1"
+venv/bin/pip install -q "setuptools>=77"
 venv/bin/pip wheel -q --no-deps --no-build-isolation -w dist ./source
 cp "$repo/.ci/check_install.py" .
 

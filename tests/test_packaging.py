@@ -11,6 +11,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from chance_agreement.ecosystem.module_paths import CARDS_FOLDER, EXAMPLES_FOLDER, METRICS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -47,11 +49,62 @@ def test_module_folders_and_cards_are_mapped_from_the_top_of_the_repository():
 def test_ci_runs_the_install_check():
     run = (REPO / ".ci" / "run").read_text()
     assert "\n.ci/check_install.sh\n" in run
+    # the release checks run too, before the test command (which stays last)
+    assert "\n.ci/release_checks.sh\n" in run
+    assert run.index("\n.ci/release_checks.sh\n") < run.index("python -m pytest")
+    assert run.rstrip().endswith("python -m pytest -q")
     check = (REPO / ".ci" / "check_install.sh").read_text()
     assert "unset PYTHONPATH" in check and "pip install -q -r" in check and "hub-export" in (REPO / ".ci" / "check_install.py").read_text()
 
 
-def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path):
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    """The package's wheel, built from this clone."""
+    from chance_agreement.ecosystem.wheel_file import build_wheel
+
+    return build_wheel(tmp_path_factory.mktemp("dist"))
+
+
+def test_the_version_is_written_once():
+    """``chance_agreement.__version__`` is the one place: setuptools reads it (``dynamic``), the
+    installed metadata says the same, and no other file git tracks writes it (CHANGELOG.md
+    excepted: it names each released version). The Spaces' requirements.txt take it from the
+    wheel's name (hub_export.requirements_text)."""
+    import subprocess
+    from importlib import metadata
+
+    import chance_agreement
+
+    version = chance_agreement.__version__
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    assert CONFIG["dynamic"]["version"] == {"attr": "chance_agreement.__version__"}
+    assert metadata.version("chance-agreement") == version
+    written = re.compile(rb"(?<![\w.])" + re.escape(version.encode()) + rb"(?![\w.])")
+    tracked = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], check=True, capture_output=True).stdout
+    found = sorted(name for name in tracked.decode("utf-8").split("\0")
+                   if name and name != "CHANGELOG.md" and (REPO / name).is_file()
+                   and written.search((REPO / name).read_bytes()))
+    assert found == ["src/chance_agreement/__init__.py"], found
+
+
+def test_the_wheel_carries_the_licence_and_py_typed(wheel):
+    """PEP 639 metadata (an SPDX expression, the licence file in ``.dist-info/licenses/``, no licence
+    classifier) and the PEP 561 marker; .ci/release_checks.sh checks the sdist's LICENSE."""
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        info = next(name.split("/")[0] for name in names if name.endswith(".dist-info/METADATA"))
+        assert archive.read(f"{info}/licenses/LICENSE") == (REPO / "LICENSE").read_bytes()
+        assert "chance_agreement/py.typed" in names
+        fields = archive.read(f"{info}/METADATA").decode("utf-8").split("\n\n", 1)[0].splitlines()
+    assert "License-Expression: Apache-2.0" in fields and "License-File: LICENSE" in fields
+    assert not [line for line in fields if line.startswith(("License:", "Classifier: License ::"))]
+    assert (REPO / "LICENSE").read_text(encoding="utf-8").split()[:4] == ["Apache", "License", "Version", "2.0,"]
+
+
+def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path, wheel):
     """Gap 1 in the suite (offline): the wheel installed with ``pip install --target`` (no clone
     on the path, the shared venv's dependencies) loads each module through ``module_path`` and
     runs ``hub-export``, whose Spaces then carry a wheel packed from the installed files."""
@@ -60,9 +113,6 @@ def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path):
     import sys
     import zipfile
 
-    from chance_agreement.ecosystem.wheel_file import build_wheel
-
-    wheel = build_wheel(tmp_path / "dist")
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
                     "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
     script = f"""

@@ -42,7 +42,7 @@ def _wheel_from_clone(target: Path) -> Path:
         copy = Path(scratch) / "source"
         copy.mkdir()
         ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist")
-        for name in ("pyproject.toml", "README.md"):
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
             shutil.copy2(CHECKOUT_DIR / name, copy / name)
         for folder in ("src", CARDS_FOLDER, EXAMPLES_FOLDER, *(metric.folder for metric in METRICS)):
             shutil.copytree(CHECKOUT_DIR / folder, copy / folder, ignore=ignore)
