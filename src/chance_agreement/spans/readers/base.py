@@ -26,7 +26,8 @@ from ..nested import TokenSpan
 
 OFFSET_UNITS = ("codepoint", "utf16", "grapheme")
 CROSSING = ("error", "skip")
-HEAD_BYTES = 65536  # what detection looks at
+HEAD_BYTES = 65536  # what detection looks at, at least (``file_head``)
+_DECODER = json.JSONDecoder()
 
 
 class SkippedRecordsWarning(UserWarning):
@@ -138,6 +139,69 @@ def _other_unit(text: str, tokens, char_spans, unit: str, where: str) -> str | N
     return None
 
 
+def first_array_item(text: str):
+    """The first element of the JSON array that ``text`` starts (None when ``text`` does not start
+    an array, the array is empty, or its first element is not complete JSON)."""
+
+    text = text.lstrip("\ufeff \t\r\n")
+    if not text.startswith("["):
+        return None
+    try:
+        return _DECODER.raw_decode(text[1:].lstrip())[0]
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _holds_first_record(head: bytes) -> bool:
+    """Does ``head`` hold the file's first record whole: the first element of a JSON array, else
+    the first line that is neither blank nor a ``#`` comment (a JSON Lines object, a column row)?
+    XML is sniffed on its first bytes."""
+
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    if text.startswith("<"):
+        return True
+    if text.startswith("["):
+        return text[1:].lstrip().startswith("]") or first_array_item(text) is not None
+    return any(line.strip() and not line.startswith("#") for line in text.split("\n")[:-1])
+
+
+def file_head(path: Path) -> bytes:
+    """What format detection looks at: the first ``HEAD_BYTES`` of ``path``, read on to the end of
+    its first record (``_holds_first_record``) or of the file, so that one long document per line
+    is sniffed whole; a folder has no head (``b""``).
+
+    Parameters
+    ----------
+    path : Path
+        The file (or folder) to detect.
+
+    Returns
+    -------
+    bytes
+        The file's first bytes, the first record complete.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> long = folder / "long.jsonl"
+    >>> _ = long.write_text('{"text": "' + "a " * HEAD_BYTES + '"}\\n{"text": "b"}\\n')
+    >>> file_head(long).count(b"\\n") >= 1
+    True
+    """
+
+    if path.is_dir():
+        return b""
+    with path.open("rb") as handle:
+        head = handle.read(HEAD_BYTES)
+        while not _holds_first_record(head):
+            more = handle.read(len(head))  # doubling: linear in the record's length
+            if not more:
+                break
+            head += more
+    return head
+
+
 def unit_of(annotated, key: str | None = None) -> Unit:
     """The ``Unit`` of an ``AnnotatedText`` (token strings cut from its text)."""
     return Unit([annotated.text[a:b] for a, b in annotated.tokens], annotated.source, spans=list(annotated.spans),
@@ -199,4 +263,4 @@ def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Ann
 
 
 __all__ = ["OFFSET_UNITS", "CROSSING", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
-           "Reader", "annotate_text", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]
+           "Reader", "annotate_text", "first_array_item", "file_head", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]

@@ -17,28 +17,32 @@ the tokenizer. One annotator with two annotations of one task is an error naming
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ..annotated_text import char_offset, warn_widened
-from .base import Reader, ReadOptions, annotate_text, group_by_annotator, json_document, unit_of, warn_skipped
+from .base import (Reader, ReadOptions, annotate_text, first_array_item, group_by_annotator, json_document, unit_of,
+                   warn_skipped)
 
 SPAN_RESULT_TYPES = ("labels",)
 
 
-def _array_head(head: bytes) -> str | None:
-    text = head.decode("utf-8-sig", errors="replace").lstrip()
-    return text if text.startswith("[") else None
+def _first_task(head: bytes):
+    """The first element of the array the file holds (``file_head`` reads it whole), if an object."""
+    item = first_array_item(head.decode("utf-8-sig", errors="replace"))
+    return item if isinstance(item, dict) else None
+
+
+def _is_task(item) -> bool:
+    return item is not None and ("annotations" in item or "completions" in item) and "data" in item
 
 
 def _sniff_json(head: bytes, path: Path) -> bool:
-    text = _array_head(head)
-    return text is not None and bool(re.search(r'"(annotations|completions)"\s*:', text)) and '"data"' in text
+    return _is_task(_first_task(head))
 
 
 def _sniff_min(head: bytes, path: Path) -> bool:
-    text = _array_head(head)
-    return text is not None and bool(re.search(r'"(annotator|annotation_id)"\s*:', text)) and not _sniff_json(head, path)
+    item = _first_task(head)
+    return item is not None and ("annotator" in item or "annotation_id" in item) and not _is_task(item)
 
 
 def _tasks(path: Path) -> list:

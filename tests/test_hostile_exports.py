@@ -1,0 +1,95 @@
+"""Issue 38's readers on exports that used to give silent wrong numbers: long first records that
+format detection cut short, Label Studio results of other span types and controls, malformed
+JSON-MIN regions, region texts that disagree with their offsets, brat texts with a BOM and
+doccano offsets in the other unit. Every file is in its tool's real layout, built in ``tmp_path``;
+command lines run in a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+from chance_agreement import read_annotators
+from chance_agreement.spans.readers import detect
+from chance_agreement.spans.readers.base import HEAD_BYTES
+from test_errors_and_files import cli, one_error
+
+# a text whose first record is longer than what detection used to look at
+LONG = "Ada met Bob . " + " ".join(f"w{i}" for i in range(HEAD_BYTES // 5))
+
+
+def _write_jsonl(path: Path, *records) -> Path:
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return path
+
+
+def _studio_task(task_id: int, text: str, *annotations) -> dict:
+    """A Label Studio JSON task in the export's own key order (annotations before data)."""
+    return {"id": task_id, "annotations": list(annotations), "file_upload": "t.txt", "drafts": [], "predictions": [],
+            "data": {"text": text}, "meta": {}, "created_at": "2024-05-02T10:00:00.000000Z", "inner_id": task_id}
+
+
+def _region(start: int, end: int, text: str, label: str, *, kind: str = "labels", control: str = "label") -> dict:
+    return {"value": {"start": start, "end": end, "text": text, kind: [label]}, "id": f"r{start}",
+            "from_name": control, "to_name": "text", "type": kind, "origin": "manual"}
+
+
+def _annotation(annotation_id: int, person: int, *results) -> dict:
+    return {"id": annotation_id, "completed_by": person, "result": list(results), "was_cancelled": False,
+            "ground_truth": False, "lead_time": 1.0}
+
+
+# -- 1a: detection sees the first complete record -------------------------------------------------
+
+@pytest.mark.parametrize("name, records, expected", [
+    ("jsonl", [{"text": LONG, "spans": [{"start": 0, "end": 3, "label": "PER"}]}], "jsonl"),
+    ("doccano", [{"id": 1, "text": LONG, "label": [[0, 3, "PER"]]}], "doccano"),
+    ("prodigy", [{"text": LONG, "spans": [{"start": 0, "end": 3, "label": "PER"}], "answer": "accept",
+                  "_input_hash": 1, "_task_hash": 2, "_annotator_id": "ner-alice"}], "prodigy"),
+])
+def test_a_jsonl_first_record_past_the_head_is_detected_by_its_format(tmp_path, name, records, expected):
+    path = _write_jsonl(tmp_path / f"{name}.jsonl", *records)
+    assert path.stat().st_size > HEAD_BYTES
+    assert detect(path).name == expected
+
+
+def test_label_studio_exports_with_a_long_first_task_are_detected(tmp_path):
+    task = _studio_task(1, LONG, _annotation(11, 1, *[_region(0, 3, "Ada", "PER")] * 3000))
+    full = tmp_path / "project.json"
+    full.write_text(json.dumps([task], indent=2), encoding="utf-8")
+    assert full.read_text(encoding="utf-8").index('"data"') > HEAD_BYTES
+    assert detect(full).name == "label-studio"
+    minimal = tmp_path / "project-min.json"
+    minimal.write_text(json.dumps([{"text": LONG, "id": 1, "label": [{"start": 0, "end": 3, "text": "Ada",
+                                                                     "labels": ["PER"]}],
+                                    "annotator": 1, "annotation_id": 11}], indent=2), encoding="utf-8")
+    assert detect(minimal).name == "label-studio-min"
+
+
+def test_a_conllu_file_with_a_long_text_comment_is_detected(tmp_path):
+    path = tmp_path / "long.conllu"
+    path.write_text(f"# sent_id = 1\n# text = {LONG}\nAda B-PER B-PER\nmet O O\nBob B-PER O\n\n", encoding="utf-8")
+    assert detect(path).name == "conll"
+
+
+def test_json_is_never_read_as_columns(tmp_path):
+    """A JSON text no JSON reader takes is refused, not scored as whitespace-separated columns."""
+    path = tmp_path / "other.jsonl"
+    path.write_text(json.dumps({"title": "Ada met Bob", "body": "x y"}) + "\n", encoding="utf-8")
+    assert "looks like JSON" in one_error(cli("agreement", path, path))
+    bracket = tmp_path / "bracket.conll"  # a bracket token is still a column file
+    bracket.write_text("[ O O\nAda B-PER B-PER\n] O O\n\n", encoding="utf-8")
+    assert detect(bracket).name == "conll"
+
+
+def test_two_long_one_record_jsonl_files_are_scored_as_jsonl(tmp_path):
+    """The audit's case: two one-record files of 69 kB were scored as CoNLL columns (F1 1.0, exit 0)."""
+    a = _write_jsonl(tmp_path / "a.jsonl", {"text": LONG, "spans": [[0, 3, "PER"], [8, 11, "PER"]]})
+    b = _write_jsonl(tmp_path / "b.jsonl", {"text": LONG, "spans": [[0, 3, "PER"]]})
+    done = cli("agreement", a, b, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["chance_f1"]["entity"]["overall_f1"] == pytest.approx(2 / 3)
