@@ -93,3 +93,56 @@ def test_two_long_one_record_jsonl_files_are_scored_as_jsonl(tmp_path):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["chance_f1"]["entity"]["overall_f1"] == pytest.approx(2 / 3)
+
+
+# -- 1b: Label Studio regions of other span types and controls ----------------------------------
+
+TEXT = "Ada met Bob in Rome ."
+
+
+def _studio_file(path: Path, *annotations) -> Path:
+    path.write_text(json.dumps([_studio_task(1, TEXT, *annotations)], indent=2), encoding="utf-8")
+    return path
+
+
+def test_label_studio_regions_of_other_span_types_are_counted(tmp_path):
+    path = _studio_file(tmp_path / "project.json",
+                        _annotation(11, 1, _region(0, 3, "Ada", "PER"), _region(8, 11, "Bob", "PER")),
+                        _annotation(12, 2, _region(0, 3, "Ada", "PER"),
+                                    _region(8, 11, "Bob", "PER", kind="paragraphlabels", control="para")))
+    with pytest.warns(UserWarning, match=r"1 span regions of other types or controls \(paragraphlabels \(1\)\) left out"):
+        team = read_annotators([path])
+    assert [len(unit.spans) for annotator in team.annotators for unit in annotator.units] == [2, 1]
+
+
+def test_label_studio_with_no_text_span_is_refused(tmp_path):
+    path = _studio_file(tmp_path / "project.json",
+                        _annotation(11, 1, _region(0, 3, "Ada", "PER", kind="hypertextlabels")),
+                        _annotation(12, 2, _region(0, 3, "Ada", "PER", kind="hypertextlabels")))
+    line = one_error(cli("agreement", path))
+    assert "project.json: no text span to read" in line and "hypertextlabels (2)" in line
+
+
+def test_a_second_labels_control_is_chosen_by_its_name(tmp_path):
+    """Two labels controls were mixed into one set of types; now --layer chooses one."""
+    path = _studio_file(tmp_path / "project.json",
+                        _annotation(11, 1, _region(0, 3, "Ada", "PER"), _region(0, 3, "Ada", "POS", control="tone")),
+                        _annotation(12, 2, _region(0, 3, "Ada", "PER"), _region(0, 3, "Ada", "NEG", control="tone")))
+    line = one_error(cli("agreement", path))
+    assert "2 labels controls, label (2), tone (2) regions: choose one with --layer NAME" in line
+    with pytest.warns(UserWarning, match=r"2 span regions of other types or controls \(labels control tone \(2\)\)"):
+        team = read_annotators([path], layer="label")
+    assert {span[2] for annotator in team.annotators for unit in annotator.units for span in unit.spans} == {"PER"}
+    done = cli("agreement", path, "--layer", "tone", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["chance_f1"]["entity"]["overall_f1"] == 0.0
+    minimal = tmp_path / "project-min.json"
+    minimal.write_text(json.dumps([
+        {"text": TEXT, "id": 1, "annotator": person, "annotation_id": 10 + person,
+         "label": [{"start": 0, "end": 3, "text": "Ada", "labels": ["PER"]}],
+         "tone": [{"start": 0, "end": 3, "text": "Ada", "labels": [tone]}]} for person, tone in ((1, "POS"), (2, "NEG"))]),
+        encoding="utf-8")
+    assert "choose one with --layer NAME" in one_error(cli("agreement", minimal))
+    with pytest.warns(UserWarning, match=r"labels control label \(2\)"):
+        team = read_annotators([minimal], layer="tone")
+    assert {span[2] for annotator in team.annotators for unit in annotator.units for span in unit.spans} == {"POS", "NEG"}

@@ -6,9 +6,14 @@
   ``completions``). Every annotation is one annotator's reading of the task; the annotator is
   ``completed_by`` (a user id, or a user object: its ``email``, else its ``id``). Cancelled
   (skipped) annotations are left out, with one warning giving the count; predictions are not read.
+  Only regions of ``type`` ``labels`` (Labels on Text) are read: regions of other span types
+  (``hypertextlabels``, ``paragraphlabels``, ...) are counted in one warning, and a file with
+  only those is refused. With several labels controls, ``layer`` (``--layer NAME``) chooses one by
+  its ``from_name`` (else the file is refused); the other controls' regions are counted too.
 - ``JSON-MIN``: an array with one object per annotation: the task's data fields (``text``), ``id``
   (the task), ``annotator``, ``annotation_id`` and the spans under the name of the labels control
-  (``"label": [{"start", "end", "text", "labels": [...]}]``).
+  (``"label": [{"start", "end", "text", "labels": [...]}]``); ``layer`` chooses among several
+  controls by that name, as above.
 
 A span with several labels counts once per label. Tasks align across annotators (and files) by
 their ``id``. Offsets count code points unless ``--offsets`` says otherwise; tokens come from
@@ -17,14 +22,12 @@ the tokenizer. One annotator with two annotations of one task is an error naming
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from ..annotated_text import char_offset, warn_widened
 from .base import (Reader, ReadOptions, annotate_text, first_array_item, group_by_annotator, json_document, unit_of,
                    warn_skipped)
-
-SPAN_RESULT_TYPES = ("labels",)
-
 
 def _first_task(head: bytes):
     """The first element of the array the file holds (``file_head`` reads it whole), if an object."""
@@ -103,41 +106,82 @@ def _collect(path: Path, entries, options: ReadOptions):
     return group_by_annotator(records, str, str(path), path.stem)
 
 
+def _tally(counts: Counter) -> str:
+    return ", ".join(f"{name} ({count})" for name, count in counts.items())
+
+
+def _control(path: Path, regions, options: ReadOptions):
+    """The labels control whose regions are read, from ``regions`` (the ``(span type, control
+    name)`` of every span region of the file): ``options.layer`` (``--layer``) when given, else the
+    file's one labels control. Regions left out (other span types such as ``hypertextlabels``,
+    other controls) are counted in one warning; a file of span regions none of which is read, or
+    with several labels controls and none chosen, is refused."""
+    controls = Counter(name for kind, name in regions if kind == "labels")
+    if options.layer is not None and controls and options.layer not in controls:
+        raise ValueError(f"{path}: no labels control named {options.layer!r}; the file's labels controls are "
+                         f"{_tally(controls) or 'none'}")
+    if options.layer is None and len(controls) > 1:
+        raise ValueError(f"{path}: text spans of {len(controls)} labels controls, {_tally(controls)} regions: "
+                         f"choose one with --layer NAME")
+    chosen = options.layer if options.layer is not None else next(iter(controls), None)
+    left = Counter(kind if kind != "labels" else f"labels control {name}" for kind, name in regions
+                   if (kind, name) != ("labels", chosen))
+    if left and chosen is None:
+        raise ValueError(f"{path}: no text span to read: the file's span regions are of other types, "
+                         f"{_tally(left)}; this reader reads 'labels' regions of a text (Labels on Text)")
+    warn_skipped(str(path), sum(left.values()), f"span regions of other types or controls ({_tally(left)})")
+    return chosen
+
+
+def _kind(result: dict) -> tuple:
+    """``(span type, control name)`` of a result (a result without a type is a ``labels`` one)."""
+    return str(result.get("type", "labels")), result.get("from_name")
+
+
+def _span_results(results) -> list:
+    """The results of an annotation that are span regions (their type ends in ``labels``)."""
+    return [r for r in results or [] if _kind(r)[0].endswith("labels")]
+
+
 def _read_json(path: Path, options: ReadOptions):
-    cancelled = []
-
-    def entries():
-        for index, task in enumerate(_tasks(path)):
-            where = f"{path} task {task.get('id', index)}"
-            annotations = task.get("annotations", task.get("completions", []))
-            text = _text_of(task.get("data") or {}, where)
-            for annotation in annotations:
-                if annotation.get("was_cancelled"):
-                    cancelled.append(where)
-                    continue
-                items = [r for r in annotation.get("result", []) if r.get("type", "labels") in SPAN_RESULT_TYPES]
-                yield (_annotator(annotation.get("completed_by")), text, items, task.get("id"),
-                       f"{where} annotation {annotation.get('id')}")
-
-    annotators = _collect(path, entries(), options)
-    warn_skipped(str(path), len(cancelled), "cancelled (skipped) annotations")
+    kept, cancelled = [], 0
+    for index, task in enumerate(_tasks(path)):
+        where = f"{path} task {task.get('id', index)}"
+        text = _text_of(task.get("data") or {}, where)
+        for annotation in task.get("annotations", task.get("completions", [])):
+            if annotation.get("was_cancelled"):
+                cancelled += 1
+                continue
+            kept.append((annotation, text, task.get("id"), f"{where} annotation {annotation.get('id')}"))
+    control = _control(path, [_kind(r) for annotation, *_ in kept for r in _span_results(annotation.get("result"))],
+                       options)
+    entries = ((_annotator(annotation.get("completed_by")), text,
+                [r for r in _span_results(annotation.get("result")) if _kind(r) == ("labels", control)], key, where)
+               for annotation, text, key, where in kept)
+    annotators = _collect(path, entries, options)
+    warn_skipped(str(path), cancelled, "cancelled (skipped) annotations")
     return annotators
 
 
-def _span_key(item: dict) -> list:
-    return [key for key, value in item.items() if isinstance(value, list) and value
-            and all(isinstance(v, dict) and "labels" in v and "start" in v for v in value)]
+def _region_kind(value) -> str | None:
+    """The span type of a JSON-MIN field: ``labels`` (text regions), another ``...labels`` type,
+    or None (not a list of span regions)."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, dict) and "start" in v for v in value):
+        return None
+    kinds = {key for v in value for key in v if key.endswith("labels")}
+    return "labels" if "labels" in kinds else min(kinds, default=None)
 
 
 def _read_min(path: Path, options: ReadOptions):
+    items = _tasks(path)
+    fields = [{key: kind for key, value in item.items() if (kind := _region_kind(value))} for item in items]
+    control = _control(path, [(kind, key) for item, kinds in zip(items, fields) for key, kind in kinds.items()
+                              for _ in item[key]], options)
     def entries():
-        for index, item in enumerate(_tasks(path)):
+        for index, (item, kinds) in enumerate(zip(items, fields)):
             where = f"{path} item {index + 1} (task {item.get('id')}, annotation {item.get('annotation_id')})"
-            keys = _span_key(item)
-            if len(keys) > 1:
-                raise ValueError(f"{where}: spans under several keys {keys}; keep one labels control")
-            items = item[keys[0]] if keys else []
-            yield _annotator(item.get("annotator")), _text_of(item, where), items, item.get("id"), where
+            regions = item[control] if kinds.get(control) == "labels" else []
+            yield _annotator(item.get("annotator")), _text_of(item, where), regions, item.get("id"), where
 
     return _collect(path, entries(), options)
 
@@ -149,4 +193,4 @@ READERS = (
                                "spans with start/end/labels)", _sniff_min, _read_min),
 )
 
-__all__ = ["SPAN_RESULT_TYPES", "READERS"]
+__all__ = ["READERS"]
