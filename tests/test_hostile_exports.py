@@ -146,3 +146,19 @@ def test_a_second_labels_control_is_chosen_by_its_name(tmp_path):
     with pytest.warns(UserWarning, match=r"labels control label \(2\)"):
         team = read_annotators([minimal], layer="tone")
     assert {span[2] for annotator in team.annotators for unit in annotator.units for span in unit.spans} == {"POS", "NEG"}
+
+
+# -- 1c: a malformed JSON-MIN region is an error, not a reason to drop the annotation's spans ------
+
+@pytest.mark.parametrize("bad", [{"start": 8, "end": 11, "text": "Bob", "label": "PER"},
+                                 {"start": 8, "end": None, "text": "Bob", "labels": ["PER"]},
+                                 {"end": 11, "text": "Bob", "labels": ["PER"]},
+                                 "Bob"])
+def test_a_malformed_json_min_region_is_an_error_naming_the_item(tmp_path, bad):
+    path = tmp_path / "project-min.json"
+    good = {"start": 0, "end": 3, "text": "Ada", "labels": ["PER"]}
+    path.write_text(json.dumps([{"text": TEXT, "id": 1, "annotator": 1, "annotation_id": 11, "label": [good, good]},
+                                {"text": TEXT, "id": 1, "annotator": 2, "annotation_id": 12, "label": [good, bad]}]),
+                    encoding="utf-8")
+    line = one_error(cli("agreement", path))
+    assert "project-min.json item 2 (task 1, annotation 12): span" in line

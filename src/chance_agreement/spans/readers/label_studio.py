@@ -165,11 +165,14 @@ def _read_json(path: Path, options: ReadOptions):
 
 def _region_kind(value) -> str | None:
     """The span type of a JSON-MIN field: ``labels`` (text regions), another ``...labels`` type,
-    or None (not a list of span regions)."""
-    if not isinstance(value, list) or not value or not all(isinstance(v, dict) and "start" in v for v in value):
-        return None
-    kinds = {key for v in value for key in v if key.endswith("labels")}
-    return "labels" if "labels" in kinds else min(kinds, default=None)
+    or None (not a list of span regions). A list is regions when any of its objects is one (has a
+    ``...labels`` key, or ``start`` and ``end``): a malformed region among them is then an error
+    naming the item, never a reason to leave the whole list out."""
+    regions = [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    kinds = {key for v in regions for key in v if key.endswith("labels")}
+    if "labels" in kinds or (not kinds and any("start" in v and "end" in v for v in regions)):
+        return "labels"
+    return min(kinds, default=None)
 
 
 def _read_min(path: Path, options: ReadOptions):
