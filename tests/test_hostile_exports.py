@@ -162,3 +162,34 @@ def test_a_malformed_json_min_region_is_an_error_naming_the_item(tmp_path, bad):
                     encoding="utf-8")
     line = one_error(cli("agreement", path))
     assert "project-min.json item 2 (task 1, annotation 12): span" in line
+
+
+# -- 1d: a region's text is checked against the text at its offsets ------------------------------
+
+def test_label_studio_regions_whose_text_is_not_at_their_offsets_are_refused(tmp_path):
+    """Shifted offsets were scored on the wrong tokens (corrected F1 -0.25 instead of 1.0)."""
+    text = "Ada met Bob in Rome ."
+    shifted = _studio_file(tmp_path / "project.json",
+                           _annotation(11, 1, _region(0, 3, "Ada", "PER"), _region(8, 11, "Bob", "PER")),
+                           _annotation(12, 2, _region(4, 7, "Ada", "PER"), _region(8, 11, "Bob", "PER")))
+    line = one_error(cli("agreement", shifted))
+    assert "project.json task 1 annotation 12: the annotation says 'Ada' but the text at 4-7 is 'met'" in line
+    minimal = tmp_path / "project-min.json"
+    minimal.write_text(json.dumps([{"text": text, "id": 1, "annotator": 1, "annotation_id": 11,
+                                    "label": [{"start": 15, "end": 19, "text": "Rome", "labels": ["LOC"]}]},
+                                   {"text": text, "id": 1, "annotator": 2, "annotation_id": 12,
+                                    "label": [{"start": 14, "end": 18, "text": "Rome", "labels": ["LOC"]}]}]),
+                       encoding="utf-8")
+    assert "the annotation says 'Rome' but the text at 14-18 is ' Rom'" in one_error(cli("agreement", minimal))
+
+
+def test_a_region_text_that_fits_in_utf16_units_says_so(tmp_path):
+    """Two emoji shift UTF-16 offsets by two code points: on token boundaries, on the wrong token."""
+    text = "\U0001F600\U0001F600 a b c d"
+    path = _studio_file(tmp_path / "project.json", _annotation(11, 1, _region(7, 8, "b", "PER")),
+                        _annotation(12, 2, _region(7, 8, "b", "PER")))
+    path.write_text(path.read_text(encoding="utf-8").replace(TEXT, text), encoding="utf-8")
+    line = one_error(cli("agreement", path))
+    assert "the annotation says 'b' but the text at 7-8 is 'c'" in line and "give --offsets utf16" in line
+    team = read_annotators([path], offsets="utf16")
+    assert [unit.spans for annotator in team.annotators for unit in annotator.units] == [[(3, 4, "PER")]] * 2  # the two emoji are tokens 0 and 1

@@ -96,22 +96,56 @@ class Reader:
     resembles: Callable | None = None
 
 
-def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint"):
+def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint",
+                  covered=None):
     """``AnnotatedText`` of ``text`` with ``char_spans`` ``(start, end, label, where)`` whose
     offsets count ``unit`` (``options.offsets`` wins when given); ``tokens``: code-point offsets,
-    or None for ``options.tokenizer`` / ``tokenize``. A span off token boundaries that would fit
-    counted in another unit says so (``--offsets utf16``)."""
+    or None for ``options.tokenizer`` / ``tokenize``; ``covered``: what the file says each span
+    covers (None: it does not say), checked with ``check_covered``. A span off token boundaries
+    (or off its covered text) that would fit counted in another unit says so (``--offsets utf16``)."""
 
     unit = options.offsets or unit
     if tokens is None and options.tokenizer is not None:
         tokens = options.tokenizer(text)
     try:
-        return annotate(text, tokens, _in_code_points(text, char_spans, unit), where, options.widen)
+        return _annotate_in(unit, text, tokens, char_spans, covered, where, options.widen)
     except ValueError as error:
-        hint = _other_unit(text, tokens, char_spans, unit, where)
+        hint = _other_unit(text, tokens, char_spans, covered, unit, where)
         if hint is None:
             raise
         raise ValueError(f"{error}; {hint}") from None
+
+
+def check_covered(where: str, said, text: str, start: int, end: int) -> None:
+    """Refuse a span whose file says it covers ``said`` when ``text[start:end]`` (code points)
+    is not that: its offsets are off, and it would be scored on the wrong tokens.
+
+    Parameters
+    ----------
+    where : str
+        The file and line (or record) of the span, for the error.
+    said : str or None
+        The covered text the file gives (None: the file gives none, nothing to check).
+    text : str
+        The text the offsets point into.
+    start, end : int
+        The span's code-point offsets, end exclusive.
+
+    Raises
+    ------
+    ValueError
+        The covered text differs from the text at the offsets.
+
+    Examples
+    --------
+    >>> check_covered("doc.ann line 1", "Ada", "Ada met Bob", 0, 3)
+    >>> check_covered("doc.ann line 2", "Bob", "Ada met Bob", 4, 7)
+    Traceback (most recent call last):
+    ...
+    ValueError: doc.ann line 2: the annotation says 'Bob' but the text at 4-7 is 'met'
+    """
+    if said is not None and said != text[start:end]:
+        raise ValueError(f"{where}: the annotation says {said!r} but the text at {start}-{end} is {text[start:end]!r}")
 
 
 def _in_code_points(text: str, char_spans, unit: str) -> list:
@@ -122,7 +156,15 @@ def _in_code_points(text: str, char_spans, unit: str) -> list:
             for start, end, label, span_where in char_spans]
 
 
-def _other_unit(text: str, tokens, char_spans, unit: str, where: str) -> str | None:
+def _annotate_in(unit: str, text: str, tokens, char_spans, covered, where: str, widen: bool):
+    """``annotate`` with the offsets counted in ``unit``, after ``check_covered`` of each span."""
+    spans = _in_code_points(text, char_spans, unit)
+    for (start, end, _, span_where), said in zip(spans, covered or []):
+        check_covered(span_where, said, text, start, end)
+    return annotate(text, tokens, spans, where, widen)
+
+
+def _other_unit(text: str, tokens, char_spans, covered, unit: str, where: str) -> str | None:
     """The hint for spans that fail counted in ``unit`` but fit counted in another unit."""
 
     if all(ord(char) <= 0xFFFF for char in text) and unit != "grapheme":
@@ -131,7 +173,7 @@ def _other_unit(text: str, tokens, char_spans, unit: str, where: str) -> str | N
         if other == unit:
             continue
         try:
-            annotate(text, tokens, _in_code_points(text, char_spans, other), where, False)
+            _annotate_in(other, text, tokens, char_spans, covered, where, False)
         except ValueError:
             continue
         return (f"the offsets look like {other} units (the text has characters outside the Basic Multilingual "
@@ -263,4 +305,4 @@ def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Ann
 
 
 __all__ = ["OFFSET_UNITS", "CROSSING", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
-           "Reader", "annotate_text", "first_array_item", "file_head", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]
+           "Reader", "annotate_text", "check_covered", "first_array_item", "file_head", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from ..annotated_text import AnnotatedText, annotate, char_offset, warn_widened
-from .base import Annotator, Reader, ReadOptions, read_text, unit_of
+from .base import Annotator, Reader, ReadOptions, check_covered, read_text, unit_of
 
 
 def _text_bound(path: Path, number: int, line: str, text: str):
@@ -40,9 +40,7 @@ def _text_bound(path: Path, number: int, line: str, text: str):
     if not 0 <= start < end <= len(text):
         raise ValueError(f"{where}: span {(start, end, label)!r} is not a non-empty range of the "
                          f"{len(text)}-character text")
-    if len(fields) > 2 and fields[2] != text[start:end]:
-        raise ValueError(f"{where}: the annotation says {fields[2]!r} but the text at {start}-{end} is "
-                         f"{text[start:end]!r}")
+    check_covered(where, fields[2] if len(fields) > 2 else None, text, start, end)
     return start, end, label, where
 
 

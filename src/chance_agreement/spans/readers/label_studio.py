@@ -15,7 +15,9 @@
   (``"label": [{"start", "end", "text", "labels": [...]}]``); ``layer`` chooses among several
   controls by that name, as above.
 
-A span with several labels counts once per label. Tasks align across annotators (and files) by
+A span with several labels counts once per label. A region's ``text`` must be the text at its
+offsets (as brat's covered text must): shifted offsets are an error naming the task and annotation,
+with ``--offsets`` suggested when another unit fits. Tasks align across annotators (and files) by
 their ``id``. Offsets count code points unless ``--offsets`` says otherwise; tokens come from
 the tokenizer. One annotator with two annotations of one task is an error naming the task.
 """
@@ -62,8 +64,10 @@ def _text_of(fields: dict, where: str) -> str:
     raise ValueError(f"{where}: no 'text' field in the task data (string fields: {strings})")
 
 
-def _char_spans(items, where: str) -> list:
-    spans = []
+def _char_spans(items, where: str) -> tuple[list, list]:
+    """The spans ``(start, end, label, where)`` of the regions ``items`` (one per label), and what
+    each region says it covers (its ``text``, else None) for ``check_covered``."""
+    spans, covered = [], []
     for item in items:
         value = item.get("value", item) if isinstance(item, dict) else None
         if not isinstance(value, dict) or not isinstance(value.get("labels"), list):
@@ -74,7 +78,8 @@ def _char_spans(items, where: str) -> list:
             if not isinstance(label, str) or not label:
                 raise ValueError(f"{where}: span {value!r} has a label that is not a non-empty string")
             spans.append((start, end, label, where))
-    return spans
+            covered.append(value["text"] if isinstance(value.get("text"), str) else None)
+    return spans, covered
 
 
 def _annotator(person) -> str | None:
@@ -86,7 +91,8 @@ def _annotator(person) -> str | None:
 
 
 def _unit(text: str, items, where: str, key, options: ReadOptions):
-    return annotate_text(text, None, _char_spans(items, where), where, options), None if key is None else str(key)
+    spans, covered = _char_spans(items, where)
+    return annotate_text(text, None, spans, where, options, covered=covered), None if key is None else str(key)
 
 
 def _collect(path: Path, entries, options: ReadOptions):
