@@ -118,3 +118,33 @@ def test_a_state_of_the_first_format_still_reads():
     assert ChanceF1State.from_dict(first).to_json() == state.to_json()
     with pytest.raises(ValueError, match="options must name exactly level, model, scheme, mode, suffix, levels"):
         ChanceF1State.from_dict({**state.to_dict(), "options": first["options"]})
+
+
+def _tampered(**row) -> str:
+    """A real state's JSON with its PER row changed (fields by name) or renamed (``name``)."""
+    from chance_agreement.chance.corrected_f1 import FIELDS
+    state = ChanceF1State(level="token", levels=("token", "entity"))
+    data = state.update([["B-PER", "I-PER", "O"], ["B-PER", "O"]], [["B-PER", "O", "O"], ["B-PER", "O"]]).to_dict()
+    per_type = data["statistics"]["per_type"]
+    values = per_type.pop("PER")
+    for name, value in row.items():
+        if name != "name":
+            values[FIELDS.index(name)] = value
+    per_type[row.get("name", "PER")] = values
+    data["statistics"].pop("partials", None)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("row, message", [
+    ({"true_positives": 10}, r"true_positives \(10\) exceed predicted \(2\) or actual \(2\)"),
+    ({"overlap": 40}, r"overlap \(40\) exceeds half of annotated_tokens \(5\)"),
+    ({"expected_overlap": 40.0}, r"expected_overlap \(40.0\) exceeds half of annotated_tokens \(5\)"),
+    ({"expected_matches": 3.5}, r"expected_matches \(3.5\) exceeds half of predicted \+ actual \(4\)"),
+    ({"name": "overall"}, "an entity type is named 'overall', which is reserved"),
+    ({"name": "O"}, "an entity type is named 'O', which is reserved"),
+])
+def test_from_json_refuses_inconsistent_statistics(row, message):
+    """Such states gave precision 5.0, observed F1 10.6 and chance F1 10.4."""
+    assert ChanceF1State.from_json(_tampered()).result()["overall_observed_f1"] <= 1.0
+    with pytest.raises(ValueError, match=message):
+        ChanceF1State.from_json(_tampered(**row))
