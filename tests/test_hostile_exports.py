@@ -193,3 +193,22 @@ def test_a_region_text_that_fits_in_utf16_units_says_so(tmp_path):
     assert "the annotation says 'b' but the text at 7-8 is 'c'" in line and "give --offsets utf16" in line
     team = read_annotators([path], offsets="utf16")
     assert [unit.spans for annotator in team.annotators for unit in annotator.units] == [[(3, 4, "PER")]] * 2  # the two emoji are tokens 0 and 1
+
+
+# -- 1f: a brat text with a byte order mark ------------------------------------------------------
+
+def _brat(folder: Path, text: str, ann: str) -> Path:
+    folder.mkdir()
+    (folder / "doc.txt").write_text(text, encoding="utf-8")
+    (folder / "doc.ann").write_text(ann, encoding="utf-8")
+    return folder
+
+
+def test_a_brat_text_with_a_byte_order_mark_has_no_phantom_token(tmp_path):
+    """brat counts the BOM in its offsets; it is no token (it was a phantom first token)."""
+    plain = read_annotators([_brat(tmp_path / "plain", "Ada met Bob\nin Rome .\n", "T1\tPER 0 3\tAda\n")])
+    marked = read_annotators([_brat(tmp_path / "marked", "\ufeffAda met Bob\nin Rome .\n", "T1\tPER 1 4\tAda\n")])
+    assert marked.tokens == plain.tokens == [["Ada", "met", "Bob"], ["in", "Rome", "."]]
+    assert [unit.spans for unit in marked.annotators[0].units] == [[(0, 1, "PER")], []]
+    covering = _brat(tmp_path / "covering", "\ufeffAda met Bob\n", "T1\tPER 0 4\t\ufeffAda\n")
+    assert "covers the byte order mark that starts doc.txt" in one_error(cli("spans", covering, covering))

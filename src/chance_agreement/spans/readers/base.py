@@ -26,6 +26,7 @@ from ..nested import TokenSpan
 
 OFFSET_UNITS = ("codepoint", "utf16", "grapheme")
 CROSSING = ("error", "skip")
+BOM = "\ufeff"  # the byte order mark, as a character
 HEAD_BYTES = 65536  # what detection looks at, at least (``file_head``)
 _DECODER = json.JSONDecoder()
 
@@ -304,5 +305,5 @@ def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Ann
             for key, units in groups.items()]
 
 
-__all__ = ["OFFSET_UNITS", "CROSSING", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
+__all__ = ["OFFSET_UNITS", "CROSSING", "BOM", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
            "Reader", "annotate_text", "check_covered", "first_array_item", "file_head", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]
