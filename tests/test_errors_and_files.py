@@ -246,10 +246,25 @@ def test_model_cards_refusals_come_before_anything_is_written(tmp_path):
     results.parent.mkdir(parents=True)
     results.write_text("kept\n", encoding="utf-8")
     table = tmp_path / "table.md"
-    line = one_error(cli("leaderboard", f"{gold}:1", system, "--model-cards", cards, "--output", table))
+    line = one_error(cli("leaderboard", f"{gold}:1", system, "--model-cards", cards, "--dataset", "conll2003",
+                         "--output", table))
     assert "chance_f1_conll2003_token.yaml exists" in line
     assert not (cards / "system" / "README.md").exists() and not table.exists()
     assert results.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_model_cards_need_the_dataset_named(tmp_path):
+    """Cards filed scores under CoNLL-2003 / test unless told otherwise; now --dataset is required."""
+    gold = _conll(tmp_path)
+    system = tmp_path / "system.conll"
+    system.write_text(CONLL, encoding="utf-8")
+    cards = tmp_path / "cards"
+    line = one_error(cli("leaderboard", f"{gold}:1", system, "--model-cards", cards), status=2)
+    assert "--model-cards needs --dataset ID" in line and not cards.exists()
+    done = cli("leaderboard", f"{gold}:1", system, "--model-cards", cards, "--dataset", "wnut_17")
+    assert done.returncode == 0, done.stderr
+    card = (cards / "system" / "README.md").read_text(encoding="utf-8")
+    assert "name: wnut_17" in card and "CoNLL" not in card
 
 
 # -- 4: API arguments of the wrong type or depth: a ValueError naming the argument ----------------
