@@ -212,3 +212,19 @@ def test_a_brat_text_with_a_byte_order_mark_has_no_phantom_token(tmp_path):
     assert [unit.spans for unit in marked.annotators[0].units] == [[(0, 1, "PER")], []]
     covering = _brat(tmp_path / "covering", "\ufeffAda met Bob\n", "T1\tPER 0 4\t\ufeffAda\n")
     assert "covers the byte order mark that starts doc.txt" in one_error(cli("spans", covering, covering))
+
+
+# -- 1h: doccano offsets where UTF-16 units and code points differ -------------------------------
+
+def test_doccano_warns_once_per_file_when_offsets_could_count_either_unit(tmp_path):
+    """Two emoji shift UTF-16 offsets by two code points: both counts land on token boundaries."""
+    text = "\U0001F600\U0001F600 a b c d"
+    path = _write_jsonl(tmp_path / "admin.jsonl", {"id": 1, "text": text, "label": [[7, 8, "PER"]]},
+                        {"id": 2, "text": text, "label": [[9, 10, "PER"]]}, {"id": 3, "text": "a b", "label": []})
+    with pytest.warns(UserWarning, match=r"admin.jsonl line 1: the text has characters outside the Basic") as caught:
+        read_annotators([path])
+    assert len([w for w in caught if "Basic Multilingual Plane" in str(w.message)]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_annotators([path], offsets="utf16")
+        read_annotators([_write_jsonl(tmp_path / "plain.jsonl", {"id": 1, "text": "a b", "label": [[0, 1, "PER"]]})])

@@ -7,11 +7,14 @@ file (its name without ``.jsonl``); examples align with the other users' files b
 
 doccano's front end counts offsets in UTF-16 code units, so that is the default here
 (``--offsets utf16``); ``codepoint`` and ``grapheme`` read other counts. A span that misses token
-boundaries but would fit counted another way says so. Tokens come from the tokenizer.
+boundaries but would fit counted another way says so; offsets that fit either way cannot say, so
+without ``--offsets`` a file whose texts with spans have characters outside the Basic
+Multilingual Plane (emoji, ...) gets one warning naming the first. Tokens come from the tokenizer.
 """
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from .base import Reader, ReadOptions
@@ -30,7 +33,16 @@ def _sniff(head: bytes, path: Path) -> bool:
 
 
 def _read(path: Path, options: ReadOptions):
-    return read_records(path, options, DEFAULT_OFFSETS)
+    annotators = read_records(path, options, DEFAULT_OFFSETS)
+    if options.offsets is None:
+        astral = next((unit for annotator in annotators for unit in annotator.units
+                       if unit.spans and any(ord(char) > 0xFFFF for char in unit.text)), None)
+        if astral is not None:
+            warnings.warn(f"{astral.where}: the text has characters outside the Basic Multilingual Plane, where "
+                          f"UTF-16 units and code points differ: its offsets were read as UTF-16 code units "
+                          f"(doccano's count); give --offsets utf16 to confirm or --offsets codepoint if the export "
+                          f"counts code points", UserWarning, stacklevel=2)
+    return annotators
 
 
 READERS = (Reader("doccano", "doccano sequence-labelling JSONL, one file per user ('label' triples or "
