@@ -131,6 +131,16 @@ def test_a_brat_text_file_and_two_outputs_alike_are_refused(tmp_path):
     assert "--output and --plot are the same file" in line and not (tmp_path / "x.md").exists()
 
 
+@pytest.mark.parametrize("command", ["agreement", "report"])
+def test_the_type_system_beside_an_xmi_input_is_an_input(tmp_path, command):
+    """``-o`` onto the TypeSystem.xml the XMI reader picks up beside its input overwrote it."""
+    shutil.copytree(DATA / "formats" / "xmi", tmp_path / "xmi")
+    types = tmp_path / "xmi" / "TypeSystem.xml"
+    before = types.read_bytes()
+    line = one_error(cli(command, tmp_path / "xmi" / "alice.xmi", tmp_path / "xmi" / "bob.xmi", "-o", types), status=2)
+    assert f"--output {types} is the input {types}" in line and types.read_bytes() == before
+
+
 def test_hub_export_refuses_to_write_over_the_module_folders_it_copies(tmp_path):
     repo = Path(__file__).resolve().parent.parent
     clone = tmp_path / "clone"

@@ -21,6 +21,7 @@ from typing import Callable
 from ..spans.conll import parse_column_spec
 from ..spans.readers import format_names
 from ..spans.readers.base import CROSSING, OFFSET_UNITS
+from ..spans.readers.uima_cas import typesystem_file
 from ..spans.tags import SCHEMES
 
 IMAGE_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
@@ -135,7 +136,8 @@ def check_output_path(path) -> Path:
 
 def input_files(specs, typesystem=None) -> list[Path]:
     """The files a command reads for its input ``specs`` (``FILE`` or ``FILE:COLUMN``): each file,
-    a brat ``.ann``'s ``.txt``, the ``.ann``/``.txt`` files of a folder, and ``typesystem``."""
+    a brat ``.ann``'s ``.txt``, the ``.ann``/``.txt`` files of a folder, an ``.xmi`` file's type
+    system (``typesystem``, else the ``TypeSystem.xml`` beside it) and ``typesystem``."""
     files = []
     for spec in specs:
         path = Path(parse_column_spec(spec)[0])
@@ -145,6 +147,8 @@ def input_files(specs, typesystem=None) -> list[Path]:
         files.append(path)
         if path.suffix == ".ann":
             files.append(path.with_suffix(".txt"))
+        beside = typesystem_file(path) if path.suffix.lower() == ".xmi" else None
+        files += [beside] if beside is not None else []
     return files + ([Path(typesystem)] if typesystem else [])
 
 
