@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..ecosystem.output_files import write_file
 from ..spans.conll import parse_column_spec
 from ..spans.readers import format_names
 from ..spans.readers.base import CROSSING, OFFSET_UNITS
@@ -186,10 +187,9 @@ def check_outputs(outputs, inputs) -> None:
 
 
 def write_text(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` after ``check_output_path``."""
-    target = check_output_path(path)
-    target.write_text(text, encoding="utf-8")
-    return target
+    """Write ``text`` (UTF-8) to ``path`` after ``check_output_path``, whole or not at all
+    (``ecosystem.output_files.write_file``)."""
+    return write_file(check_output_path(path), text)
 
 
 def emit(text: str, output=None) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import html
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -34,6 +33,7 @@ from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..spans.annotators import read_annotators
 from ..spans.tags import corpus_spans, effective_scheme
+from ..ecosystem.output_files import write_file
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
 from .leaderboard import build_leaderboard
@@ -768,14 +768,14 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
 
 def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, **options) -> str:
     """The report page of ``annotations`` (see ``report_data`` for the options); written to
-    ``path`` (UTF-8) when given; ``reading_notes`` (what reading the files changed) are listed
+    ``path`` (UTF-8, whole or not at all: ``write_file``) when given; ``reading_notes`` (what reading the files changed) are listed
     under the title. Returns the HTML."""
     data = report_data(tokens, annotations, **options)
     if reading_notes:
         data["reading_notes"] = list(reading_notes)
     page = render_report(data)
     if path is not None:
-        Path(path).write_text(page, encoding="utf-8")
+        write_file(path, page)
     return page
 
 
