@@ -228,3 +228,68 @@ def test_doccano_warns_once_per_file_when_offsets_could_count_either_unit(tmp_pa
         warnings.simplefilter("error")
         read_annotators([path], offsets="utf16")
         read_annotators([_write_jsonl(tmp_path / "plain.jsonl", {"id": 1, "text": "a b", "label": [[0, 1, "PER"]]})])
+
+
+# -- 5: clear errors, never an internal error --------------------------------------------------------
+
+def _task_with(**changes) -> dict:
+    task = _studio_task(1, TEXT, _annotation(11, 1, _region(0, 3, "Ada", "PER")))
+    task.update(changes)
+    return task
+
+
+@pytest.mark.parametrize("task, message", [
+    (_task_with(annotations=[5]), "project.json task 1: annotations must be a list of objects, got [5]"),
+    (_task_with(annotations=[{"id": 11, "completed_by": 1, "result": ["x"]}]),
+     "project.json task 1 annotation 11: the result must be a list of objects, got ['x']"),
+    (_task_with(annotations=[{"id": 11, "completed_by": 1, "result": 3}]),
+     "project.json task 1 annotation 11: the result must be a list of objects, got 3"),
+    (_task_with(id=[1]), "project.json task [1]: the task id [1] is not a number or a string"),
+    (_task_with(id={"a": 1}), "project.json task {'a': 1}: the task id {'a': 1} is not a number or a string"),
+    (_task_with(data=["Ada"]), "project.json task 1: the task data must be an object with a 'text' field"),
+], ids=["annotation-number", "result-item-string", "result-number", "id-list", "id-dict", "data-list"])
+def test_malformed_label_studio_tasks_are_clear_errors(tmp_path, task, message):
+    path = tmp_path / "project.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    line = one_error(cli("agreement", path, path))
+    assert message in line and "internal error" not in line
+
+
+def test_null_annotations_and_results_are_none(tmp_path):
+    path = tmp_path / "project.json"
+    path.write_text(json.dumps([_task_with(annotations=[{"id": 11, "completed_by": 1, "result": None},
+                                                        {"id": 12, "completed_by": 2, "result": []}]),
+                                {**_task_with(annotations=None), "id": 2}]), encoding="utf-8")
+    team = read_annotators([path])
+    assert [[unit.spans for unit in annotator.units] for annotator in team.annotators] == [[[]], [[]]]
+
+
+@pytest.mark.parametrize("name, content", [
+    ("project.json", json.dumps([_task_with(annotations=[_annotation(11, 1, _region(0, 3, "Ada", "\ud800"))])],
+                                indent=1)),
+    ("spans.jsonl", json.dumps({"text": TEXT, "spans": [[0, 3, "PER"]]}) + "\n"
+     + json.dumps({"text": TEXT, "spans": [[0, 3, "\udc00X"]]}) + "\n"),
+], ids=["label-studio", "jsonl"])
+def test_a_label_holding_a_lone_surrogate_names_file_and_line(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    line = one_error(cli("agreement", path, path))
+    number = content.count("\n", 0, content.index("\\ud")) + 1  # the line of the escape
+    assert f"{name} line {number}: a string holds \\ud" in line and "half of a UTF-16 surrogate pair" in line
+
+
+def _cas_text(broken: str) -> str:
+    cas = json.loads((Path(__file__).parent / "data" / "formats" / "cas" / "alice.json").read_text(encoding="utf-8"))
+    if broken == "type":
+        cas["%FEATURE_STRUCTURES"][1]["%TYPE"] = "no.such.Type"
+        return json.dumps(cas)
+    return json.dumps(cas)[:-1] + ', "deep": ' + "[" * 30000 + "]" * 30000 + "}"
+
+
+@pytest.mark.parametrize("broken, message", [("type", "TypeNotFoundError"), ("deep", "nested too deeply")])
+def test_broken_cas_json_files_are_clear_errors(tmp_path, broken, message):
+    pytest.importorskip("cassis")
+    path = tmp_path / "alice.json"
+    path.write_text(_cas_text(broken), encoding="utf-8")
+    line = one_error(cli("agreement", path, path))
+    assert "alice.json: not a readable UIMA CAS JSON file" in line and message in line

@@ -15,6 +15,7 @@ optionally ``resembles(head, path)`` for content close to the format that no rea
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -269,30 +270,72 @@ def read_text(path: Path, *, keep_bom: bool = False) -> str:
         raise
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate(value) -> str | None:
+    """A lone surrogate (half of a UTF-16 pair: not text, cannot be written as UTF-8) in a string
+    of the decoded JSON ``value``, else None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                return item[error.start]
+        elif isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            stack += item
+    return None
+
+
+def _refuse_lone_surrogates(source: str, value, path: Path, number: int | None = None) -> None:
+    """Refuse JSON whose strings hold a lone surrogate (``\\ud800`` escapes decode to one), naming
+    the line of its escape (``number``: the line ``source`` is): it would fail much later, writing
+    the output, naming nothing."""
+    bad = _lone_surrogate(value) if _SURROGATE_ESCAPE.search(source) else None
+    if bad is None:
+        return
+    escape = f"\\u{ord(bad):04x}"
+    if number is None:
+        number = source.count("\n", 0, max(source.lower().find(escape), 0)) + 1
+    raise ValueError(f"{path} line {number}: a string holds {escape}, half of a UTF-16 surrogate pair, which is not text; "
+                     f"fix or remove it in the export")
+
+
 def json_lines(path: Path):
     """``(line number, decoded object)`` of every non-blank line of a JSON Lines file; a line that
-    is not JSON is a ValueError naming the file and line. Lines end at ``\\n`` only."""
+    is not JSON (or holds a lone surrogate) is a ValueError naming the file and line. Lines end at
+    ``\\n`` only."""
 
     for number, line in enumerate(read_text(path).split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
+            record = json.loads(line)
         except json.JSONDecodeError as error:
             raise ValueError(f"{path} line {number}: not valid JSON ({error.msg})") from None
         except RecursionError:
             raise ValueError(f"{path} line {number}: JSON nested too deeply") from None
+        _refuse_lone_surrogates(line, record, path, number)
+        yield number, record
 
 
 def json_document(path: Path):
-    """The decoded JSON document in ``path``; not JSON is a ValueError naming the line."""
+    """The decoded JSON document in ``path``; not JSON (or a lone surrogate) is a ValueError
+    naming the line."""
 
+    text = read_text(path)
     try:
-        return json.loads(read_text(path))
+        document = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{path} line {error.lineno}: not valid JSON ({error.msg})") from None
     except RecursionError:
         raise ValueError(f"{path}: JSON nested too deeply") from None
+    _refuse_lone_surrogates(text, document, path)
+    return document
 
 
 def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Annotator]:

@@ -57,7 +57,30 @@ def _tasks(path: Path) -> list:
     return tasks
 
 
+def _objects(value, what: str, where: str) -> list:
+    """``value`` as a list of objects (``null``: none), else a ValueError naming ``where``."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise ValueError(f"{where}: {what} must be a list of objects, got {_short(value)}")
+    return value
+
+
+def _task_id(value, where: str):
+    """A task id (a number or a string; None when there is none), else a ValueError."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+        raise ValueError(f"{where}: the task id {_short(value)} is not a number or a string")
+    return value
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _text_of(fields: dict, where: str) -> str:
+    if not isinstance(fields, dict):
+        raise ValueError(f"{where}: the task data must be an object with a 'text' field, got {_short(fields)}")
     if isinstance(fields.get("text"), str):
         return fields["text"]
     strings = [key for key, value in fields.items() if isinstance(value, str)]
@@ -144,26 +167,26 @@ def _kind(result: dict) -> tuple:
     return str(result.get("type", "labels")), result.get("from_name")
 
 
-def _span_results(results) -> list:
+def _span_results(annotation: dict, where: str) -> list:
     """The results of an annotation that are span regions (their type ends in ``labels``)."""
-    return [r for r in results or [] if _kind(r)[0].endswith("labels")]
+    return [r for r in _objects(annotation.get("result"), "the result", where) if _kind(r)[0].endswith("labels")]
 
 
 def _read_json(path: Path, options: ReadOptions):
     kept, cancelled = [], 0
     for index, task in enumerate(_tasks(path)):
-        where = f"{path} task {task.get('id', index)}"
-        text = _text_of(task.get("data") or {}, where)
-        for annotation in task.get("annotations", task.get("completions", [])):
+        where = f"{path} task {_short(task.get('id', index))}"
+        key, text = _task_id(task.get("id"), where), _text_of(task.get("data") or {}, where)
+        for annotation in _objects(task.get("annotations", task.get("completions")), "annotations", where):
             if annotation.get("was_cancelled"):
                 cancelled += 1
                 continue
-            kept.append((annotation, text, task.get("id"), f"{where} annotation {annotation.get('id')}"))
-    control = _control(path, [_kind(r) for annotation, *_ in kept for r in _span_results(annotation.get("result"))],
-                       options)
+            annotation_where = f"{where} annotation {_short(annotation.get('id'))}"
+            kept.append((annotation, text, key, annotation_where, _span_results(annotation, annotation_where)))
+    control = _control(path, [_kind(r) for *_, results in kept for r in results], options)
     entries = ((_annotator(annotation.get("completed_by")), text,
-                [r for r in _span_results(annotation.get("result")) if _kind(r) == ("labels", control)], key, where)
-               for annotation, text, key, where in kept)
+                [r for r in results if _kind(r) == ("labels", control)], key, where)
+               for annotation, text, key, where, results in kept)
     annotators = _collect(path, entries, options)
     warn_skipped(str(path), cancelled, "cancelled (skipped) annotations")
     return annotators
@@ -190,7 +213,7 @@ def _read_min(path: Path, options: ReadOptions):
         for index, (item, kinds) in enumerate(zip(items, fields)):
             where = f"{path} item {index + 1} (task {item.get('id')}, annotation {item.get('annotation_id')})"
             regions = item[control] if kinds.get(control) == "labels" else []
-            yield _annotator(item.get("annotator")), _text_of(item, where), regions, item.get("id"), where
+            yield _annotator(item.get("annotator")), _text_of(item, where), regions, _task_id(item.get("id"), where), where
 
     return _collect(path, entries(), options)
 

@@ -101,7 +101,10 @@ def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
                 types = cassis.load_typesystem(handle)
         with path.open("rb") as handle:
             return cassis.load_cas_from_xmi(handle, typesystem=types, lenient=True)
-    except (ValueError, KeyError, TypeError, AttributeError, SyntaxError) as error:  # cassis's parse errors
+    except RecursionError:
+        raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file (nested too deeply)") from None
+    except (ValueError, KeyError, TypeError, AttributeError, SyntaxError,
+            cassis.typesystem.TypeNotFoundError) as error:  # cassis's parse errors
         raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file "
                          f"({type(error).__name__}: {error})") from None
 
