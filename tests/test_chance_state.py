@@ -148,3 +148,33 @@ def test_from_json_refuses_inconsistent_statistics(row, message):
     assert ChanceF1State.from_json(_tampered()).result()["overall_observed_f1"] <= 1.0
     with pytest.raises(ValueError, match=message):
         ChanceF1State.from_json(_tampered(**row))
+
+
+def _bootstrapped() -> dict:
+    state = ChanceF1State(level="token", confidence_level=0.9, resampling="poisson", n_resamples=3, random_state=1,
+                          contingency_views=("all",))
+    return state.update([["B-PER", "O"]], [["B-PER", "B-LOC"]]).to_dict()
+
+
+def _with(data: dict, path: tuple, value) -> str:
+    data = json.loads(json.dumps(data))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000 + "]" * 100_000, "state: JSON nested too deeply"),
+    (_with(_bootstrapped(), ("bootstrap", "sums", "token", "PER", "expected"), {"10000000000": [1, 1, 1]}),
+     "limb index '10000000000' is outside -45 to 42"),
+    (_with(_bootstrapped(), ("bootstrap", "sums", "token", "PER", "expected"), {"-46": [1, 1, 1]}),
+     "limb index '-46' is outside -45 to 42"),
+    (_with(_bootstrapped(), ("options", "contingency_views"), [["all"]]), "not a valid chance_agreement.ChanceF1State/2"),
+    (_with(_bootstrapped(), ("statistics", "fields"), 7), "not a valid chance_agreement.ChanceF1State/2"),
+], ids=["deep", "huge-limb", "negative-limb", "views-of-lists", "fields-number"])
+def test_from_json_errors_are_value_errors(text, message):
+    """RecursionError, a limb index that blew up (OverflowError, or memory) and TypeErrors."""
+    with pytest.raises(ValueError, match=message):
+        ChanceF1State.from_json(text)
