@@ -223,7 +223,8 @@ def _check_bounds(name: str, vector: np.ndarray) -> None:
                 (2 * expected_overlap > annotated * slack,
                  f"expected_overlap ({expected_overlap!r}) exceeds half of annotated_tokens ({annotated:g})"),
                 (2 * expected_matches > (predicted + actual) * slack,
-                 f"expected_matches ({expected_matches!r}) exceeds half of predicted + actual ({predicted + actual:g})")]
+                 f"expected_matches ({expected_matches!r}) exceeds half of predicted + actual "
+                 f"({predicted + actual:g})")]
     for broken, message in problems:
         if broken:
             raise ValueError(f"per_type[{name!r}]: {message}: these statistics are inconsistent")

@@ -768,8 +768,8 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
 
 def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, **options) -> str:
     """The report page of ``annotations`` (see ``report_data`` for the options); written to
-    ``path`` (UTF-8, whole or not at all: ``write_file``) when given; ``reading_notes`` (what reading the files changed) are listed
-    under the title. Returns the HTML."""
+    ``path`` (UTF-8, whole or not at all: ``write_file``) when given; ``reading_notes`` (what
+    reading the files changed) are listed under the title. Returns the HTML."""
     data = report_data(tokens, annotations, **options)
     if reading_notes:
         data["reading_notes"] = list(reading_notes)

@@ -301,8 +301,8 @@ def _refuse_lone_surrogates(source: str, value, path: Path, number: int | None =
     escape = f"\\u{ord(bad):04x}"
     if number is None:
         number = source.count("\n", 0, max(source.lower().find(escape), 0)) + 1
-    raise ValueError(f"{path} line {number}: a string holds {escape}, half of a UTF-16 surrogate pair, which is not text; "
-                     f"fix or remove it in the export")
+    raise ValueError(f"{path} line {number}: a string holds {escape}, half of a UTF-16 surrogate pair, which is "
+                     f"not text; fix or remove it in the export")
 
 
 def json_lines(path: Path):
@@ -349,4 +349,5 @@ def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Ann
 
 
 __all__ = ["OFFSET_UNITS", "CROSSING", "BOM", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
-           "Reader", "annotate_text", "check_covered", "first_array_item", "file_head", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]
+           "Reader", "annotate_text", "check_covered", "first_array_item", "file_head", "unit_of", "warn_skipped",
+           "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]

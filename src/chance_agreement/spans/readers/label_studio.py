@@ -31,6 +31,7 @@ from ..annotated_text import char_offset, warn_widened
 from .base import (Reader, ReadOptions, annotate_text, first_array_item, group_by_annotator, json_document, unit_of,
                    warn_skipped)
 
+
 def _first_task(head: bytes):
     """The first element of the array the file holds (``file_head`` reads it whole), if an object."""
     item = first_array_item(head.decode("utf-8-sig", errors="replace"))
@@ -209,11 +210,13 @@ def _read_min(path: Path, options: ReadOptions):
     fields = [{key: kind for key, value in item.items() if (kind := _region_kind(value))} for item in items]
     control = _control(path, [(kind, key) for item, kinds in zip(items, fields) for key, kind in kinds.items()
                               for _ in item[key]], options)
+
     def entries():
         for index, (item, kinds) in enumerate(zip(items, fields)):
             where = f"{path} item {index + 1} (task {item.get('id')}, annotation {item.get('annotation_id')})"
             regions = item[control] if kinds.get(control) == "labels" else []
-            yield _annotator(item.get("annotator")), _text_of(item, where), regions, _task_id(item.get("id"), where), where
+            key = _task_id(item.get("id"), where)
+            yield _annotator(item.get("annotator")), _text_of(item, where), regions, key, where
 
     return _collect(path, entries(), options)
 

@@ -102,7 +102,8 @@ def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
         with path.open("rb") as handle:
             return cassis.load_cas_from_xmi(handle, typesystem=types, lenient=True)
     except RecursionError:
-        raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file (nested too deeply)") from None
+        raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file (nested too "
+                         f"deeply)") from None
     except (ValueError, KeyError, TypeError, AttributeError, SyntaxError,
             cassis.typesystem.TypeNotFoundError) as error:  # cassis's parse errors
         raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file "
