@@ -224,10 +224,13 @@ def test_doccano_warns_once_per_file_when_offsets_could_count_either_unit(tmp_pa
     with pytest.warns(UserWarning, match=r"admin.jsonl line 1: the text has characters outside the Basic") as caught:
         read_annotators([path])
     assert len([w for w in caught if "Basic Multilingual Plane" in str(w.message)]) == 1
+    clear = _write_jsonl(tmp_path / "clear.jsonl", {"id": 1, "text": "a b", "label": [[0, 1, "PER"]]},
+                         {"id": 2, "text": "\U0001F600 ab cd", "label": [[6, 8, "PER"]]},  # code points: 'cd'[1:]
+                         {"id": 3, "text": "ab \U0001F600 cd", "label": [[0, 2, "PER"]]})  # before the emoji
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         read_annotators([path], offsets="utf16")
-        read_annotators([_write_jsonl(tmp_path / "plain.jsonl", {"id": 1, "text": "a b", "label": [[0, 1, "PER"]]})])
+        read_annotators([clear])
 
 
 # -- 5: clear errors, never an internal error --------------------------------------------------------
