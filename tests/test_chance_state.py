@@ -118,3 +118,74 @@ def test_a_state_of_the_first_format_still_reads():
     assert ChanceF1State.from_dict(first).to_json() == state.to_json()
     with pytest.raises(ValueError, match="options must name exactly level, model, scheme, mode, suffix, levels"):
         ChanceF1State.from_dict({**state.to_dict(), "options": first["options"]})
+
+
+def _tampered(**row) -> str:
+    """A real state's JSON with its PER row changed (fields by name) or renamed (``name``); ``model``
+    chooses the state's random model."""
+    from chance_agreement.chance.statistics import FIELDS
+    state = ChanceF1State(level="token", levels=("token", "entity"), model=row.pop("model", "non_overlapping"))
+    data = state.update([["B-PER", "I-PER", "O"], ["B-PER", "O"]], [["B-PER", "O", "O"], ["B-PER", "O"]]).to_dict()
+    per_type = data["statistics"]["per_type"]
+    values = per_type.pop("PER")
+    for name, value in row.items():
+        if name != "name":
+            values[FIELDS.index(name)] = value
+    per_type[row.get("name", "PER")] = values
+    data["statistics"].pop("partials", None)
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("row, message", [
+    ({"true_positives": 10}, r"true_positives \(10\) exceed predicted \(2\) or actual \(2\)"),
+    ({"overlap": 40}, r"overlap \(40\) exceeds half of annotated_tokens \(5\)"),
+    ({"expected_overlap": 40.0}, r"expected_overlap \(40.0\) exceeds half of annotated_tokens \(5\)"),
+    ({"expected_matches": 3.5}, r"expected_matches \(3.5\) exceeds half of predicted \+ actual \(4\)"),
+    ({"name": "overall"}, "an entity type is named 'overall', which is reserved"),
+    ({"name": "O"}, "an entity type is named 'O', which is reserved"),
+])
+def test_from_json_refuses_inconsistent_statistics(row, message):
+    """Such states gave precision 5.0, observed F1 10.6 and chance F1 10.4."""
+    assert ChanceF1State.from_json(_tampered()).result()["overall_observed_f1"] <= 1.0
+    with pytest.raises(ValueError, match=message):
+        ChanceF1State.from_json(_tampered(**row))
+
+
+def test_from_json_takes_stacked_expectations_under_the_overlapping_model():
+    """Under the overlapping model random segments stack (Proposition 5): expected overlap and
+    matches past half of a1 + a2 and k1 + k2 are possible there (chance F1 above 1), so only the
+    non-overlapping model's statistics are held to those bounds."""
+    state = ChanceF1State.from_json(_tampered(model="overlapping", expected_overlap=4.0, expected_matches=3.0))
+    assert state.result()["overall_chance_f1"] == pytest.approx(8.0 / 5.0)
+    with pytest.raises(ValueError, match="expected_overlap"):
+        ChanceF1State.from_json(_tampered(expected_overlap=4.0))
+
+
+def _bootstrapped() -> dict:
+    state = ChanceF1State(level="token", confidence_level=0.9, resampling="poisson", n_resamples=3, random_state=1,
+                          contingency_views=("all",))
+    return state.update([["B-PER", "O"]], [["B-PER", "B-LOC"]]).to_dict()
+
+
+def _with(data: dict, path: tuple, value) -> str:
+    data = json.loads(json.dumps(data))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[" * 100_000 + "]" * 100_000, "state: JSON nested too deeply"),
+    (_with(_bootstrapped(), ("bootstrap", "sums", "token", "PER", "expected"), {"10000000000": [1, 1, 1]}),
+     "limb index '10000000000' is outside -45 to 42"),
+    (_with(_bootstrapped(), ("bootstrap", "sums", "token", "PER", "expected"), {"-46": [1, 1, 1]}),
+     "limb index '-46' is outside -45 to 42"),
+    (_with(_bootstrapped(), ("options", "contingency_views"), [["all"]]), "not a valid chance_agreement.ChanceF1State/2"),
+    (_with(_bootstrapped(), ("statistics", "fields"), 7), "not a valid chance_agreement.ChanceF1State/2"),
+], ids=["deep", "huge-limb", "negative-limb", "views-of-lists", "fields-number"])
+def test_from_json_errors_are_value_errors(text, message):
+    """RecursionError, a limb index that blew up (OverflowError, or memory) and TypeErrors."""
+    with pytest.raises(ValueError, match=message):
+        ChanceF1State.from_json(text)

@@ -131,6 +131,16 @@ def test_a_brat_text_file_and_two_outputs_alike_are_refused(tmp_path):
     assert "--output and --plot are the same file" in line and not (tmp_path / "x.md").exists()
 
 
+@pytest.mark.parametrize("command", ["agreement", "report"])
+def test_the_type_system_beside_an_xmi_input_is_an_input(tmp_path, command):
+    """``-o`` onto the TypeSystem.xml the XMI reader picks up beside its input overwrote it."""
+    shutil.copytree(DATA / "formats" / "xmi", tmp_path / "xmi")
+    types = tmp_path / "xmi" / "TypeSystem.xml"
+    before = types.read_bytes()
+    line = one_error(cli(command, tmp_path / "xmi" / "alice.xmi", tmp_path / "xmi" / "bob.xmi", "-o", types), status=2)
+    assert f"--output {types} is the input {types}" in line and types.read_bytes() == before
+
+
 def test_hub_export_refuses_to_write_over_the_module_folders_it_copies(tmp_path):
     repo = Path(__file__).resolve().parent.parent
     clone = tmp_path / "clone"
@@ -246,10 +256,25 @@ def test_model_cards_refusals_come_before_anything_is_written(tmp_path):
     results.parent.mkdir(parents=True)
     results.write_text("kept\n", encoding="utf-8")
     table = tmp_path / "table.md"
-    line = one_error(cli("leaderboard", f"{gold}:1", system, "--model-cards", cards, "--output", table))
+    line = one_error(cli("leaderboard", f"{gold}:1", system, "--model-cards", cards, "--dataset", "conll2003",
+                         "--output", table))
     assert "chance_f1_conll2003_token.yaml exists" in line
     assert not (cards / "system" / "README.md").exists() and not table.exists()
     assert results.read_text(encoding="utf-8") == "kept\n"
+
+
+def test_model_cards_need_the_dataset_named(tmp_path):
+    """Cards filed scores under CoNLL-2003 / test unless told otherwise; now --dataset is required."""
+    gold = _conll(tmp_path)
+    system = tmp_path / "system.conll"
+    system.write_text(CONLL, encoding="utf-8")
+    cards = tmp_path / "cards"
+    line = one_error(cli("leaderboard", f"{gold}:1", system, "--model-cards", cards), status=2)
+    assert "--model-cards needs --dataset ID" in line and not cards.exists()
+    done = cli("leaderboard", f"{gold}:1", system, "--model-cards", cards, "--dataset", "wnut_17")
+    assert done.returncode == 0, done.stderr
+    card = (cards / "system" / "README.md").read_text(encoding="utf-8")
+    assert "name: wnut_17" in card and "CoNLL" not in card
 
 
 # -- 4: API arguments of the wrong type or depth: a ValueError naming the argument ----------------

@@ -353,7 +353,8 @@ def test_model_cards_hold_every_score_as_push_to_hub_writes_it(gold_path, system
 
     folder = tmp_path / "cards"
     assert main(["leaderboard", gold_path, *system_paths, "--gold-column", "3", "--names", ",".join(NAMES),
-                 "--level", level, "--model-cards", str(folder), "--format", "json",
+                 "--level", level, "--model-cards", str(folder), "--dataset", "conll2003", "--dataset-name", "CoNLL-2003",
+                 "--format", "json",
                  "--output", str(tmp_path / "board.json")]) == 0
     board = json.loads((tmp_path / "board.json").read_text())
     assert sorted(p.name for p in folder.iterdir()) == sorted(NAMES)
@@ -398,7 +399,8 @@ def test_model_card_options_and_the_yaml_is_huggingface_hubs(tmp_path):
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
     assert main(["leaderboard", _write(tmp_path / "g.txt", [[("EU", "B-ORG")]]),
-                 _write(tmp_path / "s.txt", [[("EU", "B-ORG", "B-ORG")]]), "--model-cards", str(not_a_folder)]) == 1
+                 _write(tmp_path / "s.txt", [[("EU", "B-ORG", "B-ORG")]]), "--model-cards", str(not_a_folder),
+                 "--dataset", "conll2003"]) == 1
 
 
 def test_gold_column_as_its_own_system_is_an_error(tmp_path, capsys):
@@ -445,7 +447,7 @@ def test_an_undefined_corrected_f1_is_shown_as_undefined_and_not_ranked(tmp_path
                                           [("Rome", "B-LOC", "B-LOC")]])
     cards = tmp_path / "cards"
     assert main(["leaderboard", gold, same, half, "--confidence-level", "0.9", "--n-resamples", "20",
-                 "--random-state", "1", "--model-cards", str(cards), "--format", "json",
+                 "--random-state", "1", "--model-cards", str(cards), "--dataset", "conll2003", "--format", "json",
                  "--plot", str(tmp_path / "board.png")]) == 0
     _check_png(tmp_path / "board.png", 300, 300)
     out = json.loads(capsys.readouterr().out)
@@ -486,10 +488,10 @@ def test_model_cards_never_overwrite_a_readme_without_force(tmp_path, capsys):
     assert (folder / "mine" / "README.md").read_text() == "new card"
     gold = _write(tmp_path / "gold.txt", [[("EU", "B-ORG"), ("rejects", "O")]])
     system = _write(tmp_path / "mine.txt", [[("EU", "B-ORG", "B-ORG"), ("rejects", "O", "O")]])
-    assert main(["leaderboard", gold, system, "--model-cards", str(folder)]) == 1
+    assert main(["leaderboard", gold, system, "--model-cards", str(folder), "--dataset", "conll2003"]) == 1
     assert "--force" in capsys.readouterr().err
     assert (folder / "mine" / "README.md").read_text() == "new card"
-    assert main(["leaderboard", gold, system, "--model-cards", str(folder), "--force"]) == 0
+    assert main(["leaderboard", gold, system, "--model-cards", str(folder), "--dataset", "conll2003", "--force"]) == 0
     assert "model-index" in (folder / "mine" / "README.md").read_text()
 
 

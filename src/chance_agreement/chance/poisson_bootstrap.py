@@ -46,6 +46,8 @@ RESAMPLINGS = ("multinomial", "poisson")
 SUMS_FORMAT = "chance_agreement.PoissonSums/1"
 LIMB_BITS = 24
 _MASK = (1 << LIMB_BITS) - 1
+# the limbs a float64 can have, from its least bit 2**-1074 to its top 2**1024 (-45 to 42)
+LIMB_INDICES = range(-1074 // LIMB_BITS, 1024 // LIMB_BITS + 1)
 _WORD = 1 << 64
 GAMMA = 0x9E3779B97F4A7C15  # SplitMix64's increment (odd; 2**64 / golden ratio)
 DOCUMENT_CHUNK = 2048  # documents weighted at once: memory O(n_resamples x chunk), not O(corpus)
@@ -355,6 +357,9 @@ def _type_sums_from_dict(data, n_resamples: int, where: str) -> dict:
             index = int(j)
         except ValueError:
             raise ValueError(f"{where}.expected: limb index {j!r} is not an integer") from None
+        if index not in LIMB_INDICES:
+            raise ValueError(f"{where}.expected: limb index {j!r} is outside {LIMB_INDICES[0]} to {LIMB_INDICES[-1]} "
+                             f"(the limbs of a float)")
         out["expected"][index] = _int_column(column, n_resamples, f"{where}.expected[{j}]")
     return out
 
@@ -378,5 +383,5 @@ def add_poisson_intervals(result: dict, sentences, level: str, zero_division, co
 
 __all__ = [
     "POISSON_THRESHOLDS", "RESAMPLINGS", "PoissonSums", "add_poisson_intervals", "check_resampling", "document_key",
-    "document_keys", "limb_columns", "limbs_value", "poisson_seed", "poisson_weights",
+    "document_keys", "LIMB_INDICES", "limb_columns", "limbs_value", "poisson_seed", "poisson_weights",
 ]

@@ -23,6 +23,7 @@ import numpy as np
 
 from .._numerics.exact_sum import merge_exactly
 from .random_models import get_model
+from ..spans.validation import refuse_reserved_type
 
 LEVELS = ("token", "entity")
 
@@ -175,12 +176,40 @@ def _statistics_from_dict(data) -> ChanceStatistics:
                 if math.fsum(part) != vector[index]:
                     raise ValueError(f"partials[{name!r}] do not add up to per_type[{name!r}].{FIELDS[index]}")
             partials[name] = pair
+        _check_bounds(name, vector, model)
         per_type[name] = vector
     correct = _count(data["correct_tokens"], "correct_tokens")
     total = _count(data["total_tokens"], "total_tokens")
     if correct > total:
         raise ValueError(f"correct_tokens ({correct}) exceeds total_tokens ({total})")
     return ChanceStatistics(per_type, correct, total, model, levels, partials)
+
+
+# an expectation may pass its bound by the rounding of its float terms: this much, relatively
+_EXPECTATION_ROUNDING = 1e-9
+
+
+def _check_bounds(name: str, vector: np.ndarray, model) -> None:
+    """Refuse a row of statistics that no annotation gives (its scores would pass 1): a reserved
+    type name, matches beyond either side's spans, overlap beyond half the annotated tokens
+    ``a1 + a2``; and, under a model whose segments cannot stack (``RandomModel.coverage_at_most_one``:
+    the non-overlapping one), expected overlap beyond half of ``a1 + a2`` and expected matches beyond
+    half the spans ``k1 + k2`` (under the overlapping model chance F1 may pass 1, Proposition 5)."""
+    refuse_reserved_type(name, "statistics")
+    tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches = vector.tolist()
+    slack = 1.0 + _EXPECTATION_ROUNDING
+    bounded = model is not None and get_model(model).coverage_at_most_one
+    problems = [(tp > min(predicted, actual), f"true_positives ({tp:g}) exceed predicted ({predicted:g}) or actual "
+                                              f"({actual:g})"),
+                (2 * overlap > annotated, f"overlap ({overlap:g}) exceeds half of annotated_tokens ({annotated:g})"),
+                (bounded and 2 * expected_overlap > annotated * slack,
+                 f"expected_overlap ({expected_overlap!r}) exceeds half of annotated_tokens ({annotated:g})"),
+                (bounded and 2 * expected_matches > (predicted + actual) * slack,
+                 f"expected_matches ({expected_matches!r}) exceeds half of predicted + actual "
+                 f"({predicted + actual:g})")]
+    for broken, message in problems:
+        if broken:
+            raise ValueError(f"per_type[{name!r}]: {message}: these statistics are inconsistent")
 
 
 def _finite(value, what: str) -> float:

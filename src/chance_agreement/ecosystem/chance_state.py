@@ -248,7 +248,15 @@ class ChanceF1State:
 
     @classmethod
     def from_dict(cls, data) -> "ChanceF1State":
-        """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
+        """Inverse of ``to_dict``; every part is checked (ValueError naming the problem, also for
+        parts of the wrong kind or size that a check did not foresee)."""
+        try:
+            return cls._from_checked_dict(data)
+        except (TypeError, KeyError, IndexError, OverflowError, RecursionError, AttributeError) as error:
+            raise ValueError(f"not a valid {STATE_FORMAT} state ({type(error).__name__}: {error})") from None
+
+    @classmethod
+    def _from_checked_dict(cls, data) -> "ChanceF1State":
         old = _check_format(data)
         sentences = data["sentences"]
         if isinstance(sentences, bool) or not isinstance(sentences, int) or sentences < 0:
@@ -376,6 +384,8 @@ def strict_json(text, what: str | None = None):
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as error:
         raise ValueError(f"{what + ': ' if what else ''}not valid JSON ({error})") from None
+    except RecursionError:
+        raise ValueError(f"{what + ': ' if what else ''}JSON nested too deeply") from None
 
 
 __all__ = ["CONTINGENCY_VIEWS", "STATE_FORMAT", "ChanceF1State", "strict_json"]

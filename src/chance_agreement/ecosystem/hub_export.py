@@ -12,7 +12,9 @@ cards' ``sdk_version`` names and CI drives in Chromium (.ci/check_install.sh). S
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
@@ -65,48 +67,66 @@ def requirements_text(wheel_name: str) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def _clear_our_files(folder: Path, metric: MetricModule, keep=None) -> None:
-    """Before ``--force`` writes again: remove only what an export writes (the script, README.md,
-    requirements.txt, app.py and wheels of this package); a Space clone's ``.git`` and any other
-    file stay, and so does ``keep`` (the wheel to ship, if it is there). Something that is not a
-    file where one of ours goes is refused before anything changes."""
+def _stale_files(folder: Path, metric: MetricModule) -> list[Path]:
+    """Before ``--force`` writes again: what an export wrote there (the script, README.md,
+    requirements.txt, app.py and wheels of this package), removed once the new files are in place
+    (a Space clone's ``.git`` and any other file stay). Something that is not a file where one of
+    ours goes is refused before anything changes."""
     if not folder.is_dir():
         raise ValueError(f"{folder} exists and is not a folder")
-    ours = [folder / name for name in (metric.script, "README.md", "requirements.txt", "app.py")]
-    ours += [path for path in sorted(folder.glob(f"{DISTRIBUTION.replace('-', '_')}-*.whl"))
-             if keep is None or path.resolve() != Path(keep).resolve()]
+    ours = [folder / name for name in (metric.script, "README.md", "requirements.txt", APP)]
+    ours += sorted(folder.glob(f"{DISTRIBUTION.replace('-', '_')}-*.whl"))
     in_the_way = [path for path in ours if path.exists() and (path.is_dir() or not path.is_file())]
     if in_the_way:
         raise ValueError(f"{in_the_way[0]} is not a file; --force replaces only the files the export writes")
-    for path in ours:
-        path.unlink(missing_ok=True)
+    return ours
+
+
+def _stage(metric: MetricModule, staging: Path, files: tuple[Path, Path, Path], wheel) -> None:
+    """Write a Space's files into ``staging``: the wheel (``wheel``, else built), script, card,
+    requirements.txt and app.py."""
+    script, card, app = files
+    wheel = build_wheel(staging) if wheel is None else Path(shutil.copyfile(wheel, staging / Path(wheel).name))
+    shutil.copyfile(script, staging / metric.script)
+    shutil.copyfile(card, staging / "README.md")
+    (staging / "requirements.txt").write_text(requirements_text(wheel.name), encoding="utf-8")
+    shutil.copyfile(app, staging / APP)
 
 
 def export_metric(metric: MetricModule, target_dir, source=None, overwrite: bool = False, wheel=None) -> Path:
     """Write one Space folder ``target_dir/<metric.folder>`` and return its path.
 
     An existing folder is refused unless ``overwrite``; then only the files an export writes are
-    replaced (``.git`` and the user's files stay).
+    replaced (``.git`` and the user's files stay). The new files are built first in a staging
+    folder beside it and moved in (``os.replace``) only once all are written: a full disk or a
+    failed wheel build leaves the previous Space as it was; errors name the path.
 
     ``wheel``: the package's wheel to ship (built with ``wheel_file.build_wheel`` when None).
     """
-    script, card, app = _files(metric, source)
-    for needed in (script, card, app):
+    files = _files(metric, source)
+    for needed in files:
         if not needed.is_file():
             raise ValueError(f"{metric.name}: {needed} not found")
     folder = Path(target_dir) / metric.folder
-    if folder.exists():
-        if not overwrite:
-            raise ValueError(f"{folder} already exists; use --force to replace it")
-        _clear_our_files(folder, metric, keep=wheel)
-    folder.mkdir(parents=True, exist_ok=True)
-    wheel = Path(wheel) if wheel is not None else build_wheel(folder)
-    if wheel.parent.resolve() != folder.resolve():
-        shutil.copyfile(wheel, folder / wheel.name)
-    shutil.copyfile(script, folder / metric.script)
-    shutil.copyfile(card, folder / "README.md")
-    (folder / "requirements.txt").write_text(requirements_text(wheel.name), encoding="utf-8")
-    shutil.copyfile(app, folder / APP)
+    if folder.exists() and not overwrite:
+        raise ValueError(f"{folder} already exists; use --force to replace it")
+    stale = _stale_files(folder, metric) if folder.exists() else []
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f".{metric.folder}.", suffix=".new", dir=target_dir) as scratch:
+        staging = Path(scratch)
+        try:
+            _stage(metric, staging, files, wheel)
+        except OSError as error:
+            raise OSError(error.errno, f"cannot write the Space ({error.strerror or error}); the previous one, if "
+                                       f"any, is unchanged", str(folder)) from None
+        folder.mkdir(exist_ok=True)
+        written = sorted(staging.iterdir())
+        for path in written:
+            os.replace(path, folder / path.name)
+    names = {path.name for path in written}
+    for path in stale:
+        if path.name not in names:
+            path.unlink(missing_ok=True)
     return folder
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import yaml
 
+from .output_files import write_file
 
 METRIC_TYPE = "chance_f1"  # the evaluate module's name, as push_to_hub's metric_type
 TASK_TYPE = "token-classification"
@@ -181,7 +182,7 @@ def _targets(items: dict, folder, relative: str, force: bool) -> dict:
 def _write(items: dict, targets: dict, text) -> list[Path]:
     for system, target in targets.items():
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text(items[system]), encoding="utf-8")
+        write_file(target, text(items[system]))
     return list(targets.values())
 
 

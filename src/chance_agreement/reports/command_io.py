@@ -18,9 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ..ecosystem.output_files import write_file
 from ..spans.conll import parse_column_spec
 from ..spans.readers import format_names
 from ..spans.readers.base import CROSSING, OFFSET_UNITS
+from ..spans.readers.uima_cas import typesystem_file
 from ..spans.tags import SCHEMES
 
 IMAGE_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
@@ -104,7 +106,8 @@ def add_input_options(parser) -> None:
     parser.add_argument("--widen", action="store_true", help="widen spans off token boundaries to the tokens they touch")
     parser.add_argument("--offsets", choices=OFFSET_UNITS, default=None,
                         help="what character offsets count (default: the format's own; doccano: utf16)")
-    parser.add_argument("--layer", help="INCEpTION files: the span layer (default: NamedEntity)")
+    parser.add_argument("--layer", help="INCEpTION files: the span layer (default: NamedEntity); Label Studio: the "
+                                        "labels control (its from_name) when there are several")
     parser.add_argument("--feature", help="INCEpTION files: the label feature of the layer (default: value)")
     parser.add_argument("--typesystem", help="INCEpTION XMI files: the TypeSystem.xml (default: the one next to the file)")
     parser.add_argument("--crossing", choices=CROSSING, default="error",
@@ -134,7 +137,8 @@ def check_output_path(path) -> Path:
 
 def input_files(specs, typesystem=None) -> list[Path]:
     """The files a command reads for its input ``specs`` (``FILE`` or ``FILE:COLUMN``): each file,
-    a brat ``.ann``'s ``.txt``, the ``.ann``/``.txt`` files of a folder, and ``typesystem``."""
+    a brat ``.ann``'s ``.txt``, the ``.ann``/``.txt`` files of a folder, an ``.xmi`` file's type
+    system (``typesystem``, else the ``TypeSystem.xml`` beside it) and ``typesystem``."""
     files = []
     for spec in specs:
         path = Path(parse_column_spec(spec)[0])
@@ -144,6 +148,8 @@ def input_files(specs, typesystem=None) -> list[Path]:
         files.append(path)
         if path.suffix == ".ann":
             files.append(path.with_suffix(".txt"))
+        beside = typesystem_file(path) if path.suffix.lower() == ".xmi" else None
+        files += [beside] if beside is not None else []
     return files + ([Path(typesystem)] if typesystem else [])
 
 
@@ -181,10 +187,9 @@ def check_outputs(outputs, inputs) -> None:
 
 
 def write_text(path, text: str) -> Path:
-    """Write ``text`` (UTF-8) to ``path`` after ``check_output_path``."""
-    target = check_output_path(path)
-    target.write_text(text, encoding="utf-8")
-    return target
+    """Write ``text`` (UTF-8) to ``path`` after ``check_output_path``, whole or not at all
+    (``ecosystem.output_files.write_file``)."""
+    return write_file(check_output_path(path), text)
 
 
 def emit(text: str, output=None) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import html
 import math
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -35,6 +34,7 @@ from ..reliability.multi_annotator import multi_annotator_agreement
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..spans.annotators import read_annotators
 from ..spans.tags import corpus_spans, effective_scheme
+from ..ecosystem.output_files import write_file
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
 from .annotator_report import annotator_html
@@ -773,9 +773,9 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
 def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, annotator_test=None,
                 **options) -> str:
     """The report page of ``annotations`` (see ``report_data`` for the options); written to
-    ``path`` (UTF-8) when given; ``reading_notes`` (what reading the files changed) are listed
-    under the title; ``annotator_test`` (``annotator_report.run_test``'s report) adds its section.
-    Returns the HTML."""
+    ``path`` (UTF-8, whole or not at all: ``write_file``) when given; ``reading_notes`` (what
+    reading the files changed) are listed under the title; ``annotator_test``
+    (``annotator_report.run_test``'s report) adds its section. Returns the HTML."""
     data = report_data(tokens, annotations, **options)
     if reading_notes:
         data["reading_notes"] = list(reading_notes)
@@ -783,7 +783,7 @@ def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | N
         data["annotator_test"] = annotator_test
     page = render_report(data)
     if path is not None:
-        Path(path).write_text(page, encoding="utf-8")
+        write_file(path, page)
     return page
 
 

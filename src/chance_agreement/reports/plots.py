@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..chance.random_model import start_probabilities
+from ..ecosystem.output_files import write_file
 from .command_io import check_output_path, image_format
 
 FIGURE1_LENGTHS = (1, 5, 10, 15)
@@ -56,7 +57,7 @@ def save_start_distributions(path, n: int = 100, lengths=FIGURE1_LENGTHS, model:
     check_output_path(path)
     ax = plot_start_distributions(n, lengths, model=model)
     ax.figure.tight_layout()
-    ax.figure.savefig(path, format=image_format(path))
+    write_file(path, lambda temporary: ax.figure.savefig(temporary, format=image_format(path)))
     return Path(path)
 
 
@@ -105,7 +106,8 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     if path is not None:
         check_output_path(path)
         ax.figure.tight_layout()
-        ax.figure.savefig(path, bbox_inches="tight", format=image_format(path))
+        write_file(path, lambda temporary: ax.figure.savefig(temporary, bbox_inches="tight",
+                                                             format=image_format(path)))
     return ax
 
 

@@ -35,6 +35,9 @@ class RandomModel:
 
     name: str = ""
     single_segment_uniform: bool = False
+    # Whether a token is covered by at most one segment of an annotator (coverage a probability), so
+    # that expected overlap and matches stay within half of a1 + a2 and k1 + k2.
+    coverage_at_most_one: bool = False
     # Units of at least this many tokens have something for ``prefetch`` to compute (None: none).
     prefetch_length: int | None = None
 

@@ -19,6 +19,7 @@ class NonOverlapping(TabulatedModel):
     """Segments placed uniformly without overlap (``model="non_overlapping"``, the default)."""
 
     name = "non_overlapping"
+    coverage_at_most_one = True
     prefetch_length = bands.LONG_UNIT
 
     def check(self, n: int, lengths: tuple[int, ...]) -> None:

@@ -7,8 +7,8 @@ import sys
 from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
-from ..command_io import (Command, add_input_options, add_span_options, check_outputs, closed_fraction, emit,
-                          input_files, open_fraction, positive_number, read_options, split_names, whole_number)
+from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, closed_fraction,
+                          emit, input_files, open_fraction, positive_number, read_options, split_names, whole_number)
 from ..leaderboard import (FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render,
                            system_name)
 from ..plots import plot_leaderboard
@@ -16,6 +16,9 @@ from ..progress import add_quiet_option
 
 
 def run(args) -> int:
+    if args.model_cards and not args.dataset:
+        raise UsageError("--model-cards needs --dataset ID, the Hub dataset the systems were scored on (e.g. "
+                         "eriktks/conll2003): the cards must not claim a dataset you did not name")
     check_outputs({"--output": args.output, "--plot": args.plot},
                   input_files([args.gold, *args.systems], args.typesystem))
     names = split_names(args.names)
@@ -80,9 +83,11 @@ def arguments(parser) -> None:
                              "each with the system's observed, chance and corrected F1")
     parser.add_argument("--force", action="store_true",
                         help="replace model cards and Eval Results already in --model-cards (never done without it)")
-    parser.add_argument("--dataset", default="conll2003",
-                        help="dataset id (a Hub dataset id for Eval Results) in the model cards (default conll2003)")
-    parser.add_argument("--dataset-name", default="CoNLL-2003", help="dataset name in the model cards")
+    parser.add_argument("--dataset", default=None,
+                        help="the Hub dataset id the systems were scored on (e.g. eriktks/conll2003): required with "
+                             "--model-cards")
+    parser.add_argument("--dataset-name", default=None,
+                        help="dataset name in the model cards (default: the --dataset id)")
     parser.add_argument("--dataset-split", default="test", help="dataset split in the model cards ('' for none)")
     parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
     add_span_options(parser)

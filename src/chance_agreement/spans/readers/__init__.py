@@ -16,7 +16,7 @@ import importlib
 from pathlib import Path
 
 from ..registry import Registry
-from .base import HEAD_BYTES, Annotator, Reader, ReadOptions
+from .base import Annotator, Reader, ReadOptions, file_head
 
 READER_MODULES = ("uima_cas", "webanno_tsv", "label_studio", "prodigy", "doccano", "jsonl", "brat", "conll")
 
@@ -38,13 +38,6 @@ def readers() -> dict[str, Reader]:
 def format_names() -> list[str]:
     """The names of every reader, in detection order (``file_readers.names()``)."""
     return list(file_readers.names())
-
-
-def _head(path: Path) -> bytes:
-    if path.is_dir():
-        return b""
-    with path.open("rb") as handle:
-        return handle.read(HEAD_BYTES)
 
 
 def describe(head: bytes, path: Path) -> str:
@@ -70,7 +63,7 @@ def detect(path) -> Reader:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(2, "no such file", str(path))
-    head = _head(path)
+    head = file_head(path)
     for reader in readers().values():
         if reader.sniff(head, path):
             return reader

@@ -15,6 +15,7 @@ optionally ``resembles(head, path)`` for content close to the format that no rea
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,9 @@ from ..nested import TokenSpan
 
 OFFSET_UNITS = ("codepoint", "utf16", "grapheme")
 CROSSING = ("error", "skip")
-HEAD_BYTES = 65536  # what detection looks at
+BOM = "\ufeff"  # the byte order mark, as a character
+HEAD_BYTES = 65536  # what detection looks at, at least (``file_head``)
+_DECODER = json.JSONDecoder()
 
 
 class SkippedRecordsWarning(UserWarning):
@@ -95,22 +98,56 @@ class Reader:
     resembles: Callable | None = None
 
 
-def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint"):
+def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint",
+                  covered=None):
     """``AnnotatedText`` of ``text`` with ``char_spans`` ``(start, end, label, where)`` whose
     offsets count ``unit`` (``options.offsets`` wins when given); ``tokens``: code-point offsets,
-    or None for ``options.tokenizer`` / ``tokenize``. A span off token boundaries that would fit
-    counted in another unit says so (``--offsets utf16``)."""
+    or None for ``options.tokenizer`` / ``tokenize``; ``covered``: what the file says each span
+    covers (None: it does not say), checked with ``check_covered``. A span off token boundaries
+    (or off its covered text) that would fit counted in another unit says so (``--offsets utf16``)."""
 
     unit = options.offsets or unit
     if tokens is None and options.tokenizer is not None:
         tokens = options.tokenizer(text)
     try:
-        return annotate(text, tokens, _in_code_points(text, char_spans, unit), where, options.widen)
+        return _annotate_in(unit, text, tokens, char_spans, covered, where, options.widen)
     except ValueError as error:
-        hint = _other_unit(text, tokens, char_spans, unit, where)
+        hint = _other_unit(text, tokens, char_spans, covered, unit, where)
         if hint is None:
             raise
         raise ValueError(f"{error}; {hint}") from None
+
+
+def check_covered(where: str, said, text: str, start: int, end: int) -> None:
+    """Refuse a span whose file says it covers ``said`` when ``text[start:end]`` (code points)
+    is not that: its offsets are off, and it would be scored on the wrong tokens.
+
+    Parameters
+    ----------
+    where : str
+        The file and line (or record) of the span, for the error.
+    said : str or None
+        The covered text the file gives (None: the file gives none, nothing to check).
+    text : str
+        The text the offsets point into.
+    start, end : int
+        The span's code-point offsets, end exclusive.
+
+    Raises
+    ------
+    ValueError
+        The covered text differs from the text at the offsets.
+
+    Examples
+    --------
+    >>> check_covered("doc.ann line 1", "Ada", "Ada met Bob", 0, 3)
+    >>> check_covered("doc.ann line 2", "Bob", "Ada met Bob", 4, 7)
+    Traceback (most recent call last):
+    ...
+    ValueError: doc.ann line 2: the annotation says 'Bob' but the text at 4-7 is 'met'
+    """
+    if said is not None and said != text[start:end]:
+        raise ValueError(f"{where}: the annotation says {said!r} but the text at {start}-{end} is {text[start:end]!r}")
 
 
 def _in_code_points(text: str, char_spans, unit: str) -> list:
@@ -121,7 +158,15 @@ def _in_code_points(text: str, char_spans, unit: str) -> list:
             for start, end, label, span_where in char_spans]
 
 
-def _other_unit(text: str, tokens, char_spans, unit: str, where: str) -> str | None:
+def _annotate_in(unit: str, text: str, tokens, char_spans, covered, where: str, widen: bool):
+    """``annotate`` with the offsets counted in ``unit``, after ``check_covered`` of each span."""
+    spans = _in_code_points(text, char_spans, unit)
+    for (start, end, _, span_where), said in zip(spans, covered or []):
+        check_covered(span_where, said, text, start, end)
+    return annotate(text, tokens, spans, where, widen)
+
+
+def _other_unit(text: str, tokens, char_spans, covered, unit: str, where: str) -> str | None:
     """The hint for spans that fail counted in ``unit`` but fit counted in another unit."""
 
     if all(ord(char) <= 0xFFFF for char in text) and unit != "grapheme":
@@ -130,12 +175,75 @@ def _other_unit(text: str, tokens, char_spans, unit: str, where: str) -> str | N
         if other == unit:
             continue
         try:
-            annotate(text, tokens, _in_code_points(text, char_spans, other), where, False)
+            _annotate_in(other, text, tokens, char_spans, covered, where, False)
         except ValueError:
             continue
         return (f"the offsets look like {other} units (the text has characters outside the Basic Multilingual "
                 f"Plane): give --offsets {other}")
     return None
+
+
+def first_array_item(text: str):
+    """The first element of the JSON array that ``text`` starts (None when ``text`` does not start
+    an array, the array is empty, or its first element is not complete JSON)."""
+
+    text = text.lstrip("\ufeff \t\r\n")
+    if not text.startswith("["):
+        return None
+    try:
+        return _DECODER.raw_decode(text[1:].lstrip())[0]
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
+def _holds_first_record(head: bytes) -> bool:
+    """Does ``head`` hold the file's first record whole: the first element of a JSON array, else
+    the first line that is neither blank nor a ``#`` comment (a JSON Lines object, a column row)?
+    XML is sniffed on its first bytes."""
+
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    if text.startswith("<"):
+        return True
+    if text.startswith("["):
+        return text[1:].lstrip().startswith("]") or first_array_item(text) is not None
+    return any(line.strip() and not line.startswith("#") for line in text.split("\n")[:-1])
+
+
+def file_head(path: Path) -> bytes:
+    """What format detection looks at: the first ``HEAD_BYTES`` of ``path``, read on to the end of
+    its first record (``_holds_first_record``) or of the file, so that one long document per line
+    is sniffed whole; a folder has no head (``b""``).
+
+    Parameters
+    ----------
+    path : Path
+        The file (or folder) to detect.
+
+    Returns
+    -------
+    bytes
+        The file's first bytes, the first record complete.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> long = folder / "long.jsonl"
+    >>> _ = long.write_text('{"text": "' + "a " * HEAD_BYTES + '"}\\n{"text": "b"}\\n')
+    >>> file_head(long).count(b"\\n") >= 1
+    True
+    """
+
+    if path.is_dir():
+        return b""
+    with path.open("rb") as handle:
+        head = handle.read(HEAD_BYTES)
+        while not _holds_first_record(head):
+            more = handle.read(len(head))  # doubling: linear in the record's length
+            if not more:
+                break
+            head += more
+    return head
 
 
 def unit_of(annotated, key: str | None = None) -> Unit:
@@ -162,30 +270,72 @@ def read_text(path: Path, *, keep_bom: bool = False) -> str:
         raise
 
 
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate(value) -> str | None:
+    """A lone surrogate (half of a UTF-16 pair: not text, cannot be written as UTF-8) in a string
+    of the decoded JSON ``value``, else None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as error:
+                return item[error.start]
+        elif isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            stack += item
+    return None
+
+
+def _refuse_lone_surrogates(source: str, value, path: Path, number: int | None = None) -> None:
+    """Refuse JSON whose strings hold a lone surrogate (``\\ud800`` escapes decode to one), naming
+    the line of its escape (``number``: the line ``source`` is): it would fail much later, writing
+    the output, naming nothing."""
+    bad = _lone_surrogate(value) if _SURROGATE_ESCAPE.search(source) else None
+    if bad is None:
+        return
+    escape = f"\\u{ord(bad):04x}"
+    if number is None:
+        number = source.count("\n", 0, max(source.lower().find(escape), 0)) + 1
+    raise ValueError(f"{path} line {number}: a string holds {escape}, half of a UTF-16 surrogate pair, which is "
+                     f"not text; fix or remove it in the export")
+
+
 def json_lines(path: Path):
     """``(line number, decoded object)`` of every non-blank line of a JSON Lines file; a line that
-    is not JSON is a ValueError naming the file and line. Lines end at ``\\n`` only."""
+    is not JSON (or holds a lone surrogate) is a ValueError naming the file and line. Lines end at
+    ``\\n`` only."""
 
     for number, line in enumerate(read_text(path).split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            yield number, json.loads(line)
+            record = json.loads(line)
         except json.JSONDecodeError as error:
             raise ValueError(f"{path} line {number}: not valid JSON ({error.msg})") from None
         except RecursionError:
             raise ValueError(f"{path} line {number}: JSON nested too deeply") from None
+        _refuse_lone_surrogates(line, record, path, number)
+        yield number, record
 
 
 def json_document(path: Path):
-    """The decoded JSON document in ``path``; not JSON is a ValueError naming the line."""
+    """The decoded JSON document in ``path``; not JSON (or a lone surrogate) is a ValueError
+    naming the line."""
 
+    text = read_text(path)
     try:
-        return json.loads(read_text(path))
+        document = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"{path} line {error.lineno}: not valid JSON ({error.msg})") from None
     except RecursionError:
         raise ValueError(f"{path}: JSON nested too deeply") from None
+    _refuse_lone_surrogates(text, document, path)
+    return document
 
 
 def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Annotator]:
@@ -198,5 +348,6 @@ def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Ann
             for key, units in groups.items()]
 
 
-__all__ = ["OFFSET_UNITS", "CROSSING", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
-           "Reader", "annotate_text", "unit_of", "warn_skipped", "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]
+__all__ = ["OFFSET_UNITS", "CROSSING", "BOM", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
+           "Reader", "annotate_text", "check_covered", "first_array_item", "file_head", "unit_of", "warn_skipped",
+           "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]

@@ -9,7 +9,8 @@ counts as a span).
 
 Sentence units: every non-blank line of ``doc.txt`` is one sentence (brat's own convention of one
 sentence per line); a span across a line break is an error. Tokens come from ``tokenizer(line)``
-(default ``spans.tokenizer.tokenize``).
+(default ``spans.tokenizer.tokenize``). A byte order mark that starts ``doc.txt`` counts in the
+offsets (brat reads it as a character) but is no token.
 
 As a reader (``brat``): a ``.ann`` file, or a folder whose ``.ann`` files (found at any depth) are
 one annotator's documents; units align with other annotators' by the ``.ann`` file's path (relative
@@ -22,7 +23,7 @@ import re
 from pathlib import Path
 
 from ..annotated_text import AnnotatedText, annotate, char_offset, warn_widened
-from .base import Annotator, Reader, ReadOptions, read_text, unit_of
+from .base import BOM, Annotator, Reader, ReadOptions, check_covered, read_text, unit_of
 
 
 def _text_bound(path: Path, number: int, line: str, text: str):
@@ -40,9 +41,7 @@ def _text_bound(path: Path, number: int, line: str, text: str):
     if not 0 <= start < end <= len(text):
         raise ValueError(f"{where}: span {(start, end, label)!r} is not a non-empty range of the "
                          f"{len(text)}-character text")
-    if len(fields) > 2 and fields[2] != text[start:end]:
-        raise ValueError(f"{where}: the annotation says {fields[2]!r} but the text at {start}-{end} is "
-                         f"{text[start:end]!r}")
+    check_covered(where, fields[2] if len(fields) > 2 else None, text, start, end)
     return start, end, label, where
 
 
@@ -63,9 +62,14 @@ def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedTe
     for number, line in enumerate(text.split("\n"), start=1):
         line_end = line_start + len(line)
         inside = [s for s in spans if line_start <= s[0] < line_end + 1]
+        bom = 1 if number == 1 and line.startswith(BOM) else 0  # counted by the offsets, not a token
         for start, end, label, where in inside:
             if end > line_end:
                 raise ValueError(f"{where}: span {(start, end, label)!r} crosses the end of line {number} of {txt_path.name}")
+            if start < line_start + bom:
+                raise ValueError(f"{where}: span {(start, end, label)!r} covers the byte order mark that starts "
+                                 f"{txt_path.name}")
+        line, line_start = line[bom:], line_start + bom
         if inside and not line.strip():
             raise ValueError(f"{inside[0][3]}: span {inside[0][:3]!r} lies on blank line {number} of {txt_path.name}")
         if line.strip():

@@ -22,12 +22,20 @@ def _rows(head: bytes) -> list[list[str]]:
     return [line.split() for line in lines[:50] if line.split()[0] != "-DOCSTART-"]
 
 
-def _sniff(head: bytes, path: Path) -> bool:
-    widths = {len(fields) for fields in _rows(head)}
-    return len(widths) == 1 and widths.pop() >= 2
-
-
 _TAG = re.compile(r"^(?:O|[BIESLU]-.+|.+-[BIESLU])$")
+
+
+def _json(head: bytes, rows: list) -> bool:
+    """Text that starts as JSON does (``{`` or ``[``) and whose first row does not end in a tag (as
+    a bracket token's row does): JSON, never columns, whatever its spaces split it into."""
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    return text[:1] in ("{", "[") and not (rows and _TAG.match(rows[0][-1]))
+
+
+def _sniff(head: bytes, path: Path) -> bool:
+    rows = _rows(head)
+    widths = {len(fields) for fields in rows}
+    return len(widths) == 1 and widths.pop() >= 2 and not _json(head, rows)
 
 
 def _resembles(head: bytes, path: Path) -> bool:

@@ -6,39 +6,49 @@
   ``completions``). Every annotation is one annotator's reading of the task; the annotator is
   ``completed_by`` (a user id, or a user object: its ``email``, else its ``id``). Cancelled
   (skipped) annotations are left out, with one warning giving the count; predictions are not read.
+  Only regions of ``type`` ``labels`` (Labels on Text) are read: regions of other span types
+  (``hypertextlabels``, ``paragraphlabels``, ...) are counted in one warning, and a file with
+  only those is refused. With several labels controls, ``layer`` (``--layer NAME``) chooses one by
+  its ``from_name`` (else the file is refused); the other controls' regions are counted too.
 - ``JSON-MIN``: an array with one object per annotation: the task's data fields (``text``), ``id``
   (the task), ``annotator``, ``annotation_id`` and the spans under the name of the labels control
-  (``"label": [{"start", "end", "text", "labels": [...]}]``).
+  (``"label": [{"start", "end", "text", "labels": [...]}]``); ``layer`` chooses among several
+  controls by that name, as above.
 
-A span with several labels counts once per label. Tasks align across annotators (and files) by
+A span with several labels counts once per label. A region's ``text`` must be the text at its
+offsets (as brat's covered text must): shifted offsets are an error naming the task and annotation,
+with ``--offsets`` suggested when another unit fits. Tasks align across annotators (and files) by
 their ``id``. Offsets count code points unless ``--offsets`` says otherwise; tokens come from
 the tokenizer. One annotator with two annotations of one task is an error naming the task.
 """
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from pathlib import Path
 
 from ..annotated_text import char_offset, warn_widened
-from .base import Reader, ReadOptions, annotate_text, group_by_annotator, json_document, unit_of, warn_skipped
+from .base import (Reader, ReadOptions, annotate_text, first_array_item, group_by_annotator, json_document, unit_of,
+                   warn_skipped)
 
-SPAN_RESULT_TYPES = ("labels",)
+
+def _first_task(head: bytes):
+    """The first element of the array the file holds (``file_head`` reads it whole), if an object."""
+    item = first_array_item(head.decode("utf-8-sig", errors="replace"))
+    return item if isinstance(item, dict) else None
 
 
-def _array_head(head: bytes) -> str | None:
-    text = head.decode("utf-8-sig", errors="replace").lstrip()
-    return text if text.startswith("[") else None
+def _is_task(item) -> bool:
+    return item is not None and ("annotations" in item or "completions" in item) and "data" in item
 
 
 def _sniff_json(head: bytes, path: Path) -> bool:
-    text = _array_head(head)
-    return text is not None and bool(re.search(r'"(annotations|completions)"\s*:', text)) and '"data"' in text
+    return _is_task(_first_task(head))
 
 
 def _sniff_min(head: bytes, path: Path) -> bool:
-    text = _array_head(head)
-    return text is not None and bool(re.search(r'"(annotator|annotation_id)"\s*:', text)) and not _sniff_json(head, path)
+    item = _first_task(head)
+    return item is not None and ("annotator" in item or "annotation_id" in item) and not _is_task(item)
 
 
 def _tasks(path: Path) -> list:
@@ -48,15 +58,40 @@ def _tasks(path: Path) -> list:
     return tasks
 
 
+def _objects(value, what: str, where: str) -> list:
+    """``value`` as a list of objects (``null``: none), else a ValueError naming ``where``."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise ValueError(f"{where}: {what} must be a list of objects, got {_short(value)}")
+    return value
+
+
+def _task_id(value, where: str):
+    """A task id (a number or a string; None when there is none), else a ValueError."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float, str))):
+        raise ValueError(f"{where}: the task id {_short(value)} is not a number or a string")
+    return value
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _text_of(fields: dict, where: str) -> str:
+    if not isinstance(fields, dict):
+        raise ValueError(f"{where}: the task data must be an object with a 'text' field, got {_short(fields)}")
     if isinstance(fields.get("text"), str):
         return fields["text"]
     strings = [key for key, value in fields.items() if isinstance(value, str)]
     raise ValueError(f"{where}: no 'text' field in the task data (string fields: {strings})")
 
 
-def _char_spans(items, where: str) -> list:
-    spans = []
+def _char_spans(items, where: str) -> tuple[list, list]:
+    """The spans ``(start, end, label, where)`` of the regions ``items`` (one per label), and what
+    each region says it covers (its ``text``, else None) for ``check_covered``."""
+    spans, covered = [], []
     for item in items:
         value = item.get("value", item) if isinstance(item, dict) else None
         if not isinstance(value, dict) or not isinstance(value.get("labels"), list):
@@ -67,7 +102,8 @@ def _char_spans(items, where: str) -> list:
             if not isinstance(label, str) or not label:
                 raise ValueError(f"{where}: span {value!r} has a label that is not a non-empty string")
             spans.append((start, end, label, where))
-    return spans
+            covered.append(value["text"] if isinstance(value.get("text"), str) else None)
+    return spans, covered
 
 
 def _annotator(person) -> str | None:
@@ -79,7 +115,8 @@ def _annotator(person) -> str | None:
 
 
 def _unit(text: str, items, where: str, key, options: ReadOptions):
-    return annotate_text(text, None, _char_spans(items, where), where, options), None if key is None else str(key)
+    spans, covered = _char_spans(items, where)
+    return annotate_text(text, None, spans, where, options, covered=covered), None if key is None else str(key)
 
 
 def _collect(path: Path, entries, options: ReadOptions):
@@ -99,41 +136,87 @@ def _collect(path: Path, entries, options: ReadOptions):
     return group_by_annotator(records, str, str(path), path.stem)
 
 
+def _tally(counts: Counter) -> str:
+    return ", ".join(f"{name} ({count})" for name, count in counts.items())
+
+
+def _control(path: Path, regions, options: ReadOptions):
+    """The labels control whose regions are read, from ``regions`` (the ``(span type, control
+    name)`` of every span region of the file): ``options.layer`` (``--layer``) when given, else the
+    file's one labels control. Regions left out (other span types such as ``hypertextlabels``,
+    other controls) are counted in one warning; a file of span regions none of which is read, or
+    with several labels controls and none chosen, is refused."""
+    controls = Counter(name for kind, name in regions if kind == "labels")
+    if options.layer is not None and controls and options.layer not in controls:
+        raise ValueError(f"{path}: no labels control named {options.layer!r}; the file's labels controls are "
+                         f"{_tally(controls) or 'none'}")
+    if options.layer is None and len(controls) > 1:
+        raise ValueError(f"{path}: text spans of {len(controls)} labels controls, {_tally(controls)} regions: "
+                         f"choose one with --layer NAME")
+    chosen = options.layer if options.layer is not None else next(iter(controls), None)
+    left = Counter(kind if kind != "labels" else f"labels control {name}" for kind, name in regions
+                   if (kind, name) != ("labels", chosen))
+    if left and chosen is None:
+        raise ValueError(f"{path}: no text span to read: the file's span regions are of other types, "
+                         f"{_tally(left)}; this reader reads 'labels' regions of a text (Labels on Text)")
+    warn_skipped(str(path), sum(left.values()), f"span regions of other types or controls ({_tally(left)})")
+    return chosen
+
+
+def _kind(result: dict) -> tuple:
+    """``(span type, control name)`` of a result (a result without a type is a ``labels`` one)."""
+    return str(result.get("type", "labels")), result.get("from_name")
+
+
+def _span_results(annotation: dict, where: str) -> list:
+    """The results of an annotation that are span regions (their type ends in ``labels``)."""
+    return [r for r in _objects(annotation.get("result"), "the result", where) if _kind(r)[0].endswith("labels")]
+
+
 def _read_json(path: Path, options: ReadOptions):
-    cancelled = []
-
-    def entries():
-        for index, task in enumerate(_tasks(path)):
-            where = f"{path} task {task.get('id', index)}"
-            annotations = task.get("annotations", task.get("completions", []))
-            text = _text_of(task.get("data") or {}, where)
-            for annotation in annotations:
-                if annotation.get("was_cancelled"):
-                    cancelled.append(where)
-                    continue
-                items = [r for r in annotation.get("result", []) if r.get("type", "labels") in SPAN_RESULT_TYPES]
-                yield (_annotator(annotation.get("completed_by")), text, items, task.get("id"),
-                       f"{where} annotation {annotation.get('id')}")
-
-    annotators = _collect(path, entries(), options)
-    warn_skipped(str(path), len(cancelled), "cancelled (skipped) annotations")
+    kept, cancelled = [], 0
+    for index, task in enumerate(_tasks(path)):
+        where = f"{path} task {_short(task.get('id', index))}"
+        key, text = _task_id(task.get("id"), where), _text_of(task.get("data") or {}, where)
+        for annotation in _objects(task.get("annotations", task.get("completions")), "annotations", where):
+            if annotation.get("was_cancelled"):
+                cancelled += 1
+                continue
+            annotation_where = f"{where} annotation {_short(annotation.get('id'))}"
+            kept.append((annotation, text, key, annotation_where, _span_results(annotation, annotation_where)))
+    control = _control(path, [_kind(r) for *_, results in kept for r in results], options)
+    entries = ((_annotator(annotation.get("completed_by")), text,
+                [r for r in results if _kind(r) == ("labels", control)], key, where)
+               for annotation, text, key, where, results in kept)
+    annotators = _collect(path, entries, options)
+    warn_skipped(str(path), cancelled, "cancelled (skipped) annotations")
     return annotators
 
 
-def _span_key(item: dict) -> list:
-    return [key for key, value in item.items() if isinstance(value, list) and value
-            and all(isinstance(v, dict) and "labels" in v and "start" in v for v in value)]
+def _region_kind(value) -> str | None:
+    """The span type of a JSON-MIN field: ``labels`` (text regions), another ``...labels`` type,
+    or None (not a list of span regions). A list is regions when any of its objects is one (has a
+    ``...labels`` key, or ``start`` and ``end``): a malformed region among them is then an error
+    naming the item, never a reason to leave the whole list out."""
+    regions = [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    kinds = {key for v in regions for key in v if key.endswith("labels")}
+    if "labels" in kinds or (not kinds and any("start" in v and "end" in v for v in regions)):
+        return "labels"
+    return min(kinds, default=None)
 
 
 def _read_min(path: Path, options: ReadOptions):
+    items = _tasks(path)
+    fields = [{key: kind for key, value in item.items() if (kind := _region_kind(value))} for item in items]
+    control = _control(path, [(kind, key) for item, kinds in zip(items, fields) for key, kind in kinds.items()
+                              for _ in item[key]], options)
+
     def entries():
-        for index, item in enumerate(_tasks(path)):
+        for index, (item, kinds) in enumerate(zip(items, fields)):
             where = f"{path} item {index + 1} (task {item.get('id')}, annotation {item.get('annotation_id')})"
-            keys = _span_key(item)
-            if len(keys) > 1:
-                raise ValueError(f"{where}: spans under several keys {keys}; keep one labels control")
-            items = item[keys[0]] if keys else []
-            yield _annotator(item.get("annotator")), _text_of(item, where), items, item.get("id"), where
+            regions = item[control] if kinds.get(control) == "labels" else []
+            key = _task_id(item.get("id"), where)
+            yield _annotator(item.get("annotator")), _text_of(item, where), regions, key, where
 
     return _collect(path, entries(), options)
 
@@ -145,4 +228,4 @@ READERS = (
                                "spans with start/end/labels)", _sniff_min, _read_min),
 )
 
-__all__ = ["SPAN_RESULT_TYPES", "READERS"]
+__all__ = ["READERS"]

@@ -51,6 +51,33 @@ def _sniff_xmi(head: bytes, path: Path) -> bool:
     return text.startswith("<") and ("http://www.omg.org/XMI" in text or "<xmi:XMI" in text)
 
 
+def typesystem_file(path, chosen=None) -> Path | None:
+    """The type system file an XMI file is read with: ``chosen`` (``--typesystem``), else the
+    ``TypeSystem.xml`` (or ``typesystem.xml``) beside it, else None (DKPro Core's, from cassis).
+
+    Parameters
+    ----------
+    path : str or Path
+        The XMI file.
+    chosen : str or Path, optional
+        The type system given on the command line.
+
+    Returns
+    -------
+    Path or None
+        The file read as the type system, if any.
+
+    Examples
+    --------
+    >>> typesystem_file("annotation/doc/alice.xmi", "types.xml")
+    PosixPath('types.xml')
+    """
+    if chosen:
+        return Path(chosen)
+    folder = Path(path).parent
+    return next((p for p in (folder / "TypeSystem.xml", folder / "typesystem.xml") if p.is_file()), None)
+
+
 def _load(path: Path, options: ReadOptions, xmi: bool):
 
     with warnings.catch_warnings():
@@ -66,8 +93,7 @@ def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
         if not xmi:
             with path.open("rb") as handle:
                 return cassis.load_cas_from_json(handle)
-        typesystem = Path(options.typesystem) if options.typesystem else next(
-            (p for p in (path.parent / "TypeSystem.xml", path.parent / "typesystem.xml") if p.is_file()), None)
+        typesystem = typesystem_file(path, options.typesystem)
         if typesystem is None:
             types = cassis.load_dkpro_core_typesystem()
         else:
@@ -75,7 +101,11 @@ def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
                 types = cassis.load_typesystem(handle)
         with path.open("rb") as handle:
             return cassis.load_cas_from_xmi(handle, typesystem=types, lenient=True)
-    except (ValueError, KeyError, TypeError, AttributeError, SyntaxError) as error:  # cassis's parse errors
+    except RecursionError:
+        raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file (nested too "
+                         f"deeply)") from None
+    except (ValueError, KeyError, TypeError, AttributeError, SyntaxError,
+            cassis.typesystem.TypeNotFoundError) as error:  # cassis's parse errors
         raise ValueError(f"{path}: not a readable UIMA CAS {'XMI' if xmi else 'JSON'} file "
                          f"({type(error).__name__}: {error})") from None
 
@@ -141,4 +171,4 @@ READERS = (
            lambda path, options: _read(path, options, True), EXTRA),
 )
 
-__all__ = ["NAMED_ENTITY", "TOKEN", "SENTENCE", "METADATA", "DEFAULT_FEATURE", "READERS"]
+__all__ = ["NAMED_ENTITY", "TOKEN", "SENTENCE", "METADATA", "DEFAULT_FEATURE", "typesystem_file", "READERS"]
