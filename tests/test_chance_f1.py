@@ -338,7 +338,8 @@ def reference_rows(n, pred_spans, true_spans, model, with_matches):
 
 
 def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_systems):
-    from chance_agreement.chance.corrected_f1 import _EXP_MATCHES, _EXP_OVERLAP, _type_rows
+    from chance_agreement.chance.corrected_f1 import _type_rows
+    from chance_agreement.chance.statistics import EXPECTED_MATCHES, EXPECTED_OVERLAP
     from chance_agreement.chance.random_models import get_model
     from chance_agreement.spans.tags import paired_spans
 
@@ -355,8 +356,8 @@ def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_sy
                 continue
             seen.add(key)
             for name, (overlap, matches) in reference_rows(n, pred, true, "non_overlapping", True).items():
-                assert fast[name][_EXP_OVERLAP] == pytest.approx(overlap, rel=0, abs=1e-12)
-                assert fast[name][_EXP_MATCHES] == pytest.approx(matches, rel=0, abs=1e-12)
+                assert fast[name][EXPECTED_OVERLAP] == pytest.approx(overlap, rel=0, abs=1e-12)
+                assert fast[name][EXPECTED_MATCHES] == pytest.approx(matches, rel=0, abs=1e-12)
                 compared += 1
     assert compared > 1000
 
@@ -444,19 +445,19 @@ def test_every_number_is_bit_identical_under_permutation_and_any_grouping_of_sha
 
 def test_sums_that_used_to_depend_on_order_are_now_exact():
     """Expectations whose naive sums differ in the last bit with the order of the sentences."""
-    from chance_agreement.chance.corrected_f1 import _EXP_OVERLAP
+    from chance_agreement.chance.statistics import EXPECTED_OVERLAP
 
     predictions = [["B-PER"] + ["O"] * n for n in (2, 6, 9, 12)] + [["O", "B-PER", "I-PER"] + ["O"] * 4]
     references = [["O", "B-PER"] + ["O"] * (n - 1) for n in (2, 6, 9, 12)] + [["B-PER"] + ["O"] * 6]
     assert len(predictions[-1]) == len(references[-1])
     total, sentences = corpus_statistics(predictions, references)
-    values = [s.per_type["PER"][_EXP_OVERLAP] for s in sentences]
+    values = [s.per_type["PER"][EXPECTED_OVERLAP] for s in sentences]
     naive = {sum(values[i] for i in order) for order in itertools.permutations(range(len(values)))}
     exact = float(sum(Fraction(v) for v in values))
-    assert total.per_type["PER"][_EXP_OVERLAP] == exact
+    assert total.per_type["PER"][EXPECTED_OVERLAP] == exact
     for order in itertools.permutations(range(len(values))):
         merged = sum((sentences[i] for i in order[1:]), sentences[order[0]])
-        assert merged.per_type["PER"][_EXP_OVERLAP] == exact
+        assert merged.per_type["PER"][EXPECTED_OVERLAP] == exact
     assert len(naive) > 1  # left-to-right float sums of these five numbers depend on the order
 
 
@@ -490,13 +491,13 @@ def test_sentence_statistics_array_gives_the_per_sentence_vectors():
 def test_entity_level_skips_the_token_coverage_and_records_it():
     """The entity level computes only start distributions (issue 11: it used to compute the token
     coverage too and never report it); its statistics refuse to give token-level scores."""
-    from chance_agreement.chance.corrected_f1 import _EXP_OVERLAP
+    from chance_agreement.chance.statistics import EXPECTED_OVERLAP
 
     predictions = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-LOC", "B-LOC"]]
     references = [["B-PER", "O", "O", "B-LOC"], ["B-LOC", "O", "B-LOC"]]
     total, _ = corpus_statistics(predictions, references, levels=("entity",))
     assert total.levels == ("entity",)
-    assert all(vector[_EXP_OVERLAP] == 0 for vector in total.per_type.values())
+    assert all(vector[EXPECTED_OVERLAP] == 0 for vector in total.per_type.values())
     assert scores_from_statistics(total, "entity") == chance_f1(predictions, references, level="entity")
     with pytest.raises(ValueError, match="without token-level expectations"):
         scores_from_statistics(total, "token")

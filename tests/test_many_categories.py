@@ -176,10 +176,11 @@ def dense_sentence_arrays(sentences, level, fields):
 def test_sentence_arrays_hold_the_dense_arrays_bytes(level):
     from chance_agreement.chance.bootstrap_intervals import sentence_arrays
     from chance_agreement.chance.corrected_f1 import corpus_statistics
+    from chance_agreement.chance.statistics import FIELDS
     first, second = tagged(400, 30, seed=8)
     _, sentences = corpus_statistics(second, first)
     types, arrays = sentence_arrays(sentences, level)
-    oracle_types, oracle = dense_sentence_arrays(sentences, level)
+    oracle_types, oracle = dense_sentence_arrays(sentences, level, FIELDS)
     assert types == oracle_types and arrays.tobytes() == oracle.tobytes()
 
 
