@@ -187,6 +187,11 @@ def write_text(path, text: str) -> Path:
     return target
 
 
+def note(text: str) -> None:
+    """A note on standard error: what a default chose or what was left out, never the result itself."""
+    print(f"chance-agreement: note: {text}", file=sys.stderr)
+
+
 def emit(text: str, output=None) -> None:
     """Write a command's result to ``output`` (after ``check_output_path``) or standard output."""
     if output:
@@ -202,7 +207,7 @@ def image_format(path) -> str:
     return suffix if suffix in IMAGE_FORMATS else "png"
 
 
-__all__ = ["IMAGE_FORMATS", "Command", "UsageError", "open_fraction", "whole_number", "positive_number",
+__all__ = ["IMAGE_FORMATS", "note", "Command", "UsageError", "open_fraction", "whole_number", "positive_number",
            "closed_fraction", "add_span_options", "add_input_options", "read_options", "split_names",
            "check_output_path", "input_files", "refuse_written_inputs", "check_outputs", "write_text", "emit",
            "image_format"]
