@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,8 @@ from chance_agreement.reports.team_report import (
 )
 from chance_agreement.spans.conll import write_conll
 from test_leaderboard import _unescaped_cells
+
+DATA = Path(__file__).resolve().parent / "data"
 
 TOKENS = [["John", "lives", "in", "New", "York"], ["Acme", "hired", "Mary", "Smith"]]
 A = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "O", "B-PER", "I-PER"]]
@@ -168,7 +171,11 @@ def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, c
     assert parsed["noise"]["token"]["disagreed"] == 0
     assert any("no instances" in note for note in parsed["notes"]["noise"])
     f1_key = "chance_f1" if count == 2 else "team_chance_f1"
-    assert parsed["notes"][f1_key] == ["a score whose denominator is 0 (no entity on either side) is reported as 0"]
+    notes = parsed["notes"][f1_key]
+    assert [note.split(":")[0] for note in notes] == ["token level", "entity level"]
+    assert all(note.startswith(f"{note.split(':')[0]}: corrected F1 of overall") and note.endswith(
+        "is undefined: no entity on either side, so observed and chance F1 are 0/0") for note in notes)
+    assert parsed[f1_key]["token"]["overall_observed_f1"] is None  # 0/0, never a number
     if count == 2:
         assert parsed["coefficients"]["all"]["cohen_kappa"] is None
         assert any("cohen_kappa" in note for note in parsed["notes"]["coefficients"])
@@ -237,3 +244,34 @@ def test_agreement_shows_progress_on_a_terminal_only(annotator_files):
     assert b"agreement report" in seen and f"{len(SECTIONS)}/{len(SECTIONS)}".encode() in seen
     status, out, seen = run_on_terminal(command + ["--quiet"])
     assert status == 0 and seen == b"" and out.decode() == piped.stdout
+
+
+# --- issue 35 item 2: an undefined score is shown as undefined, with the true reason ---------------
+
+HEADLINES = DATA / "undefined" / "headlines.conll"  # both annotators tag each whole short sentence
+NO_ROOM = "chance F1 is 1, so 1 - chance is 0 (both annotators cover every token): no room for agreement beyond chance"
+
+
+def test_an_undefined_corrected_f1_is_undefined_in_every_format(capsys, tmp_path):
+    assert main(["agreement", str(HEADLINES), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    token = parsed["chance_f1"]["token"]
+    assert token["overall_observed_f1"] == 1.0 and token["overall_chance_f1"] == 1.0
+    assert token["overall_corrected_f1"] is None and token["PER"]["corrected_f1"] is None  # null, not 0.0
+    assert parsed["notes"]["chance_f1"] == [f"{level} level: corrected F1 of LOC, PER, overall is undefined: {NO_ROOM}"
+                                            for level in ("token", "entity")]
+    assert main(["agreement", str(HEADLINES)]) == 0
+    text = capsys.readouterr().out
+    assert "overall        2       1.0000     1.0000     undefined" in text
+    assert f"note: token level: corrected F1 of LOC, PER, overall is undefined: {NO_ROOM}" in text
+    assert "reported as 0" not in text
+    assert main(["agreement", str(HEADLINES), "--format", "markdown"]) == 0
+    assert "| overall | 2 | 1.0000 | 1.0000 | undefined |" in capsys.readouterr().out
+    assert main(["agreement", str(HEADLINES), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["value"] for row in rows if row["row"] == "overall" and row["column"] == "corrected F1"} == {"undefined"}
+    page = tmp_path / "report.html"
+    assert main(["report", f"{HEADLINES}:1", f"{HEADLINES}:2", "-o", str(page)]) == 0
+    html = page.read_text()
+    assert 'data-key="summary/overall_corrected_f1" data-value="">undefined</span>' in html
+    assert f"undefined: {NO_ROOM}" in html

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..chance.chance_corrected import chance_corrected
+from ..chance.chance_corrected import chance_corrected, defined_scores, undefined_reason
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..chance.random_models import get_model
@@ -70,8 +70,19 @@ def _no_interval_reason(team: bool, confidence_level) -> str:
 def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
     """Several annotators: ``team_chance_f1`` (pairwise micro average, each annotator against the
     rest, the m x m pairwise matrix) with its pooled per-sentence scores."""
-    return team_chance_f1(by_item(list(annotations.values())), names=list(annotations), level=level, model=model,
-                          zero_division=0, return_sentence_scores=True, **span_options)
+    items, names = by_item(list(annotations.values())), list(annotations)
+    result = team_chance_f1(items, names=names, level=level, model=model, zero_division=0,
+                            return_sentence_scores=True, **span_options)
+    return _with_defined(result, lambda fill: team_chance_f1(items, names=names, level=level, model=model,
+                                                             zero_division=fill, **span_options))
+
+
+def _with_defined(result: dict, score) -> dict:
+    """``result`` (computed with zero_division=0, with intervals or sentence scores) with its point
+    scores replaced by ``defined_scores(score)``'s: an undefined score None, never a number."""
+    for key, value in defined_scores(score).items():
+        result[key] = {**result[key], **value} if isinstance(value, dict) and result.get(key) else value
+    return result
 
 
 def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[list[int]], list[str]]:
@@ -154,8 +165,10 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["compared"] = f"every pair of the {len(names)} annotators, pooled"
     else:
         reference, other = names[0], names[1]
-        data["result"] = chance_f1(annotations[other], annotations[reference], level=level, model=model,
-                                   zero_division=0, return_sentence_scores=True, **span_options, **intervals)
+        pair = {"predictions": annotations[other], "references": annotations[reference], "level": level,
+                "model": model, **span_options}
+        data["result"] = _with_defined(chance_f1(**pair, zero_division=0, return_sentence_scores=True, **intervals),
+                                       lambda fill: chance_f1(**pair, zero_division=fill))
         table, categories = contingency(annotations[other], annotations[reference], **span_options)
         table = table.tolist()
         data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
@@ -253,6 +266,13 @@ def _num(key: str, value, digits: int = 4, tag: str = "td") -> str:
     """A cell with the number rounded and its exact value in ``data-value`` (``data-key`` names it)."""
     exact = "" if value is None else repr(float(value)) if isinstance(value, float) else str(value)
     return f'<{tag} class="num" data-key="{_e(key)}" data-value="{_e(exact)}">{_f(value, digits)}</{tag}>'
+
+
+def _score(key: str, value, tag: str = "td") -> str:
+    """A score cell (``_num``), or "undefined" for an undefined score (None: ``defined_scores``)."""
+    if value is None:
+        return f'<{tag} class="num" data-key="{_e(key)}" data-value="">undefined</{tag}>'
+    return _num(key, value, tag=tag)
 
 
 def _interval(result: dict, key: str, data_key: str, reason: str = "not computed") -> str:
@@ -502,10 +522,12 @@ def _summary(data: dict) -> str:
     corrected = result["overall_corrected_f1"]
     f1_card = _card(
         "Chance-corrected F1" + (" (all pairs pooled)" if team else ""),
-        _num("summary/overall_corrected_f1", corrected, tag="span"),
+        _score("summary/overall_corrected_f1", corrected, tag="span"),
         f'{_interval(result, "overall_corrected_f1", "summary/overall_corrected_f1_ci", data["no_interval"])}<br>'
-        f'observed F1 {_num("summary/overall_observed_f1", result["overall_observed_f1"], tag="span")}, '
-        f'chance F1 {_num("summary/overall_chance_f1", result["overall_chance_f1"], tag="span")}',
+        f'observed F1 {_score("summary/overall_observed_f1", result["overall_observed_f1"], tag="span")}, '
+        f'chance F1 {_score("summary/overall_chance_f1", result["overall_chance_f1"], tag="span")}'
+        + (f'<br><span class="muted">undefined: {_e(reason)}</span>' if (reason := undefined_reason(
+            {key: result[f"overall_{key}"] for key in SCORES})) else ""),
         f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
         f"number of spans of the same lengths at random ({_e(data['model'].replace('_', '-'))} random model, "
         f"{_e(data['level'])} level), below 0 is worse than chance.")
@@ -555,10 +577,10 @@ def _per_type(data: dict) -> str:
         scores = result[name]
         count = support.get(name, 0) if support else scores.get("number")
         rows.append(f"<tr><th>{_e(name)}</th>{_num(f'types/{name}/number', count)}"
-                    + "".join(_num(f"types/{name}/{key}", scores[key]) for key in SCORES)
+                    + "".join(_score(f"types/{name}/{key}", scores[key]) for key in SCORES)
                     + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci', reason)}</td></tr>")
     overall_support = _num("types/overall/number", support["overall"]) if support else "<td></td>"
-    rows.append(f"<tr><th>overall</th>{overall_support}" + "".join(_num(f"types/overall/{key}", result[f"overall_{key}"])
+    rows.append(f"<tr><th>overall</th>{overall_support}" + "".join(_score(f"types/overall/{key}", result[f"overall_{key}"])
                                                                    for key in SCORES)
                 + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci', reason)}</td></tr>")
     chart = bar_chart([(name, [result[name][key] for key in SCORES]) for name in types]
@@ -664,7 +686,7 @@ def _team(data: dict) -> str:
         _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
         for a in range(len(labels)))
     rows = "".join(f"<tr><th>{_e(name)}</th>" + "".join(
-        _num(f"annotators/{name}/{key}", team["per_annotator"][name][key]) for key in SCORES) + "</tr>" for name in labels)
+        _score(f"annotators/{name}/{key}", team["per_annotator"][name][key]) for key in SCORES) + "</tr>" for name in labels)
     bars = bar_chart([(name, [team["per_annotator"][name][key] for key in SCORES]) for name in labels],
                      label="each annotator against the rest")
     body = (f'<h3>Pairwise corrected F1</h3><div class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
@@ -689,9 +711,7 @@ def _leaderboard(data: dict) -> str:
         change = row["rank_change"]
         arrow = ('<span class="up">&#9650; +%d</span>' % change if change and change > 0 else
                  '<span class="down">&#9660; %d</span>' % change if change else "0")
-        scores = "".join(_num(f"{key}/{k}", row[k]) for k in SCORES[:2]) + (
-            _num(f"{key}/corrected_f1", row["corrected_f1"]) if row["corrected_f1"] is not None else
-            f'<td class="num" data-key="{_e(key)}/corrected_f1" data-value="">undefined</td>')
+        scores = "".join(_score(f"{key}/{k}", row[k]) for k in SCORES)
         rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
                     + scores
                     + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci', _row_reason(row, data))}</td>"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..chance.chance_corrected import has_room
+from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
 from ..chance.random_models import get_model
 from ..spans.annotators import read_annotators
@@ -160,11 +160,9 @@ def split_sentences(chances, split: float) -> dict[str, list[int]]:
 
 
 def _scores(stats: ChanceStatistics, level: str) -> dict:
-    """Overall observed, chance and corrected F1; corrected None where it is undefined (chance F1 1)."""
-    result = scores_from_statistics(stats, level, zero_division=0)
-    chance = result["overall_chance_f1"]
-    return {"observed_f1": result["overall_observed_f1"], "chance_f1": chance,
-            "corrected_f1": result["overall_corrected_f1"] if has_room(chance) else None}
+    """Overall observed, chance and corrected F1; None where undefined (``defined_scores``)."""
+    result = defined_scores(lambda fill: scores_from_statistics(stats, level, zero_division=fill))
+    return {key: result[f"overall_{key}"] for key in ("observed_f1", "chance_f1", "corrected_f1")}
 
 
 def undefined_notes(rows) -> list[str]:
@@ -172,13 +170,13 @@ def undefined_notes(rows) -> list[str]:
     notes = []
     for row in rows:
         for prefix in ("", *(f"{subset}_" for subset in SUBSETS)):
-            chance = row.get(f"{prefix}chance_f1")
-            if chance is None or row[f"{prefix}corrected_f1"] is not None:
-                continue
-            why = ("both cover every token" if chance <= 1.0 else
-                   "random segments stack under the overlapping model")
-            notes.append(f"{row['system']}: {prefix.replace('_', ' ')}corrected F1 is undefined: chance F1 is "
-                         f"{chance:.6g} ({why}), no room for agreement beyond chance; not ranked")
+            if f"{prefix}corrected_f1" not in row or row.get(f"{prefix}sentences") == 0:
+                continue  # no such subset, or an empty one ("-")
+            reason = undefined_reason({key: row[f"{prefix}{key}"] for key in ("observed_f1", "chance_f1",
+                                                                               "corrected_f1")})
+            if reason is not None:
+                notes.append(f"{row['system']}: {prefix.replace('_', ' ')}corrected F1 is undefined: {reason}; "
+                             f"not ranked")
     return notes
 
 
@@ -293,9 +291,10 @@ def _columns(board: dict) -> list[tuple[str, str]]:
 
 
 def _cell(key: str, value, digits: int, row: dict | None = None) -> str:
-    if value is None:
-        defined_chance = row is not None and row.get(key.replace("corrected_f1", "chance_f1")) is not None
-        return "undefined" if key.endswith("corrected_f1") and defined_chance else "-"
+    if value is None:  # an undefined score of a scored (sub)set, else nothing to show
+        score = next((name for name in ("observed_f1", "chance_f1", "corrected_f1") if key.endswith(name)), None)
+        scored = score is not None and row is not None and row.get(f"{key[:-len(score)]}sentences", 0) > 0
+        return "undefined" if scored else "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if key.endswith("rank_change"):

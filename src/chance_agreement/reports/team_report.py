@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..chance.corrected_f1 import LEVELS, chance_f1
+from ..chance.chance_corrected import defined_scores, undefined_reason
+from ..chance.corrected_f1 import LEVELS, corpus_total, scores_from_statistics
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
@@ -31,7 +32,7 @@ from ..reliability.contingency_table import NOTHING, TooManyCategories, continge
 from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
 from ..reliability.table_coefficients import get_coefficient, titles
-from ..chance.team_f1 import by_item, team_chance_f1
+from ..chance.team_f1 import by_item, team_scores, team_statistics
 from ..spans.annotators import read_annotators
 from .command_io import UsageError
 from .progress import progress as show_progress
@@ -46,7 +47,7 @@ NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_ite
               "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
 SHOWN_CATEGORIES = 40  # categories of a contingency table in text, Markdown and CSV (JSON: all)
-ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
+UNDEFINED = "undefined"  # how text, Markdown and CSV show an undefined score (JSON: null)
 
 
 @dataclass
@@ -118,55 +119,87 @@ def reading_notes(team) -> list[str]:
 # --- sections ------------------------------------------------------------------------------------
 
 
-def _per_type_table(result: dict, title: str) -> Table:
-    types = [key for key, value in result.items() if isinstance(value, dict)]
-    rows = [[name, result[name]["number"], result[name]["observed_f1"], result[name]["chance_f1"],
-             result[name]["corrected_f1"]] for name in types]
-    support = sum(result[name]["number"] for name in types)
-    rows.append(["overall", support, result["overall_observed_f1"], result["overall_chance_f1"],
-                 result["overall_corrected_f1"]])
-    return Table(title, ["type", "support", "observed F1", "chance F1", "corrected F1"], rows)
+def _score_cell(value, scored: bool = True):
+    """A score as a table cell: ``UNDEFINED`` for an undefined score (None in the data) of something
+    that was scored, None ("-") for something that was not (an annotator or pair sharing no sentence)."""
+    if not scored:
+        return None
+    return UNDEFINED if value is None else value
+
+
+def _shown(scores) -> list:
+    """The three scores of a row as table cells (``_score_cell``; a row of None: not scored)."""
+    return [_score_cell(None if scores is None else scores[key], scores is not None) for key in SCORES]
+
+
+def _undefined_notes(level: str, rows) -> list[str]:
+    """Per reason, the rows ``(name, scores)`` whose corrected F1 is undefined (``undefined_reason``)."""
+    by_reason: dict[str, list[str]] = {}
+    for name, scores in rows:
+        reason = None if scores is None else undefined_reason(scores)
+        if reason is not None:
+            by_reason.setdefault(reason, []).append(name)
+    return [f"{level} level: corrected F1 of {', '.join(names)} is undefined: {reason}"
+            for reason, names in by_reason.items()]
+
+
+def _type_rows(result: dict) -> list[tuple[str, dict]]:
+    """``(name, scores)`` of every entity type, then ``("overall", ...)``."""
+    rows = [(name, value) for name, value in result.items()
+            if isinstance(value, dict) and name != "per_annotator"]
+    return rows + [("overall", {key: result[f"overall_{key}"] for key in SCORES})]
 
 
 def chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
-    """Two annotators: chance-corrected F1 per type at token and entity level."""
+    """Two annotators: chance-corrected F1 per type at token and entity level, undefined scores
+    None (``defined_scores``) with the reason in the notes."""
     if len(annotations.tags) != 2:
         return None
     reference, other = annotations.tags
-    data, tables = {}, []
+    total = corpus_total(other, reference, model=options["model"], levels=LEVELS, **options["span"])
+    data, tables, notes = {}, [], []
     for level in LEVELS:
-        result = chance_f1(other, reference, level=level, model=options["model"], zero_division=0,
-                           **options["span"])
+        result = defined_scores(lambda fill: scores_from_statistics(total, level, fill))
         data[level] = result
-        tables.append(_per_type_table(result, f"{level} level"))
+        rows = _type_rows(result)
+        support = [result[name]["number"] for name, _ in rows[:-1]]
+        tables.append(Table(f"{level} level", ["type", "support", "observed F1", "chance F1", "corrected F1"],
+                            [[name, number, *_shown(scores)] for (name, scores), number in zip(rows, support + [sum(support)])]))
+        notes += _undefined_notes(level, rows)
     title = (f"Chance-corrected F1, {annotations.names[1]} against {annotations.names[0]} "
              f"({options['model'].replace('_', '-')} random model)")
-    return Section("chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
+    return Section("chance_f1", title, data, tables, notes)
 
 
 def team_chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
     """More than two annotators: the team's chance-corrected F1 (pairwise micro average) per type,
-    each annotator against the rest, and the matrix of pairwise corrected F1, at both levels."""
+    each annotator against the rest, and the matrix of pairwise corrected F1, at both levels;
+    undefined scores None with the reason in the notes."""
     if len(annotations.tags) < 3:
         return None
-    data, tables = {}, []
+    data, tables, notes = {}, [], []
+    names = annotations.names
     for level in LEVELS:
-        result = team_chance_f1(by_item(annotations.tags), names=annotations.names, level=level, model=options["model"],
-                                zero_division=0, **options["span"])
+        _, pairs = team_statistics(annotations.items, names=names, level=level, model=options["model"],
+                                   **options["span"])
+        result = defined_scores(lambda fill: team_scores(names, pairs, level, fill))
         data[level] = result
+        rows = _type_rows(result)
         tables.append(Table(f"{level} level, the team (every pair pooled)",
                             ["type", "observed F1", "chance F1", "corrected F1"],
-                            [[name, *(result[name][key] for key in SCORES)]
-                             for name, value in result.items() if isinstance(value, dict) and name != "per_annotator"]
-                            + [["overall", *(result[f"overall_{key}"] for key in SCORES)]]))
+                            [[name, *_shown(scores)] for name, scores in rows]))
         tables.append(Table(f"{level} level, each annotator against the rest",
                             ["annotator", "observed F1", "chance F1", "corrected F1"],
-                            [[name, *((scores or {}).get(key) for key in SCORES)]
-                             for name, scores in result["per_annotator"].items()]))
-        tables.append(Table(f"{level} level, corrected F1 of every pair", ["", *annotations.names],
-                            [[name, *row] for name, row in zip(annotations.names, result["pairwise_corrected_f1"])]))
+                            [[name, *_shown(scores)] for name, scores in result["per_annotator"].items()]))
+        met = [[pairs.get((min(i, j), max(i, j))) is not None for j in range(len(names))] for i in range(len(names))]
+        tables.append(Table(f"{level} level, corrected F1 of every pair", ["", *names],
+                            [[name, *map(_score_cell, row, met_row)]
+                             for name, row, met_row in zip(names, result["pairwise_corrected_f1"], met)]))
+        pair_rows = [(f"{names[i]} and {names[j]}", {key: result[f"pairwise_{key}"][i][j] for key in SCORES})
+                     for (i, j), totals in pairs.items() if totals is not None]
+        notes += _undefined_notes(level, rows + list(result["per_annotator"].items()) + pair_rows)
     title = f"Chance-corrected F1 of the team ({options['model'].replace('_', '-')} random model)"
-    return Section("team_chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
+    return Section("team_chance_f1", title, data, tables, notes)
 
 
 def _coefficient_rows() -> list[str]:
@@ -385,7 +418,7 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
     return writers[fmt]()
 
 
-__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "ZERO_DIVISION_NOTE", "Table", "Section",
+__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "UNDEFINED", "Table", "Section",
            "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
            "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
            "SECTIONS", "build_report",
