@@ -31,7 +31,9 @@ from chance_agreement.reports.team_report import (
     load_annotations,
     render,
 )
+from chance_agreement.spans.annotators import read_annotators
 from chance_agreement.spans.conll import write_conll
+from chance_agreement.spans.validation import pair_shared
 from test_leaderboard import _unescaped_cells
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -275,3 +277,68 @@ def test_an_undefined_corrected_f1_is_undefined_in_every_format(capsys, tmp_path
     html = page.read_text()
     assert 'data-key="summary/overall_corrected_f1" data-value="">undefined</span>' in html
     assert f"undefined: {NO_ROOM}" in html
+
+
+# --- issue 35 item 1: annotators who did not all annotate every document -----------------------------
+
+PARTIAL = DATA / "partial"
+
+
+def test_label_studio_with_a_cancelled_annotation_and_a_task_one_annotator_never_got(capsys):
+    """Task 2: annotator 3 cancelled; task 3: annotator 2 never got it; task 4: annotator 1 alone."""
+    export = PARTIAL / "label_studio.json"
+    assert main(["agreement", str(export), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    notes = parsed["reading_notes"]
+    assert notes[0].endswith("Documents per annotator: 1 4, 2 2, 3 2; shared by each pair: 1 and 2 2, 1 and 3 2, "
+                             "2 and 3 1")
+    assert notes[1:] == ["1 document(s) left out: only one annotator holds them:",
+                         f"  {export} task 4 annotation 401 (1 only)"]
+    assert parsed["sentences"] == 3
+    # each pair is scored on the documents both hold, exactly as the two-annotator chance_f1 there
+    team = read_annotators([export], partial=True)
+    _, tags = team.flat()
+    for level in ("token", "entity"):
+        matrix = parsed["team_chance_f1"][level]["pairwise_corrected_f1"]
+        for i, j in combinations(range(3), 2):
+            first, second = pair_shared(tags[i], tags[j])
+            assert matrix[i][j] == chance_f1(second, first, level=level, zero_division=0)["overall_corrected_f1"]
+    assert parsed["notes"]["noise"][0] == ("computed on the 1 of 3 sentence units every annotator holds (it needs "
+                                           "every annotator on every unit)")
+    assert main(["agreement", str(export)]) == 0
+    assert "note: partial coverage: not every annotator holds all 4 documents" in capsys.readouterr().out
+
+
+def test_prodigy_db_out_where_one_annotator_pressed_ignore(capsys):
+    assert main(["agreement", str(PARTIAL / "prodigy.jsonl"), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert "Documents per annotator: ner_news-alice 2, ner_news-bob 1, ner_news-carol 2" in parsed["reading_notes"][0]
+    assert parsed["team_chance_f1"]["token"]["per_annotator"]["ner_news-bob"]["corrected_f1"] is not None
+
+
+def test_doccano_files_covering_different_documents(capsys):
+    alice, bob = PARTIAL / "doccano" / "alice.jsonl", PARTIAL / "doccano" / "bob.jsonl"
+    assert main(["agreement", str(alice), str(bob), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert parsed["reading_notes"] == [
+        "partial coverage: not every annotator holds all 4 documents (sentence units); each pair is scored on the "
+        "documents both hold. Documents per annotator: alice 3, bob 3; shared by each pair: alice and bob 2",
+        "2 document(s) left out: only one annotator holds them:", f"  {alice} line 1 (alice only)",
+        f"  {bob} line 3 (bob only)"]
+    shared = read_annotators([alice, bob], partial=True)
+    assert [" ".join(tokens[:2]) for tokens in shared.tokens] == ["IBM hired", "Marie Curie"]  # documents 2 and 3
+    _, (first, second) = shared.flat()
+    assert parsed["chance_f1"]["token"]["overall_corrected_f1"] == chance_f1(second, first, zero_division=0)[
+        "overall_corrected_f1"]
+
+
+def test_the_html_report_of_a_partial_team_and_a_leaderboard_that_stays_complete(tmp_path, capsys):
+    page = tmp_path / "team.html"
+    assert main(["report", str(PARTIAL / "label_studio.json"), "-o", str(page), "--gamma-samples", "5"]) == 0
+    text = page.read_text()
+    assert "partial coverage: not every annotator holds all 4 documents" in text
+    assert "on the 1 of 3 sentences every annotator annotated" in text
+    capsys.readouterr()
+    alice, bob = PARTIAL / "doccano" / "alice.jsonl", PARTIAL / "doccano" / "bob.jsonl"
+    assert main(["report", str(alice), str(bob), "--leaderboard", "-o", str(tmp_path / "board.html")]) == 1
+    assert "hold different documents" in capsys.readouterr().err  # a system must cover every gold document

@@ -38,6 +38,7 @@ from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
 from .leaderboard import build_leaderboard
 from .table_output import most_used
+from ..spans.validation import complete_items, pair_shared
 from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -85,11 +86,23 @@ def _with_defined(result: dict, score) -> dict:
     return result
 
 
+def _team_noise(items, span_options: dict) -> tuple[dict, list]:
+    """``noise_report_multi`` with its notes, on the sentences every annotator annotated (the noise
+    model needs every annotator on every sentence; a note says so when some are left out)."""
+    indices, complete = complete_items(items)
+    noise, notes = report_with_notes(noise_report_multi, complete, **span_options)
+    if len(indices) < len(items):
+        notes.insert(0, f"on the {len(indices)} of {len(items)} sentences every annotator annotated (the noise "
+                        f"model needs every annotator on every sentence)")
+    return noise, notes
+
+
 def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[list[int]], list[str]]:
-    """The token contingency table of every pair of annotators (first of the pair in the rows), summed."""
+    """The token contingency table of every pair of annotators (first of the pair in the rows), summed
+    over the sentences both annotated (``pair_shared``)."""
     names = list(annotations)
-    tables = [contingency(annotations[b], annotations[a], **span_options)
-              for i, a in enumerate(names) for b in names[i + 1:]]
+    shared = [pair_shared(annotations[a], annotations[b]) for i, a in enumerate(names) for b in names[i + 1:]]
+    tables = [contingency(second, first, **span_options) for first, second in shared if first]
     categories = sorted({c for _, cats in tables for c in cats if c != NOTHING}) + [NOTHING]
     position = {c: i for i, c in enumerate(categories)}
     pooled = np.zeros((len(categories), len(categories)), dtype=np.int64)
@@ -161,7 +174,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
         table, categories = _pooled_contingency(annotations, span_options)
         data["multi"] = multi_annotator_agreement(items, **span_options)
-        data["noise"], data["noise_notes"] = report_with_notes(noise_report_multi, items, **span_options)
+        data["noise"], data["noise_notes"] = _team_noise(items, span_options)
         data["compared"] = f"every pair of the {len(names)} annotators, pooled"
     else:
         reference, other = names[0], names[1]
@@ -206,14 +219,14 @@ def _shown_sentences(tokens, annotations: dict, sentence_scores, max_sentences: 
     names = list(annotations)
     shown_names = names if team else names[:2]
     shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
-    detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name]]
+    detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name] if tags is not None]
     scheme, mode, suffix = span_options["scheme"], span_options["mode"], span_options["suffix"]
     resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
         row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
-                        for name in shown_names}
+                        for name in shown_names if annotations[name][i] is not None}  # absent: not annotated
     support = _team_support(annotations, resolved, mode, suffix) if team else None
     return {"shown": shown, "left_out": left_out, "annotators": shown_names, "support": support}
 
@@ -222,7 +235,7 @@ def _team_support(annotations: dict, scheme, mode, suffix) -> dict:
     """Entity spans per type, every annotator's together, and their total under ``"overall"``."""
     counts: dict = {"overall": 0}
     for name, tags in annotations.items():
-        for spans in corpus_spans(tags, name, scheme, mode, suffix):
+        for spans in corpus_spans([t for t in tags if t is not None], name, scheme, mode, suffix):
             for span in spans:
                 counts[span[0]] = counts.get(span[0], 0) + 1
                 counts["overall"] += 1
@@ -230,12 +243,15 @@ def _team_support(annotations: dict, scheme, mode, suffix) -> dict:
 
 
 def _check_shapes(tokens, annotations: dict) -> None:
-    """Every annotation has the tokens' sentences, each as long as the tokens' (1-based numbers)."""
+    """Every annotation has the tokens' sentences, each as long as the tokens' (1-based numbers) or
+    None where its annotator did not annotate it."""
     lengths = [len(sentence) for sentence in tokens]
     for name, tags in annotations.items():
         if isinstance(tags, str) or len(tags) != len(lengths):
             raise ValueError(f"{name}: {len(tags)} sentences, the tokens have {len(lengths)}")
         for number, (sentence, length) in enumerate(zip(tags, lengths), start=1):
+            if sentence is None:  # not annotated by this annotator (partial coverage)
+                continue
             if isinstance(sentence, str) or len(sentence) != length:
                 raise ValueError(f"{name}: sentence {number} has {len(sentence)} tags for {length} tokens")
 
@@ -651,7 +667,8 @@ def _sentences(data: dict) -> str:
         key = f"sentences/{row['sentence']}"
         if stacked:
             lines = "".join(f'<div class="who">{_e(name)}</div><div>{_annotated(row["tokens"], row["spans"][name], colours)}</div>'
-                            for name in names)
+                            if name in row["spans"] else f'<div class="who">{_e(name)}</div><div class="muted">not '
+                            f'annotated</div>' for name in names)
             texts = f'<td class="sentence stacked"><div class="stack">{lines}</div></td>'
         else:
             texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
@@ -686,8 +703,9 @@ def _team(data: dict) -> str:
         _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
         for a in range(len(labels)))
     rows = "".join(f"<tr><th>{_e(name)}</th>" + "".join(
-        _score(f"annotators/{name}/{key}", team["per_annotator"][name][key]) for key in SCORES) + "</tr>" for name in labels)
-    bars = bar_chart([(name, [team["per_annotator"][name][key] for key in SCORES]) for name in labels],
+        (_score(f"annotators/{name}/{key}", team["per_annotator"][name][key]) if team["per_annotator"][name] else
+         _num(f"annotators/{name}/{key}", None)) for key in SCORES) + "</tr>" for name in labels)
+    bars = bar_chart([(name, [(team["per_annotator"][name] or {}).get(key) for key in SCORES]) for name in labels],
                      label="each annotator against the rest")
     body = (f'<h3>Pairwise corrected F1</h3><div class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
             f'{note}<h3>Each annotator against the rest</h3><p class="muted">The pooled statistics of the '
@@ -762,20 +780,22 @@ def render_report(data: dict) -> str:
 
 
 def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
-                     scheme=None, mode=None, suffix: bool = False, notes: list | None = None,
+                     scheme=None, mode=None, suffix: bool = False, notes: list | None = None, partial: bool = True,
                      **read_options) -> tuple[list, dict]:
     """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
     (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
     Without a column the first column file's tags are read from ``first_column`` and the others'
     from ``other_column``; one file alone gives all of its annotators. Names are the annotators'
-    ids or file names (with the column when two would be equal); every file must have the first
-    one's documents and tokens. Crossing spans follow ``crossing``; overlapping types become layers;
+    ids or file names (with the column when two would be equal); with ``partial`` (the default)
+    annotators may hold different documents (``spans.annotators.align``: a tag list is None where
+    its annotator did not annotate the sentence; the notes say the coverage), else every file must
+    have the first one's documents. A document's tokens must be the same for every annotator. Crossing spans follow ``crossing``; overlapping types become layers;
     what that changed is appended to ``notes`` when given (``team_report.reading_notes``).
     """
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
-    team = read_annotators(specs, columns=columns, **read_options)
+    team = read_annotators(specs, columns=columns, partial=partial, **read_options)
     if len(team.names) < 2:
         raise ValueError(f"give at least two annotations, got {len(team.names)} in {specs}")
     if names is not None and len(names) != len(team.names):

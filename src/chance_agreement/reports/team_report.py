@@ -33,6 +33,7 @@ from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
 from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import by_item, team_scores, team_statistics
+from ..spans.validation import complete_items
 from ..spans.annotators import read_annotators
 from .command_io import UsageError
 from .progress import progress as show_progress
@@ -78,8 +79,18 @@ class Annotations:
 
     @property
     def items(self) -> list:
-        """Per sentence the annotators' tag sequences (the several-annotator functions' input)."""
+        """Per sentence the annotators' tag sequences (the several-annotator functions' input;
+        None where an annotator does not hold the sentence)."""
         return by_item(self.tags)
+
+    def complete_items(self) -> tuple[list, list, str]:
+        """``(indices, items, note)``: the items every annotator holds and their sentence indices,
+        for the measures that need every annotator on every item (the noise model, gamma), and a
+        note saying so when some are not (else "")."""
+        indices, items = complete_items(self.items)
+        return indices, items, "" if len(indices) == len(self.tokens) else (
+            f"computed on the {len(indices)} of {len(self.tokens)} sentence units every annotator holds (it needs "
+            f"every annotator on every unit)")
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -92,7 +103,7 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
     alone meaning all of its annotators), as tags (``Team.flat``: crossing spans by ``crossing``,
     overlapping types one layer each). Fewer than two annotators, or a wrong number of ``names``,
     is a ``UsageError``; bad files are ValueErrors naming the file and line or document."""
-    team = read_annotators(specs, column=column, **read_options)
+    team = read_annotators(specs, column=column, partial=True, **read_options)
     if len(team.names) < 2:
         raise UsageError("give two or more annotators: files, FILE:COLUMN, or one file with two or more annotators "
                          "(tag columns, or annotator ids)")
@@ -104,9 +115,49 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
     return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team))
 
 
-def reading_notes(team) -> list[str]:
-    """What reading changed: units scored one layer per type, crossing spans left out (each listed)."""
+def coverage_notes(team) -> list[str]:
+    """Partial coverage (annotators holding different documents): the documents per annotator and
+    per pair, and those left out because fewer than two annotators hold them (each listed).
+
+    Parameters
+    ----------
+    team : spans.annotators.Team
+        Read with ``partial=True``.
+
+    Returns
+    -------
+    list of str
+        Empty when every annotator holds every document.
+
+    Examples
+    --------
+    >>> team = read_annotators(["tests/data/partial/doccano/alice.jsonl", "tests/data/partial/doccano/bob.jsonl"],
+    ...                        partial=True)
+    >>> print("\\n".join(coverage_notes(team)))
+    partial coverage: not every annotator holds all 4 documents (sentence units); each pair is scored on the \
+documents both hold. Documents per annotator: alice 3, bob 3; shared by each pair: alice and bob 2
+    2 document(s) left out: only one annotator holds them:
+      tests/data/partial/doccano/alice.jsonl line 1 (alice only)
+      tests/data/partial/doccano/bob.jsonl line 3 (bob only)
+    """
+    coverage = team.coverage()
     notes = []
+    if any(count < coverage["units"] for count in coverage["per_annotator"].values()):
+        held = ", ".join(f"{name} {count}" for name, count in coverage["per_annotator"].items())
+        shared = ", ".join(f"{a} and {b} {count}" for (a, b), count in coverage["pairs"].items())
+        notes.append(f"partial coverage: not every annotator holds all {coverage['units']} documents (sentence "
+                     f"units); each pair is scored on the documents both hold. Documents per annotator: {held}; "
+                     f"shared by each pair: {shared}")
+    if team.left_out:
+        notes.append(f"{len(team.left_out)} document(s) left out: only one annotator holds them:")
+        notes += [f"  {where} ({team.names[index]} only)" for where, index in team.left_out]
+    return notes
+
+
+def reading_notes(team) -> list[str]:
+    """What reading changed: partial coverage (``coverage_notes``), units scored one layer per type,
+    crossing spans left out (each listed)."""
+    notes = coverage_notes(team)
     if team.layered:
         notes.append(f"{team.layered} sentence unit(s) hold overlapping spans of different types: each type is "
                      f"scored in its own layer there (one copy of the unit per type)")
@@ -272,13 +323,16 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     """The noise bound of the subset every annotator agrees on, per token and per entity."""
 
     data, flags = {}, []
+    _, items, coverage = annotations.complete_items()
     for unit in NOISE_UNITS:
         settings = dict(confidence=options["confidence"], max_noise=options["max_noise"], unit=unit, **options["span"])
         try:
+            if not items:
+                raise ValueError("no sentence unit is held by every annotator")
             if len(annotations.tags) == 2:
                 data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0], **settings)
             else:
-                data[unit], notes = report_with_notes(noise_report_multi, annotations.items, **settings)
+                data[unit], notes = report_with_notes(noise_report_multi, items, **settings)
         except ValueError as error:  # e.g. no entity at all: no entity instances
             data[unit] = {"undefined": str(error)}
             continue
@@ -286,7 +340,8 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     rows = [[key, *(data[unit].get(key) for unit in NOISE_UNITS)] for key in NOISE_KEYS]
     title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
-    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
+    notes = [coverage] * bool(coverage)
+    notes += [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
     table = Table("instances = tokens, or spans anyone proposed", ["", *NOISE_UNITS], rows)
     return Section("noise", title, data, [table], notes)
 
@@ -296,7 +351,12 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
     alignments of the best alignment; only with ``gamma_samples`` > 0 (``--gamma-samples``)."""
     if not options.get("gamma_samples"):
         return None
-    result = gamma_agreement(annotations.items, annotators=annotations.names, n_samples=options["gamma_samples"],
+    indices, items, coverage = annotations.complete_items()
+    if not items:
+        return Section("gamma", "Gamma", {"undefined": "no sentence unit is held by every annotator"}, [],
+                       ["not computed: no sentence unit is held by every annotator"])
+    tokens = [annotations.tokens[s] for s in indices]
+    result = gamma_agreement(items, annotators=annotations.names, n_samples=options["gamma_samples"],
                              sampler=options["gamma_sampler"], **options["span"])
     data = result.to_dict(alignment=False)
     rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
@@ -308,18 +368,18 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
               Table("gamma-k per category", ["category", "gamma_k"], [[k, v] for k, v in data["gamma_k"].items()]),
               Table(f"the {len(rows)} most disordered unitary alignments (sentence: type start-end, tokens)",
                     ["disorder", "sentence", *annotations.names],
-                    [[row["disorder"], row["text"], *(_unit_cell(annotations, offsets, row["text"], unit)
-                                                      for unit in row["units"].values())] for row in rows])]
+                    [[row["disorder"], indices[row["text"]], *(_unit_cell(tokens, offsets, row["text"], unit)
+                                                               for unit in row["units"].values())] for row in rows])]
     return Section("gamma", f"Gamma ({result.sampler} sampler, {result.n_samples} samples)", data, tables,
-                   list(result.warnings))
+                   [coverage] * bool(coverage) + list(result.warnings))
 
 
-def _unit_cell(annotations: Annotations, offsets, sentence: int, unit) -> str:
+def _unit_cell(tokens: list, offsets, sentence: int, unit) -> str:
     if unit is None:
         return "-"
     category, start, end = unit
     start, end = int(start - offsets[sentence]), int(end - offsets[sentence])
-    words = annotations.tokens[sentence][start:end] if 0 <= start < end <= len(annotations.tokens[sentence]) else []
+    words = tokens[sentence][start:end] if 0 <= start < end <= len(tokens[sentence]) else []
     return f"{category} {start}-{end} {' '.join(words)}".strip()
 
 

@@ -49,6 +49,8 @@ COMMAND = Command(
     "Annotators come from files of any supported format, detected by content: CoNLL column files (their last "
     "column, FILE:COLUMN, or one file whose tag columns are the annotators), JSONL, brat, Label Studio, doccano, "
     "Prodigy, INCEpTION (CAS JSON/XMI, WebAnno TSV). A file holding several annotators gives them all, named by "
-    "their ids. The documents must hold the same tokens; the first annotator is the reference.")
+    "their ids. A document must hold the same tokens for every annotator; annotators may hold different "
+    "documents (each pair is scored on the documents both hold; the report says the coverage); the first "
+    "annotator is the reference.")
 
 __all__ = ["COMMAND", "whole_number"]

@@ -19,7 +19,8 @@ def run(args) -> int:
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     notes: list = []
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
-                                           crossing=args.crossing, notes=notes, **span, **read_options(args))
+                                           crossing=args.crossing, notes=notes, partial=not args.leaderboard, **span,
+                                           **read_options(args))
     html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
                 model=args.model,
                 max_sentences=args.max_sentences, title=args.title,
