@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ...chance.corrected_f1 import LEVELS, chance_f1
 from ...chance.random_model import MODELS
 from ...spans.conll import check_tag_columns, read_column_file
-from ..command_io import Command, add_span_options, open_fraction, positive_number, whole_number
+from ..command_io import (Command, add_output_option, add_span_options, check_outputs, emit, input_files, open_fraction,
+                          positive_number, whole_number)
+from ..progress import add_quiet_option
 
 
 def format_report(result: dict, digits: int = 4) -> str:
@@ -50,6 +51,7 @@ def format_intervals(result: dict, digits: int = 4) -> str:
 
 
 def run(args) -> int:
+    check_outputs({"--output": args.output}, [] if args.file == "-" else input_files([args.file]))
     columns = read_column_file(args.file)
     reference_column = columns.resolve(args.reference_column)
     prediction_column = columns.resolve(args.prediction_column)
@@ -64,14 +66,13 @@ def run(args) -> int:
                        model=args.model, level=args.level, confidence_level=args.confidence_level,
                        n_resamples=args.n_resamples, random_state=args.random_state)
     if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(f"chance-corrected F1 ({args.level} level, {args.model} random model)\n")
-        print(format_report(result, args.digits))
-        if args.confidence_level is not None:
-            print(f"\n{args.confidence_level:.0%} intervals (sentence bootstrap, {args.n_resamples} resamples, percentile):")
-            print(format_intervals(result, args.digits))
+        emit(json.dumps(result, indent=2) + "\n", args.output)
+        return 0
+    text = f"chance-corrected F1 ({args.level} level, {args.model} random model)\n\n{format_report(result, args.digits)}\n"
+    if args.confidence_level is not None:
+        text += (f"\n{args.confidence_level:.0%} intervals (sentence bootstrap, {args.n_resamples} resamples, "
+                 f"percentile):\n{format_intervals(result, args.digits)}\n")
+    emit(text, args.output)
     return 0
 
 
@@ -88,6 +89,8 @@ def arguments(parser) -> None:
     parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--random-state", type=whole_number, default=None, help="seed of the bootstrap (default: not seeded)")
     add_span_options(parser)
+    add_output_option(parser)
+    add_quiet_option(parser)
 
 
 COMMAND = Command("f1", "observed, chance and corrected F1 of a CoNLL column file", arguments, run)

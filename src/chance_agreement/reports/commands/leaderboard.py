@@ -7,7 +7,7 @@ import sys
 from ...chance.corrected_f1 import LEVELS
 from ...chance.random_model import MODELS
 from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
-from ..command_io import (Command, add_input_options, add_span_options, check_outputs, closed_fraction, emit,
+from ..command_io import (Command, add_input_options, add_output_option, add_span_options, check_outputs, closed_fraction, emit,
                           input_files, note, open_fraction, positive_number, read_options, split_names, whole_number)
 from ..leaderboard import (FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render,
                            system_name)
@@ -77,7 +77,7 @@ def arguments(parser) -> None:
     parser.add_argument("--gold-noise", type=open_fraction, default=None,
                         help="share of noisy items in the gold: adds the noise paper's chance difference")
     parser.add_argument("--format", choices=FORMATS, default="markdown")
-    parser.add_argument("--output", help="write the table to this file instead of standard output")
+    add_output_option(parser, "the table")
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in the Markdown table")
     parser.add_argument("--model-cards", metavar="DIR",

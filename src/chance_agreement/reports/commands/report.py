@@ -9,6 +9,7 @@ from ...chance.random_model import MODELS
 from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, input_files,
                           open_fraction, positive_number, read_options, split_names, whole_number)
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
+from ..progress import add_quiet_option
 
 
 def run(args) -> int:
@@ -60,6 +61,7 @@ def arguments(parser) -> None:
                         help="gamma's random continua: statistical (default), shuffle or random_model")
     add_span_options(parser)
     add_input_options(parser)
+    add_quiet_option(parser)
 
 
 COMMAND = Command("report", "one self-contained HTML page about the agreement of annotations", arguments, run)
