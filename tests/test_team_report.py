@@ -342,3 +342,14 @@ def test_the_html_report_of_a_partial_team_and_a_leaderboard_that_stays_complete
     alice, bob = PARTIAL / "doccano" / "alice.jsonl", PARTIAL / "doccano" / "bob.jsonl"
     assert main(["report", str(alice), str(bob), "--leaderboard", "-o", str(tmp_path / "board.html")]) == 1
     assert "hold different documents" in capsys.readouterr().err  # a system must cover every gold document
+
+
+def test_f1_shows_an_undefined_corrected_f1_as_undefined(capsys):
+    assert main(["f1", str(HEADLINES)]) == 0
+    captured = capsys.readouterr()
+    assert "overall    1.0000    1.0000    1.0000         2    1.0000    1.0000 undefined" in captured.out
+    assert f"note: overall: corrected F1 is undefined: {NO_ROOM}" in captured.out and "set to 0.0" not in captured.err
+    assert main(["f1", str(HEADLINES), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall_corrected_f1"] is None
+    assert main(["f1", str(HEADLINES), "--confidence-level", "0.9", "--n-resamples", "20", "--random-state", "0"]) == 0
+    assert "overall observed [1.0000, 1.0000]  chance [1.0000, 1.0000]  corrected undefined" in capsys.readouterr().out

@@ -182,6 +182,36 @@ def defined_scores(score):
     return _agreed(score(0), score(1))
 
 
+def with_defined_scores(result: dict, score) -> dict:
+    """``result`` (computed with ``zero_division=0``, perhaps with intervals or sentence scores that
+    ``score`` leaves out) with its point scores replaced by ``defined_scores(score)``'s.
+
+    Parameters
+    ----------
+    result : dict
+        A result to update in place (nested dicts are merged one level deep).
+    score : callable
+        As for ``defined_scores``: the same point scores for a given ``zero_division``.
+
+    Returns
+    -------
+    dict
+        ``result``, its undefined point scores None.
+
+    Examples
+    --------
+    >>> from chance_agreement.chance.corrected_f1 import chance_f1
+    >>> tags = [["B-PER", "I-PER"]]
+    >>> result = chance_f1(tags, tags, zero_division=0, return_sentence_scores=True)
+    >>> with_defined_scores(result, lambda fill: chance_f1(tags, tags, zero_division=fill))["overall_corrected_f1"]
+    >>> len(result["sentence_scores"])
+    1
+    """
+    for key, value in defined_scores(score).items():
+        result[key] = {**result[key], **value} if isinstance(value, dict) and result.get(key) else value
+    return result
+
+
 def undefined_message(reason: int, chance: float, what: str, fill: float) -> str:
     """The warning text of one undefined point estimate (``reason`` from ``f1_scores``)."""
     if reason == NO_ENTITIES:
@@ -204,6 +234,7 @@ __all__ = [
     "defined_scores",
     "no_room_reason",
     "undefined_reason",
+    "with_defined_scores",
     "f1_scores",
     "has_room",
     "undefined_message",

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..chance.chance_corrected import chance_corrected, defined_scores, undefined_reason
+from ..chance.chance_corrected import chance_corrected, undefined_reason, with_defined_scores
 from ..chance.corrected_f1 import LEVELS, chance_f1
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..chance.random_models import get_model
@@ -74,16 +74,8 @@ def _team_results(annotations: dict, level: str, model: str, span_options: dict)
     items, names = by_item(list(annotations.values())), list(annotations)
     result = team_chance_f1(items, names=names, level=level, model=model, zero_division=0,
                             return_sentence_scores=True, **span_options)
-    return _with_defined(result, lambda fill: team_chance_f1(items, names=names, level=level, model=model,
-                                                             zero_division=fill, **span_options))
-
-
-def _with_defined(result: dict, score) -> dict:
-    """``result`` (computed with zero_division=0, with intervals or sentence scores) with its point
-    scores replaced by ``defined_scores(score)``'s: an undefined score None, never a number."""
-    for key, value in defined_scores(score).items():
-        result[key] = {**result[key], **value} if isinstance(value, dict) and result.get(key) else value
-    return result
+    return with_defined_scores(result, lambda fill: team_chance_f1(items, names=names, level=level, model=model,
+                                                                   zero_division=fill, **span_options))
 
 
 def _team_noise(items, span_options: dict) -> tuple[dict, list]:
@@ -180,8 +172,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         reference, other = names[0], names[1]
         pair = {"predictions": annotations[other], "references": annotations[reference], "level": level,
                 "model": model, **span_options}
-        data["result"] = _with_defined(chance_f1(**pair, zero_division=0, return_sentence_scores=True, **intervals),
-                                       lambda fill: chance_f1(**pair, zero_division=fill))
+        data["result"] = with_defined_scores(chance_f1(**pair, zero_division=0, return_sentence_scores=True,
+                                                       **intervals), lambda fill: chance_f1(**pair, zero_division=fill))
         table, categories = contingency(annotations[other], annotations[reference], **span_options)
         table = table.tolist()
         data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
