@@ -353,3 +353,14 @@ def test_f1_shows_an_undefined_corrected_f1_as_undefined(capsys):
     assert json.loads(capsys.readouterr().out)["overall_corrected_f1"] is None
     assert main(["f1", str(HEADLINES), "--confidence-level", "0.9", "--n-resamples", "20", "--random-state", "0"]) == 0
     assert "overall observed [1.0000, 1.0000]  chance [1.0000, 1.0000]  corrected undefined" in capsys.readouterr().out
+
+
+def test_spans_shows_an_undefined_corrected_f1_as_undefined(capsys):
+    spans = DATA / "undefined" / "headlines.jsonl"  # the same headlines as span files
+    assert main(["spans", str(spans), str(spans)]) == 0
+    captured = capsys.readouterr()
+    assert "pooled   overall       1.0000    1.0000    1.0000         2    1.0000    1.0000 undefined" in captured.out
+    assert f"note: pooled, overall: corrected F1 is undefined: {NO_ROOM}" in captured.out
+    assert "set to 0.0" not in captured.err
+    assert main(["spans", str(spans), str(spans), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall_corrected_f1"] is None
