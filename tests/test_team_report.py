@@ -184,6 +184,11 @@ def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, c
     assert main(["agreement", *paths]) == 0
     text = capsys.readouterr().out
     assert "note: entity: no instances" in text
+    # undefined values read "undefined" in the tables, never "-" or a number (issue 35 item 2)
+    assert "overall        0    undefined  undefined     undefined" in text or count == 3
+    assert "noise_bound                      1.0000  undefined" in text
+    if count == 2:
+        assert "cohen_kappa          undefined      undefined" in text
 
 
 def test_markdown_and_csv_are_safe_with_hostile_names(annotator_files):

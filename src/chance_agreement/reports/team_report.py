@@ -47,6 +47,7 @@ COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "f
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
               "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
+UNDEFINED_NOISE = ("kappa",)  # noise values whose None means undefined (tolerable_disagreements' None: none)
 SHOWN_CATEGORIES = 40  # categories of a contingency table in text, Markdown and CSV (JSON: all)
 UNDEFINED = "undefined"  # how text, Markdown and CSV show an undefined score (JSON: null)
 
@@ -170,12 +171,17 @@ def reading_notes(team) -> list[str]:
 # --- sections ------------------------------------------------------------------------------------
 
 
+def _cell_of(value, undefined: bool):
+    """A table cell: the value; for None, ``UNDEFINED`` where None means undefined, else None ("-")."""
+    if value is not None:
+        return value
+    return UNDEFINED if undefined else None
+
+
 def _score_cell(value, scored: bool = True):
     """A score as a table cell: ``UNDEFINED`` for an undefined score (None in the data) of something
     that was scored, None ("-") for something that was not (an annotator or pair sharing no sentence)."""
-    if not scored:
-        return None
-    return UNDEFINED if value is None else value
+    return _cell_of(value, True) if scored else None
 
 
 def _shown(scores) -> list:
@@ -284,7 +290,8 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         if left_out:
             shown_notes.append(f"{view}: text, Markdown and CSV show the contingency table's {len(shown)} most used "
                                f"of its {len(categories)} categories; JSON has all of them")
-    rows = [[name, *(columns[view].get(name) for view in columns)] for name in _coefficient_rows()]
+    rows = [[name, *(_cell_of(columns[view].get(name), name in columns[view]) for view in columns)]
+            for name in _coefficient_rows()]  # an undefined coefficient: "undefined", its reason in the notes
     tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
                            ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
@@ -337,7 +344,8 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
             data[unit] = {"undefined": str(error)}
             continue
         flags += [f"{unit}: {note}" for note in notes]  # the model's flags, beside its numbers
-    rows = [[key, *(data[unit].get(key) for unit in NOISE_UNITS)] for key in NOISE_KEYS]
+    rows = [[key, *(_cell_of(data[unit].get(key), key in UNDEFINED_NOISE or "undefined" in data[unit])
+                    for unit in NOISE_UNITS)] for key in NOISE_KEYS]
     title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
     notes = [coverage] * bool(coverage)
