@@ -574,3 +574,15 @@ def test_a_gold_file_that_is_a_system_file_too_takes_the_column_no_system_reads(
     assert f"gold: column 1 of {merged} (the one tag column no system reads;" in err
     assert main(["leaderboard", merged, f"{merged}:2", f"{merged}:3"]) == 2
     assert "which of its columns [1, 4] is the gold? give --gold-column N" in capsys.readouterr().err
+
+
+def test_a_system_and_gold_without_entities_are_undefined_not_zero():
+    """Issue 35 item 2: 0/0 was shown as observed 0.0000 and ranked."""
+    board = build_leaderboard([["O", "O"]], {"quiet": [["O", "O"]], "loud": [["B-PER", "O"]]}, progress=False)
+    rows = {row["system"]: row for row in board["systems"]}
+    assert rows["quiet"]["observed_f1"] is None and rows["quiet"]["observed_rank"] is None
+    assert rows["loud"]["observed_f1"] == 0.0 and rows["loud"]["corrected_f1"] == 0.0
+    assert "quiet: corrected F1 is undefined: no entity on either side, so observed and chance F1 are 0/0; not " \
+           "ranked" in board["notes"]
+    quiet = next(cells for cells in _markdown_rows(render(board, "markdown")) if cells[0] == "quiet")
+    assert quiet[1] == "undefined" and quiet[4] == "undefined"
