@@ -41,15 +41,9 @@ SYSTEM = 0  # which of the three CoNLL-2003 system outputs is scored
 
 def clear_caches() -> None:
     """Forget every cached distribution and expectation (the next call is a first call)."""
-    from chance_agreement.chance import random_model
-    from chance_agreement.chance.random_models import exact_expectations
+    from chance_agreement.chance.random_models import clear_caches as clear_model_caches
 
-    for cached in (random_model._coverage, random_model._start_distribution, random_model._weighted_terms,
-                   random_model._compact_coverage, random_model._compact_start, random_model._long_bands,
-                   random_model._dense_side,
-                   exact_expectations.expected_overlap,
-                   exact_expectations.expected_matches, exact_expectations.single_pair_overlap):
-        cached.cache_clear()
+    clear_model_caches()
 
 
 def best_time(function, repeats: int = REPEATS, clear: bool = True) -> float:

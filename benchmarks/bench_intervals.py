@@ -17,7 +17,7 @@ import warnings
 
 from chance_agreement import chance_f1
 from chance_agreement.chance.bootstrap_intervals import add_intervals
-from chance_agreement.chance.corrected_f1 import FIELDS, corpus_statistics, scores_from_statistics
+from chance_agreement.chance.corrected_f1 import corpus_statistics, scores_from_statistics
 from chance_agreement.chance.system_comparison import compare_statistics
 from chance_agreement.spans.conll import read_conll
 
@@ -50,7 +50,7 @@ def main() -> int:
         result = scores_from_statistics(total, level, zero_division=0)
         alone = timed(lambda: add_intervals(dict(result, **{k: dict(v) for k, v in result.items()
                                                                  if isinstance(v, dict)}),
-                                                sentences, FIELDS, level, 0, 0.95, 1000, 0))
+                                                sentences, level, 0, 0.95, 1000, 0))
         print(f"{level:<8}{point:>9.3f}{with_ci:>11.3f}{with_ci - point:>9.3f}{alone:>19.3f}"
               f"{'yes' if alone <= BUDGET else 'NO':>14}")
     _, sentences_a = corpus_statistics(predictions, references)

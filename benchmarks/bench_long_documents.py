@@ -35,6 +35,8 @@ from pathlib import Path
 
 import numpy as np
 
+from chance_agreement._numerics import portable_math as pm
+
 HERE = Path(__file__).resolve().parent
 TYPES = ("PER", "ORG", "LOC", "QUOTE")
 SEED = 2026
@@ -53,7 +55,7 @@ GOAL = 0.2
 
 def _segment_lengths(rng: np.random.Generator, count: int) -> np.ndarray:
     """``count`` lengths in 1..MAX_LENGTH, ``P(length >= l) = l ** -PARETO_SHAPE`` below the cap."""
-    return np.minimum(np.floor(rng.random(count) ** (-1.0 / PARETO_SHAPE)), MAX_LENGTH).astype(np.int64)
+    return np.minimum(np.floor(pm.exp(pm.log(rng.random(count)) * (-1.0 / PARETO_SHAPE))), MAX_LENGTH).astype(np.int64)
 
 
 def _first_annotator(rng: np.random.Generator, n: int) -> list[tuple[int, int, int]]:
@@ -113,7 +115,7 @@ def long_document_corpus(documents: int = DOCUMENTS, seed: int = SEED, length: i
     rng = np.random.default_rng(seed)
     references, predictions = [], []
     for _ in range(documents):
-        n = length or int(round(math.exp(rng.uniform(math.log(300), math.log(3_000)))))
+        n = length or int(round(pm.exp(rng.uniform(pm.log(300.0), pm.log(3_000.0)))))
         first = _first_annotator(rng, n)
         references.append(_tags(n, first))
         predictions.append(_tags(n, _second_annotator(rng, n, first)))

@@ -26,6 +26,15 @@ from golden_chance_f1 import exact, outputs  # noqa: E402
 TAGS = ("O", "O", "O", "O", "B-PER", "I-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG")
 
 
+def _geometric(rng, p: float) -> int:
+    """Trials up to the first success of probability ``p``: numpy's ``Generator.geometric`` takes
+    libm's log1p for p < 1/3, so its draws may differ between machines; comparisons are exact."""
+    trials = 1
+    while rng.random() >= p:
+        trials += 1
+    return trials
+
+
 def _documents(rng, count: int, length: int, density: float) -> tuple[list, list]:
     """Two annotators of ``count`` long documents: segments of 1-40 tokens covering about ``density``."""
     first, second = [], []
@@ -34,7 +43,7 @@ def _documents(rng, count: int, length: int, density: float) -> tuple[list, list
         t = 0
         while t < length:
             if rng.random() < density / 8:
-                size = int(min(length - t, 1 + rng.geometric(0.15)))
+                size = min(length - t, 1 + _geometric(rng, 0.15))
                 kind = ("PER", "LOC")[int(rng.integers(2))]
                 tags[t : t + size] = [f"B-{kind}"] + [f"I-{kind}"] * (size - 1)
                 t += size + 1

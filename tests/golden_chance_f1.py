@@ -38,7 +38,8 @@ def outputs(references, systems: dict, fast: bool = True) -> dict:
     (``chance_f1`` without sentence scores, the fast path); otherwise from the pass that keeps
     every sentence (``corpus_statistics``, the per-sentence loop)."""
     from chance_agreement import chance_f1
-    from chance_agreement.chance.corrected_f1 import LEVELS as BOTH, _corpus, corpus_statistics
+    from chance_agreement.chance.corrected_f1 import _corpus, corpus_statistics
+    from chance_agreement.chance.statistics import LEVELS as BOTH
 
     out = {}
     with warnings.catch_warnings():

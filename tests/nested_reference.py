@@ -11,8 +11,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from chance_agreement.chance.corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels
-from chance_agreement.chance.exact_sum import exact_dot, ordered_convolve
+from chance_agreement.chance.corrected_f1 import checked_levels
+from chance_agreement.chance.statistics import FIELDS, LEVELS, ChanceStatistics
+from chance_agreement._numerics.exact_sum import exact_dot, ordered_convolve
 from chance_agreement.chance.random_models import RandomModel, get_model
 from chance_agreement.spans.nested import Node, check_lengths, check_span_lists
 

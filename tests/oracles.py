@@ -3,13 +3,13 @@
 segment at a time, with no closed forms, no exact-integer path and no converged band.
 
 - ``band_mass_reference``: the band before the grouped table and the converged band (was
-  ``random_model._band_mass_reference``);
+  ``non_overlapping_bands._band_mass_reference``);
 - ``ordered_matmul_reference``: ``exact_sum.ordered_matmul`` over every product, zeros included
   (before a mostly-zero right factor was multiplied sparsely);
 - ``count_table_reference``: ``document_bands._count_table`` over the whole table at every step
   (before the table was limited to the part a step can reach);
 - ``two_ended_reference``, ``coverage_reference``, ``start_distribution_reference``: what
-  ``random_model._two_ended``, ``_coverage_of`` and ``_start_distribution_of`` computed with
+  ``non_overlapping_bands._two_ended``, ``_coverage_of`` and ``_start_distribution_of`` computed with
   ``reference=True``.
 """
 
@@ -22,10 +22,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from chance_agreement.chance.exact_sum import ordered_matmul
-from chance_agreement.chance.random_model import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
+from chance_agreement._numerics.exact_sum import ordered_matmul, quadratic_form
+from chance_agreement.chance.random_models.non_overlapping_bands import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
-__all__ = ["DenseRatings", "alpha_inference_reference", "band_mass_reference", "cohen_from_table_reference",
+__all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference", "fleiss_value_reference", "band_mass_reference", "cohen_from_table_reference",
            "conger_item_terms_reference", "count_table_reference", "coverage_reference", "family_reference",
            "light_reference", "ordered_matmul_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
            "two_ended_reference", "weighted_counts_reference"]
@@ -33,7 +33,7 @@ __all__ = ["DenseRatings", "alpha_inference_reference", "band_mass_reference", "
 
 def band_mass_reference(slots: int, draws: int, excesses: list[int], length: int, scale: float) -> np.ndarray:
     """``out[t] = scale * sum_{q + x = t} sum_j HG(j; slots, q, draws) D_j(x)`` for ``t < length``,
-    the whole band in one matrix product (``random_model._band_mass``'s oracle)."""
+    the whole band in one matrix product (``non_overlapping_bands._band_mass``'s oracle)."""
     out = np.zeros(length)
     if length == 0:
         return out
@@ -81,7 +81,7 @@ def count_table_reference(excesses: list[int], rows: int, columns: int) -> np.nd
 
 def two_ended_reference(size: int, slots: int, draws: int, excesses: list[int], scale: Fraction, mass: int,
                         complement: bool = False) -> np.ndarray:
-    """``random_model._two_ended`` with the full Proposition-3 band ``E`` at each end."""
+    """``non_overlapping_bands._two_ended`` with the full Proposition-3 band ``E`` at each end."""
     total_excess = sum(excesses)
     scale, mass = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
@@ -92,7 +92,7 @@ def two_ended_reference(size: int, slots: int, draws: int, excesses: list[int], 
 
 
 def coverage_reference(n: int, lengths: tuple[int, ...], model: str) -> np.ndarray:
-    """Coverage probabilities of every token (``random_model._coverage_of``'s oracle)."""
+    """Coverage probabilities of every token (``non_overlapping_bands._coverage_of``'s oracle)."""
     k = len(lengths)
     if model == "overlapping" or k == 1:  # one segment: both models place it uniformly
         cover = np.zeros(n)
@@ -112,7 +112,7 @@ def coverage_reference(n: int, lengths: tuple[int, ...], model: str) -> np.ndarr
 
 
 def start_distribution_reference(n: int, others: tuple[int, ...], length: int, model: str) -> np.ndarray:
-    """``P(start = l)`` of a segment of ``length`` among ``others`` (``random_model._start_distribution_of``'s oracle)."""
+    """``P(start = l)`` of a segment of ``length`` among ``others`` (``non_overlapping_bands._start_distribution_of``'s oracle)."""
     support = n - length + 1
     if model == "overlapping" or not others:
         return np.full(support, 1.0 / support)
@@ -124,7 +124,7 @@ def start_distribution_reference(n: int, others: tuple[int, ...], length: int, m
 
 def conger_item_terms_reference(raw: np.ndarray, weights: np.ndarray, categories: int) -> np.ndarray:
     """Conger's ``lam_ig = n/n_g sum_k (sum_l (d_igl - c_ig p_gl) w_kl) (r pbar_k - p_gk)`` through
-    the dense items x raters x categories arrays (``multi_rater._conger_item_terms``'s oracle, as
+    the dense items x raters x categories arrays (``conger_kappa.conger_item_terms``'s oracle, as
     ``conger_kappa`` computed it before it counted sparsely)."""
     n, r = raw.shape
     onehot = (raw[:, :, None] == np.arange(categories)).astype(float)  # n x r x q
@@ -143,10 +143,10 @@ def conger_item_terms_reference(raw: np.ndarray, weights: np.ndarray, categories
 # built with ``count_matrix`` and every per-item sum a numpy row reduction)
 
 class DenseRatings:
-    """Ratings as the dense items x categories count table (``multi_rater._Data`` before it was sparse)."""
+    """Ratings as the dense items x categories count table (``rater_coefficients.ratings.Ratings`` before it was sparse)."""
 
     def __init__(self, ratings=None, counts=None, categories=None, weights="identity"):
-        from chance_agreement.reliability.multi_annotator import check_counts, count_matrix, rating_codes
+        from chance_agreement.reliability.rater_coefficients.ratings import check_counts, count_matrix, rating_codes
         from chance_agreement.reliability.weights import agreement_weights
 
         self.warnings = []
@@ -191,27 +191,54 @@ def pa_terms_reference(counts, weights):
     return pa, pa_i, r_i, pairable
 
 
-def family_reference(name, counts, weights, warnings, population_size=None, confidence_level=0.95):
-    from chance_agreement.chance.exact_sum import quadratic_form
-    from chance_agreement.reliability.multi_rater import _linearised, _result
+def fleiss_value_reference(counts, weights):
+    """Fleiss' kappa ``1 - D_o / D_e`` (``rater_coefficients.fleiss_kappa``) through the dense
+    items x categories table: each item's terms over all its categories (zeros add no bit)."""
+    from chance_agreement.reliability.table_coefficients.base import pair_disagreement
 
-    q = counts.shape[1]
-    pa, pa_i, r_i, pairable = pa_terms_reference(counts, weights)
-    args = (pairable, population_size, confidence_level, list(warnings))
-    if name == "percent_agreement":
-        return _linearised(pa, pa_i, 0.0, None, *args)
-    if q < 2:
-        return _result(None, pa, None, None, counts.shape[0], confidence_level,
-                       list(warnings) + ["a single category is used: chance-corrected agreement is undefined"])
-    if name == "brennan_prediger":
-        return _linearised(pa, pa_i, float(weights.sum()) / q**2, None, *args)
+    r_i = counts.sum(axis=1)
     pi = (counts / r_i[:, None]).mean(axis=0)
-    if name == "gwet_ac":
-        scale = float(weights.sum()) / (q * (q - 1))
-        return _linearised(pa, pa_i, scale * float((pi * (1 - pi)).sum()),
-                           scale * ordered_matmul(counts, 1 - pi) / r_i, *args)
-    pe_i = ordered_matmul(counts, ordered_matmul((weights + weights.T) / 2, pi)) / r_i
-    return _linearised(pa, pa_i, quadratic_form(pi, weights, pi), pe_i, *args)
+    pairable = r_i >= 2
+    a, r = counts[pairable], r_i[pairable][:, None]
+    identity = np.array_equal(weights, np.eye(weights.shape[0]))
+    others = r - a if identity else weighted_counts_reference(a, 1.0 - weights)
+    chance = pair_disagreement(pi, pi) if identity else quadratic_form(pi, 1.0 - weights, pi)
+    if np.count_nonzero(pi) <= 1 or chance == 0:
+        return None
+    return float(1.0 - float(np.mean(((a / r) * (others / (r - 1))).sum(axis=1))) / chance)
+
+
+def family_reference(name, counts, weights, warnings, population_size=None, confidence_level=0.95):
+    from chance_agreement.chance.chance_corrected import has_room
+    from chance_agreement.reliability.rater_coefficients.base import (
+        NO_PAIRS, ONE_CATEGORY, linearised_variance, result_dict,
+    )
+
+    q, n = counts.shape[1], counts.shape[0]
+    pa, pa_i, r_i, pairable = pa_terms_reference(counts, weights)
+    warnings = list(warnings)
+    if name != "percent_agreement" and q < 2:
+        return result_dict(None, pa, None, None, n, confidence_level,
+                           warnings + ["a single category is used: chance-corrected agreement is undefined"])
+    pi = (counts / r_i[:, None]).mean(axis=0)
+    scale = float(weights.sum()) / (q * (q - 1)) if q > 1 else None
+    pe, pe_i = {
+        "percent_agreement": lambda: (0.0, None),
+        "brennan_prediger": lambda: (float(weights.sum()) / q**2, None),
+        "gwet_ac": lambda: (scale * float((pi * (1 - pi)).sum()), scale * ordered_matmul(counts, 1 - pi) / r_i),
+        "fleiss_kappa": lambda: (quadratic_form(pi, weights, pi),
+                                 ordered_matmul(counts, ordered_matmul((weights + weights.T) / 2, pi)) / r_i),
+    }[name]()
+    if pa is None:
+        return result_dict(None, None, pe, None, n, confidence_level, warnings + [NO_PAIRS])
+    if name == "fleiss_kappa":
+        value = fleiss_value_reference(counts, weights)
+    else:
+        value = float((pa - pe) / (1 - pe)) if has_room(pe) else None
+    if value is None:
+        return result_dict(None, pa, pe, None, n, confidence_level, warnings + [ONE_CATEGORY])
+    variance = linearised_variance(value, pa_i, pe, pe_i, pairable, population_size) if has_room(pe) else None
+    return result_dict(value, pa, float(pe), variance, n, confidence_level, warnings)
 
 
 def per_category_reference(counts, categories, population_size=None, confidence_level=0.95):
@@ -223,10 +250,30 @@ def per_category_reference(counts, categories, population_size=None, confidence_
     return out
 
 
+def alpha_value_reference(counts, weights):
+    """Krippendorff's alpha ``1 - D_o / D_e`` through the dense count table: the coincidence matrix
+    as one integer table per unit size, added in increasing size, distance ``1 - w``."""
+    m_u = counts.sum(axis=1)
+    q = counts.shape[1]
+    coincidences = np.zeros((q, q))
+    for m in np.unique(m_u[m_u >= 2]):
+        rows = counts[m_u == m]
+        coincidences = coincidences + (ordered_matmul(rows.T, rows) - np.diag(rows.sum(axis=0))) / (m - 1.0)
+    delta = 1.0 - weights
+    marginals = coincidences.sum(axis=1)
+    total = float(marginals.sum())
+    used = marginals > 0
+    if total < 2 or not np.any(delta[np.ix_(used, used)] > 0):
+        return None
+    observed = float(np.sum(coincidences * delta) / total)
+    return float(1.0 - observed / float(np.sum(np.outer(marginals, marginals) * delta) / (total * (total - 1.0))))
+
+
 def alpha_inference_reference(data, population_size=None, confidence_level=0.95):
     from chance_agreement.chance.chance_corrected import has_room
-    from chance_agreement.chance.exact_sum import quadratic_form
-    from chance_agreement.reliability.multi_rater import _result, _alpha_variance_terms
+    from chance_agreement._numerics.exact_sum import quadratic_form
+    from chance_agreement.reliability.rater_coefficients.base import result_dict
+    from chance_agreement.reliability.rater_coefficients.krippendorff_alpha import variance_terms
 
     w, warnings = data.weights, list(data.warnings)
     counts = data.counts[data.counts.sum(axis=1) >= 2]
@@ -240,20 +287,22 @@ def alpha_inference_reference(data, population_size=None, confidence_level=0.95)
     pa = (1 - eps) * pa_prime + eps
     pi = (counts / r_bar).mean(axis=0)
     pe = quadratic_form(pi, w, pi)
-    if not has_room(pe):
+    value = alpha_value_reference(counts, w)
+    if value is None:
         return None
-    value = (pa - pe) / (1 - pe)
-    pe_i = ordered_matmul(counts, ordered_matmul((w + w.T) / 2, pi)) / r_bar
-    # the dense inputs; the linearisation itself is the library's (one formula)
-    centre, terms = _alpha_variance_terms(data.raw is not None, agreeing, r_i, pa_prime, value, pe, pe_i, pi)
-    fraction = 0.0 if population_size is None else n / population_size
-    variance = (1 - fraction) / (n * (n - 1)) * float(((terms - centre) ** 2).sum()) if n > 1 else None
-    return _result(float(value), float(pa), pe, variance, n, confidence_level, warnings)
+    variance = None
+    if has_room(pe):
+        pe_i = ordered_matmul(counts, ordered_matmul((w + w.T) / 2, pi)) / r_bar
+        # the dense inputs; the linearisation itself is the library's (one formula)
+        centre, terms = variance_terms(data.raw is not None, agreeing, r_i, pa_prime, value, pe, pe_i, pi)
+        fraction = 0.0 if population_size is None else n / population_size
+        variance = (1 - fraction) / (n * (n - 1)) * float(((terms - centre) ** 2).sum()) if n > 1 else None
+    return result_dict(float(value), float(pa), pe, variance, n, confidence_level, warnings)
 
 
 def cohen_from_table_reference(table, w):
     from chance_agreement.chance.chance_corrected import has_room
-    from chance_agreement.chance.exact_sum import quadratic_form
+    from chance_agreement._numerics.exact_sum import quadratic_form
 
     total = table.sum()
     if total == 0:

@@ -473,7 +473,8 @@ def test_add_batch_splits_through_evaluate_are_bit_identical(metric):
 
 
 def test_sentence_statistics_array_gives_the_per_sentence_vectors():
-    from chance_agreement.chance.corrected_f1 import FIELDS, sentence_statistics_array
+    from chance_agreement.chance.corrected_f1 import sentence_statistics_array
+    from chance_agreement.chance.statistics import FIELDS
 
     predictions = [["B-PER", "I-PER", "O"], ["O", "B-LOC"], ["B-ORG", "O", "O"]]
     references = [["B-PER", "O", "O"], ["O", "B-LOC"], ["O", "O", "B-ORG"]]

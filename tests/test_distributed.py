@@ -11,9 +11,8 @@ import warnings
 
 import pytest
 
-from chance_agreement.chance.corrected_f1 import (
-    FIELDS, ROW_FORMAT, ChanceStatistics, UndefinedMetricWarning, chance_f1, corpus_statistics,
-)
+from chance_agreement.chance.corrected_f1 import UndefinedMetricWarning, chance_f1, corpus_statistics
+from chance_agreement.chance.statistics import FIELDS, ROW_FORMAT, ChanceStatistics
 from chance_agreement.ecosystem.sharding import merge_statistics, scores_from_shards, sentence_statistics_batch
 from conftest import REPO
 

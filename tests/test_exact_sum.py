@@ -1,4 +1,4 @@
-"""Exactly rounded, exactly mergeable sums (chance.exact_sum): any grouping, any order, one result."""
+"""Exactly rounded, exactly mergeable sums (_numerics.exact_sum): any grouping, any order, one result."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chance_agreement.chance.exact_sum import (
+from chance_agreement._numerics.exact_sum import (
     add_exactly, exact_dot, exact_partials, merge_exactly, ordered_convolve, ordered_matmul, quadratic_form)
 from oracles import ordered_matmul_reference
 
@@ -76,20 +76,20 @@ def test_a_mostly_zero_right_factor_gives_the_dense_products_bits(m, inner, colu
     products in the dense loop's order, short and long inner dimensions alike: the same bytes."""
     rng = np.random.default_rng(seed)
     right = np.where(rng.random((inner, columns)) < density, rng.random((inner, columns)) * 10, 0.0)
-    left = rng.integers(0, 5, (m, inner)).astype(float) if whole else rng.standard_normal((m, inner)) * 1e3
+    left = rng.integers(0, 5, (m, inner)).astype(float) if whole else (2 * rng.random((m, inner)) - 1) * 1e3
     right = np.round(right) if whole else right
     assert ordered_matmul(left, right).tobytes() == ordered_matmul_reference(left, right).tobytes()
 
 
 def test_the_sparse_product_in_small_chunks_gives_the_same_bits(monkeypatch):
     """Columns taken a few products at a time (both inner-dimension regimes): the same bytes."""
-    from chance_agreement.chance import exact_sum
+    from chance_agreement._numerics import exact_sum
 
     monkeypatch.setattr(exact_sum, "_SPARSE_CHUNK", 50)
     rng = np.random.default_rng(7)
     for inner in (100, 300):
         right = np.where(rng.random((inner, 200)) < 0.01, rng.random((inner, 200)), 0.0)
-        left = rng.standard_normal((7, inner))
+        left = 2 * rng.random((7, inner)) - 1
         assert ordered_matmul(left, right).tobytes() == ordered_matmul_reference(left, right).tobytes()
 
 
@@ -100,3 +100,18 @@ def test_quadratic_form_and_convolution_match_numpy():
     a, b = rng.random(40), rng.random(7)
     np.testing.assert_allclose(ordered_convolve(a, b), np.convolve(a, b), rtol=1e-13)
     assert ordered_convolve(a, np.zeros(0)).size == 0
+
+
+def test_ordered_matmul_gives_the_same_bits_for_any_memory_layout():
+    """A column-major or strided ``left`` gives the bits of the row-major one (numpy's pairwise
+    reduction follows the memory layout: before, a Fortran-ordered weight matrix came out one
+    rounding apart in the long-inner-dimension path)."""
+    rng = np.random.default_rng(3)
+    left = rng.random((40, 300)) - 0.5
+    right = rng.random((300, 3)) - 0.5  # inner dimension longer than the columns: the reduce path
+    expected = ordered_matmul(left, right)
+    wide = np.zeros((40, 600))
+    wide[:, ::2] = left
+    for variant in (np.asfortranarray(left), wide[:, ::2], left.T.copy().T):
+        np.testing.assert_array_equal(ordered_matmul(variant, right), expected)
+        np.testing.assert_array_equal(ordered_matmul(variant, right[:, 0]), expected[:, 0])

@@ -23,7 +23,8 @@ from chance_agreement.chance.bootstrap_intervals import (
     scores_from_sums,
     sentence_arrays,
 )
-from chance_agreement.chance.corrected_f1 import FIELDS, UndefinedMetricWarning, corpus_statistics, scores_from_statistics
+from chance_agreement.chance.corrected_f1 import UndefinedMetricWarning, corpus_statistics, scores_from_statistics
+from chance_agreement.chance.statistics import FIELDS
 from chance_agreement.chance.system_comparison import compare_statistics
 from chance_agreement.reports.cli import main
 
@@ -126,7 +127,7 @@ def test_weight_vector_bootstrap_equals_resampling_sentences_by_brute_force(leve
     n_resamples = 300
     draws = np.random.default_rng(7).integers(0, len(sentences), size=(n_resamples, len(sentences)), dtype=np.int32)
     oracle = _oracle_quantiles(sentences, draws, level, 0.8)
-    fast = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=0.8, n_resamples=n_resamples, random_state=7,
+    fast = bootstrap_scores(sentences, level, confidence_level=0.8, n_resamples=n_resamples, random_state=7,
                             zero_division=0)
     for score in SCORES:
         assert np.allclose(fast["overall"][score], oracle["overall"][score], rtol=1e-12, atol=1e-12)
@@ -157,7 +158,7 @@ def test_property_bootstrap_equals_brute_force_on_random_corpora(corpus, seed, z
     draws = np.random.default_rng(seed).integers(0, len(sentences), size=(n_resamples, len(sentences)),
                                                  dtype=np.int32)
     oracle = _oracle_quantiles(sentences, draws, "token", 0.8, zero_division)
-    fast = bootstrap_scores(sentences, fields=FIELDS, confidence_level=0.8, n_resamples=n_resamples,
+    fast = bootstrap_scores(sentences, confidence_level=0.8, n_resamples=n_resamples,
                             random_state=seed, zero_division=zero_division)
     for score in SCORES:
         if oracle["overall"][score] is None:  # a resample with chance F1 1: no corrected F1 interval
@@ -233,7 +234,7 @@ def test_scores_from_sums_follow_chance_f1_rules():
 
 def test_bca_agrees_with_scipy_on_a_ratio_statistic():
     _, sentences = corpus_statistics(PREDICTIONS * 5, REFERENCES * 5)
-    _, arrays = sentence_arrays(sentences, "token", FIELDS)
+    _, arrays = sentence_arrays(sentences, "token")
     rows = arrays.sum(axis=1)
 
     def corrected(a, e, d, axis=-1):
@@ -241,10 +242,10 @@ def test_bca_agrees_with_scipy_on_a_ratio_statistic():
 
     reference = stats.bootstrap(tuple(rows.T), corrected, paired=True, vectorized=True, n_resamples=20000,
                                 method="BCa", confidence_level=0.9, random_state=np.random.default_rng(1))
-    ours = bootstrap_scores(sentences, fields=FIELDS, confidence_level=0.9, n_resamples=20000, random_state=2, method="bca")
+    ours = bootstrap_scores(sentences, confidence_level=0.9, n_resamples=20000, random_state=2, method="bca")
     width = reference.confidence_interval.high - reference.confidence_interval.low
     assert np.allclose(ours["overall"]["corrected_f1"], list(reference.confidence_interval), atol=0.05 * width)
-    percentile = bootstrap_scores(sentences, fields=FIELDS, confidence_level=0.9, n_resamples=20000, random_state=2)
+    percentile = bootstrap_scores(sentences, confidence_level=0.9, n_resamples=20000, random_state=2)
     assert ours["overall"]["corrected_f1"] != percentile["overall"]["corrected_f1"]
 
 
@@ -267,7 +268,7 @@ def test_bad_arguments_are_refused(kwargs, error):
 def test_bad_method_is_refused():
     _, sentences = corpus_statistics(PREDICTIONS, REFERENCES)
     with pytest.raises(ValueError, match="method"):
-        bootstrap_scores(sentences, fields=FIELDS, method="basic")
+        bootstrap_scores(sentences, method="basic")
 
 
 def test_evaluate_module_and_flat_configuration(load_metric):
@@ -451,13 +452,13 @@ def templates():
 
 
 def test_bootstrap_interval_covers_the_population_value(templates):
-    rows = sentence_arrays(templates, "token", FIELDS)[1].sum(axis=1)
+    rows = sentence_arrays(templates, "token")[1].sum(axis=1)
     truth = float(scores_from_sums(rows.mean(axis=0))["corrected_f1"])
     rng = np.random.default_rng(12)
     replications, corpus_size, covered = 1000, 200, 0
     for _ in range(replications):
         corpus = [templates[i] for i in rng.integers(0, len(templates), corpus_size)]
-        low, high = bootstrap_scores(corpus, fields=FIELDS, confidence_level=0.95, n_resamples=500,
+        low, high = bootstrap_scores(corpus, confidence_level=0.95, n_resamples=500,
                                      random_state=rng)["overall"]["corrected_f1"]
         covered += low <= truth <= high
     assert 0.93 <= covered / replications <= 0.97, covered / replications
@@ -515,8 +516,8 @@ def test_readme_conll_intervals_and_comparison(conll_systems):
         assert f"{result['overall_corrected_f1']:.4f}" == corrected
         assert "-".join(f"{x:.4f}" for x in result["overall_corrected_f1_ci"]) == corrected_ci
         _, sentences = corpus_statistics(systems[name], references)
-        percentile = bootstrap_scores(sentences, fields=FIELDS, random_state=0)["overall"]["corrected_f1"]
-        bca = bootstrap_scores(sentences, fields=FIELDS, random_state=0, method="bca")["overall"]["corrected_f1"]
+        percentile = bootstrap_scores(sentences, random_state=0)["overall"]["corrected_f1"]
+        bca = bootstrap_scores(sentences, random_state=0, method="bca")["overall"]["corrected_f1"]
         assert np.max(np.abs(np.subtract(percentile, bca))) < 0.002  # "differ by less than 0.002"
     result = compare_systems(systems["CflairWglove_lstmCrf_9303"], systems["CbertWnon_snonMlp_9109"], references,
                              random_state=0)

@@ -10,7 +10,8 @@ import pytest
 import tracemalloc
 
 from chance_agreement import conger_kappa, fleiss_kappa, krippendorff_alpha
-from chance_agreement.reliability import multi_annotator, multi_rater
+from chance_agreement.reliability import multi_annotator
+from chance_agreement.reliability.rater_coefficients.conger_kappa import conger_item_terms
 from chance_agreement.reliability.weights import agreement_weights
 
 from oracles import conger_item_terms_reference
@@ -84,7 +85,7 @@ def test_conger_item_terms_equal_the_dense_arrays(weights, seed):
     counts = np.stack([np.bincount(c[c >= 0], minlength=q) for c in raw.T]).astype(float)
     n_g = counts.sum(axis=1)
     p_gk = counts / n_g[:, None]
-    sparse = multi_rater._conger_item_terms(raw, raw >= 0, p_gk, p_gk.mean(axis=0), w, n_g / n)
+    sparse = conger_item_terms(raw, raw >= 0, p_gk, p_gk.mean(axis=0), w, n_g / n)
     np.testing.assert_allclose(sparse, dense, rtol=1e-12, atol=1e-13)
 
 

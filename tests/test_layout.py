@@ -19,9 +19,10 @@ import chance_agreement
 PACKAGE = "chance_agreement"
 ROOT = Path(chance_agreement.__file__).resolve().parent
 
-# lowest first: spans from tags and files, the chance model, classical reliability coefficients, noise of the
-# agreed subset, hooks into the ecosystem, what people read
-LAYERS = ("spans", "chance", "reliability", "noise", "ecosystem", "reports")
+# lowest first: generic numerics with the same bits on every machine (private), spans from tags and files,
+# the chance model, classical reliability coefficients, noise of the agreed subset, hooks into the
+# ecosystem, what people read
+LAYERS = ("_numerics", "spans", "chance", "reliability", "noise", "ecosystem", "reports")
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from chance_agreement.chance.exact_sum import sparse_row_sums
+from chance_agreement._numerics.exact_sum import sparse_row_sums
 from chance_agreement.reliability import multi_rater
 from chance_agreement.reliability.multi_rater import (
     fleiss_kappa_per_category, light_kappa, multi_rater_agreement,
 )
 from chance_agreement.reliability.multi_rater_tags import multi_rater_report
+from chance_agreement.reliability.rater_coefficients.light_kappa import cohen_pair
 
 from oracles import DenseRatings, alpha_inference_reference, family_reference, light_reference, per_category_reference
 from test_large_nominal import labelled, traced_peak
@@ -51,7 +52,7 @@ def test_sparse_row_sums_are_numpys_row_reduction(n_rows, length, seed, whole):
     table = np.zeros((n_rows, length))
     for i in range(n_rows):
         for _ in range(int(rng.integers(0, 7))):
-            value = rng.standard_normal() * 10.0 ** int(rng.integers(-4, 5))
+            value = (2 * rng.random() - 1) * float(Fraction(10) ** int(rng.integers(-4, 5)))
             table[i, rng.integers(0, length)] = value if whole is None else float(rng.integers(-whole, whole))
     rows, columns = np.nonzero(table)
     assert np.array_equal(sparse_row_sums(rows, columns, table[rows, columns], n_rows, length),
@@ -146,7 +147,7 @@ def test_light_jackknife_without_a_table_per_deleted_item(raw, weights):
         for g, h in itertools.combinations(range(codes.shape[1]), 2):
             both = (codes[:, g] >= 0) & (codes[:, h] >= 0)
             first, second = codes[both, g], codes[both, h]
-            kappa, without = multi_rater._cohen_pair(first, second, np.eye(q), q)
+            kappa, without = cohen_pair(first, second, np.eye(q), q)
             for i in range(first.size):  # delete item i
                 a, b = np.delete(first, i), np.delete(second, i)
                 n_left = a.size

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from chance_agreement import chance_f1, nested_chance_f1
-from chance_agreement.chance.corrected_f1 import FIELDS, LEVELS
+from chance_agreement.chance.statistics import FIELDS, LEVELS
 from chance_agreement.chance.nested_f1 import nested_statistics, sample_nested_annotation
 from chance_agreement.spans.nested import build_forest, tags_from_spans
 

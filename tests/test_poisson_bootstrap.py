@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from chance_agreement import ChanceF1State, agreement_report, chance_f1
 from chance_agreement.chance.bootstrap_intervals import SCORES, scores_from_sums, sentence_arrays
-from chance_agreement.chance.corrected_f1 import FIELDS, ChanceStatistics, corpus_statistics, scores_from_statistics
+from chance_agreement.chance.corrected_f1 import corpus_statistics, scores_from_statistics
+from chance_agreement.chance.statistics import ChanceStatistics
 from chance_agreement.chance.poisson_bootstrap import (
     GAMMA, POISSON_THRESHOLDS, PoissonSums, _mix64_int, document_key, limb_columns, limbs_value, poisson_weights,
 )
@@ -262,14 +263,14 @@ def test_the_evaluate_modules_two_processes_give_chance_f1s_poisson_intervals(tm
 
 
 def test_poisson_interval_covers_the_population_value(templates):  # noqa: F811
-    rows = sentence_arrays(templates, "token", FIELDS)[1].sum(axis=1)
+    rows = sentence_arrays(templates, "token")[1].sum(axis=1)
     truth = float(scores_from_sums(rows.mean(axis=0))["corrected_f1"])
     rng = np.random.default_rng(12)  # the corpora of test_intervals' check of the sentence bootstrap
     replications, corpus_size, covered = 1000, 200, 0
     for replication in range(replications):
         corpus = [templates[i] for i in rng.integers(0, len(templates), corpus_size)]
         sums = PoissonSums(seed=replication, n_resamples=500).add_sentences(
-            corpus, np.arange(corpus_size, dtype=np.uint64), FIELDS)
+            corpus, np.arange(corpus_size, dtype=np.uint64))
         low, high = sums.intervals("token", 0.95)["overall"]["corrected_f1"]
         covered += low <= truth <= high
     assert 0.93 <= covered / replications <= 0.97, covered / replications

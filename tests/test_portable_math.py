@@ -1,4 +1,4 @@
-"""chance_agreement.chance.portable_math: accuracy against mpmath at 50 digits, agreement with
+"""chance_agreement._numerics.portable_math: accuracy against mpmath at 50 digits, agreement with
 numpy/scipy over wide ranges, special values, properties, and the same bits under every simulated
 CPU (OpenBLAS core types and numpy's baseline kernels) in fresh subprocesses."""
 
@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from chance_agreement.chance import portable_math as pm
+from chance_agreement._numerics import portable_math as pm
 
 mp.mp.dps = 50
 TINY_NORMAL = 2.2250738585072014e-308
@@ -120,21 +120,21 @@ def _check_ulps(function, reference, inputs, bound: float) -> None:
 def test_exp_within_one_ulp():
     rng = _rng(101)
     x = np.concatenate([rng.uniform(-745.1, 709.78, 2500), rng.uniform(-1, 1, 1000), rng.uniform(-1e-6, 1e-6, 300),
-                        [-745.13, -708.5, -708.3, 0.0, 1e-300, 709.78, 0.5 * math.log(2)]])
+                        [-745.13, -708.5, -708.3, 0.0, 1e-300, 709.78, 0.5 * pm.log(2.0)]])
     _check_ulps(pm.exp, mp.exp, x, 1.0)
 
 
 def test_log_within_one_ulp():
     rng = _rng(102)
-    x = np.concatenate([np.exp(rng.uniform(-744, 709, 2500)), rng.uniform(0.5, 2.0, 1000),
+    x = np.concatenate([pm.exp(rng.uniform(-744, 709, 2500)), rng.uniform(0.5, 2.0, 1000),
                         1.0 + rng.uniform(-1e-7, 1e-7, 300), _edge_floats()])
     _check_ulps(pm.log, mp.log, x, 1.0)
 
 
 def test_log1p_within_one_ulp_also_near_zero():
     rng = _rng(103)
-    x = np.concatenate([rng.uniform(-1, 1, 1500), np.exp(rng.uniform(-744, 709, 1500)),
-                        -np.exp(rng.uniform(-744, -1e-9, 1000)), [-0.999999999, -0.5, -0.2928932188134524]])
+    x = np.concatenate([rng.uniform(-1, 1, 1500), pm.exp(rng.uniform(-744, 709, 1500)),
+                        -pm.exp(rng.uniform(-744, -1e-9, 1000)), [-0.999999999, -0.5, -0.2928932188134524]])
     x = np.concatenate([x, _edge_floats()])
     _check_ulps(pm.log1p, mp.log1p, x[x > -1], 1.0)
 
@@ -157,7 +157,7 @@ def test_sin_pi_within_two_ulp_with_exact_zeros():
 
 def test_gammaln_relative_error_below_1e_14():
     rng = _rng(106)
-    x = np.concatenate([np.exp(rng.uniform(-40, math.log(1e9), 2000)), rng.uniform(0, 12, 1500),
+    x = np.concatenate([pm.exp(rng.uniform(-40, pm.log(1e9), 2000)), rng.uniform(0, 12, 1500),
                         1.0 + rng.uniform(-1e-3, 1e-3, 200), 2.0 + rng.uniform(-1e-3, 1e-3, 200),
                         [1.4616321449683622, 0.5, 1.5, 2.5, 9.999999999999998, 10.0, 1e300], _edge_floats()[:-1]])
     got = pm.gammaln(x)
@@ -193,8 +193,8 @@ def test_log_factorial_exact_table_and_gamma_beyond():
 
 def test_betaln_relative_error_also_with_one_huge_argument():
     rng = _rng(108)
-    a = np.exp(rng.uniform(math.log(1e-3), math.log(1e9), 2500))
-    b = np.exp(rng.uniform(math.log(1e-3), math.log(1e9), 2500))
+    a = pm.exp(rng.uniform(pm.log(1e-3), pm.log(1e9), 2500))
+    b = pm.exp(rng.uniform(pm.log(1e-3), pm.log(1e9), 2500))
     a[:500] = rng.uniform(0.01, 12, 500)
     b[:500] = rng.uniform(0.01, 12, 500)
     a = np.concatenate([a, [1.0, 1.0, 2.0, 10.0, 9.999999999999998, 1e9, 0.5]])
@@ -228,8 +228,8 @@ def _exact_ndtri(p: float, start: float):
 
 def test_ndtri_relative_error_below_1e_13():
     rng = _rng(110)
-    p = np.concatenate([rng.uniform(0, 1, 500), np.exp(rng.uniform(math.log(5e-324), 0, 400)),
-                        1.0 - np.exp(rng.uniform(-36, -1e-6, 200)), 0.5 + rng.uniform(-1e-7, 1e-7, 100),
+    p = np.concatenate([rng.uniform(0, 1, 500), pm.exp(rng.uniform(pm.log(5e-324), 0, 400)),
+                        1.0 - pm.exp(rng.uniform(-36, -1e-6, 200)), 0.5 + rng.uniform(-1e-7, 1e-7, 100),
                         [5e-324, 1e-320, 2.2e-308, 1e-300, 9.9e-301, 1e-20, 0.025, 0.25, 0.5 - 2**-54,
                          0.5 + 2**-53, 0.75, 0.975, 1 - 2**-53]])
     got = pm.ndtri(p)
@@ -269,11 +269,11 @@ def _exact_betainc(a: float, b: float, x: float):
 
 def _betainc_cases(seed: int, low: float, high: float, count: int):
     rng = _rng(seed)
-    a = np.exp(rng.uniform(math.log(low), math.log(high), count))
-    b = np.exp(rng.uniform(math.log(low), math.log(high), count))
+    a = pm.exp(rng.uniform(pm.log(low), pm.log(high), count))
+    b = pm.exp(rng.uniform(pm.log(low), pm.log(high), count))
     mean = a / (a + b)
     spread = np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
-    x = np.clip(mean + spread * rng.normal(0, 3, count), 1e-300, 1 - 2**-53)
+    x = np.clip(mean + spread * 3 * pm.ndtri(rng.random(count)), 1e-300, 1 - 2**-53)
     x[: count // 3] = rng.uniform(0, 1, count // 3)
     return a, b, x
 
@@ -321,9 +321,9 @@ def test_elementary_functions_agree_with_numpy_within_two_ulp_over_wide_ranges()
     rng = _rng(120)
     x = rng.uniform(-745, 709, 200_000)
     _close_in_ulps(pm.exp(x), np.exp(x), 2.0)
-    positive = np.exp(rng.uniform(-744, 709, 200_000))
+    positive = pm.exp(rng.uniform(-744, 709, 200_000))
     _close_in_ulps(pm.log(positive), np.log(positive), 2.0)
-    above = np.concatenate([rng.uniform(-1, 1, 100_000), np.exp(rng.uniform(-700, 700, 100_000))])
+    above = np.concatenate([rng.uniform(-1, 1, 100_000), pm.exp(rng.uniform(-700, 700, 100_000))])
     _close_in_ulps(pm.log1p(above), np.log1p(above), 2.0)
     _close_in_ulps(pm.expm1(x / 10), np.expm1(x / 10), 3.0)
     unit = rng.uniform(0, 1, 100_000)
@@ -349,17 +349,17 @@ def _check_against_scipy(got, expected, inputs, exact, *, tolerance: float, floo
 
 def test_special_functions_agree_with_scipy_over_wide_ranges():
     rng = _rng(121)
-    g = np.concatenate([np.exp(rng.uniform(-700, 690, 100_000)), rng.uniform(0, 20, 100_000)])
+    g = np.concatenate([pm.exp(rng.uniform(-700, 690, 100_000)), rng.uniform(0, 20, 100_000)])
     _check_against_scipy(pm.gammaln(g), sc.gammaln(g), (g,), lambda v: mp.loggamma(mp.mpf(v)),
                          tolerance=1e-14, floor=0.1)
-    a = np.exp(rng.uniform(-5, 20, 100_000))
-    b = np.exp(rng.uniform(-5, 20, 100_000))
+    a = pm.exp(rng.uniform(-5, 20, 100_000))
+    b = pm.exp(rng.uniform(-5, 20, 100_000))
     wrong = _check_against_scipy(pm.betaln(a, b), sc.betaln(a, b), (a, b),
                                  lambda u, v: mp.log(mp.beta(mp.mpf(u), mp.mpf(v))), tolerance=1e-14, floor=0.1)
     assert wrong > 0  # scipy's corner (a < 1 << b) is exercised: these inputs can tell the two apart
     z = rng.uniform(-37, 9, 200_000)
     _check_against_scipy(pm.ndtr(z), sc.ndtr(z), (z,), lambda v: mp.ncdf(mp.mpf(v)), tolerance=1e-14)
-    p = np.concatenate([rng.uniform(0, 1, 100_000), np.exp(rng.uniform(-744, 0, 100_000))])
+    p = np.concatenate([rng.uniform(0, 1, 100_000), pm.exp(rng.uniform(-744, 0, 100_000))])
     _check_against_scipy(pm.ndtri(p), sc.ndtri(p), (p,), lambda q: _exact_ndtri(q, float(sc.ndtri(q))),
                          tolerance=1e-13)
     a, b, x = _betainc_cases(122, 1.0, 1e6, 20_000)
@@ -456,7 +456,7 @@ def test_gammaln_recurrence(x):
        st.floats(min_value=0.01, max_value=1e7), st.floats(min_value=0.01, max_value=1e7))
 def test_each_element_is_a_function_of_its_own_input_only(values, a, b):
     """Same bits element by element and in any batch: array results equal scalar calls."""
-    unit = np.abs(np.tanh(np.nan_to_num(values)))  # into [0, 1]
+    unit = pm.ndtr(np.nan_to_num(values))  # into [0, 1]
     for function, data in ((pm.exp, values), (pm.log, values), (pm.log1p, values), (pm.gammaln, values),
                            (pm.ndtr, values), (pm.ndtri, unit), (pm.sin_pi, values)):
         batch = function(data)
@@ -482,23 +482,48 @@ def test_scalar_continued_fraction_is_the_array_one_bit_for_bit():
 
 # --------------------------------------------------------------------------- same bits on every CPU
 
-# The digest of every function on the fixed inputs below, as computed on x86-64 (AMD EPYC, numpy
-# 2.4.6): the functions use only correctly rounded IEEE operations, so any machine must reproduce it.
-GOLDEN_DIGEST = "2e355462e569d5539acc7035dcafe72e8e5f0399f77916bd01053fd8aed1c84b"
+# The digests of the fixed inputs below and of every function on them, as computed on x86-64 (AMD
+# EPYC, numpy 2.4.6): the functions use only correctly rounded IEEE operations, so any machine must
+# reproduce them. The inputs are portable too (issue 33): numpy's raw uniform doubles
+# (``Generator.random``), arithmetic spelled out in numpy operations (``Generator.uniform`` computes
+# ``low + range * u`` in compiled C, which a compiler may fuse into one multiply-add), and this
+# library's own exp and ndtri, never numpy's or libm's transcendental functions (numpy's AVX-512
+# kernels round np.exp differently, and Generator.normal calls libm's log1p in its tail).
+GOLDEN_INPUTS = "195d925d39e3884cb1d47b4efba782b762a964cea7dbd91e4e3583e1b7aed2f7"
+GOLDEN_DIGEST = "95a46adef939c557cc8854986434496a41336fe05c28b78637f4e905cf79e3f0"
 DIGEST_SCRIPT = r"""
 import hashlib, json, sys
 import numpy as np
-from chance_agreement.chance import portable_math as pm
+from chance_agreement._numerics import portable_math as pm
 
 rng = np.random.default_rng(20260419)
-x = np.concatenate([rng.uniform(-745.2, 709.8, 4000), rng.normal(0, 3, 2000), rng.uniform(-1, 1, 2000),
-                    np.exp(rng.uniform(-744, 709, 2000)), [0.0, -0.0, 1.0, 2.0, 0.5, np.inf, -np.inf, np.nan]])
+
+
+def uniform(low, high, size):
+    return low + (high - low) * rng.random(size)
+
+
+def normal(scale, size):
+    return scale * pm.ndtri(rng.random(size))
+
+
+def digest(arrays):
+    sha = hashlib.sha256()
+    for name in sorted(arrays):
+        sha.update(name.encode())
+        sha.update("".join(float(v).hex() for v in np.ravel(arrays[name])).encode())
+    return sha.hexdigest()
+
+
+x = np.concatenate([uniform(-745.2, 709.8, 4000), normal(3.0, 2000), uniform(-1, 1, 2000),
+                    pm.exp(uniform(-744, 709, 2000)), [0.0, -0.0, 1.0, 2.0, 0.5, np.inf, -np.inf, np.nan]])
 positive = np.abs(x)
-unit = rng.uniform(0, 1, 3000)
-a = np.exp(rng.uniform(-3, 15, 3000))
-b = np.exp(rng.uniform(-3, 15, 3000))
+unit = uniform(0, 1, 3000)
+a = pm.exp(uniform(-3, 15, 3000))
+b = pm.exp(uniform(-3, 15, 3000))
 mean = a / (a + b)
-near = np.clip(mean + rng.normal(0, 0.01, 3000), 0, 1)
+near = np.clip(mean + normal(0.01, 3000), 0, 1)
+inputs = {"x": x, "unit": unit, "a": a, "b": b, "near": near}
 results = {
     "exp": pm.exp(x), "log": pm.log(positive), "log1p": pm.log1p(x), "expm1": pm.expm1(x / 50),
     "sin_pi": pm.sin_pi(x), "gammaln": pm.gammaln(x), "betaln": pm.betaln(a, b),
@@ -507,11 +532,7 @@ results = {
     "betainc": pm.betainc(a, b, near), "betainc_uniform": pm.betainc(a, b, unit),
     "scalar": np.array([pm.betainc(3e6, 1e6 + 1, 0.75), pm.ndtri(1e-300), pm.gammaln(1e9)]),
 }
-digest = hashlib.sha256()
-for name in sorted(results):
-    digest.update(name.encode())
-    digest.update("".join(float(v).hex() for v in np.ravel(results[name])).encode())
-print(json.dumps({"digest": digest.hexdigest()}))
+print(json.dumps({"inputs": digest(inputs), "digest": digest(results)}))
 """
 
 CORETYPES = ("Prescott", "Sandybridge", "Haswell", "Zen")
@@ -548,10 +569,15 @@ def test_digest_is_the_same_under_every_simulated_cpu():
                 f"variant {label} failed for another reason than an unsupported CPU feature:\n{done.stderr}")
             dropped[label] = done.stderr.strip().splitlines()[-1]
             continue
-        digests[label] = json.loads(done.stdout.strip().splitlines()[-1])["digest"]
+        digests[label] = json.loads(done.stdout.strip().splitlines()[-1])
     if dropped:
         warnings.warn(f"variants numpy refused on this CPU (not compared): {dropped}", stacklevel=1)
     assert len(digests) >= 1 + len(CORETYPES), f"too few variants ran: {sorted(digests)}; refused: {dropped}"
+    inputs = {label: both["inputs"] for label, both in digests.items()}
+    assert set(inputs.values()) == {GOLDEN_INPUTS}, (
+        "the inputs differ from the ones recorded on x86-64, before any function ran on them (numpy's "
+        f"Generator.random, or this library's exp and ndtri that build them, changed): {inputs}")
+    digests = {label: both["digest"] for label, both in digests.items()}
     assert len(set(digests.values())) == 1, f"different bits under different CPU settings: {digests}"
     assert set(digests.values()) == {GOLDEN_DIGEST}, (
         "the bits differ from the ones recorded on x86-64; if the functions changed on purpose, "
@@ -565,7 +591,7 @@ def test_blocks_and_order_change_no_bit():
     order = rng.permutation(x.size)
     probe = rng.choice(x.size, 50, replace=False)
     for function, data in ((pm.exp, x), (pm.log, np.abs(x)), (pm.gammaln, x), (pm.ndtr, x / 20),
-                           (pm.ndtri, np.abs(np.tanh(x)))):
+                           (pm.ndtri, pm.ndtr(x / 20))):
         whole = function(data)
         assert np.array_equal(function(data[order]).view(np.uint64), whole[order].view(np.uint64))
         assert [float(function(float(data[i]))).hex() for i in probe] == [float(whole[i]).hex() for i in probe]

@@ -193,16 +193,16 @@ def test_bad_input_raises_a_clear_value_error(call, message):
 
 def test_large_text_log_path_agrees_with_the_small_text_table(monkeypatch):
     """Both ways of forming hypergeometric logs give the same matrix (relative 1e-10)."""
-    from chance_agreement.chance import random_model
+    from chance_agreement.chance.random_models import exact_expectations, non_overlapping_bands
 
-    assert random_model._SMALL < 1000 + 100  # the table path is used for small texts only
-    table = random_model._hypergeometric_matrix(1000, 40, 300, 40)
-    monkeypatch.setattr(random_model, "_SMALL", 10)
-    careful = random_model._hypergeometric_matrix(1000, 40, 300, 40)
+    assert non_overlapping_bands._SMALL < 1000 + 100  # the table path is used for small texts only
+    table = non_overlapping_bands._hypergeometric_matrix(1000, 40, 300, 40)
+    monkeypatch.setattr(non_overlapping_bands, "_SMALL", 10)
+    careful = non_overlapping_bands._hypergeometric_matrix(1000, 40, 300, 40)
     np.testing.assert_allclose(careful, table, rtol=1e-11, atol=1e-300)
     assert table[299].sum() == pytest.approx(1.0, rel=1e-12)
     assert careful[299].sum() == pytest.approx(1.0, rel=1e-12)
-    huge = random_model._hypergeometric_matrix(100_000, 2000, 50, 49)
+    huge = non_overlapping_bands._hypergeometric_matrix(100_000, 2000, 50, 49)
     assert huge.sum(axis=1) == pytest.approx(np.ones(50), rel=1e-12)
 
 
@@ -263,24 +263,24 @@ def random_signatures(count, seed, max_n=150):
 
 @pytest.mark.parametrize("n,lengths", random_signatures(60, seed=11))
 def test_fast_core_agrees_with_todays_algorithm_on_random_texts(n, lengths):
-    from chance_agreement.chance import random_model
+    from chance_agreement.chance.random_models import exact_expectations, non_overlapping_bands
     from oracles import coverage_reference, start_distribution_reference
 
-    fast = random_model._coverage_of(n, lengths, "non_overlapping")
+    fast = non_overlapping_bands._coverage_of(n, lengths)
     today = coverage_reference(n, lengths, "non_overlapping")
     np.testing.assert_allclose(fast, today, rtol=0, atol=1e-12)
     for index in {0, len(lengths) - 1}:
         others = lengths[:index] + lengths[index + 1 :]
-        fast = random_model._start_distribution_of(n, others, lengths[index], "non_overlapping")
+        fast = non_overlapping_bands._start_distribution_of(n, others, lengths[index])
         today = start_distribution_reference(n, others, lengths[index], "non_overlapping")
         np.testing.assert_allclose(fast, today, rtol=0, atol=1e-12)
 
 
 def exact_path_signatures(count, seed):
-    from chance_agreement.chance import random_model
+    from chance_agreement.chance.random_models import exact_expectations, non_overlapping_bands
 
     return [(n, lengths) for n, lengths in random_signatures(4 * count, seed, max_n=60)
-            if random_model._exact_terms(n, len(lengths), sum(lengths) - len(lengths)) <= random_model._EXACT_TERMS][:count]
+            if non_overlapping_bands._exact_terms(n, len(lengths), sum(lengths) - len(lengths)) <= non_overlapping_bands._EXACT_TERMS][:count]
 
 
 @pytest.mark.parametrize("n,lengths", exact_path_signatures(15, seed=12))
@@ -299,25 +299,25 @@ def long_text(seed, k, free_share, top=5):
 def test_converged_band_is_short_for_sparse_texts_and_its_bound_holds_exactly():
     """A long text whose band is cut short: the proven bound B(t) holds at every t of today's band
     (exact rationals), B is nonincreasing, and the cut band's values equal the exact ones."""
-    from chance_agreement.chance import random_model
+    from chance_agreement.chance.random_models import exact_expectations, non_overlapping_bands
 
     n, lengths = long_text(3, 40, free_share=0.8)
     k, total = len(lengths), sum(lengths)
     excesses = [a - 1 for a in lengths]
     total_excess = total - k
     slots = n - total_excess
-    assert total_excess > random_model._SHORT_BAND  # the converged-band path is the one used
+    assert total_excess > non_overlapping_bands._SHORT_BAND  # the converged-band path is the one used
     scale = Fraction(slots - k, slots)
-    band = random_model._converged_band(slots - 1, k, excesses, n, float(scale), float(n - total))
+    band = non_overlapping_bands._converged_band(slots - 1, k, excesses, n, float(scale), float(n - total))
     assert 0 < band < total_excess
     free = exact_band(slots - 1, k, excesses, range(total_excess + 1))
     flat = free[total_excess]  # Proposition 3: flat from E on
-    log_bound = random_model._log_deviation_bound(slots - 1, k, excesses)
+    log_bound = non_overlapping_bands._log_deviation_bound(slots - 1, k, excesses)
     bounds = [np.exp(log_bound(t)) for t in range(total_excess + 1)]
     assert all(b1 >= b2 for b1, b2 in zip(bounds, bounds[1:]))  # nonincreasing
     for t in range(total_excess):
         assert abs(float(free[t] - flat)) <= bounds[t] * (1 + 1e-9)
-    tolerance = random_model._BAND_TOLERANCE * (n - total) / n
+    tolerance = non_overlapping_bands._BAND_TOLERANCE * (n - total) / n
     assert all(abs(float(scale * (free[t] - flat))) <= tolerance for t in range(band, total_excess))
     coverage = coverage_probabilities(n, lengths)
     exact = np.array([1 - float(scale * f) for f in free])
@@ -394,15 +394,15 @@ def expand(compact, size):
 @pytest.mark.parametrize("n,lengths", random_signatures(40, seed=13, max_n=40) + [(9, (4,)), (30, (1, 1, 1)), (12, (5, 7))])
 def test_compact_forms_equal_the_arrays(n, lengths):
     """The two-ends form used for sentences: the same values as the arrays, and the same dot products."""
-    from chance_agreement.chance import random_model
+    from chance_agreement.chance.random_models import exact_expectations, non_overlapping_bands
 
-    compact = random_model._compact_coverage(n, lengths, "non_overlapping")
+    compact = non_overlapping_bands.compact_coverage(n, lengths)
     if compact is not None:
         np.testing.assert_allclose(expand(compact, n), coverage_probabilities(n, lengths), rtol=0, atol=2**-52)
-        single = random_model._compact_coverage(n, (lengths[0],), "non_overlapping")
-        assert random_model.compact_dot(n, compact, single) == pytest.approx(
+        single = non_overlapping_bands.compact_coverage(n, (lengths[0],))
+        assert exact_expectations.compact_dot(n, compact, single) == pytest.approx(
             expected_overlap(n, lengths, [lengths[0]]), rel=0, abs=1e-12)
     others, length = lengths[1:], lengths[0]
-    compact = random_model._compact_start(n, others, length, "non_overlapping")
+    compact = non_overlapping_bands.compact_start(n, others, length)
     if compact is not None:
         np.testing.assert_allclose(expand(compact, n - length + 1), start_probabilities(n, lengths, 0), rtol=0, atol=1e-15)

@@ -96,3 +96,36 @@ def test_registration_refuses_a_clash_and_the_built_ins_stay():
         unregister("non_overlapping")
     with pytest.raises(TypeError):
         register("overlapping")
+
+
+def test_random_models_share_the_registry_shape_of_the_other_registries():
+    """The random models' registry is the one shape of ``spans.registry.Registry`` (register, get,
+    names), exported at the root beside the coefficients' and readers' registries."""
+    import chance_agreement as ca
+
+    for registry in (ca.random_models, ca.two_rater_coefficients, ca.several_rater_coefficients, ca.file_readers):
+        assert type(registry).__name__ == "Registry"
+        assert all(registry.get(name).name == name for name in registry.names())
+    assert ca.random_models.names()[:2] == ("non_overlapping", "overlapping")
+    assert ca.random_models.get(ca.Overlapping()) == ca.Overlapping()
+
+
+def test_a_renamed_subclass_of_a_built_in_model_computes_that_model():
+    """Issue 33 item 2: a subclass of Overlapping registered under its own name gives the overlapping
+    numbers (it gave the non-overlapping ones when the name string chose the formulas)."""
+    import chance_agreement as ca
+
+    class Stacked(ca.Overlapping):
+        name = "stacked_test_model"
+
+    ca.random_models.register(Stacked())
+    try:
+        prediction, reference = [["B-X", "I-X", "O", "O", "B-X", "O"]], [["B-X", "O", "O", "B-X", "I-X", "O"]]
+        stacked = ca.chance_f1(prediction, reference, model="stacked_test_model")["overall_chance_f1"]
+        assert stacked == ca.chance_f1(prediction, reference, model="overlapping")["overall_chance_f1"]
+        assert stacked != ca.chance_f1(prediction, reference)["overall_chance_f1"]
+        state = ca.ChanceF1State(model="stacked_test_model").update(prediction, reference)
+        assert state.result()["overall_chance_f1"] == stacked
+        assert ca.coverage_probabilities(6, [3, 3], model=Stacked()).sum() == 6
+    finally:
+        ca.random_models.unregister("stacked_test_model")

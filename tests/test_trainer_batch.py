@@ -111,7 +111,7 @@ def _batches(seed: int, count: int, size: int = 4, length: int = 9):
     for _ in range(count):
         labels = rng.integers(0, len(LABELS), (size, length))
         labels[rng.random((size, length)) < 0.2] = -100
-        logits = rng.normal(size=(size, length, len(LABELS))).astype(np.float32)
+        logits = rng.random((size, length, len(LABELS))).astype(np.float32)
         yield logits, labels
 
 

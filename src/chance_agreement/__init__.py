@@ -34,9 +34,13 @@ _EXPORTS = {
     "start_probabilities": "chance.random_model",
     "sample_annotation": "chance.random_model",
     "expected_overlap": "chance.random_model",
+    # random annotation models: a registered name or an instance wherever model= is taken
+    "RandomModel": "chance.random_models",
+    "NonOverlapping": "chance.random_models",
+    "Overlapping": "chance.random_models",
     "chance_f1": "chance.corrected_f1",
     "sentence_statistics": "chance.corrected_f1",
-    "ChanceStatistics": "chance.corrected_f1",
+    "ChanceStatistics": "chance.statistics",
     # span lists and nested annotations
     "span_chance_f1": "chance.span_f1",
     "nested_chance_f1": "chance.nested_f1",
@@ -44,6 +48,11 @@ _EXPORTS = {
     "outermost_tags": "spans.nested",
     "innermost_tags": "spans.nested",
     "read_annotators": "spans.annotators",
+    # the registries, one shape (``spans.registry.Registry``: register, get, names)
+    "file_readers": "spans.readers",
+    "two_rater_coefficients": "reliability.table_coefficients",
+    "several_rater_coefficients": "reliability.rater_coefficients",
+    "random_models": "chance.random_models",
     "read_jsonl": "spans.readers.jsonl",
     "read_brat": "spans.readers.brat",
     "pair_annotations": "spans.annotated_text",
@@ -53,6 +62,7 @@ _EXPORTS = {
     "compare_systems": "chance.system_comparison",
     "compare_statistics": "chance.system_comparison",
     "team_chance_f1": "chance.team_f1",
+    "annotator_test": "chance.annotator_test",
     "sentence_statistics_array": "chance.corrected_f1",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
     "contingency": "reliability.contingency_table",

@@ -37,13 +37,12 @@ import warnings
 from numbers import Integral
 
 import numpy as np
-from .exact_sum import ordered_matmul
-from .portable_math import ndtr, ndtri
+from .._numerics.exact_sum import ordered_matmul
+from .._numerics.portable_math import ndtr, ndtri
 
 from .chance_corrected import NO_ROOM, UndefinedMetricWarning, f1_scores, zero_division_value
+from .statistics import f1_terms
 
-# This module is called by ``corrected_f1.chance_f1``, so it does not import ``corrected_f1`` (no
-# import cycle): the caller passes its ``FIELDS`` (the layout of a ``ChanceStatistics`` vector).
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 METHODS = ("percentile", "bca")
@@ -53,21 +52,14 @@ DEFAULT_RESAMPLES = 1000
 # --- the one access to the per-sentence statistics of corrected_f1 --------------------------------
 
 
-def sentence_arrays(sentences, level: str, fields, types=None) -> tuple[list[str], np.ndarray]:
+def sentence_arrays(sentences, level: str, types=None) -> tuple[list[str], np.ndarray]:
     """``(types, M)``: ``M[s, t]`` = (agreement, expected agreement, denominator) of sentence s, type t.
 
-    ``sentences``: ``ChanceStatistics`` of each sentence (``corrected_f1.corpus_statistics``), whose
-    ``per_type`` vectors follow ``fields`` (``corrected_f1.FIELDS``). Token level: (2 overlap,
-    2 expected overlap, a1 + a2); entity level: (2 true positives, 2 expected matches, predicted +
-    actual spans). ``types`` defaults to every type seen, sorted.
+    ``sentences``: ``ChanceStatistics`` of each sentence (``corrected_f1.corpus_statistics``); the
+    terms are ``statistics.f1_terms`` of each level. ``types`` defaults to every type seen, sorted.
     """
-    fields = tuple(fields)
     if types is None:
         types = sorted({name for stats in sentences for name in stats.per_type})
-    if level == "token":
-        columns = [fields.index("overlap"), fields.index("expected_overlap"), fields.index("annotated_tokens")]
-    else:
-        columns = [fields.index("true_positives"), fields.index("expected_matches")]
     index = {name: i for i, name in enumerate(types)}
     # only the three numbers each (sentence, type) needs, gathered in one array operation (no
     # sentences x types x fields array); a pair absent from a sentence stays 0, as 2 x 0 and 0 + 0 would make it
@@ -75,11 +67,7 @@ def sentence_arrays(sentences, level: str, fields, types=None) -> tuple[list[str
     arrays = np.zeros((len(sentences), len(types), 3))
     if places:
         rows, cols, vectors = zip(*places)
-        values = np.asarray(vectors, dtype=float)
-        third = values[:, columns[2]] if level == "token" else \
-            values[:, fields.index("predicted")] + values[:, fields.index("actual")]
-        arrays[rows, cols, :2] = 2.0 * values[:, columns[:2]]
-        arrays[rows, cols, 2] = third
+        arrays[rows, cols] = np.stack(f1_terms(np.asarray(vectors, dtype=float), level), axis=-1)
     return list(types), arrays
 
 
@@ -224,12 +212,12 @@ def check_resample_work(sentences, n_resamples: int) -> None:
         )
 
 
-def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_level: float = 0.95,
+def bootstrap_scores(sentences, level: str = "token", *, confidence_level: float = 0.95,
                      n_resamples: int = DEFAULT_RESAMPLES, random_state=None, method: str = "percentile",
                      zero_division="warn") -> dict:
     """Bootstrap intervals of the three scores, per type and overall, from per-sentence statistics.
 
-    ``sentences`` and ``fields`` as in ``sentence_arrays``. Returns ``{"overall": {score: [low, high]},
+    ``sentences`` as in ``sentence_arrays``. Returns ``{"overall": {score: [low, high]},
     "types": {type: {score: [low, high]}}}`` with scores ``observed_f1``, ``chance_f1`` and ``corrected_f1``.
     """
     confidence_level = check_confidence_level(confidence_level)
@@ -238,7 +226,7 @@ def bootstrap_scores(sentences, level: str = "token", *, fields, confidence_leve
     zero_division_value(zero_division)
     rng = make_rng(random_state)
     check_resample_work(sentences, n_resamples)
-    types, arrays = sentence_arrays(sentences, level, fields)
+    types, arrays = sentence_arrays(sentences, level)
     weights = resample_counts(rng, len(sentences), n_resamples)
     replicates = _summed_scores(arrays, weights, zero_division)
     bounds = {}
@@ -280,7 +268,7 @@ def intervals_out(types, bounds, replicates, zero_division) -> dict:
     return out
 
 
-def add_intervals(result: dict, sentences, fields, level: str, zero_division, confidence_level,
+def add_intervals(result: dict, sentences, level: str, zero_division, confidence_level,
                   n_resamples=DEFAULT_RESAMPLES, random_state=None) -> dict:
     """Put percentile intervals into a ``chance_f1`` result (the call at the end of ``chance_f1``).
 
@@ -291,7 +279,7 @@ def add_intervals(result: dict, sentences, fields, level: str, zero_division, co
     make_rng(random_state)
     if confidence_level is None:
         return result
-    intervals = bootstrap_scores(sentences, level, fields=fields, confidence_level=confidence_level,
+    intervals = bootstrap_scores(sentences, level, confidence_level=confidence_level,
                                  n_resamples=n_resamples, random_state=random_state, zero_division=zero_division)
     return put_intervals(result, intervals)
 

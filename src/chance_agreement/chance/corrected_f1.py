@@ -30,7 +30,6 @@ import warnings
 from collections import defaultdict
 from contextlib import contextmanager
 from itertools import chain
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -40,175 +39,13 @@ from .chance_corrected import (
 )
 from .bootstrap_intervals import add_intervals
 from .poisson_bootstrap import add_poisson_intervals, check_resampling
-from .exact_sum import exact_partials, merge_exactly
-from .random_model import LONG_UNIT, MODELS, prefetch_bands
+from .._numerics.exact_sum import exact_partials, merge_exactly
 from .random_models import RandomModel, get_model
+from .statistics import (
+    ACTUAL, EXPECTED_MATCHES, EXPECTED_OVERLAP, FIELDS, LEVELS, PREDICTED, TRUE_POSITIVES, ChanceStatistics, f1_terms,
+)
 from .random_models.exact_expectations import single_pair_overlap
 from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
-
-LEVELS = ("token", "entity")
-
-# Per-type additive statistics, in this order.
-FIELDS = (
-    "true_positives",  # spans matched exactly (type, start, end)
-    "predicted",  # spans in the predictions
-    "actual",  # spans in the references (seqeval's "number")
-    "overlap",  # tokens inside a span of this type for both annotators
-    "expected_overlap",  # the same under the random annotation model
-    "annotated_tokens",  # a1 + a2
-    "expected_matches",  # exact span matches under the random annotation model
-)
-_TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = range(len(FIELDS))
-_EXPECTED = (_EXP_OVERLAP, _EXP_MATCHES)  # the two float statistics, summed exactly
-
-@dataclass
-class ChanceStatistics:
-    """Additive sufficient statistics of one sentence, a shard or a whole corpus.
-
-    ``per_type[type]`` is a float vector over ``FIELDS``; the counts are exact integers (up to
-    2**53). The two expectations are kept as exact sums (``partials``: non-overlapping floats
-    whose exact sum is the statistic, see ``exact_sum``), so adding statistics in any order or
-    grouping gives bit-identical vectors. ``model`` and ``levels`` record how the expectations
-    were computed (``None``: unknown, e.g. the empty start value of a sum); statistics of
-    different models or levels refuse to be added.
-    """
-
-    per_type: dict[str, np.ndarray] = field(default_factory=dict)
-    correct_tokens: int = 0
-    total_tokens: int = 0
-    model: str | None = None
-    levels: tuple[str, ...] | None = None
-    partials: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict, repr=False, compare=False)
-
-    def exact_partials(self, name: str) -> tuple[list[float], list[float]]:
-        """The exact-sum partials of ``expected_overlap`` and ``expected_matches`` of one type."""
-        if name in self.partials:
-            return self.partials[name]
-        vector = self.per_type[name]
-        return [float(vector[_EXP_OVERLAP])], [float(vector[_EXP_MATCHES])]
-
-    def __add__(self, other: "ChanceStatistics") -> "ChanceStatistics":
-        if not isinstance(other, ChanceStatistics):
-            return NotImplemented
-        model = _same(self.model, other.model, "model")
-        levels = _same(self.levels, other.levels, "levels")
-        merged, partials = {}, {}
-        for name in list(self.per_type) + [n for n in other.per_type if n not in self.per_type]:
-            if name in self.per_type and name in other.per_type:
-                vector = self.per_type[name] + other.per_type[name]
-                pairs = tuple(merge_exactly(mine, theirs) for mine, theirs in
-                              zip(self.exact_partials(name), other.exact_partials(name)))
-                vector[_EXP_OVERLAP], vector[_EXP_MATCHES] = math.fsum(pairs[0]), math.fsum(pairs[1])
-            else:
-                source = self if name in self.per_type else other
-                vector = source.per_type[name].copy()
-                pairs = tuple(list(p) for p in source.exact_partials(name))
-            merged[name] = vector
-            if any(len(p) > 1 for p in pairs):
-                partials[name] = pairs
-        return ChanceStatistics(merged, self.correct_tokens + other.correct_tokens,
-                                self.total_tokens + other.total_tokens, model, levels, partials)
-
-    def to_dict(self) -> dict:
-        """Strict-JSON form (no NaN) that records its own model, levels and field order."""
-        out = {
-            "format": ROW_FORMAT,
-            "model": self.model,
-            "levels": list(self.levels) if self.levels is not None else None,
-            "fields": list(FIELDS),
-            "per_type": {name: [float(v) if i in _EXPECTED else int(v) for i, v in enumerate(vector)]
-                         for name, vector in self.per_type.items()},
-            "correct_tokens": int(self.correct_tokens),
-            "total_tokens": int(self.total_tokens),
-        }
-        if self.partials:
-            out["partials"] = {name: [list(p) for p in pair] for name, pair in self.partials.items()}
-        return out
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "ChanceStatistics":
-        """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
-        return _statistics_from_dict(data)
-
-
-ROW_FORMAT = "chance_agreement.ChanceStatistics/2"
-
-
-def _same(mine, theirs, what: str):
-    if mine is None:
-        return theirs
-    if theirs is not None and tuple(mine) != tuple(theirs):
-        raise ValueError(f"cannot add statistics computed with different {what}: {mine!r} and {theirs!r}")
-    return mine
-
-
-def _count(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value < 0 or value != int(value) or abs(value) > 2**53:
-        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
-    return int(value)
-
-
-def _expectation(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
-        raise ValueError(f"{what} must be a finite non-negative number, got {value!r}")
-    return float(value)
-
-
-def _statistics_from_dict(data) -> ChanceStatistics:
-    if not isinstance(data, dict):
-        raise ValueError(f"statistics must be a dict, got {type(data).__name__}")
-    missing = {"per_type", "correct_tokens", "total_tokens"} - set(data)
-    if missing:
-        raise ValueError(f"statistics dict lacks {sorted(missing)}")
-    if data.get("format", ROW_FORMAT) != ROW_FORMAT:
-        raise ValueError(f"unknown statistics format {data.get('format')!r} (expected {ROW_FORMAT!r})")
-    if list(data.get("fields", FIELDS)) != list(FIELDS):
-        raise ValueError(f"fields must be {list(FIELDS)}, got {data.get('fields')!r}")
-    model = data.get("model")
-    if model is not None:
-        get_model(model)
-    levels = data.get("levels")
-    if levels is not None:
-        if not isinstance(levels, (list, tuple)) or not levels or any(level not in LEVELS for level in levels):
-            raise ValueError(f"levels must be a non-empty subset of {list(LEVELS)}, got {levels!r}")
-        levels = tuple(level for level in LEVELS if level in levels)
-    per_type_data = data["per_type"]
-    if not isinstance(per_type_data, dict):
-        raise ValueError(f"per_type must be a dict of type -> {len(FIELDS)} numbers, got {type(per_type_data).__name__}")
-    partials_data = data.get("partials", {})
-    if not isinstance(partials_data, dict) or set(partials_data) - set(per_type_data):
-        raise ValueError("partials must be a dict over the types of per_type")
-    per_type, partials = {}, {}
-    for name, values in per_type_data.items():
-        if not isinstance(name, str) or not name:
-            raise ValueError(f"entity type names must be non-empty strings, got {name!r}")
-        if not isinstance(values, (list, tuple)) or len(values) != len(FIELDS):
-            raise ValueError(f"per_type[{name!r}] must be a list of {len(FIELDS)} numbers ({', '.join(FIELDS)}), got {values!r}")
-        vector = np.array([_expectation(v, f"per_type[{name!r}].{FIELDS[i]}") if i in _EXPECTED
-                           else _count(v, f"per_type[{name!r}].{FIELDS[i]}") for i, v in enumerate(values)], dtype=float)
-        if name in partials_data:
-            pair = partials_data[name]
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(p, (list, tuple)) for p in pair):
-                raise ValueError(f"partials[{name!r}] must be two lists of numbers")
-            pair = tuple([_finite(v, f"partials[{name!r}]") for v in p] for p in pair)
-            for index, part in zip(_EXPECTED, pair):
-                if math.fsum(part) != vector[index]:
-                    raise ValueError(f"partials[{name!r}] do not add up to per_type[{name!r}].{FIELDS[index]}")
-            partials[name] = pair
-        per_type[name] = vector
-    correct = _count(data["correct_tokens"], "correct_tokens")
-    total = _count(data["total_tokens"], "total_tokens")
-    if correct > total:
-        raise ValueError(f"correct_tokens ({correct}) exceeds total_tokens ({total})")
-    return ChanceStatistics(per_type, correct, total, model, levels, partials)
-
-
-def _finite(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{what} must hold finite numbers, got {value!r}")
-    return float(value)
-
 
 def _overlap(spans_a, spans_b) -> int:
     """Tokens covered by both lists of (start, end) spans, by a linear merge of the two lists
@@ -339,7 +176,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     for name, rows in rows_by_type.items():
         columns = list(zip(*rows))
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
-                        columns[_EXP_OVERLAP], columns[_EXP_MATCHES])
+                        columns[EXPECTED_OVERLAP], columns[EXPECTED_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
 
 
@@ -354,17 +191,21 @@ def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, reference
 
 def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, with_matches: bool,
                         with_overlap: bool) -> None:
-    """The long units' bands of the per-sentence pass in one batch (``random_model.prefetch_bands``)."""
+    """What the model computes ahead for the per-sentence pass, in one batch (``RandomModel.prefetch``:
+    the long units' bands of the non-overlapping model), for the units of ``model.prefetch_length``
+    tokens or more."""
+    if model.prefetch_length is None:
+        return
     groups = []
     for reference, pred, true in zip(references, pred_spans, true_spans):
-        if len(reference) < LONG_UNIT or len(pred) + len(true) <= 2:
+        if len(reference) < model.prefetch_length or len(pred) + len(true) <= 2:
             continue
         by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
         for side, spans in enumerate((pred, true)):
             for name, start, end in spans:
                 by_type[name][side].append(end - start)
         groups.extend((len(reference), tuple(sorted(a)), tuple(sorted(b))) for a, b in by_type.values() if a and b)
-    prefetch_bands(groups, model.name, with_overlap, with_matches)
+    model.prefetch(groups, with_overlap, with_matches)
 
 
 def _correct_tokens(predictions, references) -> int:
@@ -378,7 +219,7 @@ def _add_type_total(per_type: dict, partials: dict, name: str, total: list, over
     the exact sums of the terms ``overlaps`` and ``matches`` (partials kept when they need more
     than one float)."""
     pair = (exact_partials(overlaps), exact_partials(matches))
-    total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
+    total[EXPECTED_OVERLAP], total[EXPECTED_MATCHES] = math.fsum(pair[0]), math.fsum(pair[1])
     per_type[name] = np.array(total, dtype=float)
     if any(len(p) > 1 for p in pair):
         partials[name] = pair
@@ -512,7 +353,7 @@ def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, wi
     groups = [(size, tuple(lengths[start:middle]), tuple(lengths[middle:stop])) for start, middle, stop, size in
               zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
                   n[several].tolist())]
-    prefetch_bands(groups, model.name, with_overlap, with_matches)  # long units: one batch for the corpus
+    model.prefetch(groups, with_overlap, with_matches)  # the non-overlapping model's long units: one batch
     for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups):
         try:
             if with_overlap:
@@ -613,14 +454,6 @@ def _divide(numerator: float, denominator: float, zero_division, what: str) -> f
     return numerator / denominator
 
 
-def _f1_terms(vector: np.ndarray, level: str) -> tuple:
-    """``(agreement, expected, denominator)`` of one summed vector: token level (2 overlap,
-    2 expected overlap, a1 + a2), entity level (2 true positives, 2 expected matches, k1 + k2)."""
-    if level == "token":
-        return 2 * vector[_OVERLAP], 2 * vector[_EXP_OVERLAP], vector[_ANNOTATED]
-    return 2 * vector[_TP], 2 * vector[_EXP_MATCHES], vector[_PRED] + vector[_TRUE]
-
-
 def chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> dict[str, float]:
     """Observed, chance and corrected F1 of one summed vector (a type, the corpus, a pair of a
     team), by the kernel ``chance_corrected.f1_scores``.
@@ -632,10 +465,10 @@ def chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> d
     agreement beyond chance, so corrected F1 ``(observed - chance) / (1 - chance)`` is undefined and
     takes the ``zero_division`` value (with a warning naming the reason under "warn").
     """
-    agreement, expected, denominator = _f1_terms(vector, level)
+    agreement, expected, denominator = f1_terms(vector, level)
     observed = None
     if level == "entity" and denominator > 0:  # bit-for-bit seqeval's f1 = 2pr/(p+r), equal to 2tp/(k1+k2)
-        observed = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], 0, what)[2]
+        observed = _seqeval_scores(vector[TRUE_POSITIVES], vector[PREDICTED], vector[ACTUAL], 0, what)[2]
     observed, chance, corrected, reason = f1_scores(agreement, expected, denominator, zero_division, observed)
     if reason != DEFINED and zero_division == "warn":
         warnings.warn(undefined_message(int(reason), float(chance), what, 0.0), UndefinedMetricWarning, stacklevel=3)
@@ -651,7 +484,7 @@ def _summed(stats: ChanceStatistics, names) -> np.ndarray:
         first, second = stats.exact_partials(name)
         overlap = merge_exactly(overlap, first)
         matches = merge_exactly(matches, second)
-    total[_EXP_OVERLAP], total[_EXP_MATCHES] = math.fsum(overlap), math.fsum(matches)
+    total[EXPECTED_OVERLAP], total[EXPECTED_MATCHES] = math.fsum(overlap), math.fsum(matches)
     return total
 
 
@@ -672,7 +505,7 @@ def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, w
 def _check_level_available(stats: ChanceStatistics, level: str) -> None:
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if level == "entity" and any(np.isnan(v[_EXP_MATCHES]) for v in stats.per_type.values()) or (
+    if level == "entity" and any(np.isnan(v[EXPECTED_MATCHES]) for v in stats.per_type.values()) or (
         stats.levels is not None and level not in stats.levels
     ):
         raise ValueError(f"these statistics were computed without {level}-level expectations; "
@@ -687,11 +520,11 @@ def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_d
     names = sorted(stats.per_type)
     for name in names:
         vector = stats.per_type[name]
-        precision, recall, f1 = _seqeval_scores(vector[_TP], vector[_PRED], vector[_TRUE], zero_division, name)
-        result[name] = {"precision": precision, "recall": recall, "f1": f1, "number": int(vector[_TRUE])}
+        precision, recall, f1 = _seqeval_scores(vector[TRUE_POSITIVES], vector[PREDICTED], vector[ACTUAL], zero_division, name)
+        result[name] = {"precision": precision, "recall": recall, "f1": f1, "number": int(vector[ACTUAL])}
         result[name].update(chance_scores(vector, level, zero_division, name))
     total = _summed(stats, names)
-    precision, recall, f1 = _seqeval_scores(total[_TP], total[_PRED], total[_TRUE], zero_division, "overall")
+    precision, recall, f1 = _seqeval_scores(total[TRUE_POSITIVES], total[PREDICTED], total[ACTUAL], zero_division, "overall")
     result["overall_precision"] = precision
     result["overall_recall"] = recall
     result["overall_f1"] = f1
@@ -706,7 +539,7 @@ def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_d
 def sentence_scores(sentences, level: str) -> list[dict]:
     """Observed and chance F1 of each sentence (all types), by the same kernel as the corpus:
     ``{"observed_f1", "chance_f1", "denominator"}``, the scores ``None`` without entities."""
-    terms = np.array([_f1_terms(_summed(stats, sorted(stats.per_type)), level) for stats in sentences],
+    terms = np.array([f1_terms(_summed(stats, sorted(stats.per_type)), level) for stats in sentences],
                      dtype=float).reshape(-1, 3)
     observed, chance, _, reason = f1_scores(terms[:, 0], terms[:, 1], terms[:, 2], 0)
     defined = (reason != NO_ENTITIES).tolist()
@@ -769,16 +602,12 @@ def chance_f1(
         result["sentence_scores"] = sentence_scores(sentences, level)
 
     if resampling == "poisson":
-        return add_poisson_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples,
+        return add_poisson_intervals(result, sentences, level, zero_division, confidence_level, n_resamples,
                                      random_state, document_ids)
-    return add_intervals(result, sentences, FIELDS, level, zero_division, confidence_level, n_resamples, random_state)
+    return add_intervals(result, sentences, level, zero_division, confidence_level, n_resamples, random_state)
 
 
 __all__ = [
-    "FIELDS",
-    "LEVELS",
-    "MODELS",
-    "ChanceStatistics",
     "SentenceArrays",
     "UndefinedMetricWarning",
     "chance_f1",

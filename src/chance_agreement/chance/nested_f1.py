@@ -51,17 +51,14 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, checked_levels, scores_from_statistics
-from .exact_sum import exact_dot, ordered_convolve
+from .corrected_f1 import checked_levels, scores_from_statistics
+from .._numerics.exact_sum import exact_dot, ordered_convolve
 from .random_models import RandomModel, get_model
-from ..spans.nested import Node, check_lengths, forests
-
-_TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = (
-    FIELDS.index(name) for name in (
-        "true_positives", "predicted", "actual", "overlap", "expected_overlap", "annotated_tokens",
-        "expected_matches",
-    )
+from .statistics import (
+    ACTUAL, ANNOTATED_TOKENS, EXPECTED_MATCHES, EXPECTED_OVERLAP, FIELDS, LEVELS, OVERLAP, PREDICTED, TRUE_POSITIVES,
+    ChanceStatistics,
 )
+from ..spans.nested import Node, check_lengths, forests
 
 
 class _Layer:
@@ -254,21 +251,21 @@ def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, lev
         a = layers_a.get((depth, label), empty)
         b = layers_b.get((depth, label), empty)
         vector = np.zeros(len(FIELDS))
-        vector[_TP] = len(set(a.spans) & set(b.spans))
-        vector[_PRED] = len(a.spans)
-        vector[_TRUE] = len(b.spans)
-        vector[_ANNOTATED] = sum(a.lengths()) + sum(b.lengths())
+        vector[TRUE_POSITIVES] = len(set(a.spans) & set(b.spans))
+        vector[PREDICTED] = len(a.spans)
+        vector[ACTUAL] = len(b.spans)
+        vector[ANNOTATED_TOKENS] = sum(a.lengths()) + sum(b.lengths())
         if a.spans and b.spans:
-            vector[_OVERLAP] = _overlap(a.spans, b.spans)
+            vector[OVERLAP] = _overlap(a.spans, b.spans)
             if depth == 0:  # the flat model: the very functions of chance_f1, to the last bit
                 lengths_a, lengths_b = tuple(sorted(a.lengths())), tuple(sorted(b.lengths()))
-                vector[_EXP_OVERLAP] = model.expected_overlap(n, lengths_a, lengths_b)
+                vector[EXPECTED_OVERLAP] = model.expected_overlap(n, lengths_a, lengths_b)
                 if with_matches:
-                    vector[_EXP_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
+                    vector[EXPECTED_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
             else:
-                vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
+                vector[EXPECTED_OVERLAP] = exact_dot(a.coverage, b.coverage)
                 if with_matches:  # else 0: the statistics record that only the token level was computed
-                    vector[_EXP_MATCHES] = _expected_matches(a, b)
+                    vector[EXPECTED_MATCHES] = _expected_matches(a, b)
         per_type[label] = vector
     wrong = _disagreeing_tokens(_marks(forest_a, depth), _marks(forest_b, depth))
     return ChanceStatistics(per_type, n - wrong, n, model.name, levels)

@@ -215,14 +215,14 @@ class PoissonSums:
     def options(self) -> dict:
         return {"seed": self.seed, "n_resamples": self.n_resamples, "levels": list(self.levels)}
 
-    def add_sentences(self, sentences, keys: np.ndarray, fields) -> "PoissonSums":
+    def add_sentences(self, sentences, keys: np.ndarray) -> "PoissonSums":
         """Add per-sentence statistics (``corpus_statistics(...)[1]``) whose documents have ``keys``."""
         keys = np.asarray(keys, dtype=np.uint64)
         if len(keys) != len(sentences):
             raise ValueError(f"{len(keys)} document keys for {len(sentences)} sentences")
         if self.documents + len(keys) > MAX_DOCUMENTS:
             raise ValueError(f"more than {MAX_DOCUMENTS} sentences: the exact int64 sums would overflow")
-        arrays = {level: sentence_arrays(sentences, level, fields) for level in self.levels}
+        arrays = {level: sentence_arrays(sentences, level) for level in self.levels}
         used = np.zeros(len(sentences), dtype=bool)  # sentences without spans add nothing
         for _, values in arrays.values():
             used |= values.reshape(len(sentences), -1).any(axis=1)
@@ -359,7 +359,7 @@ def _type_sums_from_dict(data, n_resamples: int, where: str) -> dict:
     return out
 
 
-def add_poisson_intervals(result: dict, sentences, fields, level: str, zero_division, confidence_level,
+def add_poisson_intervals(result: dict, sentences, level: str, zero_division, confidence_level,
                           n_resamples: int, random_state, document_ids=None) -> dict:
     """Put Poisson-bootstrap percentile intervals into a ``chance_f1`` result (``resampling="poisson"``).
 
@@ -372,7 +372,7 @@ def add_poisson_intervals(result: dict, sentences, fields, level: str, zero_divi
         return result
     count = len(sentences)
     keys = np.arange(count, dtype=np.uint64) if document_ids is None else document_keys(document_ids, count)
-    sums = PoissonSums(seed=seed, n_resamples=n_resamples, levels=(level,)).add_sentences(sentences, keys, fields)
+    sums = PoissonSums(seed=seed, n_resamples=n_resamples, levels=(level,)).add_sentences(sentences, keys)
     return put_intervals(result, sums.intervals(level, confidence_level, zero_division))
 
 

@@ -35,8 +35,9 @@ from .bootstrap_intervals import (
     supported_scores,
 )
 from .chance_corrected import UndefinedMetricWarning, zero_division_value
-from .corrected_f1 import FIELDS, LEVELS, ChanceStatistics, corpus_statistics
-from .exact_sum import ordered_matmul
+from .corrected_f1 import corpus_statistics
+from .statistics import LEVELS, ChanceStatistics
+from .._numerics.exact_sum import ordered_matmul
 
 COMPARED = ("corrected_f1", "observed_f1")
 # |D*| >= |D| up to rounding: a permutation that reproduces D must count
@@ -45,7 +46,7 @@ _TIES = 1e-12
 
 def _overall_rows(sentences: list[ChanceStatistics], level: str) -> np.ndarray:
     """(S, 3) per-sentence rows summed over entity types."""
-    return sentence_arrays(sentences, level, FIELDS)[1].sum(axis=1)
+    return sentence_arrays(sentences, level)[1].sum(axis=1)
 
 
 def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations: int, rng: np.random.Generator,

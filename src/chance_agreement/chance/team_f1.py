@@ -26,8 +26,10 @@ from __future__ import annotations
 import functools
 import itertools
 from .chance_corrected import zero_division_value
-from .corrected_f1 import (LEVELS, ChanceStatistics, chance_scores, corpus_statistics, corpus_total, pooled_scores,
-                           sentence_scores, span_array_total)
+from .corrected_f1 import (
+    chance_scores, corpus_statistics, corpus_total, pooled_scores, sentence_scores, span_array_total,
+)
+from .statistics import LEVELS, ChanceStatistics
 from .random_models import get_model
 from ..spans.tags import effective_scheme, pair_span_arrays, shared_span_arrays, spans_from_tags
 from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
@@ -53,14 +55,18 @@ def _check_annotations(annotations, names, function: str):
 
 
 def team_statistics(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
-                    scheme=None, mode=None, sentences=None, function="team_statistics"):
+                    scheme=None, mode=None, sentences=None, pairs=None, pair_sentences=None,
+                    function="team_statistics"):
     """``(names, {(i, j): ChanceStatistics or None})``: each pair's statistics over the sentences
     both annotated (``None`` for a pair that never met).
 
     Pair ``(i, j)``, ``i < j``, holds exactly ``chance_f1``'s statistics with annotator ``i`` as the
     references and ``j`` as the predictions (the same corpus pass computes them, with exact sums).
-    If ``sentences`` is a list, one ``ChanceStatistics`` per sentence (every pair of the sentence
-    pooled) is appended to it.
+    ``pairs`` (default: every pair) lists the pairs ``(i, j)``, ``i < j``, to compute. If
+    ``sentences`` is a list, one ``ChanceStatistics`` per sentence (every pair of the sentence
+    pooled) is appended to it; if ``pair_sentences`` is a dict, ``pair_sentences[i, j]`` is set to
+    the pair's statistics of every sentence (an empty ``ChanceStatistics`` where the two did not
+    both annotate it).
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
@@ -71,32 +77,33 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
         [tags for sentences in annotations for tags in sentences if tags is not None], scheme, mode, suffix
     )
     check = functools.partial(_check_tags, annotations, names, resolved, mode, suffix, function)
-    chunked = _chunked_once(annotations, names, suffix, check) if sentences is None and mode is None else None
+    keep = sentences is not None or pair_sentences is not None
+    chunked = _chunked_once(annotations, names, suffix, check) if not keep and mode is None else None
     if chunked is None:
         check()
     by_sentence = [[] for _ in lengths] if sentences is not None else None
-    pairs = {}
-    for i, j in itertools.combinations(range(m), 2):
+    options = dict(scheme=resolved, mode=mode, suffix=suffix, model=model, levels=(level,))
+    totals = {}
+    for i, j in itertools.combinations(range(m), 2) if pairs is None else pairs:
         if chunked is not None:  # every annotator on every sentence, each chunked once for all pairs
-            pairs[i, j] = span_array_total(*pair_span_arrays(chunked[j], chunked[i], suffix), annotations[i],
-                                           model=model, levels=(level,))
+            totals[i, j] = span_array_total(*pair_span_arrays(chunked[j], chunked[i], suffix), annotations[i],
+                                            model=model, levels=(level,))
             continue
         shared = [s for s in range(len(lengths)) if annotations[i][s] is not None and annotations[j][s] is not None]
-        if not shared:
-            pairs[i, j] = None
-            continue
         predictions, references = [annotations[j][s] for s in shared], [annotations[i][s] for s in shared]
-        options = dict(scheme=resolved, mode=mode, suffix=suffix, model=model, levels=(level,))
-        if by_sentence is None:  # the array pass of ``chance_f1``: the same exact sums, no sentence objects
-            pairs[i, j] = corpus_total(predictions, references, **options)
+        if not keep:  # the array pass of ``chance_f1``: the same exact sums, no sentence objects
+            totals[i, j] = corpus_total(predictions, references, **options) if shared else None
             continue
-        total, per_sentence = corpus_statistics(predictions, references, **options)
-        pairs[i, j] = total
-        for s, stats in zip(shared, per_sentence):
+        totals[i, j], per_sentence = corpus_statistics(predictions, references, **options) if shared else (None, [])
+        if pair_sentences is not None:
+            pair_sentences[i, j] = [ChanceStatistics()] * len(lengths)
+            for s, stats in zip(shared, per_sentence):
+                pair_sentences[i, j][s] = stats
+        for s, stats in zip(shared, per_sentence if by_sentence is not None else ()):
             by_sentence[s].append(stats)
     if by_sentence is not None:
         sentences.extend(sum(parts, ChanceStatistics()) for parts in by_sentence)
-    return names, pairs
+    return names, totals
 
 
 def _check_tags(annotations, names, scheme, mode, suffix, function) -> None:

@@ -12,7 +12,7 @@ number of entity types, never on the number of sentences:
     state.result()       # == chance_f1(all_predictions, all_references, level="token"), bit for bit
 
 ``a.merge(b)`` adds two states exactly (in any order and grouping: counts are integers and the
-expectations exact sums, ``chance.exact_sum``), and ``to_json`` / ``from_json`` carry a state
+expectations exact sums, ``_numerics.exact_sum``), and ``to_json`` / ``from_json`` carry a state
 between processes or machines as strict JSON that names its format and options; ``from_json``
 checks everything it reads (``ChanceStatistics.from_dict``). The Trainer batch mode
 (``ecosystem.trainer``) and the spaCy scorer keep their running totals in this one object, whose
@@ -48,9 +48,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, put_intervals
-from ..chance.corrected_f1 import (
-    FIELDS, LEVELS, MODELS, ChanceStatistics, corpus_statistics, corpus_total, scores_from_statistics,
-)
+from ..chance.corrected_f1 import corpus_statistics, corpus_total, scores_from_statistics
+from ..chance.statistics import LEVELS, ChanceStatistics
+from ..chance.random_models import RandomModel, get_model
 from ..chance.poisson_bootstrap import PoissonSums, check_resampling, document_keys, poisson_seed
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, contingency
@@ -99,7 +99,7 @@ class ChanceF1State:
     """
 
     level: str = "token"
-    model: str = "non_overlapping"
+    model: str | RandomModel = "non_overlapping"
     scheme: str | None = None
     mode: str | None = None
     suffix: bool = False
@@ -135,8 +135,7 @@ class ChanceF1State:
     def _check_basic_options(self) -> None:
         if self.level not in LEVELS:
             raise ValueError(f"level must be one of {list(LEVELS)}, got {self.level!r}")
-        if self.model not in MODELS:
-            raise ValueError(f"model must be one of {list(MODELS)}, got {self.model!r}")
+        self.model = get_model(self.model)  # a registered name or a RandomModel, held as the model
         if self.mode not in MODES:
             raise ValueError(f"mode must be None, 'default' or 'strict', got {self.mode!r}")
         if not isinstance(self.suffix, bool):
@@ -178,7 +177,7 @@ class ChanceF1State:
             total, sentences = corpus_statistics(predictions, references, **options)
             keys = np.arange(self.sentences, self.sentences + len(references), dtype=np.uint64) \
                 if document_ids is None else document_keys(document_ids, len(references))
-            bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences(sentences, keys, FIELDS)
+            bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences(sentences, keys)
         tables = {view: _Table.of(view, *contingency(predictions, references, view=view, **self._tag_options()))
                   for view in self.contingency_views}
         self.statistics = self.statistics + total
@@ -237,7 +236,8 @@ class ChanceF1State:
         """Strict-JSON form: format, options, sentence count, the statistics' own dict, the
         bootstrap sums (or None) and the contingency tables (categories and ``[reference, predicted,
         count]`` rows)."""
-        options = dict(self.options(), levels=list(self.levels), contingency_views=list(self.contingency_views))
+        options = dict(self.options(), model=self.model.name, levels=list(self.levels),
+                       contingency_views=list(self.contingency_views))
         return {"format": STATE_FORMAT, "options": options, "sentences": self.sentences,
                 "statistics": self.statistics.to_dict(),
                 "bootstrap": None if self.bootstrap is None else self.bootstrap.to_dict(),
@@ -272,8 +272,8 @@ class ChanceF1State:
 
     def _check_parts_match_options(self) -> None:
         stats = self.statistics
-        if stats.model is not None and stats.model != self.model:
-            raise ValueError(f"statistics computed with model {stats.model!r}, options say {self.model!r}")
+        if stats.model is not None and stats.model != self.model.name:
+            raise ValueError(f"statistics computed with model {stats.model!r}, options say {self.model.name!r}")
         if stats.levels is not None and not set(self.levels) <= set(stats.levels):
             raise ValueError(f"statistics computed for levels {list(stats.levels)}, options say {list(self.levels)!r}")
         if self.bootstrap is not None and self.bootstrap.options() != self._empty_bootstrap().options():

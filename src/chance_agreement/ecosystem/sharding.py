@@ -12,7 +12,7 @@ and summed afterwards:
 
 The merged result equals ``chance_f1(predictions, references)`` bit for bit, whatever the order
 of the rows and however they are grouped into shards (counts are integers and expectations exact
-sums, see ``chance.exact_sum``).
+sums, see ``_numerics.exact_sum``).
 
 Rows are strict JSON (no NaN) and self-describing: ``{"format": ..., "model": ..., "levels": [...],
 "fields": [...], "per_type": {type: [one number per field]}, "correct_tokens": ...,
@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from ..chance.corrected_f1 import LEVELS, ChanceStatistics, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import corpus_statistics, scores_from_statistics
+from ..chance.statistics import LEVELS, ChanceStatistics
 from .chance_state import strict_json
 
 

@@ -22,7 +22,9 @@ import os
 import warnings
 from pathlib import Path
 
-from ..chance.corrected_f1 import LEVELS, MODELS, chance_f1
+from ..chance.corrected_f1 import chance_f1
+from ..chance.statistics import LEVELS
+from ..chance.random_models import model_names
 from ..noise.noise_model import noise_report
 from ..reliability.agreement_coefficients import agreement_report
 from ..spans.conll import check_same_tokens, read_column_file
@@ -148,7 +150,7 @@ def build_demo(gr, name: str):
         if name == "chance_f1":
             with gr.Row():
                 inputs.append(gr.Radio(list(LEVELS), value="token", label="level", elem_id="level"))
-                inputs.append(gr.Radio(list(MODELS), value="non_overlapping", label="random annotation model",
+                inputs.append(gr.Radio(list(model_names()), value="non_overlapping", label="random annotation model",
                                        elem_id="model"))
         button = gr.Button("Score", variant="primary", elem_id="score")
         output = gr.HTML(elem_id="scores")

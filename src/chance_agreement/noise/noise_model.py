@@ -37,7 +37,7 @@ from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
-from ..chance.portable_math import betainc, betaln, exp, log, log1p, ndtri
+from .._numerics.portable_math import betainc, betaln, exp, log, log1p, ndtri
 
 from ..reliability.multi_annotator import fleiss_kappa
 from ..spans.tags import corpus_spans, effective_scheme, paired_spans

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 
-from ..chance.portable_math import norm_cdf
+from .._numerics.portable_math import norm_cdf
 
 SCALES = {
     "landis_koch": (

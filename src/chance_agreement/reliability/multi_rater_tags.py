@@ -15,8 +15,9 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 
 from __future__ import annotations
 
-from .multi_annotator import alpha_of_codes, fleiss_of_codes, rating_codes, token_ratings
+from .multi_annotator import alpha_of_codes, fleiss_of_codes, token_ratings
 from .multi_rater import multi_rater_agreement, multi_rater_agreement_of_codes
+from .rater_coefficients.ratings import rating_codes
 from ..spans.tags import effective_scheme, spans_from_tags
 
 UNITS = ("token", "entity")

@@ -32,7 +32,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ..chance.exact_sum import exact_dot
+from .._numerics.exact_sum import exact_dot
 from ..spans.tags import check_mode, resolve_scheme, spans_from_tags
 
 __all__ = ["DISTANCES", "boundaries_from_tags", "entails", "load_segmentation_json", "segmentation_alpha"]

@@ -38,7 +38,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
-from ..chance.portable_math import t_ppf, t_sf
+from .._numerics.portable_math import t_ppf, t_sf
 from .agreement_coefficients import agreement_report, check_table, coefficients, plain
 from .table_coefficients import Table, coefficient_names, get_coefficient
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..chance.portable_math import sin_pi
+from .._numerics.portable_math import sin_pi
 
 WEIGHTS = ("identity", "linear", "quadratic", "ordinal", "radical", "ratio", "circular", "bipolar")
 

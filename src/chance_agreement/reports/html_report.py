@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ..chance.chance_corrected import chance_corrected, undefined_reason, with_defined_scores
-from ..chance.corrected_f1 import LEVELS, chance_f1
+from ..chance.corrected_f1 import chance_f1
+from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_chance_f1
 from ..chance.random_models import get_model
 from ..reliability.table_coefficients import titles
@@ -36,6 +37,7 @@ from ..spans.annotators import read_annotators
 from ..spans.tags import corpus_spans, effective_scheme
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
+from .annotator_report import annotator_html
 from .leaderboard import build_leaderboard
 from .table_output import most_used
 from ..spans.validation import complete_items, pair_shared
@@ -757,6 +759,8 @@ def render_report(data: dict) -> str:
     parts.append(_sentences(data))
     if "gamma" in data:
         parts.append(gamma_html(data["gamma"]))
+    if "annotator_test" in data:
+        parts.append(annotator_html(data["annotator_test"]))
     names = ", ".join(_e(name) for name in data["annotators"][:MAX_ROWS])
     more = f" and {len(data['annotators']) - MAX_ROWS} more" if len(data["annotators"]) > MAX_ROWS else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -798,13 +802,17 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     return tokens, dict(zip(names or team.names, tags))
 
 
-def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, **options) -> str:
+def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, annotator_test=None,
+                **options) -> str:
     """The report page of ``annotations`` (see ``report_data`` for the options); written to
     ``path`` (UTF-8) when given; ``reading_notes`` (what reading the files changed) are listed
-    under the title. Returns the HTML."""
+    under the title; ``annotator_test`` (``annotator_report.run_test``'s report) adds its section.
+    Returns the HTML."""
     data = report_data(tokens, annotations, **options)
     if reading_notes:
         data["reading_notes"] = list(reading_notes)
+    if annotator_test is not None:
+        data["annotator_test"] = annotator_test
     page = render_report(data)
     if path is not None:
         Path(path).write_text(page, encoding="utf-8")

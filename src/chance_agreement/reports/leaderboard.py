@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
-from ..chance.corrected_f1 import LEVELS, ChanceStatistics, chance_f1, corpus_statistics, scores_from_statistics
+from ..chance.corrected_f1 import chance_f1, corpus_statistics, scores_from_statistics
+from ..chance.statistics import LEVELS, ChanceStatistics
 from ..chance.random_models import get_model
 from ..spans.annotators import read_annotators
 from ..spans.conll import parse_column_spec, read_column_file

@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 
 from ..chance.bootstrap_intervals import bootstrap_scores, check_confidence_level, make_rng
-from ..chance.corrected_f1 import FIELDS
 from ..chance.system_comparison import compare_statistics
 from ..noise.noise_model import chance_difference
 
@@ -44,7 +43,7 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
             if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval, no test
                 row["corrected_f1_ci_low"] = row["corrected_f1_ci_high"] = None
                 continue
-            interval = bootstrap_scores(sentences, level, fields=FIELDS, confidence_level=confidence_level,
+            interval = bootstrap_scores(sentences, level, confidence_level=confidence_level,
                                         n_resamples=n_resamples, random_state=rng,
                                         zero_division=0)["overall"]["corrected_f1"]
             row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = interval or (None, None)

@@ -24,13 +24,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
-from ..chance.corrected_f1 import LEVELS, corpus_total, scores_from_statistics
+from ..chance.corrected_f1 import corpus_total, scores_from_statistics
+from ..chance.statistics import LEVELS
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
 from ..reliability.gamma import gamma_agreement
-from ..reliability.multi_annotator import multi_annotator_agreement, rating_codes, token_ratings
+from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
+from ..reliability.rater_coefficients.ratings import rating_codes
 from ..reliability.table_coefficients import get_coefficient, titles
 from ..chance.team_f1 import by_item, team_scores, team_statistics
 from ..spans.validation import complete_items

@@ -43,6 +43,7 @@ class Team:
     skipped: list = field(default_factory=list)  # crossing spans left out (crossing="skip"), one line each
     layered: int = 0  # units scored one layer per type
     left_out: list = field(default_factory=list)  # partial coverage: (where, annotator index) of units one holds
+    origins: list = field(default_factory=list)  # origins[a]: the index in ``specs`` annotator a was read from
 
     @property
     def tokens(self) -> list:
@@ -90,7 +91,7 @@ def read_annotators(specs, *, input_format=None, column=None, columns=None, name
     readers (``spans.readers.base.ReadOptions``); ``names`` rename the annotators in order.
     ``partial``: annotators may hold different documents (``align``)."""
     specs = [str(spec) for spec in specs]
-    annotators = []
+    annotators, origins = [], []
     for index, spec in enumerate(specs):
         path, chosen = parse_column_spec(spec)
         default = columns[index] if columns is not None else column
@@ -102,9 +103,11 @@ def read_annotators(specs, *, input_format=None, column=None, columns=None, name
             for annotator in read:
                 annotator.name = f"{annotator.name}:{annotator.column}" if annotator.column is not None else annotator.name
         annotators += read
+        origins += [index] * len(read)
     left_out: list = []
     units = align(annotators, partial=partial, left_out=left_out)
-    return Team(_names(annotators, names), [a.source for a in annotators], units, annotators, left_out=left_out)
+    return Team(_names(annotators, names), [a.source for a in annotators], units, annotators, left_out=left_out,
+                origins=origins)
 
 
 def _names(annotators: list[Annotator], names) -> list[str]:

@@ -12,46 +12,49 @@ a class defined in the test).
 
 from __future__ import annotations
 
+from . import exact_expectations
 from .base import RandomModel
 from .non_overlapping import NonOverlapping
 from .overlapping import Overlapping
+from ...spans.registry import Registry
 
-__all__ = ["NonOverlapping", "Overlapping", "RandomModel", "get_model", "model_names", "register",
-           "unregister"]
+__all__ = ["NonOverlapping", "Overlapping", "RandomModel", "clear_caches", "get_model", "model_names", "random_models",
+           "register", "unregister"]
 
-_REGISTRY: dict[str, RandomModel] = {}
+_BUILT_IN = (NonOverlapping(), Overlapping())
+
+# The registry (``spans.registry.Registry``: register, get, names), exported at the package root.
+random_models = Registry("model", RandomModel, lambda: _BUILT_IN)
 
 
 def register(model: RandomModel) -> RandomModel:
     """Make ``model`` available by its name (``model=model.name``); returns it."""
-    if not isinstance(model, RandomModel) or not isinstance(model.name, str) or not model.name:
-        raise TypeError(f"register takes a RandomModel instance with a non-empty name, got {model!r}")
-    if model.name in _REGISTRY and _REGISTRY[model.name] != model:
-        raise ValueError(f"a different random model is already registered as {model.name!r}")
-    _REGISTRY[model.name] = model
-    return model
+    return random_models.register(model)
 
 
 def unregister(name: str) -> None:
     """Forget a registered model (the built-in ones stay)."""
-    if name in (NonOverlapping.name, Overlapping.name):
-        raise ValueError(f"the built-in model {name!r} cannot be unregistered")
-    _REGISTRY.pop(name, None)
+    random_models.unregister(name)
 
 
 def model_names() -> tuple[str, ...]:
     """The registered models' names, the built-in ones first."""
-    return tuple(_REGISTRY)
+    return random_models.names()
+
+
+def clear_caches() -> None:
+    """Forget every cached distribution and expectation of every registered model (a benchmark's
+    first call, a test that changes a module constant)."""
+    exact_expectations.clear_caches()
+    for model in random_models.entries().values():
+        model.clear_caches()
 
 
 def get_model(model) -> RandomModel:
-    """The model of a registered name or a ``RandomModel`` instance (returned as it is)."""
-    if isinstance(model, RandomModel):
-        return model
-    if isinstance(model, str) and model in _REGISTRY:
-        return _REGISTRY[model]
-    raise ValueError(f"model must be one of {list(_REGISTRY)} or a RandomModel instance, got {model!r}")
-
-
-register(NonOverlapping())
-register(Overlapping())
+    """The model of a registered name or a ``RandomModel`` instance (returned as it is): how every
+    public function resolves its ``model=``, once, at the boundary."""
+    try:
+        return random_models.get(model)
+    except ValueError:
+        raise ValueError(f"model must be one of {list(model_names())} or a RandomModel instance, "
+                         f"got {model!r}") from None

@@ -35,6 +35,8 @@ class RandomModel:
 
     name: str = ""
     single_segment_uniform: bool = False
+    # Units of at least this many tokens have something for ``prefetch`` to compute (None: none).
+    prefetch_length: int | None = None
 
     def check(self, n: int, lengths: tuple[int, ...]) -> None:
         """Raise ValueError when segments of ``lengths`` cannot be placed in ``n`` tokens."""
@@ -51,6 +53,23 @@ class RandomModel:
     def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
         """Start positions (in the order of ``lengths``) of one random placement."""
         raise NotImplementedError
+
+    def compact_coverage(self, n: int, lengths: tuple[int, ...]):
+        """``coverage`` as ``(left, middle)`` (``c(t) = c(n - 1 - t) = left[t]`` for ``t < len(left)``,
+        ``middle`` in between), where the model has it cheaply; ``None`` (the default) otherwise."""
+        return None
+
+    def compact_start_among(self, n: int, lengths: tuple[int, ...], length: int):
+        """The start distribution of a segment of ``length`` among the others of ``lengths`` (sorted,
+        one of them of that length) as ``(left, middle)``, or ``None`` (the default)."""
+        return None
+
+    def prefetch(self, groups, overlap: bool, matches: bool) -> None:
+        """Compute ahead, in one batch, what the expectations of ``groups`` (``(n, lengths_a,
+        lengths_b)``) will ask for; a cache fill only (the default does nothing)."""
+
+    def clear_caches(self) -> None:
+        """Forget what the model cached of its own (the default has nothing)."""
 
     def expected_overlap(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
         """``E[overlap] = sum_t c_A(t) c_B(t)`` (Proposition 1), exactly rounded."""

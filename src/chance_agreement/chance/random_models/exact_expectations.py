@@ -1,24 +1,41 @@
-"""The expectations of Proposition 1 under the two built-in random models, per sentence signature.
+"""The expectations of Proposition 1 for models with tabulated distributions, per sentence signature.
 
 ``E[overlap] = sum_t c_A(t) c_B(t)`` and ``E[# exact matches] = sum over same-length pairs of
-sum_l P_A(l) P_B(l)`` (chance_agreement_sequence_annotation.txt), cached per ``(n, lengths)``
-signature, from the coverage and start distributions of ``random_model``; one segment on each
-side has a closed form (``single_pair_overlap``). ``TabulatedModel`` gives both built-in models
-(``non_overlapping.py``, ``overlapping.py``) the ``RandomModel`` interface over these functions.
+sum_l P_A(l) P_B(l)`` (chance_agreement_sequence_annotation.txt), cached per model and ``(n, lengths)``
+signature, from the model's coverage and start distributions, summed over their two ends only
+where the model gives them in compact form (``compact_coverage``, ``compact_start_among``); one
+segment on each side has a closed form (``single_pair_overlap``). ``TabulatedModel`` is the base of
+both built-in models (``non_overlapping.py``, ``overlapping.py``): a subclass gives ``check``,
+``_coverage``, ``_start_distribution`` and ``sample`` and may give the compact forms.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
 
-from ..exact_sum import exact_dot
-from ..random_model import cached_coverage as _coverage
-from ..random_model import cached_start_distribution as _start_distribution
-from ..random_model import check_inputs, compact_coverage as _compact_coverage, compact_dot, compact_start_among
-from ..random_model import sample_annotation
+from ..._numerics.exact_sum import exact_dot
 from .base import RandomModel
+
+
+def compact_dot(n: int, first, second) -> float:
+    """``sum_t c1(t) c2(t)`` of two compact forms ``(left, middle)`` (``left`` a tuple or an array):
+    each product rounded once, their sum correctly rounded (``math.fsum``), so the value does not
+    depend on the form."""
+    (left_1, middle_1), (left_2, middle_2) = first, second
+    band = max(len(left_1), len(left_2))
+    if band <= 64 and not isinstance(left_1, np.ndarray) and not isinstance(left_2, np.ndarray):
+        products = [(left_1[t] if t < len(left_1) else middle_1) * (left_2[t] if t < len(left_2) else middle_2)
+                    for t in range(band)]
+    else:
+        ends = [np.full(band, middle) for middle in (middle_1, middle_2)]
+        ends[0][: len(left_1)] = left_1
+        ends[1][: len(left_2)] = left_2
+        # each product counts twice (both ends): doubled once (exact), the same exact sum
+        return math.fsum((ends[0] * ends[1] * 2.0).tolist() + [(n - 2 * band) * middle_1 * middle_2])
+    return math.fsum(products + products + [(n - 2 * band) * middle_1 * middle_2])
 
 
 def _ramp_sum(low: int, high: int, power: int) -> int:
@@ -52,30 +69,31 @@ def single_pair_overlap(n: int, a: int, b: int) -> float:
 
 
 @lru_cache(maxsize=1 << 16)
-def expected_overlap(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
-    """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per signature.
-    Symmetric to the last bit: the two sides are put in one order first."""
+def expected_overlap(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
+    """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per model and
+    signature. Symmetric to the last bit: the two sides are put in one order first."""
     if lengths_b < lengths_a:
         lengths_a, lengths_b = lengths_b, lengths_a
-    if len(lengths_a) == 1 and len(lengths_b) == 1:
+    if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:
         return single_pair_overlap(n, lengths_a[0], lengths_b[0])
-    first, second = _compact_coverage(n, lengths_a, model), _compact_coverage(n, lengths_b, model)
+    first, second = model.compact_coverage(n, lengths_a), model.compact_coverage(n, lengths_b)
     if first is not None and second is not None:  # small signatures: the two ends only, no arrays
         return compact_dot(n, first, second)
-    return exact_dot(_coverage(n, lengths_a, model), _coverage(n, lengths_b, model))
+    return exact_dot(model.coverage(n, lengths_a), model.coverage(n, lengths_b))
 
 
 @lru_cache(maxsize=1 << 16)
-def expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> float:
-    """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``; symmetric to
-    the last bit (the two sides are put in one order first)."""
+def expected_matches(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
+    """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``, cached per
+    model and signature; symmetric to the last bit (the two sides are put in one order first)."""
     if lengths_b < lengths_a:
         lengths_a, lengths_b = lengths_b, lengths_a
-    if len(lengths_a) == 1 and len(lengths_b) == 1:  # one uniform start each: 1 / (n - a + 1)
+    if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:  # 1 / (n - a + 1) each
         return 1.0 / (n - lengths_a[0] + 1) if lengths_a == lengths_b else 0.0
     total = 0.0
     for length in sorted(set(lengths_a) & set(lengths_b)):
-        first, second = compact_start_among(n, lengths_a, length, model), compact_start_among(n, lengths_b, length, model)
+        first = model.compact_start_among(n, lengths_a, length)
+        second = model.compact_start_among(n, lengths_b, length)
         if first is not None and second is not None:  # small signatures and long units: the two ends only
             product = compact_dot(n - length + 1, first, second)
         else:
@@ -83,34 +101,56 @@ def expected_matches(n: int, lengths_a: tuple, lengths_b: tuple, model: str) -> 
             others_a.remove(length)
             others_b = list(lengths_b)
             others_b.remove(length)
-            product = exact_dot(_start_distribution(n, tuple(others_a), length, model),
-                                _start_distribution(n, tuple(others_b), length, model))
+            product = exact_dot(model.start_distribution(n, tuple(others_a), length),
+                                model.start_distribution(n, tuple(others_b), length))
         total += lengths_a.count(length) * lengths_b.count(length) * product
     return total
 
 
+@lru_cache(maxsize=1 << 16)
+def _cached_coverage(model: RandomModel, n: int, lengths: tuple) -> np.ndarray:
+    cover = model._coverage(n, lengths)
+    cover.setflags(write=False)
+    return cover
+
+
+@lru_cache(maxsize=1 << 14)
+def _cached_start_distribution(model: RandomModel, n: int, others: tuple, length: int) -> np.ndarray:
+    probabilities = model._start_distribution(n, others, length)
+    probabilities.setflags(write=False)
+    return probabilities
+
+
+def clear_caches() -> None:
+    """Forget the cached expectations and distributions of every model."""
+    for cache in (expected_overlap, expected_matches, _cached_coverage, _cached_start_distribution, single_pair_overlap):
+        cache.cache_clear()
+
+
 class TabulatedModel(RandomModel):
-    """A model whose distributions ``random_model`` computes, by its ``name`` (both built-in models)."""
+    """A model whose distributions are arrays it computes (``_coverage``, ``_start_distribution``),
+    cached here per model and signature (read-only), with the expectations above. Both built-in
+    models place one segment uniformly (``single_segment_uniform``)."""
 
     single_segment_uniform = True
 
-    def check(self, n: int, lengths: tuple[int, ...]) -> None:
-        check_inputs(n, lengths, self.name)
+    def _coverage(self, n: int, lengths: tuple[int, ...]) -> np.ndarray:
+        raise NotImplementedError
+
+    def _start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
+        raise NotImplementedError
 
     def coverage(self, n: int, lengths: tuple[int, ...]) -> np.ndarray:
-        return _coverage(n, lengths, self.name)
+        return _cached_coverage(self, n, lengths)
 
     def start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
-        return _start_distribution(n, others, length, self.name)
-
-    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
-        return sample_annotation(n, lengths, rng, self.name)
+        return _cached_start_distribution(self, n, others, length)
 
     def expected_overlap(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
-        return expected_overlap(n, lengths_a, lengths_b, self.name)
+        return expected_overlap(self, n, lengths_a, lengths_b)
 
     def expected_matches(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
-        return expected_matches(n, lengths_a, lengths_b, self.name)
+        return expected_matches(self, n, lengths_a, lengths_b)
 
 
-__all__ = ["TabulatedModel", "expected_matches", "expected_overlap", "single_pair_overlap"]
+__all__ = ["TabulatedModel", "clear_caches", "compact_dot", "expected_matches", "expected_overlap", "single_pair_overlap"]

@@ -1,12 +1,15 @@
 """The non-overlapping random annotation model (the paper's experiments, Propositions 2 and 3).
 
 Segments may touch but not overlap; every one of the ``k! C(n - a + k, k)`` placements is equally
-likely (``a = sum(a_i)``). The distributions are computed exactly by ``random_model`` (see its
-module docstring).
+likely (``a = sum(a_i)``). The distributions are computed exactly by ``non_overlapping_bands`` (its
+module docstring says how), long units through ``document_bands``.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
+from . import non_overlapping_bands as bands
 from .exact_expectations import TabulatedModel
 
 __all__ = ["NonOverlapping"]
@@ -16,3 +19,28 @@ class NonOverlapping(TabulatedModel):
     """Segments placed uniformly without overlap (``model="non_overlapping"``, the default)."""
 
     name = "non_overlapping"
+    prefetch_length = bands.LONG_UNIT
+
+    def check(self, n: int, lengths: tuple[int, ...]) -> None:
+        bands.check(n, lengths)
+
+    def _coverage(self, n: int, lengths: tuple[int, ...]) -> np.ndarray:
+        return bands.coverage(n, lengths)
+
+    def _start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
+        return bands.start_distribution(n, others, length)
+
+    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
+        return bands.sample(n, lengths, rng)
+
+    def compact_coverage(self, n: int, lengths: tuple[int, ...]):
+        return bands.compact_coverage(n, lengths)
+
+    def compact_start_among(self, n: int, lengths: tuple[int, ...], length: int):
+        return bands.compact_start_among(n, lengths, length)
+
+    def prefetch(self, groups, overlap: bool, matches: bool) -> None:
+        bands.prefetch_bands(groups, overlap, matches)
+
+    def clear_caches(self) -> None:
+        bands.clear_caches()

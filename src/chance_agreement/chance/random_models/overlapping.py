@@ -2,17 +2,45 @@
 
 Every segment is placed independently, uniformly over its ``n - a_i + 1`` starts, so segments of
 one annotator may overlap and a token may be covered twice (coverage is then an expected count,
-and chance F1 can exceed 1). The distributions come from ``random_model``.
+and chance F1 can exceed 1). Every distribution has a closed form: a start is uniform, and the
+coverage is the sum of the segments' trapezoids (``uniform_segments``).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from .exact_expectations import TabulatedModel
+from .uniform_segments import one_segment_coverage, single_segment_compact
 
 __all__ = ["Overlapping"]
 
 
 class Overlapping(TabulatedModel):
-    """Segments placed independently and uniformly (``model="overlapping"``)."""
+    """Segments placed independently and uniformly (``model="overlapping"``, Proposition 5).
+
+    ``c(t) = sum_i min(t + 1, n - t, a_i, n - a_i + 1) / (n - a_i + 1)`` (an expected count) and
+    ``P(start_i = l) = 1 / (n - a_i + 1)``.
+    """
 
     name = "overlapping"
+
+    def check(self, n: int, lengths: tuple[int, ...]) -> None:
+        if lengths and max(lengths) > n:
+            raise ValueError(f"a segment of length {max(lengths)} does not fit in n={n} tokens")
+
+    def _coverage(self, n: int, lengths: tuple[int, ...]) -> np.ndarray:
+        return one_segment_coverage(n, lengths)
+
+    def _start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
+        return np.full(n - length + 1, 1.0 / (n - length + 1))
+
+    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
+        sizes = np.asarray(lengths, dtype=np.int64)
+        return rng.integers(0, n - sizes + 1) if sizes.size else np.zeros(0, dtype=np.int64)
+
+    def compact_coverage(self, n: int, lengths: tuple[int, ...]):
+        return single_segment_compact(n, lengths) if len(lengths) <= 1 else None
+
+    def compact_start_among(self, n: int, lengths: tuple[int, ...], length: int):
+        return (), 1.0 / (n - length + 1)

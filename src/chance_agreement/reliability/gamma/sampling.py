@@ -24,7 +24,7 @@ state), drawing whole arrays at a time:
   annotator keeps the number and lengths of its segments of each category, placed uniformly at
   random among all non-overlapping placements inside the text. Needs token positions in texts.
 
-Normal deviates come from Marsaglia's polar method with ``chance.portable_math.log`` (IEEE basic
+Normal deviates come from Marsaglia's polar method with ``_numerics.portable_math.log`` (IEEE basic
 operations only), so a seed gives the same continua, bit for bit, on every machine.
 """
 
@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from ...chance import portable_math
+from ..._numerics import portable_math
 from .continuum import Continuum, build
 
 __all__ = ["SAMPLERS", "make_sampler"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 
-COMMAND_MODULES = ("f1", "agreement", "report", "spans", "leaderboard", "figure1", "hub_export", "demo")
+COMMAND_MODULES = ("f1", "agreement", "annotator_test", "report", "spans", "leaderboard", "figure1", "hub_export", "demo")
 
 
 def commands() -> list:

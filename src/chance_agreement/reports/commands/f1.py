@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 
 from ...chance.chance_corrected import undefined_reason, with_defined_scores
-from ...chance.corrected_f1 import LEVELS, chance_f1
-from ...chance.random_model import MODELS
+from ...chance.corrected_f1 import chance_f1
+from ...chance.statistics import LEVELS
+from ...chance.random_models import model_names
 from ...spans.conll import check_tag_columns, read_column_file
 from ..command_io import (Command, add_output_option, add_span_options, check_outputs, emit, input_files, open_fraction,
                           positive_number, whole_number)
@@ -93,7 +94,7 @@ def arguments(parser) -> None:
     parser.add_argument("file", help="CoNLL columns: token, reference tag, predicted tag ('-' for stdin)")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--model", choices=model_names(), default="non_overlapping")
     parser.add_argument("--reference-column", type=int, default=1, help="0-based column of the reference tags")
     parser.add_argument("--prediction-column", type=int, default=-1, help="0-based column of the predicted tags")
     parser.add_argument("--digits", type=whole_number, default=4)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...chance.random_model import MODELS
+from ...chance.random_models import model_names
 from ..command_io import Command, check_outputs, positive_number
 from ..plots import FIGURE1_LENGTHS, save_start_distributions
 
@@ -23,7 +23,7 @@ def arguments(parser) -> None:
     parser.add_argument("--n", type=positive_number, default=100, help="text length in tokens (default 100)")
     parser.add_argument("--lengths", type=positive_number, nargs="+", default=list(FIGURE1_LENGTHS),
                         help="segment lengths (default 1 5 10 15)")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--model", choices=model_names(), default="non_overlapping")
 
 
 COMMAND = Command("figure1", "plot the random model's start distributions (the paper's Figure 1)", arguments, run)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from ...chance.corrected_f1 import LEVELS
-from ...chance.random_model import MODELS
+from ...chance.statistics import LEVELS
+from ...chance.random_models import model_names
 from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
 from ..command_io import (Command, add_input_options, add_output_option, add_span_options, check_outputs, closed_fraction, emit,
                           input_files, note, open_fraction, positive_number, read_options, split_names, whole_number)
@@ -65,7 +65,7 @@ def arguments(parser) -> None:
                         help="0-based column of the predicted tags in the system files (default: last)")
     parser.add_argument("--names", help="comma-separated system names (default: file names)")
     parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--model", choices=model_names(), default="non_overlapping")
     parser.add_argument("--split", type=closed_fraction, default=None,
                         help="also score sentences with chance F1 above / at most this value (paper: 0.825)")
     parser.add_argument("--split-by", choices=SPLIT_BY, default="gold",

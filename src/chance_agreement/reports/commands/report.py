@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import sys
 
-from ...chance.corrected_f1 import LEVELS
-from ...chance.random_model import MODELS
+from ...chance.statistics import LEVELS
+from ...chance.random_models import model_names
 from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, input_files,
                           open_fraction, positive_number, read_options, split_names, whole_number)
+from ..annotator_report import read_team, run_test
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
 from ..progress import add_quiet_option
 
@@ -22,15 +23,26 @@ def run(args) -> int:
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
                                            crossing=args.crossing, notes=notes, partial=not args.leaderboard, **span,
                                            **read_options(args))
+    tested = candidate_test(args, names, span) if args.candidate else None
     html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
                 model=args.model,
                 max_sentences=args.max_sentences, title=args.title,
                 confidence_level=None if args.no_intervals else args.confidence_level,
                 n_resamples=args.resamples, random_state=args.seed, gamma_samples=args.gamma_samples,
-                gamma_sampler=args.gamma_sampler, **span)
+                gamma_sampler=args.gamma_sampler, annotator_test=tested, **span)
     print(args.output)
     sys.stdout.flush()
     return 0
+
+
+def candidate_test(args, names, span) -> dict:
+    """The annotator test of ``--candidate`` files against the report's annotations as the humans."""
+    if args.margin is None:
+        raise UsageError("--candidate needs --margin (the corrected F1 a candidate may lose against a human)")
+    team = read_team(args.annotations, args.candidate, human_names=names, crossing=args.crossing, **span,
+                     **read_options(args))
+    return run_test(team, margin=args.margin, level=args.level, model=args.model, n_resamples=args.resamples,
+                    random_state=args.seed, **span)
 
 
 def arguments(parser) -> None:
@@ -47,7 +59,7 @@ def arguments(parser) -> None:
     parser.add_argument("--prediction-column", type=int, default=-1,
                         help="0-based tag column of the other column files when they have no :COLUMN (default: last)")
     parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--model", choices=model_names(), default="non_overlapping")
     parser.add_argument("--max-sentences", type=whole_number, default=MAX_SENTENCES,
                         help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
     parser.add_argument("--confidence-level", type=open_fraction, default=0.95,
@@ -59,6 +71,10 @@ def arguments(parser) -> None:
                         help="add gamma and its alignment of the most disordered sentences, with N random continua")
     parser.add_argument("--gamma-sampler", default="statistical",
                         help="gamma's random continua: statistical (default), shuffle or random_model")
+    parser.add_argument("--candidate", action="append", metavar="FILE",
+                        help="add the annotator test of this candidate against the annotations as humans (repeat "
+                             "for several; see annotator-test)")
+    parser.add_argument("--margin", type=open_fraction, default=None, help="the annotator test's margin")
     add_span_options(parser)
     add_input_options(parser)
     add_quiet_option(parser)

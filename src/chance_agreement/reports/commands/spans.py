@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ...chance.corrected_f1 import LEVELS
-from ...chance.random_model import MODELS
+from ...chance.statistics import LEVELS
+from ...chance.random_models import model_names
 from ...spans.annotators import read_annotators
 from ..command_io import (Command, UsageError, add_input_options, add_output_option, check_outputs, emit,
                           input_files, read_options, split_names, whole_number)
@@ -54,7 +54,7 @@ def arguments(parser) -> None:
     parser.add_argument("--names", help="comma-separated annotator names (default: ids in the files, else file names)")
     parser.add_argument("--view", choices=VIEWS, default="nested", help="nested (pooled and per depth) or a flat view")
     parser.add_argument("--level", choices=LEVELS, default="token")
-    parser.add_argument("--model", choices=MODELS, default="non_overlapping")
+    parser.add_argument("--model", choices=model_names(), default="non_overlapping")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--digits", type=whole_number, default=4)
     add_input_options(parser)

@@ -3,7 +3,9 @@
 Each module of this package reads one tool's export and defines ``READERS``, a tuple of
 ``base.Reader`` s (name, description, ``sniff``, ``read``). ``READER_MODULES`` lists the modules in
 the order detection tries them (the most specific first), so a new format is one new module plus
-its name here (a dotted name is imported as it is: a reader may live outside the package). ``read_file(path)`` detects the format by content (never by the file's name) or
+its name here (a dotted name is imported as it is: a reader may live outside the package), or a
+``Reader`` given to ``file_readers.register`` (tried after those; ``file_readers`` is the package's
+one registry shape, ``spans.registry``). ``read_file(path)`` detects the format by content (never by the file's name) or
 takes ``input_format``; a file no reader takes is one error naming what it looks like and the
 formats there are. Every command and ``chance_agreement.read_annotators`` read through here.
 """
@@ -13,22 +15,29 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from ..registry import Registry
 from .base import HEAD_BYTES, Annotator, Reader, ReadOptions
 
 READER_MODULES = ("uima_cas", "webanno_tsv", "label_studio", "prodigy", "doccano", "jsonl", "brat", "conll")
 
 
+def _module_readers() -> list[Reader]:
+    """The readers of ``READER_MODULES``, in detection order."""
+    return [reader for module in READER_MODULES
+            for reader in importlib.import_module(module if "." in module else f"{__name__}.{module}").READERS]
+
+
+file_readers = Registry("input format", Reader, _module_readers)
+
+
 def readers() -> dict[str, Reader]:
-    """Every reader by name, in detection order."""
-    found: dict[str, Reader] = {}
-    for module in READER_MODULES:
-        for reader in importlib.import_module(module if "." in module else f"{__name__}.{module}").READERS:
-            found[reader.name] = reader
-    return found
+    """Every reader by name, in detection order (``file_readers``)."""
+    return file_readers.entries()
 
 
 def format_names() -> list[str]:
-    return list(readers())
+    """The names of every reader, in detection order (``file_readers.names()``)."""
+    return list(file_readers.names())
 
 
 def _head(path: Path) -> bytes:
@@ -89,5 +98,5 @@ def read_file(path, input_format: str | None = None, options: ReadOptions = Read
     return reader.read(path, options)
 
 
-__all__ = ["READER_MODULES", "readers", "format_names", "describe", "detect", "read_file", "Reader", "ReadOptions",
+__all__ = ["READER_MODULES", "file_readers", "readers", "format_names", "describe", "detect", "read_file", "Reader", "ReadOptions",
            "Annotator"]

@@ -2,11 +2,9 @@
 
 numpy's ``np.exp``/``np.log``/``np.sin`` dispatch SIMD kernels (AVX2, AVX-512, NEON) chosen at run
 time, glibc's ``exp``/``log`` pick FMA variants by CPU, and scipy.special inherits both: the last
-bits of a reported number then depend on the processor. Every function here is built only from
-operations IEEE 754 rounds correctly on every conforming machine (``+ - * /`` as separate numpy
-ufunc calls or Python float operations, never fused) and from exact ones (``np.frexp``,
-``np.ldexp``, ``np.rint``, ``np.floor``, comparisons, integer arithmetic), so its result is a
-function of its input alone.
+bits of a reported number then depend on the processor. The functions here keep the same-bits
+contract of ``chance_agreement._numerics`` (its docstring): correctly rounded IEEE operations and
+exact ones only, so each result is a function of its input alone.
 
 Every function takes a float or an array and returns the same kind (a Python float for a scalar
 input, a float64 array of the input's shape otherwise); arrays are handled with whole-array

@@ -5,7 +5,9 @@ overlap, and whose exact (real-number) sum is the exact sum of everything added 
 (Shewchuk's "grow expansion": each step replaces ``x + y`` by its rounded value ``hi`` and its
 rounding error ``lo = x + y - hi``, which is exactly representable). Two such lists merge exactly
 by adding the partials of one to the other, and ``math.fsum(partials)`` is the correctly rounded
-exact sum, so the reported value is the same for any order and any grouping of the terms.
+exact sum, so the reported value is the same for any order and any grouping of the terms. The
+products (``exact_dot``, ``ordered_matmul``, ``quadratic_form``, ``ordered_convolve``) replace BLAS
+under the same-bits contract of ``chance_agreement._numerics`` (its docstring).
 """
 
 from __future__ import annotations
@@ -75,8 +77,10 @@ def ordered_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
     ``numpy.add.reduce`` of the products along ``k`` (numpy's pairwise order, fixed by ``k`` alone).
     Either order depends only on the shapes, never on the processor. ``right`` may be a vector.
     A mostly-zero ``right`` (and a finite ``left``) takes the products at its nonzero entries only,
-    in the same order (``_sparse_matmul``): adding a zero product changes no bit."""
-    left = np.asarray(left, dtype=float)
+    in the same order (``_sparse_matmul``): adding a zero product changes no bit. ``left`` is
+    read in row-major order whatever its memory layout (numpy's reduction order along an axis
+    follows the layout: a column-major ``left`` summed otherwise, one rounding apart)."""
+    left = np.ascontiguousarray(left, dtype=float)
     right = np.asarray(right, dtype=float)
     vector_out = right.ndim == 1
     if vector_out:

@@ -35,7 +35,14 @@ built once per annotator and unit and shared by all its segments:
    while the counts are exact (otherwise each table is built from its own segments).
 5. *Scaling.* ``C(q, j)`` and ``C(x, p)`` are carried times ``lambda^j`` and ``lambda^p``
    (``lambda = K'/N``, the side's density) and the weights divided by ``lambda^s``, so no
-   intermediate overflows; every weight is a running product of ratios of integers.
+   intermediate overflows; every weight is a running product of ratios of integers. On dense
+   long texts the factor ``f_j = lambda^j / C(K', j)`` leaves the double range (``lambda E``
+   near 160: below ``2^-1074`` from ``j = 119`` while ``S = 435``) although its products
+   ``f_j c_j(x)`` do not (the counts reach ``1e270``). Row ``j`` of the count table is then
+   carried times ``2^-k_j`` and ``f_j`` times ``2^k_j`` (``_factor_shifts``: the least ``k_j``
+   that keeps ``f_j`` at or above ``2^-1000``); a power of two changes no significand, so
+   every product keeps the bits it has on an unbounded exponent range, and where ``k_j = 0``
+   (every text on which the factors stayed in range) nothing changes at all.
 
 6. *Position by position.* Every running sum above is a recurrence in ``t``, so all of them
    advance together, one position at a time (``_group_values``): with ``p = s - j`` the chains
@@ -52,6 +59,12 @@ built once per annotator and unit and shared by all its segments:
    (``lambda E``), so a long dense document costs more than linear time per length; this is
    what keeps the entity level (one band per distinct length of each side) above seqeval's
    pace in ``benchmarks/bench_long_documents.py``.
+
+7. *Certificate.* ``V`` sums to ``M = n - E`` over the ``n - e`` positions (the identity behind
+   a start distribution summing to 1 and the coverage to the annotated length). Every term is
+   non-negative, so anything lost to the double range lowers the sum: a band whose sum is off by
+   more than ``_MASS_TOLERANCE`` is not returned (``None``) and the caller takes the per-signature
+   paths (``random_model``), which work from logarithms. No band is returned uncertified.
 
 The flat middle value is ``V(E)`` itself (exact formula, no subtraction from the total mass).
 Every operation is an IEEE basic operation (running sums and products in a fixed order, no
@@ -93,21 +106,50 @@ def tail_rows(slots, draws, last) -> np.ndarray:
     return np.minimum(np.where(last == 0, 0, out), draws).astype(int)
 
 
-def _count_table(excesses: list[int], rows: int, columns: int) -> np.ndarray:
+# The least binary exponent of a factor ``f_j`` (item 5): far above the subnormals (2^-1022), far
+# enough below 1 that ``f_j`` times ``2^k`` never overflows.
+_FACTOR_FLOOR = -1000
+
+
+def _factor_shifts(scale: float, draws: int, rows: int) -> np.ndarray:
+    """``k_j`` (``j < rows``): the power of two ``2^k_j`` that carries ``f_j = lambda^j / C(K', j)``
+    (``K' = draws``) at or above ``2^_FACTOR_FLOOR``, 0 where it is there already. The factor is the running
+    product of ``lambda j / (K' - j + 1)`` in ``_Group.factors``' order, renormalised by ``frexp`` (exact)
+    so that its exponent is that of the product on an unbounded exponent range."""
+    shifts = np.zeros(rows, dtype=np.int64)
+    mantissa, exponent = 1.0, 0
+    for j in range(1, min(rows, draws + 1)):
+        mantissa, step = math.frexp(mantissa * (scale * j / max(draws - j + 1.0, 1.0)))
+        exponent += step
+        shifts[j] = max(0, _FACTOR_FLOOR - exponent)
+    shifts[min(rows, draws + 1):] = shifts[min(rows, draws + 1) - 1] if rows > draws + 1 else 0
+    return shifts
+
+
+def _padded(shifts: np.ndarray, rows: int) -> np.ndarray:
+    """``shifts`` cut or extended (by its last value) to ``rows`` entries."""
+    return np.pad(shifts, (0, max(0, rows - shifts.size)), mode="edge")[:rows]
+
+
+def _count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
     """``c[j, x]``: ``j``-subsets of ``excesses`` (all >= 1, sorted) with total excess ``x``,
     ``j < rows``, ``x < columns``; float64, exact while below ``2^53``. Segments are added in
     increasing excess, ``c_j(x) += c_{j-1}(x - e)``, each step over the part of the table that can
     be non-zero after it (``j`` at most the segments added so far, ``x`` at most their total
     excess): the same integers as the whole table, in a fraction of the work, since the short
-    segments come first."""
+    segments come first. With ``shifts`` (``k_j``, item 5) row ``j`` holds ``c_j(x) 2^-k_j``."""
     table = np.zeros((rows, columns))
     table[0, 0] = 1.0
+    up = None if shifts is None or not shifts.any() else np.ldexp(1.0, shifts[:-1] - shifts[1:])[:, None]
     reach = 1  # columns [0, reach) may hold a non-zero count
     for added, excess in enumerate(excesses, start=1):
         if excess >= columns or rows == 1:
             break
         reach, height = min(columns, reach + excess), min(rows, added + 1)
-        table[1:height, excess:reach] += table[: height - 1, : reach - excess]  # numpy reads the old values
+        if up is None:
+            table[1:height, excess:reach] += table[: height - 1, : reach - excess]  # numpy reads the old values
+        else:  # row j holds c_j 2^-k_j: the row below enters times 2^(k_{j-1} - k_j), exactly
+            table[1:height, excess:reach] += table[: height - 1, : reach - excess] * up[: height - 1]
     return table
 
 
@@ -117,7 +159,8 @@ class _Job:
 
     def __init__(self, n: int, lengths, exclusions):
         self.positive = sorted(a - 1 for a in lengths if a > 1)
-        total = sum(self.positive)
+        self.n = n
+        self.total = total = sum(self.positive)
         self.slots = n - total - 1
         self.scale = len(self.positive) / self.slots if self.positive else 1.0
         self.items = [[e, len(self.positive) - (e > 0), total - e, 0] for e in exclusions]
@@ -125,6 +168,7 @@ class _Job:
     def shape(self) -> None:
         self.rows = max(item[3] for item in self.items) + 1
         self.columns = max(item[2] for item in self.items) + 1
+        self.shifts = _factor_shifts(self.scale, len(self.positive), self.rows)
 
 
 def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
@@ -132,8 +176,8 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     counts are not all exact (``inexact``)."""
     out = []
     for job in prepared:
-        out.append(_count_table(job.positive, job.rows, job.columns))
-        job.inexact = bool(out[-1].max() >= 2.0**53)
+        out.append(_count_table(job.positive, job.rows, job.columns, job.shifts))
+        job.inexact = bool((out[-1] >= np.ldexp(1.0, 53 - job.shifts)[:, None]).any())
     return out
 
 
@@ -149,6 +193,8 @@ class _Group:
         self.slots = np.array([job.slots for job in jobs], dtype=float)
         self.draws = np.array([items[i][1] for i in members], dtype=float)
         self.cuts = np.array([items[i][3] for i in members])
+        # k[j, i] of each item's table; rows past its job's own hold zero counts (any k)
+        self.shifts = np.stack([_padded(job.shifts, rows) for job in jobs], axis=1)
         widths = np.array([items[i][2] + 1 for i in members])
         self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
         tables, where, self.source = [], {}, np.empty(len(members), dtype=np.int64)
@@ -159,7 +205,7 @@ class _Group:
                 others = list(job.positive)
                 others.remove(excess)
                 where[("own", i)] = len(tables)
-                tables.append(_count_table(others, rows, columns))
+                tables.append(_count_table(others, rows, columns, _padded(job.shifts, rows)))
                 self.source[k] = where[("own", i)]
                 continue
             if owners[i] not in where:
@@ -172,11 +218,15 @@ class _Group:
             self.sources[:width, :height, u] = table[:height, :width].T
 
     def factors(self) -> np.ndarray:
-        """``f[j, i] = lambda^j / C(K', j)``, 0 above ``K'``."""
+        """``f[j, i] = lambda^j / C(K', j)``, 0 above ``K'``, times ``2^k[j, i]`` (the count
+        table's rows are carried times ``2^-k``: the products keep their bits)."""
         j = np.arange(1, self.rows, dtype=float)[:, None]
         out = np.ones((self.rows, self.scales.size))
         if self.rows > 1:
-            np.cumprod(self.scales * j / np.maximum(self.draws - j + 1.0, 1.0), axis=0, out=out[1:])
+            steps = self.scales * j / np.maximum(self.draws - j + 1.0, 1.0)
+            if self.shifts.any():
+                steps *= np.ldexp(1.0, self.shifts[1:] - self.shifts[:-1])
+            np.cumprod(steps, axis=0, out=out[1:])
             out[1:][np.broadcast_to(j > self.draws, out[1:].shape)] = 0.0
         return out
 
@@ -229,11 +279,15 @@ def _group_values(group: _Group) -> np.ndarray:
         inverses = 1.0 / (group.slots + 1.0 - np.arange(columns, dtype=float)[:, None])  # 1 / (N + 1 - t)
     blocks = _staircase(rows)
     leaving = rows > 1 and bool((group.excess < columns).any())
+    up = np.ldexp(1.0, group.shifts[:-1] - group.shifts[1:]) if group.shifts.any() else None
     for t in range(columns):
         a = int(group.active[t])
         table = tables[t, :, :a]
         if leaving:  # c'_j(t) = c_j(t) - c'_{j-1}(t - e): zeros where nothing is left out yet
-            table[1:] -= tables.take(back[t, :a] + offsets[:, :a])
+            if up is None:
+                table[1:] -= tables.take(back[t, :a] + offsets[:, :a])
+            else:  # rows carried times 2^-k_j: the row below enters times 2^(k_{j-1} - k_j)
+                table[1:] -= tables.take(back[t, :a] + offsets[:, :a]) * up[:, :a]
         if t:
             powers[1:, :a] += group.scales[:a] * powers[:-1, :a]
             weights[:, :a] *= numerators[:, :a] - t
@@ -301,10 +355,29 @@ def _item_groups(shapes: list[tuple[int, int]]):
     return groups[::-1]
 
 
-def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
+# Largest relative gap between a band's total mass and its exact value (``_holds_mass``) that
+# rounding explains: the values are good to about 1e-15 each and summed exactly.
+_MASS_TOLERANCE = 2.0**-40
+
+
+def _holds_mass(n: int, total: int, excess: int, band: np.ndarray, flat: float) -> bool:
+    """Whether ``V`` sums to ``M = n - E`` over its ``n - e`` positions (``E = total``, the side's
+    total excess, ``e = excess``): the identity behind both distributions (a start sums to 1, the
+    coverage to the annotated length, after dividing by ``M`` and ``M / (M - k)``).
+
+    Every term of ``V`` is non-negative, so a term lost to the floating-point range (a factor
+    ``lambda^j / C(K', j)`` below the smallest double, with counts that are not) can only lower
+    the total: a total within ``_MASS_TOLERANCE`` certifies that nothing of weight was lost."""
+    slots = n - total
+    mass = 2.0 * math.fsum(band.tolist()) + (n - excess - 2 * band.size) * flat
+    return math.isfinite(mass) and abs(mass - slots) <= _MASS_TOLERANCE * slots
+
+
+def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
     """``side_bands`` of many ``(n, lengths, exclusions)`` at once: one count table per job,
     then the items of all jobs in groups of similar shape that share array operations (the
-    values of each are the same bits as alone)."""
+    values of each are the same bits as alone). An item whose band fails its mass identity
+    (``_holds_mass``) is ``None``: the caller computes it another way."""
     prepared = [_Job(*job) for job in jobs]
     owners = [i for i, job in enumerate(prepared) for _ in job.items]
     items = [item for job in prepared for item in job.items]
@@ -320,8 +393,9 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
     for members, rows, columns in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
         values = _group_values(_Group(members.tolist(), owners, items, prepared, counts, rows, columns))
         for k, i in enumerate(members.tolist()):
-            width = items[i][2]
-            results[i] = (values[:width, k].copy(), float(values[width, k]))
+            width, job = items[i][2], prepared[owners[i]]
+            band, flat = values[:width, k].copy(), float(values[width, k])
+            results[i] = (band, flat) if _holds_mass(job.n, job.total, items[i][0], band, flat) else None
     out, index = [], 0
     for job in prepared:
         out.append(results[index : index + len(job.items)])
@@ -329,12 +403,15 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float]]]:
     return out
 
 
-def side_bands(n: int, lengths: tuple[int, ...], exclusions: tuple[int, ...]) -> list[tuple[np.ndarray, float]]:
+def side_bands(n: int, lengths: tuple[int, ...], exclusions: tuple[int, ...]) -> list[tuple[np.ndarray, float] | None]:
     """``V`` on the band and its flat value for each excess ``e`` in ``exclusions``: ``e = 0``
     is a free token (or a segment of length 1) among all ``lengths``; ``e >= 1`` a segment of
     length ``e + 1`` among the others. Returns ``[(V[0..E_e - 1], V(E_e))]``, ``E_e`` the total
     excess besides that segment; ``N = n - E - 1`` slots, ``E`` the total excess of ``lengths``.
 
     The caller guarantees the flat middle exists (``n - e >= 2 E_e + 1``) and
-    ``N - E >= K'`` (the running products stay positive)."""
+    ``N - E >= K'`` (the running products stay positive). ``None`` in place of a band that fails
+    its mass identity (``_holds_mass``): on dense long texts the factors ``lambda^j / C(K', j)``
+    leave the double range (below ``2^-1074`` for ``j`` past about 120 when ``lambda E`` is near
+    100) while the products that need them do not."""
     return side_bands_many([(n, lengths, exclusions)])[0]

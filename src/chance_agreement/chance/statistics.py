@@ -1,0 +1,212 @@
+"""The additive statistics of chance-corrected F1, defined once (chance_agreement_sequence_annotation.txt,
+Proposition 1): per entity type, seven numbers that add up over sentences, shards and processes.
+
+``FIELDS`` names them in order (``TRUE_POSITIVES`` ... ``EXPECTED_MATCHES`` are their column
+indices); ``ChanceStatistics`` holds them per type with the exact sums of the two expectations
+(``to_dict``/``from_dict`` its strict-JSON form); ``f1_terms`` reads the F1 terms of each level off
+them:
+
+- token level: agreement ``2 o``, expected agreement ``2 E[o]``, denominator ``a1 + a2`` (the
+  overlap ``o`` in tokens, ``a_i`` the tokens each side annotated), so that observed F1 is
+  ``2 o / (a1 + a2)`` and chance F1 ``2 E[o] / (a1 + a2)``;
+- entity level: ``2 tp``, ``2 E[matches]``, ``k1 + k2`` (spans matched exactly, spans per side).
+
+Every module that computes, resamples or reports these statistics imports them from here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._numerics.exact_sum import merge_exactly
+from .random_models import get_model
+
+LEVELS = ("token", "entity")
+
+# Per-type additive statistics, in this order.
+FIELDS = (
+    "true_positives",  # spans matched exactly (type, start, end)
+    "predicted",  # spans in the predictions
+    "actual",  # spans in the references (seqeval's "number")
+    "overlap",  # tokens inside a span of this type for both annotators
+    "expected_overlap",  # the same under the random annotation model
+    "annotated_tokens",  # a1 + a2
+    "expected_matches",  # exact span matches under the random annotation model
+)
+TRUE_POSITIVES, PREDICTED, ACTUAL, OVERLAP, EXPECTED_OVERLAP, ANNOTATED_TOKENS, EXPECTED_MATCHES = range(len(FIELDS))
+EXPECTATIONS = (EXPECTED_OVERLAP, EXPECTED_MATCHES)  # the two float statistics, summed exactly
+
+
+@dataclass
+class ChanceStatistics:
+    """Additive sufficient statistics of one sentence, a shard or a whole corpus.
+
+    ``per_type[type]`` is a float vector over ``FIELDS``; the counts are exact integers (up to
+    2**53). The two expectations are kept as exact sums (``partials``: non-overlapping floats
+    whose exact sum is the statistic, see ``exact_sum``), so adding statistics in any order or
+    grouping gives bit-identical vectors. ``model`` and ``levels`` record how the expectations
+    were computed (``None``: unknown, e.g. the empty start value of a sum); statistics of
+    different models or levels refuse to be added.
+    """
+
+    per_type: dict[str, np.ndarray] = field(default_factory=dict)
+    correct_tokens: int = 0
+    total_tokens: int = 0
+    model: str | None = None
+    levels: tuple[str, ...] | None = None
+    partials: dict[str, tuple[list[float], list[float]]] = field(default_factory=dict, repr=False, compare=False)
+
+    def exact_partials(self, name: str) -> tuple[list[float], list[float]]:
+        """The exact-sum partials of ``expected_overlap`` and ``expected_matches`` of one type."""
+        if name in self.partials:
+            return self.partials[name]
+        vector = self.per_type[name]
+        return [float(vector[EXPECTED_OVERLAP])], [float(vector[EXPECTED_MATCHES])]
+
+    def __add__(self, other: "ChanceStatistics") -> "ChanceStatistics":
+        if not isinstance(other, ChanceStatistics):
+            return NotImplemented
+        model = _same(self.model, other.model, "model")
+        levels = _same(self.levels, other.levels, "levels")
+        merged, partials = {}, {}
+        for name in list(self.per_type) + [n for n in other.per_type if n not in self.per_type]:
+            if name in self.per_type and name in other.per_type:
+                vector = self.per_type[name] + other.per_type[name]
+                pairs = tuple(merge_exactly(mine, theirs) for mine, theirs in
+                              zip(self.exact_partials(name), other.exact_partials(name)))
+                vector[EXPECTED_OVERLAP], vector[EXPECTED_MATCHES] = math.fsum(pairs[0]), math.fsum(pairs[1])
+            else:
+                source = self if name in self.per_type else other
+                vector = source.per_type[name].copy()
+                pairs = tuple(list(p) for p in source.exact_partials(name))
+            merged[name] = vector
+            if any(len(p) > 1 for p in pairs):
+                partials[name] = pairs
+        return ChanceStatistics(merged, self.correct_tokens + other.correct_tokens,
+                                self.total_tokens + other.total_tokens, model, levels, partials)
+
+    def to_dict(self) -> dict:
+        """Strict-JSON form (no NaN) that records its own model, levels and field order."""
+        out = {
+            "format": ROW_FORMAT,
+            "model": self.model,
+            "levels": list(self.levels) if self.levels is not None else None,
+            "fields": list(FIELDS),
+            "per_type": {name: [float(v) if i in EXPECTATIONS else int(v) for i, v in enumerate(vector)]
+                         for name, vector in self.per_type.items()},
+            "correct_tokens": int(self.correct_tokens),
+            "total_tokens": int(self.total_tokens),
+        }
+        if self.partials:
+            out["partials"] = {name: [list(p) for p in pair] for name, pair in self.partials.items()}
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ChanceStatistics":
+        """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
+        return _statistics_from_dict(data)
+
+
+ROW_FORMAT = "chance_agreement.ChanceStatistics/2"
+
+
+def _same(mine, theirs, what: str):
+    if mine is None:
+        return theirs
+    if theirs is not None and tuple(mine) != tuple(theirs):
+        raise ValueError(f"cannot add statistics computed with different {what}: {mine!r} and {theirs!r}")
+    return mine
+
+
+def _count(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value < 0 or value != int(value) or abs(value) > 2**53:
+        raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def _expectation(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{what} must be a finite non-negative number, got {value!r}")
+    return float(value)
+
+
+def _statistics_from_dict(data) -> ChanceStatistics:
+    if not isinstance(data, dict):
+        raise ValueError(f"statistics must be a dict, got {type(data).__name__}")
+    missing = {"per_type", "correct_tokens", "total_tokens"} - set(data)
+    if missing:
+        raise ValueError(f"statistics dict lacks {sorted(missing)}")
+    if data.get("format", ROW_FORMAT) != ROW_FORMAT:
+        raise ValueError(f"unknown statistics format {data.get('format')!r} (expected {ROW_FORMAT!r})")
+    if list(data.get("fields", FIELDS)) != list(FIELDS):
+        raise ValueError(f"fields must be {list(FIELDS)}, got {data.get('fields')!r}")
+    model = data.get("model")
+    if model is not None:
+        get_model(model)
+    levels = data.get("levels")
+    if levels is not None:
+        if not isinstance(levels, (list, tuple)) or not levels or any(level not in LEVELS for level in levels):
+            raise ValueError(f"levels must be a non-empty subset of {list(LEVELS)}, got {levels!r}")
+        levels = tuple(level for level in LEVELS if level in levels)
+    per_type_data = data["per_type"]
+    if not isinstance(per_type_data, dict):
+        raise ValueError(f"per_type must be a dict of type -> {len(FIELDS)} numbers, got {type(per_type_data).__name__}")
+    partials_data = data.get("partials", {})
+    if not isinstance(partials_data, dict) or set(partials_data) - set(per_type_data):
+        raise ValueError("partials must be a dict over the types of per_type")
+    per_type, partials = {}, {}
+    for name, values in per_type_data.items():
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"entity type names must be non-empty strings, got {name!r}")
+        if not isinstance(values, (list, tuple)) or len(values) != len(FIELDS):
+            raise ValueError(f"per_type[{name!r}] must be a list of {len(FIELDS)} numbers ({', '.join(FIELDS)}), got {values!r}")
+        vector = np.array([_expectation(v, f"per_type[{name!r}].{FIELDS[i]}") if i in EXPECTATIONS
+                           else _count(v, f"per_type[{name!r}].{FIELDS[i]}") for i, v in enumerate(values)], dtype=float)
+        if name in partials_data:
+            pair = partials_data[name]
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(p, (list, tuple)) for p in pair):
+                raise ValueError(f"partials[{name!r}] must be two lists of numbers")
+            pair = tuple([_finite(v, f"partials[{name!r}]") for v in p] for p in pair)
+            for index, part in zip(EXPECTATIONS, pair):
+                if math.fsum(part) != vector[index]:
+                    raise ValueError(f"partials[{name!r}] do not add up to per_type[{name!r}].{FIELDS[index]}")
+            partials[name] = pair
+        per_type[name] = vector
+    correct = _count(data["correct_tokens"], "correct_tokens")
+    total = _count(data["total_tokens"], "total_tokens")
+    if correct > total:
+        raise ValueError(f"correct_tokens ({correct}) exceeds total_tokens ({total})")
+    return ChanceStatistics(per_type, correct, total, model, levels, partials)
+
+
+def _finite(value, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"{what} must hold finite numbers, got {value!r}")
+    return float(value)
+
+
+def f1_terms(values: np.ndarray, level: str) -> tuple:
+    """``(agreement, expected, denominator)`` of statistics vectors (the last axis over ``FIELDS``):
+    token level ``(2 overlap, 2 expected_overlap, annotated_tokens)``, entity level ``(2
+    true_positives, 2 expected_matches, predicted + actual)``; each an array over the leading axes
+    (a number for one vector).
+
+    Examples
+    --------
+    >>> vector = np.array([1.0, 2.0, 2.0, 3.0, 0.5, 8.0, 0.25])
+    >>> [float(term) for term in f1_terms(vector, "token")]
+    [6.0, 1.0, 8.0]
+    >>> [float(term) for term in f1_terms(vector, "entity")]
+    [2.0, 0.5, 4.0]
+    """
+    if level == "token":
+        return 2 * values[..., OVERLAP], 2 * values[..., EXPECTED_OVERLAP], values[..., ANNOTATED_TOKENS]
+    return 2 * values[..., TRUE_POSITIVES], 2 * values[..., EXPECTED_MATCHES], values[..., PREDICTED] + values[..., ACTUAL]
+
+
+__all__ = ["ACTUAL", "ANNOTATED_TOKENS", "EXPECTATIONS", "EXPECTED_MATCHES", "EXPECTED_OVERLAP", "FIELDS", "LEVELS",
+           "OVERLAP", "PREDICTED", "ROW_FORMAT", "TRUE_POSITIVES", "ChanceStatistics", "f1_terms"]
