@@ -90,3 +90,32 @@ def test_demo_prints_our_values_beside_the_papers():
     script = Path(sys.executable).with_name("chance-agreement")
     out = subprocess.run([str(script), "demo"], capture_output=True, text=True, check=True).stdout
     assert "Sim1 B" in out and "0.3544 |0.3544" in out and "0.6809 |0.6808" in out
+
+
+# --- issue 35 item 11: the same -o and -q on every command that prints a result ------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+RESULT_COMMANDS = {
+    "agreement": [EXAMPLES / "team.tsv"],
+    "leaderboard": [EXAMPLES / "gold.conll", EXAMPLES / "sysA.conll", EXAMPLES / "sysB.conll"],
+    "f1": [EXAMPLES / "predictions.conll"],
+    "spans": [EXAMPLES / "annotator_a.jsonl", EXAMPLES / "brat" / "doc.ann"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(RESULT_COMMANDS))
+def test_every_command_writes_its_result_with_dash_o_and_takes_dash_q(command, tmp_path, capsys):
+    arguments = [command, *map(str, RESULT_COMMANDS[command])]
+    assert main(arguments) == 0
+    printed = capsys.readouterr().out
+    written = tmp_path / "result.txt"
+    assert main([*arguments, "-o", str(written), "-q"]) == 0
+    assert capsys.readouterr().out == "" and written.read_text(encoding="utf-8") == printed
+    # the output may not be one of the inputs
+    assert main([*arguments, "-o", str(RESULT_COMMANDS[command][0])]) == 2
+
+
+def test_report_takes_dash_q(tmp_path, capsys):
+    page = tmp_path / "report.html"
+    assert main(["report", str(EXAMPLES / "team.tsv"), "-o", str(page), "-q"]) == 0
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")

@@ -543,3 +543,48 @@ def test_model_cards_refuse_nan_infinite_and_non_numbers(bad):
 
     with pytest.raises(ValueError, match=r"corrected_f1 .*not a finite number"):
         model_card("x", {"observed_f1": 0.9, "chance_f1": 0.2, "corrected_f1": bad}, {"level": "token"})
+
+
+# --- issue 35 item 9: the gold column of a CoNLL-2003 file ------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _board_json(capsys, *arguments) -> tuple[dict, str]:
+    assert main(["leaderboard", *arguments, "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out), captured.err
+
+
+def test_the_gold_of_a_conll_2003_file_is_its_last_column_and_said(capsys):
+    """``token POS chunk NER``: without --gold-column the NER column, not the POS tags, and a note says so."""
+    runs = [str(EXAMPLES / "runs" / f"sys{name}.tsv") for name in "ABC"]
+    gold = str(EXAMPLES / "eng.testb")
+    default, err = _board_json(capsys, gold, *runs, "--level", "entity")
+    chosen, chosen_err = _board_json(capsys, gold, *runs, "--level", "entity", "--gold-column", "3")
+    assert default["systems"] == chosen["systems"]
+    assert [row["observed_f1"] > 0.7 for row in default["systems"]] == [True] * 3
+    assert f"note: gold: column 3 of {gold} (the last column; --gold-column N or {gold}:N reads another)" in err
+    assert "NNP" not in err and "note" not in chosen_err  # no POS tag read as an entity tag; no default to explain
+
+
+def test_a_gold_file_that_is_a_system_file_too_takes_the_column_no_system_reads(capsys):
+    merged = str(EXAMPLES / "merged.tsv")  # token gold flair bert lstm
+    default, err = _board_json(capsys, merged, f"{merged}:2", f"{merged}:3", f"{merged}:4")
+    chosen, _ = _board_json(capsys, merged, f"{merged}:2", f"{merged}:3", f"{merged}:4", "--gold-column", "1")
+    assert default["systems"] == chosen["systems"]
+    assert f"gold: column 1 of {merged} (the one tag column no system reads;" in err
+    assert main(["leaderboard", merged, f"{merged}:2", f"{merged}:3"]) == 2
+    assert "which of its columns [1, 4] is the gold? give --gold-column N" in capsys.readouterr().err
+
+
+def test_a_system_and_gold_without_entities_are_undefined_not_zero():
+    """Issue 35 item 2: 0/0 was shown as observed 0.0000 and ranked."""
+    board = build_leaderboard([["O", "O"]], {"quiet": [["O", "O"]], "loud": [["B-PER", "O"]]}, progress=False)
+    rows = {row["system"]: row for row in board["systems"]}
+    assert rows["quiet"]["observed_f1"] is None and rows["quiet"]["observed_rank"] is None
+    assert rows["loud"]["observed_f1"] == 0.0 and rows["loud"]["corrected_f1"] == 0.0
+    assert "quiet: corrected F1 is undefined: no entity on either side, so observed and chance F1 are 0/0; not " \
+           "ranked" in board["notes"]
+    quiet = next(cells for cells in _markdown_rows(render(board, "markdown")) if cells[0] == "quiet")
+    assert quiet[1] == "undefined" and quiet[4] == "undefined"

@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -30,8 +31,12 @@ from chance_agreement.reports.team_report import (
     load_annotations,
     render,
 )
+from chance_agreement.spans.annotators import read_annotators
 from chance_agreement.spans.conll import write_conll
+from chance_agreement.spans.validation import pair_shared
 from test_leaderboard import _unescaped_cells
+
+DATA = Path(__file__).resolve().parent / "data"
 
 TOKENS = [["John", "lives", "in", "New", "York"], ["Acme", "hired", "Mary", "Smith"]]
 A = [["B-PER", "O", "O", "B-LOC", "I-LOC"], ["B-ORG", "O", "B-PER", "I-PER"]]
@@ -168,13 +173,22 @@ def test_no_entity_anywhere_gives_documented_values_and_notes(tmp_path, count, c
     assert parsed["noise"]["token"]["disagreed"] == 0
     assert any("no instances" in note for note in parsed["notes"]["noise"])
     f1_key = "chance_f1" if count == 2 else "team_chance_f1"
-    assert parsed["notes"][f1_key] == ["a score whose denominator is 0 (no entity on either side) is reported as 0"]
+    notes = parsed["notes"][f1_key]
+    assert [note.split(":")[0] for note in notes] == ["token level", "entity level"]
+    assert all(note.startswith(f"{note.split(':')[0]}: corrected F1 of overall") and note.endswith(
+        "is undefined: no entity on either side, so observed and chance F1 are 0/0") for note in notes)
+    assert parsed[f1_key]["token"]["overall_observed_f1"] is None  # 0/0, never a number
     if count == 2:
         assert parsed["coefficients"]["all"]["cohen_kappa"] is None
         assert any("cohen_kappa" in note for note in parsed["notes"]["coefficients"])
     assert main(["agreement", *paths]) == 0
     text = capsys.readouterr().out
     assert "note: entity: no instances" in text
+    # undefined values read "undefined" in the tables, never "-" or a number (issue 35 item 2)
+    assert "overall        0    undefined  undefined     undefined" in text or count == 3
+    assert "noise_bound                      1.0000  undefined" in text
+    if count == 2:
+        assert "cohen_kappa          undefined      undefined" in text
 
 
 def test_markdown_and_csv_are_safe_with_hostile_names(annotator_files):
@@ -237,3 +251,121 @@ def test_agreement_shows_progress_on_a_terminal_only(annotator_files):
     assert b"agreement report" in seen and f"{len(SECTIONS)}/{len(SECTIONS)}".encode() in seen
     status, out, seen = run_on_terminal(command + ["--quiet"])
     assert status == 0 and seen == b"" and out.decode() == piped.stdout
+
+
+# --- issue 35 item 2: an undefined score is shown as undefined, with the true reason ---------------
+
+HEADLINES = DATA / "undefined" / "headlines.conll"  # both annotators tag each whole short sentence
+NO_ROOM = "chance F1 is 1, so 1 - chance is 0 (both annotators cover every token): no room for agreement beyond chance"
+
+
+def test_an_undefined_corrected_f1_is_undefined_in_every_format(capsys, tmp_path):
+    assert main(["agreement", str(HEADLINES), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    token = parsed["chance_f1"]["token"]
+    assert token["overall_observed_f1"] == 1.0 and token["overall_chance_f1"] == 1.0
+    assert token["overall_corrected_f1"] is None and token["PER"]["corrected_f1"] is None  # null, not 0.0
+    assert parsed["notes"]["chance_f1"] == [f"{level} level: corrected F1 of LOC, PER, overall is undefined: {NO_ROOM}"
+                                            for level in ("token", "entity")]
+    assert main(["agreement", str(HEADLINES)]) == 0
+    text = capsys.readouterr().out
+    assert "overall        2       1.0000     1.0000     undefined" in text
+    assert f"note: token level: corrected F1 of LOC, PER, overall is undefined: {NO_ROOM}" in text
+    assert "reported as 0" not in text
+    assert main(["agreement", str(HEADLINES), "--format", "markdown"]) == 0
+    assert "| overall | 2 | 1.0000 | 1.0000 | undefined |" in capsys.readouterr().out
+    assert main(["agreement", str(HEADLINES), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert {row["value"] for row in rows if row["row"] == "overall" and row["column"] == "corrected F1"} == {"undefined"}
+    page = tmp_path / "report.html"
+    assert main(["report", f"{HEADLINES}:1", f"{HEADLINES}:2", "-o", str(page)]) == 0
+    html = page.read_text()
+    assert 'data-key="summary/overall_corrected_f1" data-value="">undefined</span>' in html
+    assert f"undefined: {NO_ROOM}" in html
+
+
+# --- issue 35 item 1: annotators who did not all annotate every document -----------------------------
+
+PARTIAL = DATA / "partial"
+
+
+def test_label_studio_with_a_cancelled_annotation_and_a_task_one_annotator_never_got(capsys):
+    """Task 2: annotator 3 cancelled; task 3: annotator 2 never got it; task 4: annotator 1 alone."""
+    export = PARTIAL / "label_studio.json"
+    assert main(["agreement", str(export), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    notes = parsed["reading_notes"]
+    assert notes[0].endswith("Documents per annotator: 1 4, 2 2, 3 2; shared by each pair: 1 and 2 2, 1 and 3 2, "
+                             "2 and 3 1")
+    assert notes[1:] == ["1 document(s) left out: only one annotator holds them:",
+                         f"  {export} task 4 annotation 401 (1 only)"]
+    assert parsed["sentences"] == 3
+    # each pair is scored on the documents both hold, exactly as the two-annotator chance_f1 there
+    team = read_annotators([export], partial=True)
+    _, tags = team.flat()
+    for level in ("token", "entity"):
+        matrix = parsed["team_chance_f1"][level]["pairwise_corrected_f1"]
+        for i, j in combinations(range(3), 2):
+            first, second = pair_shared(tags[i], tags[j])
+            assert matrix[i][j] == chance_f1(second, first, level=level, zero_division=0)["overall_corrected_f1"]
+    assert parsed["notes"]["noise"][0] == ("computed on the 1 of 3 sentence units every annotator holds (it needs "
+                                           "every annotator on every unit)")
+    assert main(["agreement", str(export)]) == 0
+    assert "note: partial coverage: not every annotator holds all 4 documents" in capsys.readouterr().out
+
+
+def test_prodigy_db_out_where_one_annotator_pressed_ignore(capsys):
+    assert main(["agreement", str(PARTIAL / "prodigy.jsonl"), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert "Documents per annotator: ner_news-alice 2, ner_news-bob 1, ner_news-carol 2" in parsed["reading_notes"][0]
+    assert parsed["team_chance_f1"]["token"]["per_annotator"]["ner_news-bob"]["corrected_f1"] is not None
+
+
+def test_doccano_files_covering_different_documents(capsys):
+    alice, bob = PARTIAL / "doccano" / "alice.jsonl", PARTIAL / "doccano" / "bob.jsonl"
+    assert main(["agreement", str(alice), str(bob), "--format", "json"]) == 0
+    parsed = json.loads(capsys.readouterr().out)
+    assert parsed["reading_notes"] == [
+        "partial coverage: not every annotator holds all 4 documents (sentence units); each pair is scored on the "
+        "documents both hold. Documents per annotator: alice 3, bob 3; shared by each pair: alice and bob 2",
+        "2 document(s) left out: only one annotator holds them:", f"  {alice} line 1 (alice only)",
+        f"  {bob} line 3 (bob only)"]
+    shared = read_annotators([alice, bob], partial=True)
+    assert [" ".join(tokens[:2]) for tokens in shared.tokens] == ["IBM hired", "Marie Curie"]  # documents 2 and 3
+    _, (first, second) = shared.flat()
+    assert parsed["chance_f1"]["token"]["overall_corrected_f1"] == chance_f1(second, first, zero_division=0)[
+        "overall_corrected_f1"]
+
+
+def test_the_html_report_of_a_partial_team_and_a_leaderboard_that_stays_complete(tmp_path, capsys):
+    page = tmp_path / "team.html"
+    assert main(["report", str(PARTIAL / "label_studio.json"), "-o", str(page), "--gamma-samples", "5"]) == 0
+    text = page.read_text()
+    assert "partial coverage: not every annotator holds all 4 documents" in text
+    assert "on the 1 of 3 sentences every annotator annotated" in text
+    capsys.readouterr()
+    alice, bob = PARTIAL / "doccano" / "alice.jsonl", PARTIAL / "doccano" / "bob.jsonl"
+    assert main(["report", str(alice), str(bob), "--leaderboard", "-o", str(tmp_path / "board.html")]) == 1
+    assert "hold different documents" in capsys.readouterr().err  # a system must cover every gold document
+
+
+def test_f1_shows_an_undefined_corrected_f1_as_undefined(capsys):
+    assert main(["f1", str(HEADLINES)]) == 0
+    captured = capsys.readouterr()
+    assert "overall    1.0000    1.0000    1.0000         2    1.0000    1.0000 undefined" in captured.out
+    assert f"note: overall: corrected F1 is undefined: {NO_ROOM}" in captured.out and "set to 0.0" not in captured.err
+    assert main(["f1", str(HEADLINES), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall_corrected_f1"] is None
+    assert main(["f1", str(HEADLINES), "--confidence-level", "0.9", "--n-resamples", "20", "--random-state", "0"]) == 0
+    assert "overall observed [1.0000, 1.0000]  chance [1.0000, 1.0000]  corrected undefined" in capsys.readouterr().out
+
+
+def test_spans_shows_an_undefined_corrected_f1_as_undefined(capsys):
+    spans = DATA / "undefined" / "headlines.jsonl"  # the same headlines as span files
+    assert main(["spans", str(spans), str(spans)]) == 0
+    captured = capsys.readouterr()
+    assert "pooled   overall       1.0000    1.0000    1.0000         2    1.0000    1.0000 undefined" in captured.out
+    assert f"note: pooled, overall: corrected F1 is undefined: {NO_ROOM}" in captured.out
+    assert "set to 0.0" not in captured.err
+    assert main(["spans", str(spans), str(spans), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall_corrected_f1"] is None

@@ -207,6 +207,27 @@ def test_hook_rejects_bad_configuration():
         compute_metrics_fn([0, 1])
 
 
+@pytest.mark.parametrize("metric", ["coefficients", "noise"])
+def test_hook_refuses_options_the_metric_does_not_take_when_built(metric):
+    # the README's own arguments (zero_division=0) with another metric: refused when the function is built,
+    # not with a TypeError after the first evaluation loop
+    with pytest.raises(ValueError, match=f"the '{metric}' metric takes no option 'zero_division' .*left out of the "
+                                         "flat result.*; its options: .*scheme, mode, suffix"):
+        compute_metrics_fn(LABELS, zero_division=0, metric=metric)
+    with pytest.raises(ValueError, match="takes no option 'references' \\(the hook passes the tags itself\\)"):
+        compute_metrics_fn(LABELS, metric=metric, references=[["O"]])
+
+
+def test_hook_refuses_a_misspelt_option_when_built():
+    with pytest.raises(ValueError, match="the 'chance_f1' metric takes no option 'levle' \\(a misspelt option\\?\\); "
+                                         "its options: suffix, scheme, mode, .*level"):
+        compute_metrics_fn(LABELS, levle="entity")
+    ids = np.array([[0, 1, 2, 0, 3]])
+    # the options each metric does take still go to it
+    assert compute_metrics_fn(LABELS, metric="noise", confidence=0.9)((ids, ids))["confidence"] == 0.9
+    assert compute_metrics_fn(LABELS, zero_division=0, level="entity")((ids, ids))["corrected_f1"] == 1.0
+
+
 @pytest.mark.parametrize("metric, report", [("coefficients", "agreement_report"), ("noise", "noise_report")])
 def test_hook_other_registered_metrics(metric, report):
     import chance_agreement

@@ -210,3 +210,9 @@ def test_batch_mode_refuses_what_needs_every_sentence():
                                                                     zero_division=0)(batch)
     with pytest.raises(ValueError, match="expected a loaded evaluate module"):
         module_metrics_fn(object(), LABELS)
+
+
+def test_module_hook_refuses_an_option_the_module_does_not_take_when_built(load_metric):
+    module = load_metric("chance_f1_metric", "flat")
+    with pytest.raises(ValueError, match="the 'chance_f1' module takes no option 'levle' .*; its options: .*level"):
+        module_metrics_fn(module, LABELS, levle="entity")

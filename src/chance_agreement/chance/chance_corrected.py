@@ -85,13 +85,140 @@ def f1_scores(agreement, expected, denominator, zero_division="warn", observed=N
     return observed, chance, corrected, reason
 
 
+NO_ENTITIES_REASON = "no entity on either side, so observed and chance F1 are 0/0"
+
+
+def no_room_reason(chance: float) -> str:
+    """Why corrected F1 is undefined at this chance F1 (``has_room(chance)`` is False), in words.
+
+    Parameters
+    ----------
+    chance : float
+        The chance F1, 1 or more (up to ``CHANCE_ONE``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> no_room_reason(1.0)
+    'chance F1 is 1, so 1 - chance is 0 (both annotators cover every token): no room for agreement beyond chance'
+    """
+    if chance <= 1.0:
+        why = f"chance F1 is 1, so 1 - chance is 0 ({_no_room_cause(chance)})"
+    else:
+        why = f"chance F1 is {chance:.6g} > 1 ({_no_room_cause(chance)})"
+    return f"{why}: no room for agreement beyond chance"
+
+
+def _no_room_cause(chance: float) -> str:
+    return ("both annotators cover every token" if chance <= 1.0 else
+            "random segments stack under the overlapping model")
+
+
+def undefined_reason(scores) -> str | None:
+    """Why a score triple's corrected F1 is undefined (None when it is defined).
+
+    Parameters
+    ----------
+    scores : dict
+        ``observed_f1``, ``chance_f1`` and ``corrected_f1``, undefined ones ``None``
+        (``defined_scores``).
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> undefined_reason({"observed_f1": None, "chance_f1": None, "corrected_f1": None})
+    'no entity on either side, so observed and chance F1 are 0/0'
+    >>> undefined_reason({"observed_f1": 0.5, "chance_f1": 0.1, "corrected_f1": 0.4444}) is None
+    True
+    """
+    if scores.get("corrected_f1") is not None:
+        return None
+    if scores.get("chance_f1") is None:
+        return NO_ENTITIES_REASON
+    return no_room_reason(scores["chance_f1"])
+
+
+def _agreed(low, high):
+    """``low`` where it equals ``high`` (at any depth of dicts and lists), else None."""
+    if isinstance(low, dict):
+        return {key: _agreed(value, high[key]) for key, value in low.items()}
+    if isinstance(low, list):
+        return [_agreed(a, b) for a, b in zip(low, high)]
+    return low if low == high else None
+
+
+def defined_scores(score):
+    """``score(zero_division)`` with every value the ``zero_division`` fill decides set to None.
+
+    A score is undefined exactly where its value depends on the fill: ``score(0)`` and
+    ``score(1)`` differ there (0/0 without entities; corrected F1 without room beyond chance).
+    Reports show such a value as undefined (``null`` in JSON) instead of a number, with
+    ``undefined_reason``.
+
+    Parameters
+    ----------
+    score : callable
+        Takes ``zero_division`` (0 or 1) and returns a result (dicts and lists of numbers, e.g.
+        ``scores_from_statistics`` of fixed statistics).
+
+    Returns
+    -------
+    The result of ``score(0)`` with the undefined values None.
+
+    Examples
+    --------
+    >>> from chance_agreement.chance.corrected_f1 import corpus_total, scores_from_statistics
+    >>> total = corpus_total([["B-PER", "I-PER"]], [["B-PER", "I-PER"]])
+    >>> result = defined_scores(lambda fill: scores_from_statistics(total, "token", fill))
+    >>> result["overall_observed_f1"], result["overall_chance_f1"], result["overall_corrected_f1"]
+    (1.0, 1.0, None)
+    """
+    return _agreed(score(0), score(1))
+
+
+def with_defined_scores(result: dict, score) -> dict:
+    """``result`` (computed with ``zero_division=0``, perhaps with intervals or sentence scores that
+    ``score`` leaves out) with its point scores replaced by ``defined_scores(score)``'s.
+
+    Parameters
+    ----------
+    result : dict
+        A result to update in place (nested dicts are merged one level deep).
+    score : callable
+        As for ``defined_scores``: the same point scores for a given ``zero_division``.
+
+    Returns
+    -------
+    dict
+        ``result``, its undefined point scores None.
+
+    Examples
+    --------
+    >>> from chance_agreement.chance.corrected_f1 import chance_f1
+    >>> tags = [["B-PER", "I-PER"]]
+    >>> result = chance_f1(tags, tags, zero_division=0, return_sentence_scores=True)
+    >>> with_defined_scores(result, lambda fill: chance_f1(tags, tags, zero_division=fill))["overall_corrected_f1"]
+    >>> len(result["sentence_scores"])
+    1
+    """
+    for key, value in defined_scores(score).items():
+        result[key] = {**result[key], **value} if isinstance(value, dict) and result.get(key) else value
+    return result
+
+
 def undefined_message(reason: int, chance: float, what: str, fill: float) -> str:
     """The warning text of one undefined point estimate (``reason`` from ``f1_scores``)."""
     if reason == NO_ENTITIES:
         return (f"{what}: F1 with no entities from either side is ill-defined (0/0) and set to {fill}; "
                 f"use zero_division to control this")
-    why = ("chance agreement 1 (both annotators cover every token)" if chance <= 1.0 else
-           f"chance agreement {chance:.6g} > 1 (random segments stack under the overlapping model)")
+    why = (f"chance agreement 1 ({_no_room_cause(chance)})" if chance <= 1.0 else
+           f"chance agreement {chance:.6g} > 1 ({_no_room_cause(chance)})")
     return (f"{what}: corrected F1 is undefined with {why}: no room for agreement beyond chance; "
             f"set to {fill}, use zero_division to control this")
 
@@ -101,8 +228,13 @@ __all__ = [
     "DEFINED",
     "NO_ENTITIES",
     "NO_ROOM",
+    "NO_ENTITIES_REASON",
     "UndefinedMetricWarning",
     "chance_corrected",
+    "defined_scores",
+    "no_room_reason",
+    "undefined_reason",
+    "with_defined_scores",
     "f1_scores",
     "has_room",
     "undefined_message",

@@ -164,6 +164,42 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
     sentences = [] if return_sentence_scores else None
     names, pairs = team_statistics(annotations, names=names, level=level, model=model, suffix=suffix,
                                    scheme=scheme, mode=mode, sentences=sentences, function="team_chance_f1")
+    result = team_scores(names, pairs, level, zero_division)
+    if return_sentence_scores:
+        result["sentence_scores"] = sentence_scores(sentences, level)
+    return result
+
+
+def team_scores(names, pairs: dict, level: str = "token", zero_division="warn") -> dict:
+    """``team_chance_f1``'s result (without sentence scores) from ``team_statistics``' output.
+
+    Parameters
+    ----------
+    names : list of str
+        The annotators.
+    pairs : dict
+        ``{(i, j): ChanceStatistics or None}`` of ``team_statistics``.
+    level : str
+        The level the statistics were computed at.
+    zero_division : "warn", 0 or 1
+        As in ``chance_f1``.
+
+    Returns
+    -------
+    dict
+        As ``team_chance_f1``.
+
+    Raises
+    ------
+    ValueError
+        If no pair ever annotated the same sentence.
+
+    Examples
+    --------
+    >>> names, pairs = team_statistics([[["B-PER", "O"], ["B-PER", "O"], None]])
+    >>> team_scores(names, pairs, zero_division=0)["pairwise_observed_f1"]
+    [[None, 1.0, None], [1.0, None, None], [None, None, None]]
+    """
     m = len(names)
     team = _pooled(pairs.values())
     if team is None:
@@ -189,9 +225,7 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
             matrices[key][i][j] = matrices[key][j][i] = scores[key]
     for key in SCORES:
         result[f"pairwise_{key}"] = matrices[key]
-    if return_sentence_scores:
-        result["sentence_scores"] = sentence_scores(sentences, level)
     return result
 
 
-__all__ = ["as_items", "by_annotator", "by_item", "team_chance_f1", "team_statistics"]
+__all__ = ["as_items", "by_annotator", "by_item", "team_chance_f1", "team_scores", "team_statistics"]

@@ -31,6 +31,7 @@ default and flat configurations keep the same additive state.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 
@@ -60,6 +61,52 @@ def _metric_function(metric: str) -> tuple[Callable, str]:
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}: use one of {sorted(METRICS)}")
     return METRICS[metric]
+
+
+def check_options(function: Callable, compute_kwargs: dict, what: str) -> None:
+    """Refuse, when the hook is built, a keyword argument ``function`` does not take.
+
+    The hook passes the tags itself, so ``predictions`` and ``references`` are refused too. A
+    function taking ``**kwargs`` accepts every name.
+
+    Parameters
+    ----------
+    function : callable
+        The function the hook will call with ``(predictions, references, **compute_kwargs)``.
+    compute_kwargs : dict
+        The keyword arguments given to the hook.
+    what : str
+        How the error names the metric, e.g. ``"the 'noise' metric (noise_report)"``.
+
+    Raises
+    ------
+    ValueError
+        Naming the options ``function`` does not take and the ones it does.
+
+    Examples
+    --------
+    >>> from chance_agreement.noise.noise_model import noise_report
+    >>> check_options(noise_report, {"confidence": 0.9}, "the 'noise' metric")
+    >>> check_options(noise_report, {"zero_division": 0}, "the 'noise' metric")
+    Traceback (most recent call last):
+    ...
+    ValueError: the 'noise' metric takes no option 'zero_division' (its undefined values are left out of the \
+flat result, never replaced by a number); its options: confidence, unit, max_noise, scheme, mode, suffix
+    """
+    parameters = inspect.signature(function).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return
+    taken = [name for name, p in parameters.items() if name not in ("self", "predictions", "references")
+             and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    unknown = [name for name in compute_kwargs if name not in taken]
+    if not unknown:
+        return
+    given = ", ".join(repr(name) for name in unknown)
+    why = ("the hook passes the tags itself" if {"predictions", "references"} & set(unknown) else
+           "its undefined values are left out of the flat result, never replaced by a number"
+           if "zero_division" in unknown else "a misspelt option?")
+    raise ValueError(f"{what} takes no option{'s' * (len(unknown) > 1)} {given} ({why}); its options: "
+                     f"{', '.join(taken)}")
 
 
 def _on_device_argmax(predictions, label_ids, classes: int, first: int):
@@ -261,7 +308,8 @@ def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **c
 
     ``metric``: a name in ``METRICS`` (``"chance_f1"``; ``"coefficients"``: ``agreement_report``;
     ``"noise"``: ``noise_report``). ``compute_kwargs`` go to that function (e.g. ``level="entity"``,
-    ``zero_division=0``). With ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"``
+    ``zero_division=0``); an option the metric does not take is a ValueError here, when the
+    function is built (``check_options``), not after the first evaluation loop. With ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"``
     works (its statistics add up; the others' need every sentence) and its options ``level``,
     ``model``, ``scheme``, ``mode``, ``suffix``, ``zero_division`` (strict mode with an explicit
     ``scheme``), and intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``,
@@ -269,6 +317,7 @@ def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **c
     """
     label_list = _check_label_list(label_list)
     function, prefix = _metric_function(metric)
+    check_options(function, compute_kwargs, f"the {metric!r} metric")
     if metric == "chance_f1":
         state_options, refusal = _state_options(compute_kwargs)
     else:
@@ -291,6 +340,8 @@ def module_metrics_fn(module, label_list: Sequence[str], **compute_kwargs) -> Tr
     label_list = _check_label_list(label_list)
     if not callable(getattr(module, "compute", None)):
         raise ValueError(f"expected a loaded evaluate module (evaluate.load(...)), got {type(module).__name__}")
+    if callable(getattr(module, "_compute", None)):
+        check_options(module._compute, compute_kwargs, f"the {getattr(module, 'name', None)!r} module")
     name, config = getattr(module, "name", None), getattr(module, "config_name", None)
     if name == "chance_f1" and config in ("default", "flat"):
         state_options, refusal = _state_options(compute_kwargs)
@@ -301,4 +352,4 @@ def module_metrics_fn(module, label_list: Sequence[str], **compute_kwargs) -> Tr
                           flatten, state_options=state_options, refusal=refusal)
 
 
-__all__ = ["METRICS", "TrainerMetrics", "compute_metrics_fn", "module_metrics_fn", "tags_from_predictions"]
+__all__ = ["METRICS", "TrainerMetrics", "check_options", "compute_metrics_fn", "module_metrics_fn", "tags_from_predictions"]

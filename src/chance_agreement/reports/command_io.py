@@ -192,6 +192,17 @@ def write_text(path, text: str) -> Path:
     return write_file(check_output_path(path), text)
 
 
+def add_output_option(parser, what: str = "the result") -> None:
+    """``--output``/``-o FILE``: write ``what`` to FILE instead of standard output (``args.output``;
+    the same option on every command that prints a result)."""
+    parser.add_argument("--output", "-o", metavar="FILE", help=f"write {what} to FILE instead of standard output")
+
+
+def note(text: str) -> None:
+    """A note on standard error: what a default chose or what was left out, never the result itself."""
+    print(f"chance-agreement: note: {text}", file=sys.stderr)
+
+
 def emit(text: str, output=None) -> None:
     """Write a command's result to ``output`` (after ``check_output_path``) or standard output."""
     if output:
@@ -207,7 +218,7 @@ def image_format(path) -> str:
     return suffix if suffix in IMAGE_FORMATS else "png"
 
 
-__all__ = ["IMAGE_FORMATS", "Command", "UsageError", "open_fraction", "whole_number", "positive_number",
+__all__ = ["IMAGE_FORMATS", "note", "add_output_option", "Command", "UsageError", "open_fraction", "whole_number", "positive_number",
            "closed_fraction", "add_span_options", "add_input_options", "read_options", "split_names",
            "check_output_path", "input_files", "refuse_written_inputs", "check_outputs", "write_text", "emit",
            "image_format"]

@@ -13,6 +13,7 @@ import html
 import math
 
 from ..reliability.gamma import gamma_agreement
+from ..spans.validation import complete_items
 
 __all__ = ["gamma_data", "gamma_html"]
 
@@ -22,10 +23,16 @@ ROW, LEFT, TOP = 34, 110, 26  # pixels: annotator row height, label column, toke
 
 def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, span_options: dict,
                max_sentences: int) -> dict:
-    """Gamma of the annotators ``names`` and the ``max_sentences`` most disordered sentences."""
-    items = [list(item) for item in zip(*(annotations[name] for name in names))]
+    """Gamma of the annotators ``names`` and the ``max_sentences`` most disordered sentences, on
+    the sentences every one of them annotated (``complete_items``; ``data["on_sentences"]`` counts
+    them when some are left out)."""
+    indices, items = complete_items([list(item) for item in zip(*(annotations[name] for name in names))])
+    if not items:
+        raise ValueError("gamma: no sentence is annotated by every annotator")
     result = gamma_agreement(items, annotators=list(names), n_samples=samples, sampler=sampler, **span_options)
     data = result.to_dict(alignment=False)
+    if len(indices) < len(tokens):
+        data["on_sentences"] = f"on the {len(indices)} of {len(tokens)} sentences every annotator annotated"
     offsets = result.alignment.continuum.text_offsets
     by_sentence: dict[int, list] = {}
     for row in result.alignment.rows():
@@ -33,7 +40,7 @@ def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, 
     totals = {t: math.fsum(row["disorder"] for row in rows) for t, rows in by_sentence.items()}
     ranked = sorted((t for t in totals if totals[t] > 0), key=lambda t: (-totals[t], t))[:max_sentences]
     data["sentences"] = [{
-        "sentence": t + 1, "disorder": totals[t], "tokens": [str(token) for token in tokens[t]],
+        "sentence": indices[t] + 1, "disorder": totals[t], "tokens": [str(token) for token in tokens[indices[t]]],
         "alignments": [{"disorder": row["disorder"], "units": {
             name: None if unit is None else [unit[0], int(unit[1] - offsets[t]), int(unit[2] - offsets[t])]
             for name, unit in row["units"].items()}} for row in by_sentence[t]],
@@ -90,7 +97,8 @@ def gamma_html(data: dict) -> str:
                            for c in categories)
     drawings = "".join(f'<h3>Sentence {s["sentence"]} (disorder {s["disorder"]:.4f})</h3>{_drawing(s, names, colours)}'
                        for s in data["sentences"])
-    warnings = "".join(f'<p class="note">{_e(w)}</p>' for w in data["warnings"])
+    notes = ([data["on_sentences"]] if "on_sentences" in data else []) + list(data["warnings"])
+    warnings = "".join(f'<p class="note">{_e(w)}</p>' for w in notes)
     return (f'<section id="gamma"><h2>Gamma</h2><p>Gamma (Mathet, Widl&ouml;cher and M&eacute;tivier 2015) of '
             f'{len(names)} annotators: 1 &minus; the disorder of the best alignment of their units over the mean '
             f'disorder of {data["n_samples"]} random continua ({_e(data["sampler"])} sampler).</p>'

@@ -22,7 +22,7 @@ import sys
 
 import numpy as np
 
-from ..chance.chance_corrected import chance_corrected
+from ..chance.chance_corrected import chance_corrected, undefined_reason, with_defined_scores
 from ..chance.corrected_f1 import chance_f1
 from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_chance_f1
@@ -40,6 +40,7 @@ from .gamma_report import gamma_data, gamma_html
 from .annotator_report import annotator_html
 from .leaderboard import build_leaderboard
 from .table_output import most_used
+from ..spans.validation import complete_items, pair_shared
 from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -72,15 +73,30 @@ def _no_interval_reason(team: bool, confidence_level) -> str:
 def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
     """Several annotators: ``team_chance_f1`` (pairwise micro average, each annotator against the
     rest, the m x m pairwise matrix) with its pooled per-sentence scores."""
-    return team_chance_f1(by_item(list(annotations.values())), names=list(annotations), level=level, model=model,
-                          zero_division=0, return_sentence_scores=True, **span_options)
+    items, names = by_item(list(annotations.values())), list(annotations)
+    result = team_chance_f1(items, names=names, level=level, model=model, zero_division=0,
+                            return_sentence_scores=True, **span_options)
+    return with_defined_scores(result, lambda fill: team_chance_f1(items, names=names, level=level, model=model,
+                                                                   zero_division=fill, **span_options))
+
+
+def _team_noise(items, span_options: dict) -> tuple[dict, list]:
+    """``noise_report_multi`` with its notes, on the sentences every annotator annotated (the noise
+    model needs every annotator on every sentence; a note says so when some are left out)."""
+    indices, complete = complete_items(items)
+    noise, notes = report_with_notes(noise_report_multi, complete, **span_options)
+    if len(indices) < len(items):
+        notes.insert(0, f"on the {len(indices)} of {len(items)} sentences every annotator annotated (the noise "
+                        f"model needs every annotator on every sentence)")
+    return noise, notes
 
 
 def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[list[int]], list[str]]:
-    """The token contingency table of every pair of annotators (first of the pair in the rows), summed."""
+    """The token contingency table of every pair of annotators (first of the pair in the rows), summed
+    over the sentences both annotated (``pair_shared``)."""
     names = list(annotations)
-    tables = [contingency(annotations[b], annotations[a], **span_options)
-              for i, a in enumerate(names) for b in names[i + 1:]]
+    shared = [pair_shared(annotations[a], annotations[b]) for i, a in enumerate(names) for b in names[i + 1:]]
+    tables = [contingency(second, first, **span_options) for first, second in shared if first]
     categories = sorted({c for _, cats in tables for c in cats if c != NOTHING}) + [NOTHING]
     position = {c: i for i, c in enumerate(categories)}
     pooled = np.zeros((len(categories), len(categories)), dtype=np.int64)
@@ -152,12 +168,14 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
         table, categories = _pooled_contingency(annotations, span_options)
         data["multi"] = multi_annotator_agreement(items, **span_options)
-        data["noise"], data["noise_notes"] = report_with_notes(noise_report_multi, items, **span_options)
+        data["noise"], data["noise_notes"] = _team_noise(items, span_options)
         data["compared"] = f"every pair of the {len(names)} annotators, pooled"
     else:
         reference, other = names[0], names[1]
-        data["result"] = chance_f1(annotations[other], annotations[reference], level=level, model=model,
-                                   zero_division=0, return_sentence_scores=True, **span_options, **intervals)
+        pair = {"predictions": annotations[other], "references": annotations[reference], "level": level,
+                "model": model, **span_options}
+        data["result"] = with_defined_scores(chance_f1(**pair, zero_division=0, return_sentence_scores=True,
+                                                       **intervals), lambda fill: chance_f1(**pair, zero_division=fill))
         table, categories = contingency(annotations[other], annotations[reference], **span_options)
         table = table.tolist()
         data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
@@ -195,14 +213,14 @@ def _shown_sentences(tokens, annotations: dict, sentence_scores, max_sentences: 
     names = list(annotations)
     shown_names = names if team else names[:2]
     shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
-    detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name]]
+    detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name] if tags is not None]
     scheme, mode, suffix = span_options["scheme"], span_options["mode"], span_options["suffix"]
     resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
         row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
-                        for name in shown_names}
+                        for name in shown_names if annotations[name][i] is not None}  # absent: not annotated
     support = _team_support(annotations, resolved, mode, suffix) if team else None
     return {"shown": shown, "left_out": left_out, "annotators": shown_names, "support": support}
 
@@ -211,7 +229,7 @@ def _team_support(annotations: dict, scheme, mode, suffix) -> dict:
     """Entity spans per type, every annotator's together, and their total under ``"overall"``."""
     counts: dict = {"overall": 0}
     for name, tags in annotations.items():
-        for spans in corpus_spans(tags, name, scheme, mode, suffix):
+        for spans in corpus_spans([t for t in tags if t is not None], name, scheme, mode, suffix):
             for span in spans:
                 counts[span[0]] = counts.get(span[0], 0) + 1
                 counts["overall"] += 1
@@ -219,12 +237,15 @@ def _team_support(annotations: dict, scheme, mode, suffix) -> dict:
 
 
 def _check_shapes(tokens, annotations: dict) -> None:
-    """Every annotation has the tokens' sentences, each as long as the tokens' (1-based numbers)."""
+    """Every annotation has the tokens' sentences, each as long as the tokens' (1-based numbers) or
+    None where its annotator did not annotate it."""
     lengths = [len(sentence) for sentence in tokens]
     for name, tags in annotations.items():
         if isinstance(tags, str) or len(tags) != len(lengths):
             raise ValueError(f"{name}: {len(tags)} sentences, the tokens have {len(lengths)}")
         for number, (sentence, length) in enumerate(zip(tags, lengths), start=1):
+            if sentence is None:  # not annotated by this annotator (partial coverage)
+                continue
             if isinstance(sentence, str) or len(sentence) != length:
                 raise ValueError(f"{name}: sentence {number} has {len(sentence)} tags for {length} tokens")
 
@@ -255,6 +276,13 @@ def _num(key: str, value, digits: int = 4, tag: str = "td") -> str:
     """A cell with the number rounded and its exact value in ``data-value`` (``data-key`` names it)."""
     exact = "" if value is None else repr(float(value)) if isinstance(value, float) else str(value)
     return f'<{tag} class="num" data-key="{_e(key)}" data-value="{_e(exact)}">{_f(value, digits)}</{tag}>'
+
+
+def _score(key: str, value, tag: str = "td") -> str:
+    """A score cell (``_num``), or "undefined" for an undefined score (None: ``defined_scores``)."""
+    if value is None:
+        return f'<{tag} class="num" data-key="{_e(key)}" data-value="">undefined</{tag}>'
+    return _num(key, value, tag=tag)
 
 
 def _interval(result: dict, key: str, data_key: str, reason: str = "not computed") -> str:
@@ -504,10 +532,12 @@ def _summary(data: dict) -> str:
     corrected = result["overall_corrected_f1"]
     f1_card = _card(
         "Chance-corrected F1" + (" (all pairs pooled)" if team else ""),
-        _num("summary/overall_corrected_f1", corrected, tag="span"),
+        _score("summary/overall_corrected_f1", corrected, tag="span"),
         f'{_interval(result, "overall_corrected_f1", "summary/overall_corrected_f1_ci", data["no_interval"])}<br>'
-        f'observed F1 {_num("summary/overall_observed_f1", result["overall_observed_f1"], tag="span")}, '
-        f'chance F1 {_num("summary/overall_chance_f1", result["overall_chance_f1"], tag="span")}',
+        f'observed F1 {_score("summary/overall_observed_f1", result["overall_observed_f1"], tag="span")}, '
+        f'chance F1 {_score("summary/overall_chance_f1", result["overall_chance_f1"], tag="span")}'
+        + (f'<br><span class="muted">undefined: {_e(reason)}</span>' if (reason := undefined_reason(
+            {key: result[f"overall_{key}"] for key in SCORES})) else ""),
         f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
         f"number of spans of the same lengths at random ({_e(data['model'].replace('_', '-'))} random model, "
         f"{_e(data['level'])} level), below 0 is worse than chance.")
@@ -557,10 +587,10 @@ def _per_type(data: dict) -> str:
         scores = result[name]
         count = support.get(name, 0) if support else scores.get("number")
         rows.append(f"<tr><th>{_e(name)}</th>{_num(f'types/{name}/number', count)}"
-                    + "".join(_num(f"types/{name}/{key}", scores[key]) for key in SCORES)
+                    + "".join(_score(f"types/{name}/{key}", scores[key]) for key in SCORES)
                     + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci', reason)}</td></tr>")
     overall_support = _num("types/overall/number", support["overall"]) if support else "<td></td>"
-    rows.append(f"<tr><th>overall</th>{overall_support}" + "".join(_num(f"types/overall/{key}", result[f"overall_{key}"])
+    rows.append(f"<tr><th>overall</th>{overall_support}" + "".join(_score(f"types/overall/{key}", result[f"overall_{key}"])
                                                                    for key in SCORES)
                 + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci', reason)}</td></tr>")
     chart = bar_chart([(name, [result[name][key] for key in SCORES]) for name in types]
@@ -631,7 +661,8 @@ def _sentences(data: dict) -> str:
         key = f"sentences/{row['sentence']}"
         if stacked:
             lines = "".join(f'<div class="who">{_e(name)}</div><div>{_annotated(row["tokens"], row["spans"][name], colours)}</div>'
-                            for name in names)
+                            if name in row["spans"] else f'<div class="who">{_e(name)}</div><div class="muted">not '
+                            f'annotated</div>' for name in names)
             texts = f'<td class="sentence stacked"><div class="stack">{lines}</div></td>'
         else:
             texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
@@ -666,8 +697,9 @@ def _team(data: dict) -> str:
         _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
         for a in range(len(labels)))
     rows = "".join(f"<tr><th>{_e(name)}</th>" + "".join(
-        _num(f"annotators/{name}/{key}", team["per_annotator"][name][key]) for key in SCORES) + "</tr>" for name in labels)
-    bars = bar_chart([(name, [team["per_annotator"][name][key] for key in SCORES]) for name in labels],
+        (_score(f"annotators/{name}/{key}", team["per_annotator"][name][key]) if team["per_annotator"][name] else
+         _num(f"annotators/{name}/{key}", None)) for key in SCORES) + "</tr>" for name in labels)
+    bars = bar_chart([(name, [(team["per_annotator"][name] or {}).get(key) for key in SCORES]) for name in labels],
                      label="each annotator against the rest")
     body = (f'<h3>Pairwise corrected F1</h3><div class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
             f'{note}<h3>Each annotator against the rest</h3><p class="muted">The pooled statistics of the '
@@ -691,9 +723,7 @@ def _leaderboard(data: dict) -> str:
         change = row["rank_change"]
         arrow = ('<span class="up">&#9650; +%d</span>' % change if change and change > 0 else
                  '<span class="down">&#9660; %d</span>' % change if change else "0")
-        scores = "".join(_num(f"{key}/{k}", row[k]) for k in SCORES[:2]) + (
-            _num(f"{key}/corrected_f1", row["corrected_f1"]) if row["corrected_f1"] is not None else
-            f'<td class="num" data-key="{_e(key)}/corrected_f1" data-value="">undefined</td>')
+        scores = "".join(_score(f"{key}/{k}", row[k]) for k in SCORES)
         rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
                     + scores
                     + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci', _row_reason(row, data))}</td>"
@@ -746,20 +776,22 @@ def render_report(data: dict) -> str:
 
 
 def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
-                     scheme=None, mode=None, suffix: bool = False, notes: list | None = None,
+                     scheme=None, mode=None, suffix: bool = False, notes: list | None = None, partial: bool = True,
                      **read_options) -> tuple[list, dict]:
     """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
     (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
     Without a column the first column file's tags are read from ``first_column`` and the others'
     from ``other_column``; one file alone gives all of its annotators. Names are the annotators'
-    ids or file names (with the column when two would be equal); every file must have the first
-    one's documents and tokens. Crossing spans follow ``crossing``; overlapping types become layers;
+    ids or file names (with the column when two would be equal); with ``partial`` (the default)
+    annotators may hold different documents (``spans.annotators.align``: a tag list is None where
+    its annotator did not annotate the sentence; the notes say the coverage), else every file must
+    have the first one's documents. A document's tokens must be the same for every annotator. Crossing spans follow ``crossing``; overlapping types become layers;
     what that changed is appended to ``notes`` when given (``team_report.reading_notes``).
     """
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
-    team = read_annotators(specs, columns=columns, **read_options)
+    team = read_annotators(specs, columns=columns, partial=partial, **read_options)
     if len(team.names) < 2:
         raise ValueError(f"give at least two annotations, got {len(team.names)} in {specs}")
     if names is not None and len(names) != len(team.names):

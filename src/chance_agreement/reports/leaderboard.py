@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..chance.chance_corrected import has_room
+from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import chance_f1, corpus_statistics, scores_from_statistics
 from ..chance.statistics import LEVELS, ChanceStatistics
 from ..chance.random_models import get_model
@@ -39,13 +39,17 @@ def system_name(spec: str) -> str:
     return Path(path).stem if column is None else f"{Path(path).stem}:{column}"
 
 
-def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -1, names=None,
-                 scheme=None, mode=None, suffix=False, **read_options):
+def load_systems(gold, systems, gold_column: int | None = None, prediction_column: int = -1, names=None,
+                 scheme=None, mode=None, suffix=False, notify=None, **read_options):
     """``(references, {name: predictions})`` from a gold file and system files of any format the
     reader registry reads (``spans.annotators.read_annotators``; ``read_options`` go to it).
 
     A column-file system is ``FILE`` (its ``prediction_column``) or ``FILE:COLUMN``; the gold's tags
-    are its ``gold_column``. Every system must have the gold's documents and tokens (else a
+    are ``GOLD:COLUMN`` or its ``gold_column``, by default the last column, as ``agreement`` reads a
+    file (a CoNLL-2003 file ``token POS chunk NER`` gives its NER tags), or, when the gold file is
+    a system file too, the one tag column no system reads (``gold_column_default``). ``notify``
+    (a function taking a string) hears which column a default chose when the gold file has more
+    than one tag column. Every system must have the gold's documents and tokens (else a
     ValueError names both files and the line or document), and every tag one the chunker takes
     (with these ``scheme``/``mode``/``suffix``), else a ValueError naming its file and line.
     """
@@ -53,16 +57,25 @@ def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -
         raise UsageError("give at least one system file")
     if names is not None and len(names) != len(systems):
         raise UsageError(f"{len(names)} names for {len(systems)} systems")
+    gold_path, chosen = parse_system_spec(gold)
+    why = ""
+    if chosen is None and gold_column is None:
+        gold_column, why = gold_column_default(gold_path, systems, prediction_column)
     for spec in systems:
         path, column = parse_system_spec(spec)
         column = prediction_column if column is None else column
-        if str(path) == str(gold) and _same_column(gold, column, gold_column):
-            raise ValueError(f"{spec}: the system column {column} is the gold column {gold_column} of {gold}; "
-                             f"give the system's own column (FILE:COLUMN)")
+        own = chosen if chosen is not None else gold_column
+        if str(path) == str(gold_path) and _same_column(gold_path, column, own):
+            raise ValueError(f"{spec}: the system column {column} is the gold column "
+                             f"{read_column_file(gold_path).resolve(own)} of {gold_path}; give the system's own "
+                             f"column (FILE:COLUMN)")
     team = read_annotators([gold, *systems], columns=[gold_column] + [prediction_column] * len(systems), **read_options)
     if len(team.names) != len(systems) + 1:
         raise UsageError(f"the gold and each system must be one annotator; {len(team.names)} annotators found in "
                          f"{[gold, *systems]} (name one column with FILE:COLUMN)")
+    read = team.annotators[0]
+    if why and notify is not None and read.column_file is not None and len(read.column_file.tag_columns) > 1:
+        notify(f"gold: column {read.column} of {gold_path} ({why}; --gold-column N or {gold_path}:N reads another)")
     _, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix)
     predictions: dict[str, list] = {}
     for index, (spec, system_tags) in enumerate(zip(systems, tags[1:])):
@@ -71,6 +84,52 @@ def load_systems(gold, systems, gold_column: int = 1, prediction_column: int = -
             raise ValueError(f"two systems are named {name!r}; give --names")
         predictions[name] = system_tags
     return tags[0], predictions
+
+
+def gold_column_default(gold, systems, prediction_column: int = -1) -> tuple[int, str]:
+    """The gold's column when none is given, and why: the last column; when the gold file is a
+    system file too, the one tag column no system reads.
+
+    Parameters
+    ----------
+    gold : str or path
+        The gold file (without ``:COLUMN``).
+    systems : list of str
+        The system specs, ``FILE`` or ``FILE:COLUMN``.
+    prediction_column : int
+        The column of a system given as ``FILE``.
+
+    Returns
+    -------
+    (int, str)
+        The column (-1: the last) and the reason in words.
+
+    Raises
+    ------
+    UsageError
+        When the gold file is a system file too and several tag columns are left for the gold.
+
+    Examples
+    --------
+    >>> gold_column_default("examples/eng.testb", ["examples/runs/flair.tsv"])
+    (-1, 'the last column')
+    >>> gold_column_default("examples/merged.tsv", ["examples/merged.tsv:2", "examples/merged.tsv:3",
+    ...                                             "examples/merged.tsv:4"])
+    (1, 'the one tag column no system reads')
+    """
+    claimed = [prediction_column if column is None else column
+               for path, column in map(parse_system_spec, systems) if str(path) == str(gold)]
+    if not claimed:
+        return -1, "the last column"
+    columns = read_column_file(gold)
+    taken = {columns.resolve(column) for column in claimed}
+    free = [column for column in columns.tag_columns if column not in taken]
+    if len(free) > 1:
+        raise UsageError(f"{gold} is the gold file and a system file: which of its columns {free} is the gold? "
+                         f"give --gold-column N or {gold}:N")
+    if not free:
+        return -1, "the last column"  # the system reading it is refused next, naming the column
+    return free[0], "the one tag column no system reads"
 
 
 def _same_column(gold, column: int, gold_column: int) -> bool:
@@ -102,11 +161,9 @@ def split_sentences(chances, split: float) -> dict[str, list[int]]:
 
 
 def _scores(stats: ChanceStatistics, level: str) -> dict:
-    """Overall observed, chance and corrected F1; corrected None where it is undefined (chance F1 1)."""
-    result = scores_from_statistics(stats, level, zero_division=0)
-    chance = result["overall_chance_f1"]
-    return {"observed_f1": result["overall_observed_f1"], "chance_f1": chance,
-            "corrected_f1": result["overall_corrected_f1"] if has_room(chance) else None}
+    """Overall observed, chance and corrected F1; None where undefined (``defined_scores``)."""
+    result = defined_scores(lambda fill: scores_from_statistics(stats, level, zero_division=fill))
+    return {key: result[f"overall_{key}"] for key in ("observed_f1", "chance_f1", "corrected_f1")}
 
 
 def undefined_notes(rows) -> list[str]:
@@ -114,13 +171,13 @@ def undefined_notes(rows) -> list[str]:
     notes = []
     for row in rows:
         for prefix in ("", *(f"{subset}_" for subset in SUBSETS)):
-            chance = row.get(f"{prefix}chance_f1")
-            if chance is None or row[f"{prefix}corrected_f1"] is not None:
-                continue
-            why = ("both cover every token" if chance <= 1.0 else
-                   "random segments stack under the overlapping model")
-            notes.append(f"{row['system']}: {prefix.replace('_', ' ')}corrected F1 is undefined: chance F1 is "
-                         f"{chance:.6g} ({why}), no room for agreement beyond chance; not ranked")
+            if f"{prefix}corrected_f1" not in row or row.get(f"{prefix}sentences") == 0:
+                continue  # no such subset, or an empty one ("-")
+            reason = undefined_reason({key: row[f"{prefix}{key}"] for key in ("observed_f1", "chance_f1",
+                                                                               "corrected_f1")})
+            if reason is not None:
+                notes.append(f"{row['system']}: {prefix.replace('_', ' ')}corrected F1 is undefined: {reason}; "
+                             f"not ranked")
     return notes
 
 
@@ -235,9 +292,10 @@ def _columns(board: dict) -> list[tuple[str, str]]:
 
 
 def _cell(key: str, value, digits: int, row: dict | None = None) -> str:
-    if value is None:
-        defined_chance = row is not None and row.get(key.replace("corrected_f1", "chance_f1")) is not None
-        return "undefined" if key.endswith("corrected_f1") and defined_chance else "-"
+    if value is None:  # an undefined score of a scored (sub)set, else nothing to show
+        score = next((name for name in ("observed_f1", "chance_f1", "corrected_f1") if key.endswith(name)), None)
+        scored = score is not None and row is not None and row.get(f"{key[:-len(score)]}sentences", 0) > 0
+        return "undefined" if scored else "-"
     if isinstance(value, bool):
         return "yes" if value else "no"
     if key.endswith("rank_change"):
@@ -286,5 +344,6 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
 
 
 __all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
+           "gold_column_default",
            "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
            "model_cards", "eval_results", "to_markdown", "to_csv", "to_json", "render", "undefined_notes"]

@@ -9,6 +9,7 @@ annotators: the first is scored as predictions against the second. More: every p
 
 from __future__ import annotations
 
+from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.nested_f1 import nested_chance_f1
 from ..chance.span_f1 import span_chance_f1
 from ..spans.annotators import Team
@@ -18,11 +19,14 @@ VIEWS = ("nested", "outermost", "innermost")
 
 
 def pair_scores(spans_a, spans_b, lengths, view: str = "nested", **kwargs) -> dict:
-    """``nested_chance_f1`` of two annotators' span lists, or ``span_chance_f1`` of a flat view."""
-    if view == "nested":
-        return nested_chance_f1(spans_a, spans_b, lengths, **kwargs)
+    """``nested_chance_f1`` of two annotators' span lists, or ``span_chance_f1`` of a flat view;
+    undefined scores None (``defined_scores``), unless ``kwargs`` give a ``zero_division``."""
     if view not in VIEWS:
         raise ValueError(f"view must be one of {list(VIEWS)}, got {view!r}")
+    if "zero_division" not in kwargs:
+        return defined_scores(lambda fill: pair_scores(spans_a, spans_b, lengths, view, zero_division=fill, **kwargs))
+    if view == "nested":
+        return nested_chance_f1(spans_a, spans_b, lengths, **kwargs)
     flat = {"outermost": outermost, "innermost": innermost}[view]
     return span_chance_f1(flat(spans_a, lengths, "A"), flat(spans_b, lengths, "B"), lengths, **kwargs)
 
@@ -54,7 +58,7 @@ def format_span_table(result: dict, digits: int = 4) -> str:
     column = max(digits + 4, 10)
     header = f"{'scope':<9}{'label':<10}" + "".join(h.rjust(column) for h in (
         "precision", "recall", "f1", "support", "observed", "chance", "corrected"))
-    lines = [header]
+    lines, notes = [header], []
     for scope, scores in scopes:
         labels = [key for key, value in scores.items() if isinstance(value, dict)]
         rows = [(label, scores[label]["precision"], scores[label]["recall"], scores[label]["f1"], scores[label]["number"],
@@ -64,9 +68,11 @@ def format_span_table(result: dict, digits: int = 4) -> str:
                      scores["overall_chance_f1"], scores["overall_corrected_f1"]))
         lines.append("")
         for label, *numbers in rows:
-            cells = [str(v) if i == 3 else f"{v:.{digits}f}" for i, v in enumerate(numbers)]
+            cells = [str(v) if i == 3 else "undefined" if v is None else f"{v:.{digits}f}" for i, v in enumerate(numbers)]
             lines.append(f"{scope:<9}{label:<10}" + "".join(cell.rjust(column) for cell in cells))
-    return "\n".join(lines)
+            reason = undefined_reason(dict(zip(("observed_f1", "chance_f1", "corrected_f1"), numbers[4:])))
+            notes += [f"note: {scope}, {label}: corrected F1 is undefined: {reason}"] * bool(reason)
+    return "\n".join(lines + [""] * bool(notes) + notes)
 
 
 __all__ = ["VIEWS", "pair_scores", "team_span_scores", "format_span_table"]

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..chance.corrected_f1 import chance_f1
+from ..chance.chance_corrected import defined_scores, undefined_reason
+from ..chance.corrected_f1 import corpus_total, scores_from_statistics
 from ..chance.statistics import LEVELS
 from ..chance.random_models import get_model
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
@@ -33,7 +34,8 @@ from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 from ..reliability.rater_coefficients.ratings import rating_codes
 from ..reliability.table_coefficients import get_coefficient, titles
-from ..chance.team_f1 import by_item, team_chance_f1
+from ..chance.team_f1 import by_item, team_scores, team_statistics
+from ..spans.validation import complete_items
 from ..spans.annotators import read_annotators
 from .command_io import UsageError
 from .progress import progress as show_progress
@@ -47,8 +49,9 @@ COEFFICIENTS = ("observed_agreement", "bennett_s", "scott_pi", "cohen_kappa", "f
 NOISE_KEYS = ("instances", "agreed", "disagreed", "p", "noise_bound", "noisy_items", "kappa",
               "tolerable_disagreements", "chance_difference", "p_least_favourable", "noise_bound_least_favourable")
 NOISE_UNITS = ("token", "entity")
+UNDEFINED_NOISE = ("kappa",)  # noise values whose None means undefined (tolerable_disagreements' None: none)
 SHOWN_CATEGORIES = 40  # categories of a contingency table in text, Markdown and CSV (JSON: all)
-ZERO_DIVISION_NOTE = "a score whose denominator is 0 (no entity on either side) is reported as 0"
+UNDEFINED = "undefined"  # how text, Markdown and CSV show an undefined score (JSON: null)
 
 
 @dataclass
@@ -79,8 +82,18 @@ class Annotations:
 
     @property
     def items(self) -> list:
-        """Per sentence the annotators' tag sequences (the several-annotator functions' input)."""
+        """Per sentence the annotators' tag sequences (the several-annotator functions' input;
+        None where an annotator does not hold the sentence)."""
         return by_item(self.tags)
+
+    def complete_items(self) -> tuple[list, list, str]:
+        """``(indices, items, note)``: the items every annotator holds and their sentence indices,
+        for the measures that need every annotator on every item (the noise model, gamma), and a
+        note saying so when some are not (else "")."""
+        indices, items = complete_items(self.items)
+        return indices, items, "" if len(indices) == len(self.tokens) else (
+            f"computed on the {len(indices)} of {len(self.tokens)} sentence units every annotator holds (it needs "
+            f"every annotator on every unit)")
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -93,7 +106,7 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
     alone meaning all of its annotators), as tags (``Team.flat``: crossing spans by ``crossing``,
     overlapping types one layer each). Fewer than two annotators, or a wrong number of ``names``,
     is a ``UsageError``; bad files are ValueErrors naming the file and line or document."""
-    team = read_annotators(specs, column=column, **read_options)
+    team = read_annotators(specs, column=column, partial=True, **read_options)
     if len(team.names) < 2:
         raise UsageError("give two or more annotators: files, FILE:COLUMN, or one file with two or more annotators "
                          "(tag columns, or annotator ids)")
@@ -105,9 +118,49 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
     return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team))
 
 
-def reading_notes(team) -> list[str]:
-    """What reading changed: units scored one layer per type, crossing spans left out (each listed)."""
+def coverage_notes(team) -> list[str]:
+    """Partial coverage (annotators holding different documents): the documents per annotator and
+    per pair, and those left out because fewer than two annotators hold them (each listed).
+
+    Parameters
+    ----------
+    team : spans.annotators.Team
+        Read with ``partial=True``.
+
+    Returns
+    -------
+    list of str
+        Empty when every annotator holds every document.
+
+    Examples
+    --------
+    >>> team = read_annotators(["tests/data/partial/doccano/alice.jsonl", "tests/data/partial/doccano/bob.jsonl"],
+    ...                        partial=True)
+    >>> print("\\n".join(coverage_notes(team)))
+    partial coverage: not every annotator holds all 4 documents (sentence units); each pair is scored on the \
+documents both hold. Documents per annotator: alice 3, bob 3; shared by each pair: alice and bob 2
+    2 document(s) left out: only one annotator holds them:
+      tests/data/partial/doccano/alice.jsonl line 1 (alice only)
+      tests/data/partial/doccano/bob.jsonl line 3 (bob only)
+    """
+    coverage = team.coverage()
     notes = []
+    if any(count < coverage["units"] for count in coverage["per_annotator"].values()):
+        held = ", ".join(f"{name} {count}" for name, count in coverage["per_annotator"].items())
+        shared = ", ".join(f"{a} and {b} {count}" for (a, b), count in coverage["pairs"].items())
+        notes.append(f"partial coverage: not every annotator holds all {coverage['units']} documents (sentence "
+                     f"units); each pair is scored on the documents both hold. Documents per annotator: {held}; "
+                     f"shared by each pair: {shared}")
+    if team.left_out:
+        notes.append(f"{len(team.left_out)} document(s) left out: only one annotator holds them:")
+        notes += [f"  {where} ({team.names[index]} only)" for where, index in team.left_out]
+    return notes
+
+
+def reading_notes(team) -> list[str]:
+    """What reading changed: partial coverage (``coverage_notes``), units scored one layer per type,
+    crossing spans left out (each listed)."""
+    notes = coverage_notes(team)
     if team.layered:
         notes.append(f"{team.layered} sentence unit(s) hold overlapping spans of different types: each type is "
                      f"scored in its own layer there (one copy of the unit per type)")
@@ -120,55 +173,92 @@ def reading_notes(team) -> list[str]:
 # --- sections ------------------------------------------------------------------------------------
 
 
-def _per_type_table(result: dict, title: str) -> Table:
-    types = [key for key, value in result.items() if isinstance(value, dict)]
-    rows = [[name, result[name]["number"], result[name]["observed_f1"], result[name]["chance_f1"],
-             result[name]["corrected_f1"]] for name in types]
-    support = sum(result[name]["number"] for name in types)
-    rows.append(["overall", support, result["overall_observed_f1"], result["overall_chance_f1"],
-                 result["overall_corrected_f1"]])
-    return Table(title, ["type", "support", "observed F1", "chance F1", "corrected F1"], rows)
+def _cell_of(value, undefined: bool):
+    """A table cell: the value; for None, ``UNDEFINED`` where None means undefined, else None ("-")."""
+    if value is not None:
+        return value
+    return UNDEFINED if undefined else None
+
+
+def _score_cell(value, scored: bool = True):
+    """A score as a table cell: ``UNDEFINED`` for an undefined score (None in the data) of something
+    that was scored, None ("-") for something that was not (an annotator or pair sharing no sentence)."""
+    return _cell_of(value, True) if scored else None
+
+
+def _shown(scores) -> list:
+    """The three scores of a row as table cells (``_score_cell``; a row of None: not scored)."""
+    return [_score_cell(None if scores is None else scores[key], scores is not None) for key in SCORES]
+
+
+def _undefined_notes(level: str, rows) -> list[str]:
+    """Per reason, the rows ``(name, scores)`` whose corrected F1 is undefined (``undefined_reason``)."""
+    by_reason: dict[str, list[str]] = {}
+    for name, scores in rows:
+        reason = None if scores is None else undefined_reason(scores)
+        if reason is not None:
+            by_reason.setdefault(reason, []).append(name)
+    return [f"{level} level: corrected F1 of {', '.join(names)} is undefined: {reason}"
+            for reason, names in by_reason.items()]
+
+
+def _type_rows(result: dict) -> list[tuple[str, dict]]:
+    """``(name, scores)`` of every entity type, then ``("overall", ...)``."""
+    rows = [(name, value) for name, value in result.items()
+            if isinstance(value, dict) and name != "per_annotator"]
+    return rows + [("overall", {key: result[f"overall_{key}"] for key in SCORES})]
 
 
 def chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
-    """Two annotators: chance-corrected F1 per type at token and entity level."""
+    """Two annotators: chance-corrected F1 per type at token and entity level, undefined scores
+    None (``defined_scores``) with the reason in the notes."""
     if len(annotations.tags) != 2:
         return None
     reference, other = annotations.tags
-    data, tables = {}, []
+    total = corpus_total(other, reference, model=options["model"], levels=LEVELS, **options["span"])
+    data, tables, notes = {}, [], []
     for level in LEVELS:
-        result = chance_f1(other, reference, level=level, model=options["model"], zero_division=0,
-                           **options["span"])
+        result = defined_scores(lambda fill: scores_from_statistics(total, level, fill))
         data[level] = result
-        tables.append(_per_type_table(result, f"{level} level"))
+        rows = _type_rows(result)
+        support = [result[name]["number"] for name, _ in rows[:-1]]
+        tables.append(Table(f"{level} level", ["type", "support", "observed F1", "chance F1", "corrected F1"],
+                            [[name, number, *_shown(scores)] for (name, scores), number in zip(rows, support + [sum(support)])]))
+        notes += _undefined_notes(level, rows)
     title = (f"Chance-corrected F1, {annotations.names[1]} against {annotations.names[0]} "
              f"({options['model'].replace('_', '-')} random model)")
-    return Section("chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
+    return Section("chance_f1", title, data, tables, notes)
 
 
 def team_chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
     """More than two annotators: the team's chance-corrected F1 (pairwise micro average) per type,
-    each annotator against the rest, and the matrix of pairwise corrected F1, at both levels."""
+    each annotator against the rest, and the matrix of pairwise corrected F1, at both levels;
+    undefined scores None with the reason in the notes."""
     if len(annotations.tags) < 3:
         return None
-    data, tables = {}, []
+    data, tables, notes = {}, [], []
+    names = annotations.names
     for level in LEVELS:
-        result = team_chance_f1(by_item(annotations.tags), names=annotations.names, level=level, model=options["model"],
-                                zero_division=0, **options["span"])
+        _, pairs = team_statistics(annotations.items, names=names, level=level, model=options["model"],
+                                   **options["span"])
+        result = defined_scores(lambda fill: team_scores(names, pairs, level, fill))
         data[level] = result
+        rows = _type_rows(result)
         tables.append(Table(f"{level} level, the team (every pair pooled)",
                             ["type", "observed F1", "chance F1", "corrected F1"],
-                            [[name, *(result[name][key] for key in SCORES)]
-                             for name, value in result.items() if isinstance(value, dict) and name != "per_annotator"]
-                            + [["overall", *(result[f"overall_{key}"] for key in SCORES)]]))
+                            [[name, *_shown(scores)] for name, scores in rows]))
         tables.append(Table(f"{level} level, each annotator against the rest",
                             ["annotator", "observed F1", "chance F1", "corrected F1"],
-                            [[name, *((scores or {}).get(key) for key in SCORES)]
-                             for name, scores in result["per_annotator"].items()]))
-        tables.append(Table(f"{level} level, corrected F1 of every pair", ["", *annotations.names],
-                            [[name, *row] for name, row in zip(annotations.names, result["pairwise_corrected_f1"])]))
+                            [[name, *_shown(scores)] for name, scores in result["per_annotator"].items()]))
+        met = [[pairs.get((min(i, j), max(i, j))) is not None for j in range(len(names))] for i in range(len(names))]
+        tables.append(Table(f"{level} level, corrected F1 of every pair", ["", *names],
+                            [[name, *map(_score_cell, row, met_row)]
+                             for name, row, met_row in zip(names, result["pairwise_corrected_f1"], met)]))
+        pair_rows = [(f"{names[i]} and {names[j]}", {key: result[f"pairwise_{key}"][i][j] for key in SCORES})
+                     for (i, j), totals in pairs.items() if totals is not None]
+        notes += _undefined_notes(level, rows + list(result["per_annotator"].items()) + pair_rows)
     title = f"Chance-corrected F1 of the team ({options['model'].replace('_', '-')} random model)"
-    return Section("team_chance_f1", title, data, tables, [ZERO_DIVISION_NOTE])
+    return Section("team_chance_f1", title, data, tables, notes)
 
 
 def _coefficient_rows() -> list[str]:
@@ -202,7 +292,8 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         if left_out:
             shown_notes.append(f"{view}: text, Markdown and CSV show the contingency table's {len(shown)} most used "
                                f"of its {len(categories)} categories; JSON has all of them")
-    rows = [[name, *(columns[view].get(name) for view in columns)] for name in _coefficient_rows()]
+    rows = [[name, *(_cell_of(columns[view].get(name), name in columns[view]) for view in columns)]
+            for name in _coefficient_rows()]  # an undefined coefficient: "undefined", its reason in the notes
     tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
                            ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
@@ -241,21 +332,26 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     """The noise bound of the subset every annotator agrees on, per token and per entity."""
 
     data, flags = {}, []
+    _, items, coverage = annotations.complete_items()
     for unit in NOISE_UNITS:
         settings = dict(confidence=options["confidence"], max_noise=options["max_noise"], unit=unit, **options["span"])
         try:
+            if not items:
+                raise ValueError("no sentence unit is held by every annotator")
             if len(annotations.tags) == 2:
                 data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0], **settings)
             else:
-                data[unit], notes = report_with_notes(noise_report_multi, annotations.items, **settings)
+                data[unit], notes = report_with_notes(noise_report_multi, items, **settings)
         except ValueError as error:  # e.g. no entity at all: no entity instances
             data[unit] = {"undefined": str(error)}
             continue
         flags += [f"{unit}: {note}" for note in notes]  # the model's flags, beside its numbers
-    rows = [[key, *(data[unit].get(key) for unit in NOISE_UNITS)] for key in NOISE_KEYS]
+    rows = [[key, *(_cell_of(data[unit].get(key), key in UNDEFINED_NOISE or "undefined" in data[unit])
+                    for unit in NOISE_UNITS)] for key in NOISE_KEYS]
     title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
-    notes = [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
+    notes = [coverage] * bool(coverage)
+    notes += [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
     table = Table("instances = tokens, or spans anyone proposed", ["", *NOISE_UNITS], rows)
     return Section("noise", title, data, [table], notes)
 
@@ -265,7 +361,12 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
     alignments of the best alignment; only with ``gamma_samples`` > 0 (``--gamma-samples``)."""
     if not options.get("gamma_samples"):
         return None
-    result = gamma_agreement(annotations.items, annotators=annotations.names, n_samples=options["gamma_samples"],
+    indices, items, coverage = annotations.complete_items()
+    if not items:
+        return Section("gamma", "Gamma", {"undefined": "no sentence unit is held by every annotator"}, [],
+                       ["not computed: no sentence unit is held by every annotator"])
+    tokens = [annotations.tokens[s] for s in indices]
+    result = gamma_agreement(items, annotators=annotations.names, n_samples=options["gamma_samples"],
                              sampler=options["gamma_sampler"], **options["span"])
     data = result.to_dict(alignment=False)
     rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
@@ -277,18 +378,18 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
               Table("gamma-k per category", ["category", "gamma_k"], [[k, v] for k, v in data["gamma_k"].items()]),
               Table(f"the {len(rows)} most disordered unitary alignments (sentence: type start-end, tokens)",
                     ["disorder", "sentence", *annotations.names],
-                    [[row["disorder"], row["text"], *(_unit_cell(annotations, offsets, row["text"], unit)
-                                                      for unit in row["units"].values())] for row in rows])]
+                    [[row["disorder"], indices[row["text"]], *(_unit_cell(tokens, offsets, row["text"], unit)
+                                                               for unit in row["units"].values())] for row in rows])]
     return Section("gamma", f"Gamma ({result.sampler} sampler, {result.n_samples} samples)", data, tables,
-                   list(result.warnings))
+                   [coverage] * bool(coverage) + list(result.warnings))
 
 
-def _unit_cell(annotations: Annotations, offsets, sentence: int, unit) -> str:
+def _unit_cell(tokens: list, offsets, sentence: int, unit) -> str:
     if unit is None:
         return "-"
     category, start, end = unit
     start, end = int(start - offsets[sentence]), int(end - offsets[sentence])
-    words = annotations.tokens[sentence][start:end] if 0 <= start < end <= len(annotations.tokens[sentence]) else []
+    words = tokens[sentence][start:end] if 0 <= start < end <= len(tokens[sentence]) else []
     return f"{category} {start}-{end} {' '.join(words)}".strip()
 
 
@@ -387,7 +488,7 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
     return writers[fmt]()
 
 
-__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "ZERO_DIVISION_NOTE", "Table", "Section",
+__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "UNDEFINED", "Table", "Section",
            "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
            "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
            "SECTIONS", "build_report",

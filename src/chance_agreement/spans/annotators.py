@@ -42,11 +42,36 @@ class Team:
     annotators: list = field(default_factory=list, repr=False)
     skipped: list = field(default_factory=list)  # crossing spans left out (crossing="skip"), one line each
     layered: int = 0  # units scored one layer per type
+    left_out: list = field(default_factory=list)  # partial coverage: (where, annotator index) of units one holds
     origins: list = field(default_factory=list)  # origins[a]: the index in ``specs`` annotator a was read from
 
     @property
     def tokens(self) -> list:
-        return [unit.tokens for unit in self.units[0]]
+        return [_present(units).tokens for units in zip(*self.units)]
+
+    def coverage(self) -> dict:
+        """How many units each annotator holds and each pair shares (``units[a][u]`` None: not held),
+        counting the units left out because only one annotator holds them (``left_out``).
+
+        Returns
+        -------
+        dict
+            ``{"units": n, "per_annotator": {name: count}, "pairs": {(name_a, name_b): count}}``.
+
+        Examples
+        --------
+        >>> team = read_annotators(["tests/data/partial/doccano/alice.jsonl", "tests/data/partial/doccano/bob.jsonl"],
+        ...                        partial=True)
+        >>> team.coverage()
+        {'units': 4, 'per_annotator': {'alice': 3, 'bob': 3}, 'pairs': {('alice', 'bob'): 2}}
+        """
+        held = [[unit is not None for unit in units] for units in self.units]
+        pairs = {(self.names[a], self.names[b]): sum(x and y for x, y in zip(held[a], held[b]))
+                 for a in range(len(held)) for b in range(a + 1, len(held))}
+        alone = [sum(index == a for _, index in self.left_out) for a in range(len(held))]
+        return {"units": (len(held[0]) if held else 0) + len(self.left_out),
+                "per_annotator": {name: sum(row) + extra for name, row, extra in zip(self.names, held, alone)},
+                "pairs": pairs}
 
     def flat(self, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list]:
         """``(tokens, tags)`` with ``tags[a][s]`` annotator a's tags of (layered) sentence s."""
@@ -58,12 +83,13 @@ class Team:
 
 
 def read_annotators(specs, *, input_format=None, column=None, columns=None, names=None, widen=False, tokenizer=None,
-                    offsets=None, layer=None, feature=None, typesystem=None) -> Team:
+                    offsets=None, layer=None, feature=None, typesystem=None, partial=False) -> Team:
     """The aligned annotators of ``specs`` (paths; ``FILE:COLUMN`` for column files).
 
     ``column``: the tag column of column files (None: every tag column of a file given alone, else
     the last); ``columns``: one default column per spec instead. The other options go to the
-    readers (``spans.readers.base.ReadOptions``); ``names`` rename the annotators in order."""
+    readers (``spans.readers.base.ReadOptions``); ``names`` rename the annotators in order.
+    ``partial``: annotators may hold different documents (``align``)."""
     specs = [str(spec) for spec in specs]
     annotators, origins = [], []
     for index, spec in enumerate(specs):
@@ -78,7 +104,9 @@ def read_annotators(specs, *, input_format=None, column=None, columns=None, name
                 annotator.name = f"{annotator.name}:{annotator.column}" if annotator.column is not None else annotator.name
         annotators += read
         origins += [index] * len(read)
-    return Team(_names(annotators, names), [a.source for a in annotators], align(annotators), annotators,
+    left_out: list = []
+    units = align(annotators, partial=partial, left_out=left_out)
+    return Team(_names(annotators, names), [a.source for a in annotators], units, annotators, left_out=left_out,
                 origins=origins)
 
 
@@ -115,28 +143,47 @@ def _distinct_path(annotator: Annotator, annotators: list[Annotator]) -> str:
 # --- alignment -------------------------------------------------------------------------------------
 
 
-def align(annotators: list[Annotator]) -> list[list[Unit]]:
-    """The annotators' units in the first one's order (see the module docstring)."""
+def align(annotators: list[Annotator], *, partial: bool = False, left_out: list | None = None) -> list[list]:
+    """The annotators' units in the first one's order (see the module docstring).
+
+    With ``partial`` the annotators may hold different documents (matched by key or text; a team
+    project where not everyone annotated everything): the units are every document anyone holds
+    (the first annotator's order, then the others' further ones), ``None`` where an annotator does
+    not hold it; a document fewer than two annotators hold is left out, its ``where`` appended
+    to ``left_out`` with the index of the annotator holding it. Files aligned by order alone must
+    still hold the same units."""
     if not annotators:
         raise ValueError("no annotators")
     every = [unit for a in annotators for unit in a.units]
     aligned, problem = None, None
     if all(unit.key is not None for unit in every):
-        aligned, problem = _by(annotators, lambda unit: unit.key, "document")
+        aligned, problem = _by(annotators, lambda unit: unit.key, "document", partial)
     if aligned is None and all(unit.text is not None for unit in every):
-        aligned, text_problem = _by(annotators, lambda unit: unit.text, "text")
+        aligned, text_problem = _by(annotators, lambda unit: unit.text, "text", partial)
         problem = problem or text_problem
     if problem is not None and aligned is None:
         raise ValueError(problem)
     if aligned is None:
         aligned = _by_order(annotators)
+    if partial and len(annotators) > 1:
+        shared = [sum(unit is not None for unit in units) >= 2 for units in zip(*aligned)]
+        if left_out is not None:
+            left_out += [(_present(units).where, next(a for a, unit in enumerate(units) if unit is not None))
+                         for units, kept in zip(zip(*aligned), shared) if not kept]
+        aligned = [[unit for unit, kept in zip(units, shared) if kept] for units in aligned]
     for position in range(len(aligned[0])):
-        _same_tokens([(a, units[position]) for a, units in zip(annotators, aligned)])
+        _same_tokens([(a, units[position]) for a, units in zip(annotators, aligned) if units[position] is not None])
     return aligned
 
 
-def _by(annotators, key_of, what: str):
-    """``(units matched by key_of, None)``, or ``(None, the difference)`` when the keys differ."""
+def _present(units):
+    """The first unit that is there (an aligned position's tokens and place)."""
+    return next(unit for unit in units if unit is not None)
+
+
+def _by(annotators, key_of, what: str, partial: bool = False):
+    """``(units matched by key_of, None)``, or ``(None, the difference)`` when the keys differ
+    (with ``partial``, never: a unit an annotator lacks is None)."""
     first = annotators[0]
     tables = []
     for annotator in annotators:
@@ -145,17 +192,17 @@ def _by(annotators, key_of, what: str):
             table.setdefault(key_of(unit), []).append(unit)
         tables.append(table)
     for annotator, table in zip(annotators[1:], tables[1:]):
-        problem = _difference(first, annotator, tables[0], table, what)
+        problem = None if partial else _difference(first, annotator, tables[0], table, what)
         if problem is not None:
             return None, problem
-    seen = [dict() for _ in annotators]
-    aligned = [[] for _ in annotators]
-    for unit in first.units:
-        key = key_of(unit)
-        for index, table in enumerate(tables):
-            position = seen[index].get(key, 0)
-            aligned[index].append(table[key][position])
-            seen[index][key] = position + 1
+    order: dict = {}  # (key, occurrence) in the first annotator's order, then the others'
+    for annotator in annotators:
+        seen: dict = {}
+        for unit in annotator.units:
+            key = key_of(unit)
+            seen[key] = seen.get(key, -1) + 1
+            order.setdefault((key, seen[key]), None)
+    aligned = [[table[key][n] if n < len(table.get(key, ())) else None for key, n in order] for table in tables]
     return aligned, None
 
 
@@ -266,20 +313,22 @@ def _views(team: Team, scheme, mode, suffix, crossing, flat: bool):
     team.skipped, team.layered = [], 0
     rows = []
     for position in range(len(team.units[0])):
-        if flat and all(units[position].tags is not None for units in team.units):
+        present = [units[position] for units in team.units if units[position] is not None]
+        if flat and all(unit.tags is not None for unit in present):
             rows.append((position, None, False))
             continue
-        per_annotator = [_resolve_same_type(_unit_spans(team, a, units[position], scheme, mode, suffix),
+        per_annotator = [None if units[position] is None else  # not annotated by this annotator
+                         _resolve_same_type(_unit_spans(team, a, units[position], scheme, mode, suffix),
                                             units[position], flat, crossing, team.skipped)
                          for a, units in enumerate(team.units)]
-        layered = any(_types_share_tokens(spans, only_crossing=not flat) for spans in per_annotator)
+        layered = any(_types_share_tokens(spans, only_crossing=not flat) for spans in per_annotator if spans is not None)
         team.layered += layered
         rows.append((position, per_annotator, layered))
     return scheme, rows
 
 
 def _layers(per_annotator: list) -> list[str]:
-    return sorted({label for spans in per_annotator for _, _, label in spans})
+    return sorted({label for spans in per_annotator if spans is not None for _, _, label in spans})
 
 
 def _flat(team: Team, scheme, mode, suffix, crossing):
@@ -287,17 +336,18 @@ def _flat(team: Team, scheme, mode, suffix, crossing):
     scheme, rows = _views(team, scheme, mode, suffix, crossing, flat=True)
     tokens, tags = [], [[] for _ in team.units]
     for position, per_annotator, layered in rows:
-        length = len(team.units[0][position].tokens)
-        if per_annotator is None:  # every annotator's own tags
-            tokens.append(team.units[0][position].tokens)
+        unit_tokens = _present(units[position] for units in team.units).tokens
+        if per_annotator is None:  # every annotator's own tags (None: not annotated)
+            tokens.append(unit_tokens)
             for a, units in enumerate(team.units):
-                tags[a].append(list(units[position].tags))
+                tags[a].append(None if units[position] is None else list(units[position].tags))
             continue
         for label in (_layers(per_annotator) if layered else [None]):
-            tokens.append(team.units[0][position].tokens)
+            tokens.append(unit_tokens)
             for a, spans in enumerate(per_annotator):
-                chosen = [s for s in spans if label is None or s[2] == label]
-                tags[a].append(tags_from_spans([chosen], [length], team.names[a])[0])
+                chosen = None if spans is None else [s for s in spans if label is None or s[2] == label]
+                tags[a].append(None if chosen is None else tags_from_spans([chosen], [len(unit_tokens)],
+                                                                            team.names[a])[0])
     return tokens, tags
 
 
@@ -306,9 +356,10 @@ def _nested(team: Team, scheme, mode, suffix, crossing):
     lengths, spans = [], [[] for _ in team.units]
     for position, per_annotator, layered in rows:
         for label in (_layers(per_annotator) if layered else [None]):
-            lengths.append(len(team.units[0][position].tokens))
+            lengths.append(len(_present(units[position] for units in team.units).tokens))
             for a, annotator_spans in enumerate(per_annotator):
-                spans[a].append([s for s in annotator_spans if label is None or s[2] == label])
+                spans[a].append(None if annotator_spans is None else
+                                [s for s in annotator_spans if label is None or s[2] == label])
     return spans, lengths
 
 

@@ -216,6 +216,51 @@ def as_items(annotations) -> ItemMajor:
     return ItemMajor(annotations)
 
 
+def complete_items(items) -> tuple[list[int], ItemMajor]:
+    """The items (per sentence, the annotators' tag sequences) that every annotator annotated
+    (no ``None``), and their indices: the input of the measures that need every annotator on
+    every item (the noise model, gamma).
+
+    Parameters
+    ----------
+    items : list
+        Per sentence, the annotators' tag sequences, ``None`` for an annotator who did not annotate it.
+
+    Returns
+    -------
+    (list of int, ItemMajor)
+
+    Examples
+    --------
+    >>> complete_items([[["B-PER"], ["O"]], [["O"], None]])
+    ([0], [[['B-PER'], ['O']]])
+    """
+    indices = [s for s, item in enumerate(items) if all(tags is not None for tags in item)]
+    return indices, ItemMajor([items[s] for s in indices])
+
+
+def pair_shared(first, second) -> tuple[list, list]:
+    """The sentences two annotators both annotated: ``(first's tags, second's tags)`` without the
+    sentences where either is ``None``.
+
+    Parameters
+    ----------
+    first, second : list
+        Per sentence a tag sequence or ``None``.
+
+    Returns
+    -------
+    (list, list)
+
+    Examples
+    --------
+    >>> pair_shared([["B-PER"], ["O"], None], [["O"], None, ["O"]])
+    ([['B-PER']], [['O']])
+    """
+    kept = [(a, b) for a, b in zip(first, second) if a is not None and b is not None]
+    return [a for a, _ in kept], [b for _, b in kept]
+
+
 def by_item(annotators, items=None) -> ItemMajor:
     """Per-annotator lists (``annotators[a][s]``) to the API's layout, per sentence (``[s][a]``);
     ``None`` stays ``None``. ``items`` must be None (the two forms are alternatives)."""
@@ -308,6 +353,6 @@ def _check_lengths(rows: list, function: str, argument: str) -> None:
 
 __all__ = [
     "NOTHING", "RESERVED_PREFIX", "RESERVED_PREFIXES", "RESERVED_TYPE_NAMES", "ItemMajor", "TagTypeError", "as_items", "by_annotator",
-    "by_item", "check_annotations", "check_corpus", "check_items", "check_tag_list", "check_type_names", "describe_value", "problem",
+    "by_item", "complete_items", "pair_shared", "check_annotations", "check_corpus", "check_items", "check_tag_list", "check_type_names", "describe_value", "problem",
     "raise_bad_tag", "refuse_reserved_type", "reserved_type", "tag_problem", "where",
 ]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...chance.random_models import model_names
-from ..command_io import (Command, add_input_options, add_span_options, check_outputs, emit, input_files,
+from ..command_io import (Command, add_input_options, add_output_option, add_span_options, check_outputs, emit, input_files,
                           open_fraction, read_options, split_names, whole_number)
 from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
@@ -20,7 +20,7 @@ def arguments(parser) -> None:
     parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    parser.add_argument("--output", "-o", help="write the report to this file instead of standard output")
+    add_output_option(parser, "the report")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text and Markdown")
     parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
                         help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
@@ -49,6 +49,8 @@ COMMAND = Command(
     "Annotators come from files of any supported format, detected by content: CoNLL column files (their last "
     "column, FILE:COLUMN, or one file whose tag columns are the annotators), JSONL, brat, Label Studio, doccano, "
     "Prodigy, INCEpTION (CAS JSON/XMI, WebAnno TSV). A file holding several annotators gives them all, named by "
-    "their ids. The documents must hold the same tokens; the first annotator is the reference.")
+    "their ids. A document must hold the same tokens for every annotator; annotators may hold different "
+    "documents (each pair is scored on the documents both hold; the report says the coverage); the first "
+    "annotator is the reference.")
 
 __all__ = ["COMMAND", "whole_number"]

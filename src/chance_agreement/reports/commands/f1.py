@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
 
+from ...chance.chance_corrected import undefined_reason, with_defined_scores
 from ...chance.corrected_f1 import chance_f1
 from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ...spans.conll import check_tag_columns, read_column_file
-from ..command_io import Command, add_span_options, open_fraction, positive_number, whole_number
+from ..command_io import (Command, add_output_option, add_span_options, check_outputs, emit, input_files, open_fraction,
+                          positive_number, whole_number)
+from ..progress import add_quiet_option
 
 
 def format_report(result: dict, digits: int = 4) -> str:
@@ -21,8 +23,8 @@ def format_report(result: dict, digits: int = 4) -> str:
     lines = [" " * width + " " + " ".join(h.rjust(column) for h in headers), ""]
 
     def row(name, precision, recall, f1, support, observed, chance, corrected):
-        numbers = [f"{precision:.{digits}f}", f"{recall:.{digits}f}", f"{f1:.{digits}f}", str(support),
-                   f"{observed:.{digits}f}", f"{chance:.{digits}f}", f"{corrected:.{digits}f}"]
+        numbers = [_cell(precision, digits), _cell(recall, digits), _cell(f1, digits), str(support),
+                   _cell(observed, digits), _cell(chance, digits), _cell(corrected, digits)]
         return name.rjust(width) + " " + " ".join(value.rjust(column) for value in numbers)
 
     for name in types:
@@ -35,7 +37,16 @@ def format_report(result: dict, digits: int = 4) -> str:
                      support, result["overall_observed_f1"], result["overall_chance_f1"],
                      result["overall_corrected_f1"]))
     lines.append(f"\naccuracy {result['overall_accuracy']:.{digits}f}")
+    rows = [(name, result[name]) for name in types]
+    rows.append(("overall", {key: result[f"overall_{key}"] for key in ("observed_f1", "chance_f1", "corrected_f1")}))
+    lines += [f"note: {name}: corrected F1 is undefined: {undefined_reason(scores)}"
+              for name, scores in rows if undefined_reason(scores)]
     return "\n".join(lines)
+
+
+def _cell(value, digits: int) -> str:
+    """A score, or "undefined" (None: ``defined_scores``)."""
+    return "undefined" if value is None else f"{value:.{digits}f}"
 
 
 def format_intervals(result: dict, digits: int = 4) -> str:
@@ -45,12 +56,14 @@ def format_intervals(result: dict, digits: int = 4) -> str:
         keys = [f"{score}_ci" if scores is not None else f"overall_{score}_ci"
                 for score in ("observed_f1", "chance_f1", "corrected_f1")]
         source = scores if scores is not None else result
-        cells = [f"[{source[key][0]:.{digits}f}, {source[key][1]:.{digits}f}]" for key in keys]
+        cells = ["undefined" if source[key] is None else f"[{source[key][0]:.{digits}f}, {source[key][1]:.{digits}f}]"
+                 for key in keys]  # None: some resample's chance F1 is 1 (bootstrap_intervals)
         lines.append(f"{name:>10} observed {cells[0]}  chance {cells[1]}  corrected {cells[2]}")
     return "\n".join(lines)
 
 
 def run(args) -> int:
+    check_outputs({"--output": args.output}, [] if args.file == "-" else input_files([args.file]))
     columns = read_column_file(args.file)
     reference_column = columns.resolve(args.reference_column)
     prediction_column = columns.resolve(args.prediction_column)
@@ -61,18 +74,19 @@ def run(args) -> int:
                          f"--prediction-column")
     references, predictions = columns.column(reference_column), [columns.column(prediction_column)]
     check_tag_columns(columns, (reference_column, prediction_column), args.scheme, args.mode, args.suffix)
-    result = chance_f1(predictions[0], references, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-                       model=args.model, level=args.level, confidence_level=args.confidence_level,
-                       n_resamples=args.n_resamples, random_state=args.random_state)
+    options = dict(predictions=predictions[0], references=references, scheme=args.scheme, mode=args.mode,
+                   suffix=args.suffix, model=args.model, level=args.level)
+    result = with_defined_scores(chance_f1(**options, zero_division=0, confidence_level=args.confidence_level,
+                                           n_resamples=args.n_resamples, random_state=args.random_state),
+                                 lambda fill: chance_f1(**options, zero_division=fill))
     if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        print(f"chance-corrected F1 ({args.level} level, {args.model} random model)\n")
-        print(format_report(result, args.digits))
-        if args.confidence_level is not None:
-            print(f"\n{args.confidence_level:.0%} intervals (sentence bootstrap, {args.n_resamples} resamples, percentile):")
-            print(format_intervals(result, args.digits))
+        emit(json.dumps(result, indent=2) + "\n", args.output)
+        return 0
+    text = f"chance-corrected F1 ({args.level} level, {args.model} random model)\n\n{format_report(result, args.digits)}\n"
+    if args.confidence_level is not None:
+        text += (f"\n{args.confidence_level:.0%} intervals (sentence bootstrap, {args.n_resamples} resamples, "
+                 f"percentile):\n{format_intervals(result, args.digits)}\n")
+    emit(text, args.output)
     return 0
 
 
@@ -89,6 +103,8 @@ def arguments(parser) -> None:
     parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--random-state", type=whole_number, default=None, help="seed of the bootstrap (default: not seeded)")
     add_span_options(parser)
+    add_output_option(parser)
+    add_quiet_option(parser)
 
 
 COMMAND = Command("f1", "observed, chance and corrected F1 of a CoNLL column file", arguments, run)

@@ -7,8 +7,9 @@ import sys
 from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
-from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, closed_fraction,
-                          emit, input_files, open_fraction, positive_number, read_options, split_names, whole_number)
+from ..command_io import (Command, UsageError, add_input_options, add_output_option, add_span_options, check_outputs,
+                          closed_fraction, emit, input_files, note, open_fraction, positive_number, read_options,
+                          split_names, whole_number)
 from ..leaderboard import (FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render,
                            system_name)
 from ..plots import plot_leaderboard
@@ -25,14 +26,18 @@ def run(args) -> int:
     if args.model_cards:  # every refusal before anything is read, computed or written
         check_model_repos(names or [system_name(spec) for spec in args.systems], args.model_cards,
                           eval_results_name(args.dataset, args.level), force=args.force)
+    notes: list[str] = []  # said after the result, so that a failure stays one line
     references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
-                                       scheme=args.scheme, mode=args.mode, suffix=args.suffix, **read_options(args))
+                                       scheme=args.scheme, mode=args.mode, suffix=args.suffix,
+                                       notify=notes.append, **read_options(args))
     board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
                               split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                               confidence_level=args.confidence_level, n_resamples=args.n_resamples,
                               random_state=args.random_state, gold_noise=args.gold_noise,
                               progress=False if args.quiet else None)
     emit(render(board, args.format, args.digits), args.output)
+    for text in notes:
+        note(text)
     if args.model_cards:
         _write_model_repos(board, args)
     if args.plot:
@@ -57,7 +62,9 @@ def arguments(parser) -> None:
     parser.add_argument("gold", help="the gold annotation: a column file (its --gold-column) or any supported format")
     parser.add_argument("systems", nargs="+", metavar="SYSTEM",
                         help="one file per system: CoNLL 'token gold pred' (or FILE:COLUMN, 0-based) or any supported format")
-    parser.add_argument("--gold-column", type=int, default=1, help="0-based column of the gold tags (default 1)")
+    parser.add_argument("--gold-column", type=int, default=None,
+                        help="0-based column of the gold tags (default: the last, as agreement reads a file; when "
+                             "the gold file is a system file too, the one tag column no system reads)")
     parser.add_argument("--prediction-column", type=int, default=-1,
                         help="0-based column of the predicted tags in the system files (default: last)")
     parser.add_argument("--names", help="comma-separated system names (default: file names)")
@@ -74,7 +81,7 @@ def arguments(parser) -> None:
     parser.add_argument("--gold-noise", type=open_fraction, default=None,
                         help="share of noisy items in the gold: adds the noise paper's chance difference")
     parser.add_argument("--format", choices=FORMATS, default="markdown")
-    parser.add_argument("--output", help="write the table to this file instead of standard output")
+    add_output_option(parser, "the table")
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in the Markdown table")
     parser.add_argument("--model-cards", metavar="DIR",

@@ -10,6 +10,7 @@ from ..command_io import (Command, UsageError, add_input_options, add_span_optio
                           open_fraction, positive_number, read_options, split_names, whole_number)
 from ..annotator_report import read_team, run_test
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
+from ..progress import add_quiet_option
 
 
 def run(args) -> int:
@@ -20,7 +21,8 @@ def run(args) -> int:
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     notes: list = []
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
-                                           crossing=args.crossing, notes=notes, **span, **read_options(args))
+                                           crossing=args.crossing, notes=notes, partial=not args.leaderboard, **span,
+                                           **read_options(args))
     tested = candidate_test(args, names, span) if args.candidate else None
     html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
                 model=args.model,
@@ -75,6 +77,7 @@ def arguments(parser) -> None:
     parser.add_argument("--margin", type=open_fraction, default=None, help="the annotator test's margin")
     add_span_options(parser)
     add_input_options(parser)
+    add_quiet_option(parser)
 
 
 COMMAND = Command("report", "one self-contained HTML page about the agreement of annotations", arguments, run)

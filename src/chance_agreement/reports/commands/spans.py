@@ -3,29 +3,31 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ...spans.annotators import read_annotators
-from ..command_io import Command, UsageError, add_input_options, read_options, split_names, whole_number
+from ..command_io import (Command, UsageError, add_input_options, add_output_option, check_outputs, emit,
+                          input_files, read_options, split_names, whole_number)
+from ..progress import add_quiet_option
 from ..span_agreement import VIEWS, format_span_table, team_span_scores
 
 
-def _print_text(args, team, result) -> None:
+def _text(args, team, result) -> str:
+    lines = []
     pairs = result.get("pairs") or [{"predictions": team.names[0], "references": team.names[1], "scores": result}]
     for index, pair in enumerate(pairs):
-        print(("\n" if index else "") + f"chance-corrected F1 of {_source(team, pair['predictions'])} (predictions) vs "
-              f"{_source(team, pair['references'])} (references), {args.view} spans, {args.level} level, "
-              f"{args.model} random model\n")
-        print(format_span_table(pair["scores"], args.digits))
+        lines += [""] * bool(index) + [f"chance-corrected F1 of {_source(team, pair['predictions'])} (predictions) vs "
+                                       f"{_source(team, pair['references'])} (references), {args.view} spans, "
+                                       f"{args.level} level, {args.model} random model", ""]
+        lines.append(format_span_table(pair["scores"], args.digits))
     if result.get("layered_units"):
-        print(f"\nnote: {result['layered_units']} sentence unit(s) hold crossing spans of different types: each type "
-              f"is scored in its own layer there")
+        lines += ["", f"note: {result['layered_units']} sentence unit(s) hold crossing spans of different types: each "
+                      f"type is scored in its own layer there"]
     if result.get("skipped_spans"):
-        print(f"\nnote: {len(result['skipped_spans'])} crossing span(s) left out (--crossing skip):")
-        for line in result["skipped_spans"]:
-            print(f"  {line}")
+        lines += ["", f"note: {len(result['skipped_spans'])} crossing span(s) left out (--crossing skip):"]
+        lines += [f"  {line}" for line in result["skipped_spans"]]
+    return "\n".join(lines) + "\n"
 
 
 def _source(team, name: str) -> str:
@@ -36,15 +38,12 @@ def _source(team, name: str) -> str:
 
 
 def run(args) -> int:
+    check_outputs({"--output": args.output}, input_files(args.annotators, args.typesystem))
     team = read_annotators(args.annotators, names=split_names(args.names), **read_options(args))
     if len(team.names) < 2:
         raise UsageError(f"give two or more annotators (found {len(team.names)} in {', '.join(args.annotators)})")
     result = team_span_scores(team, args.view, args.crossing, model=args.model, level=args.level)
-    if args.json:
-        json.dump(result, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    else:
-        _print_text(args, team, result)
+    emit(json.dumps(result, indent=2) + "\n" if args.json else _text(args, team, result), args.output)
     return 0
 
 
@@ -59,6 +58,8 @@ def arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--digits", type=whole_number, default=4)
     add_input_options(parser)
+    add_output_option(parser)
+    add_quiet_option(parser)
 
 
 COMMAND = Command("spans", "observed, chance and corrected F1 of annotators' span files (nested or a flat view)",
