@@ -14,7 +14,7 @@ import pytest
 
 from chance_agreement import read_annotators
 from chance_agreement.spans.readers import detect
-from chance_agreement.spans.readers.base import HEAD_BYTES
+from chance_agreement.spans.readers.base import HEAD_BYTES, file_head
 from test_errors_and_files import cli, one_error
 
 # a text whose first record is longer than what detection used to look at
@@ -296,3 +296,10 @@ def test_broken_cas_json_files_are_clear_errors(tmp_path, broken, message):
     path.write_text(_cas_text(broken), encoding="utf-8")
     line = one_error(cli("agreement", path, path))
     assert "alice.json: not a readable UIMA CAS JSON file" in line and message in line
+
+
+def test_detection_reads_no_further_into_a_binary_file(tmp_path):
+    path = tmp_path / "archive.bin"
+    path.write_bytes(b"PK\x03\x04\x00" + b"x" * (4 * HEAD_BYTES))
+    assert len(file_head(path)) == HEAD_BYTES
+    assert "looks like a binary file" in one_error(cli("agreement", path, path))

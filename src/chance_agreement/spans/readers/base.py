@@ -199,8 +199,10 @@ def first_array_item(text: str):
 def _holds_first_record(head: bytes) -> bool:
     """Does ``head`` hold the file's first record whole: the first element of a JSON array, else
     the first line that is neither blank nor a ``#`` comment (a JSON Lines object, a column row)?
-    XML is sniffed on its first bytes."""
+    XML is sniffed on its first bytes, and a binary file (a NUL byte early on) has no record."""
 
+    if b"\x00" in head[:1024]:
+        return True
     text = head.decode("utf-8-sig", errors="replace").lstrip()
     if text.startswith("<"):
         return True
