@@ -100,6 +100,8 @@ RESULT_COMMANDS = {
     "leaderboard": [EXAMPLES / "gold.conll", EXAMPLES / "sysA.conll", EXAMPLES / "sysB.conll"],
     "f1": [EXAMPLES / "predictions.conll"],
     "spans": [EXAMPLES / "annotator_a.jsonl", EXAMPLES / "brat" / "doc.ann"],
+    "annotator-test": [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", "--candidate", EXAMPLES / "carl.conll",
+                       "--margin", "0.1", "--resamples", "20"],
 }
 
 

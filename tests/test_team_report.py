@@ -318,6 +318,8 @@ def test_prodigy_db_out_where_one_annotator_pressed_ignore(capsys):
     assert main(["agreement", str(PARTIAL / "prodigy.jsonl"), "--format", "json"]) == 0
     parsed = json.loads(capsys.readouterr().out)
     assert "Documents per annotator: ner_news-alice 2, ner_news-bob 1, ner_news-carol 2" in parsed["reading_notes"][0]
+    assert parsed["coverage"]["per_annotator"] == {"ner_news-alice": 2, "ner_news-bob": 1, "ner_news-carol": 2}
+    assert [pair["documents"] for pair in parsed["coverage"]["pairs"]] == [1, 2, 1]
     assert parsed["team_chance_f1"]["token"]["per_annotator"]["ner_news-bob"]["corrected_f1"] is not None
 
 

@@ -22,10 +22,10 @@ import sys
 
 import numpy as np
 
-from ..chance.chance_corrected import chance_corrected, undefined_reason, with_defined_scores
-from ..chance.corrected_f1 import chance_f1
+from ..chance.chance_corrected import chance_corrected, defined_scores, undefined_reason, with_defined_scores
+from ..chance.corrected_f1 import chance_f1, sentence_scores
 from ..chance.statistics import LEVELS
-from ..chance.team_f1 import by_item, team_chance_f1
+from ..chance.team_f1 import by_item, team_scores, team_statistics
 from ..chance.random_models import get_model
 from ..reliability.table_coefficients import titles
 from ..reliability.agreement_coefficients import coefficients
@@ -71,13 +71,14 @@ def _no_interval_reason(team: bool, confidence_level) -> str:
 
 
 def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
-    """Several annotators: ``team_chance_f1`` (pairwise micro average, each annotator against the
-    rest, the m x m pairwise matrix) with its pooled per-sentence scores."""
-    items, names = by_item(list(annotations.values())), list(annotations)
-    result = team_chance_f1(items, names=names, level=level, model=model, zero_division=0,
-                            return_sentence_scores=True, **span_options)
-    return with_defined_scores(result, lambda fill: team_chance_f1(items, names=names, level=level, model=model,
-                                                                   zero_division=fill, **span_options))
+    """Several annotators: ``team_chance_f1``'s result (pairwise micro average, each annotator against
+    the rest, the m x m pairwise matrix; undefined scores None) with its pooled per-sentence scores."""
+    sentences: list = []
+    names, pairs = team_statistics(by_item(list(annotations.values())), names=list(annotations), level=level,
+                                   model=model, sentences=sentences, **span_options)
+    result = defined_scores(lambda fill: team_scores(names, pairs, level, fill))  # as team_chance_f1, undefined None
+    result["sentence_scores"] = sentence_scores(sentences, level)
+    return result
 
 
 def _team_noise(items, span_options: dict) -> tuple[dict, list]:

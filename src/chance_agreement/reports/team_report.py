@@ -79,6 +79,7 @@ class Annotations:
     tags: list
     sources: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what reading changed (``reading_notes``)
+    coverage: dict = field(default_factory=dict)  # documents per annotator and pair (``coverage_of``)
 
     @property
     def items(self) -> list:
@@ -115,7 +116,33 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
             raise UsageError(f"{len(names)} names for {len(team.names)} annotators")
         team.names = list(names)
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
-    return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team))
+    return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team), coverage_of(team))
+
+
+def coverage_of(team) -> dict:
+    """``Team.coverage`` in JSON form: ``documents``, ``per_annotator`` {name: documents held},
+    ``pairs`` [{"annotators": [a, b], "documents": shared}], ``left_out`` (where each document only
+    one annotator holds is).
+
+    Parameters
+    ----------
+    team : spans.annotators.Team
+
+    Returns
+    -------
+    dict
+
+    Examples
+    --------
+    >>> team = read_annotators(["tests/data/partial/doccano/alice.jsonl", "tests/data/partial/doccano/bob.jsonl"],
+    ...                        partial=True)
+    >>> coverage_of(team)["pairs"]
+    [{'annotators': ['alice', 'bob'], 'documents': 2}]
+    """
+    coverage = team.coverage()
+    return {"documents": coverage["units"], "per_annotator": coverage["per_annotator"],
+            "pairs": [{"annotators": list(pair), "documents": count} for pair, count in coverage["pairs"].items()],
+            "left_out": [where for where, _ in team.left_out]}
 
 
 def coverage_notes(team) -> list[str]:
@@ -403,7 +430,8 @@ SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, sev
 def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
                  sections=None, progress=False, gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
-    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "sections": [Section, ...]}``.
+    """``{"annotators": [...], "sources": [...], "sentences", "tokens", "reading_notes", "coverage"
+    (``coverage_of``: documents per annotator and pair), "sections": [Section, ...]}``.
 
     ``progress``: a bar over the report's parts on standard error (None: only on a terminal).
     ``gamma_samples`` > 0 adds gamma (``gamma_section``) with that many random continua.
@@ -417,7 +445,7 @@ def build_report(annotations: Annotations, model: str = "non_overlapping", confi
              for section in show_progress(parts, "agreement report", unit="part", enabled=progress)]
     return {"annotators": list(annotations.names), "sources": list(annotations.sources),
             "sentences": len(annotations.tokens), "tokens": sum(map(len, annotations.tokens)),
-            "reading_notes": list(annotations.notes), "sections": [section for section in built if section is not None]}
+            "reading_notes": list(annotations.notes), "coverage": dict(annotations.coverage), "sections": [section for section in built if section is not None]}
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -489,7 +517,7 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
 
 
 __all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "UNDEFINED", "Table", "Section",
-           "Annotations", "load_annotations", "reading_notes", "chance_f1_section", "team_chance_f1_section",
+           "Annotations", "load_annotations", "coverage_of", "coverage_notes", "reading_notes", "chance_f1_section", "team_chance_f1_section",
            "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
            "SECTIONS", "build_report",
            "to_text", "to_markdown", "to_csv", "to_json", "render"]

@@ -7,8 +7,10 @@ from ...chance.annotator_test import UNPARSED
 from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
 from ..annotator_report import FORMATS, read_team, render, run_test
-from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, closed_fraction,
-                          emit, input_files, open_fraction, positive_number, read_options, split_names, whole_number)
+from ..command_io import (Command, UsageError, add_input_options, add_output_option, add_span_options, check_outputs,
+                          closed_fraction, emit, input_files, open_fraction, positive_number, read_options,
+                          split_names, whole_number)
+from ..progress import add_quiet_option
 
 
 def run(args) -> int:
@@ -47,10 +49,11 @@ def arguments(parser) -> None:
     parser.add_argument("--resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=whole_number, default=0, help="bootstrap random seed (default 0)")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    parser.add_argument("--output", "-o", help="write the result to this file instead of standard output")
+    add_output_option(parser)
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text")
     add_span_options(parser)
     add_input_options(parser)
+    add_quiet_option(parser)
 
 
 COMMAND = Command(
