@@ -465,7 +465,7 @@ class ChanceDifference:
     """Chance difference between two equally good systems (section 4.1).
 
     ``sigma`` = sqrt(R/2); ``k`` the multiple of sigma; ``difference`` = min(k sigma, R)
-    (|S| <= R always); ``answers`` = floor(difference) correct answers; ``fraction`` =
+    (``|S| <= R`` always); ``answers`` = floor(difference) correct answers; ``fraction`` =
     answers / gold_size.
     """
 
@@ -487,8 +487,8 @@ def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev
     """Difference in correct answers two equally good systems may show by chance (section 4.1).
 
     S = sum_{i=1}^{R} X_i, X_i in {-1, 0, 1} w.p. 1/4, 1/2, 1/4: sigma_S = sqrt(R/2).
-    "chebyshev": k = 1/sqrt(1 - confidence) (Pr(|S| > k sigma) <= 1/k^2); "normal": k = the
-    two-sided normal quantile (footnote 9). The difference is capped at R, since |S| <= R.
+    "chebyshev": k = 1/sqrt(1 - confidence) (``Pr(|S| > k sigma) <= 1/k^2``); "normal": k = the
+    two-sided normal quantile (footnote 9). The difference is capped at R, since ``|S| <= R``.
     L = 900, R = 125: 35 answers, 3.9% of the gold standard. gold_size = 0 gives zeros.
     """
     gold_size = _check_count(gold_size, "gold_size")
