@@ -62,6 +62,30 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_validation_checks: set[str] = set()
 
+
+def describe_instances(app, what, name, obj, options, lines):
+    """The exported objects that are not classes or functions (the registries, ``__version__``) would
+    show their type's docstring; describe the object itself instead."""
+    if what != "data" or not name.startswith("chance_agreement."):
+        return
+    from chance_agreement.spans.registry import Registry
+
+    if isinstance(obj, Registry):
+        lines[:] = [
+            f"The registry of each {obj.kind} (a :class:`~chance_agreement.spans.registry.Registry`):",
+            f"``register(instance)`` adds one (an instance of ``{obj.base.__module__}.{obj.base.__qualname__}``),",
+            "``get(name)`` returns one and ``names()`` lists them.",
+            "",
+            "Built in: " + ", ".join(f"``{entry}``" for entry in obj.names()) + ".",
+        ]
+    elif name == "chance_agreement.__version__":
+        lines[:] = ["The package's version."]
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", describe_instances)
+
+
 html_theme = "pydata_sphinx_theme"
 html_title = "chance-agreement"
 html_theme_options = {

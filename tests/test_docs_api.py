@@ -65,3 +65,41 @@ def test_ci_builds_the_docs_with_warnings_as_errors_before_the_tests():
     assert 'pip" install -q -e ".[docs]"' in docs
     assert re.search(r'sphinx-build"? -W --keep-going -b html docs docs/_build/html\n', docs)
     assert "python3 -m venv" in docs
+
+
+# The most used names carry full numpydoc docstrings: the formula beside the undefined cases, and
+# examples that run (the API reference renders them; this runs them).
+FULL_NUMPYDOC = ("chance_f1", "team_chance_f1", "ChanceF1State", "coverage_probabilities",
+                 "start_probabilities", "agreement_report", "noise_report", "annotator_test",
+                 "fleiss_kappa", "krippendorff_alpha")
+
+
+def public_doctests():
+    import doctest
+
+    names = {name: getattr(chance_agreement, name) for name in chance_agreement.__all__ if name != "__version__"}
+    finder = doctest.DocTestFinder(recurse=False)
+    return [test for name, value in names.items() if callable(value)
+            for test in finder.find(value, name, globs=dict(names)) if test.examples]
+
+
+def test_the_examples_of_every_public_docstring_run(recwarn):
+    import doctest
+
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = public_doctests()
+    for test in tests:
+        runner.run(test)
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0, results
+    assert {test.name for test in tests} >= set(FULL_NUMPYDOC)
+    assert not [str(warning.message) for warning in recwarn]  # the examples show no undefined case by accident
+
+
+def test_the_most_used_names_have_full_numpydoc_sections():
+    for name in FULL_NUMPYDOC:
+        doc = getattr(chance_agreement, name).__doc__
+        for section in ("Parameters\n", "Returns\n" if name != "ChanceF1State" else "Raises\n", "Raises\n",
+                        "Examples\n"):
+            assert section in doc, (name, section)
+        assert "Notes\n" in doc and ".. math::" in doc, name
