@@ -82,8 +82,16 @@ def describe_instances(app, what, name, obj, options, lines):
         lines[:] = ["The package's version."]
 
 
+def include_changelog(app, docname, source):
+    """The Changelog page is the repository's CHANGELOG.md once it exists (docs/changelog.md says so
+    until then)."""
+    if docname == "changelog" and (HERE.parent / "CHANGELOG.md").is_file():
+        source[0] = "```{include} ../CHANGELOG.md\n```\n"
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", describe_instances)
+    app.connect("source-read", include_changelog)
 
 
 html_theme = "pydata_sphinx_theme"
