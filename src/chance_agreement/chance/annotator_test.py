@@ -77,7 +77,7 @@ FEW_UNITS = 100
 def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05, equivalence=False,
                    n_resamples=DEFAULT_RESAMPLES, random_state=None, unparsed="empty", names=None,
                    model="non_overlapping", document_ids=None, scheme=None, mode=None, suffix=False) -> dict:
-    """Test whether a candidate annotator is as good as one more human, on chance-corrected span F1.
+    r"""Test whether a candidate annotator is as good as one more human, on chance-corrected span F1.
 
     Per human ``h``: ``advantage_h = F(candidate, O_h) - F(h, O_h)``, the corrected F1 against the
     other humans pooled (``team_chance_f1``'s pairs); the mean over the humans is tested against
@@ -115,6 +115,21 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
     ------
     ValueError
         Bad input (naming sentence and annotator), an option out of range, too little data.
+
+    Notes
+    -----
+    For each of the :math:`m` humans :math:`h`, with :math:`O_h` the other humans pooled and
+    :math:`F` the corrected F1,
+
+    .. math::
+
+        \mathrm{advantage}_h = F(\mathrm{candidate}, O_h) - F(h, O_h), \qquad
+        \bar A = \frac{1}{m} \sum_h \mathrm{advantage}_h,
+
+    and the non-inferiority p-value of :math:`B` paired bootstrap resamples is
+    :math:`(1 + \#\{\bar A^* \le -\mathrm{margin}\}) / (B + 1)` (Calderon, Reichart and Dror,
+    ACL 2025; equivalence as in arXiv 2510.06658). A corrected F1 that is undefined in the data or
+    in a resample is an error saying there is too little data, never a number.
 
     Examples
     --------

@@ -564,28 +564,107 @@ def chance_f1(
     resampling: str = "multinomial",
     document_ids=None,
 ) -> dict:
-    """seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
+    r"""seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
-    Arguments as in evaluate's seqeval module, plus ``model`` (``"non_overlapping"``,
-    ``"overlapping"``, another registered name or a ``RandomModel``: ``random_models``), ``level`` (``"token"``: the paper's token-overlap F1; ``"entity"``: exact
-    span match, whose observed F1 is seqeval's ``overall_f1``) and ``return_sentence_scores``.
-    ``sample_weight`` is accepted for compatibility and, as in seqeval, has no effect.
+    Parameters
+    ----------
+    predictions, references : list of list of str
+        Per sentence, the tags of the two annotations (BIO, IOBES, BILOU...; equal lengths per
+        sentence). For a model and its gold standard, the model's output and the gold tags.
+    suffix, scheme, mode : optional
+        As in seqeval: tags with the type first (``"PER-B"``), the scheme of strict mode
+        (``"IOB2"``, ``"IOBES"``, ...) and ``mode="strict"``.
+    sample_weight : optional
+        Accepted for compatibility and, as in seqeval, without effect.
+    zero_division : {"warn", 0, 1}, default "warn"
+        The value of a 0/0 score ("warn": 0.0 with an ``UndefinedMetricWarning``).
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model: ``"non_overlapping"`` (the paper's), ``"overlapping"``,
+        another name registered in ``random_models``, or a ``RandomModel`` instance.
+    level : {"token", "entity"}, default "token"
+        ``"token"``: the paper's token-overlap F1; ``"entity"``: exact span match, whose observed
+        F1 is seqeval's ``overall_f1``.
+    return_sentence_scores : bool, default False
+        Add ``sentence_scores``: per sentence ``observed_f1``, ``chance_f1`` (None without
+        entities) and ``denominator``.
+    confidence_level : float, optional
+        None (default): no intervals. Otherwise sentence-bootstrap percentile intervals
+        (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low, high]``)
+        from ``n_resamples`` resamples drawn with ``np.random.default_rng(random_state)``; see
+        ``bootstrap_intervals``.
+    n_resamples : int, default 1000
+        Bootstrap resamples.
+    random_state : int, numpy.random.Generator or None
+        The bootstrap's seed; the same seed gives the same interval.
+    resampling : {"multinomial", "poisson"}, default "multinomial"
+        ``"poisson"`` draws Poisson(1) weights that are a function of ``document_ids`` (default:
+        the sentence positions) and the int seed ``random_state`` (``poisson_bootstrap``): the
+        intervals a sharded or streamed evaluation merges (``ChanceF1State``, the Ray adapter)
+        equal these, bit for bit.
+    document_ids : sequence, optional
+        Per sentence, the document it belongs to (Poisson resampling).
 
-    Degenerate cases: a 0/0 score (no entities on either side; chance agreement 1 because both
-    annotators cover every token) takes the ``zero_division`` value (0.0 with a warning by
-    default), never NaN. Chance F1 is never clipped: under the overlapping model it can exceed 1
-    (see ``chance_scores``), and then corrected F1 is undefined and takes ``zero_division``.
-    Bad input raises ValueError naming the sentence.
+    Returns
+    -------
+    dict
+        Every key of evaluate's ``seqeval`` module with equal values (per type ``precision``,
+        ``recall``, ``f1``, ``number``; ``overall_precision``, ``overall_recall``, ``overall_f1``,
+        ``overall_accuracy``), plus ``overall_observed_f1``, ``overall_chance_f1``,
+        ``overall_corrected_f1`` and, per type, ``observed_f1``, ``chance_f1``, ``corrected_f1``.
+        Plain Python numbers.
 
-    ``confidence_level`` (None: off) adds sentence-bootstrap percentile intervals
-    (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low, high]``) from
-    ``n_resamples`` resamples drawn with ``np.random.default_rng(random_state)``; see
-    ``bootstrap_intervals``. Chance F1 intervals are not clipped; a corrected F1 interval is
-    ``None`` where some resample's chance F1 is 1 or more (the model supports no corrected F1 there).
-    ``resampling="poisson"`` draws Poisson(1) weights that are a function of ``document_ids``
-    (default: the sentence positions) and the int seed ``random_state`` instead
-    (``poisson_bootstrap``): the intervals a sharded or streamed evaluation merges
-    (``ChanceF1State``, the Ray adapter) equal these, bit for bit.
+    Raises
+    ------
+    ValueError
+        Bad input, naming the sentence: length mismatch, a tag seqeval cannot take or not valid
+        for the scheme (strict mode), unknown scheme or model, empty input.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A 0/0 score under ``zero_division="warn"``.
+
+    Notes
+    -----
+    For each sentence, entity type and annotator, the random model keeps the number and lengths of
+    the segments and places them at random (the two annotators independently). Token F1 is
+    :math:`2\,\mathrm{overlap} / (a_1 + a_2)` and :math:`a_1 + a_2` does not change under the
+    model, so with :math:`c_i(t)` the probability that token :math:`t` is covered by annotator
+    :math:`i`'s random segments (Propositions 2-3 of the chance-F1 paper; Proposition 5 for the
+    overlapping model),
+
+    .. math::
+
+        \mathrm{chance} = \frac{2 \sum_t c_1(t)\, c_2(t)}{a_1 + a_2}, \qquad
+        \mathrm{corrected} = \frac{\mathrm{observed} - \mathrm{chance}}{1 - \mathrm{chance}}.
+
+    Over a corpus, overlaps, expected overlaps and :math:`a_1 + a_2` are summed over sentences and
+    types (micro average) before the ratios are taken; the sums are exact, so the result does not
+    depend on the order of the sentences. At entity level the expected number of exact matches
+    comes from the start distributions of equal-length segments.
+
+    Undefined values: a 0/0 score (no entities on either side; chance agreement 1 because both
+    annotators cover every token) takes the ``zero_division`` value, never NaN. Chance F1 is never
+    clipped: under the overlapping model it can exceed 1 (see ``chance_scores``), and corrected F1
+    is then undefined and takes ``zero_division``. A corrected F1 interval is ``None`` where some
+    resample's chance F1 is 1 or more.
+
+    References
+    ----------
+    *Estimating Agreement by Chance for Sequence Annotation* (anonymous ACL submission; "the
+    chance-F1 paper").
+
+    Examples
+    --------
+    >>> references = [["O", "O", "O", "B-PER", "I-PER", "O", "O", "O", "B-LOC", "O"]]
+    >>> predictions = [["O", "O", "O", "B-PER", "I-PER", "I-PER", "O", "O", "B-LOC", "O"]]
+    >>> scores = chance_f1(predictions, references)
+    >>> round(scores["overall_f1"], 4), round(scores["overall_observed_f1"], 4)
+    (0.5, 0.8571)
+    >>> round(scores["overall_chance_f1"], 4), round(scores["overall_corrected_f1"], 4)
+    (0.2111, 0.8189)
+    >>> round(scores["PER"]["chance_f1"], 4)
+    0.2556
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")

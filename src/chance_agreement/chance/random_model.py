@@ -46,12 +46,11 @@ def _checked(n, lengths, model) -> tuple[RandomModel, int, tuple[int, ...]]:
 
 
 def coverage_probabilities(n: int, lengths, model="non_overlapping") -> np.ndarray:
-    """Probability that each of the ``n`` tokens is covered by a random segment.
+    r"""Probability that each of the ``n`` tokens is covered by a random segment.
 
-    ``c(t) = sum_i sum_{l = t - a_i + 1}^{t} P(start_i = l)`` (Propositions 2, 3 and 5). Under the
-    ``"overlapping"`` model a token can be covered twice, and the value is the expected number of
-    segments covering it, which is what the additive overlap of Proposition 1 needs. Sums to
-    ``sum(lengths)``.
+    Under the ``"overlapping"`` model a token can be covered twice, and the value is the expected
+    number of segments covering it, which is what the additive overlap of Proposition 1 needs.
+    Sums to ``sum(lengths)``.
 
     Parameters
     ----------
@@ -72,6 +71,17 @@ def coverage_probabilities(n: int, lengths, model="non_overlapping") -> np.ndarr
     ValueError
         When ``n`` or a length is not a whole number, or the segments do not fit.
 
+    Notes
+    -----
+    With :math:`a_i` the segments' lengths and ``start_probabilities`` giving
+    :math:`P(\mathrm{start}_i = l)` (Propositions 2, 3 and 5 of the chance-F1 paper),
+
+    .. math::
+
+        c(t) = \sum_i \sum_{l = t - a_i + 1}^{t} P(\mathrm{start}_i = l).
+
+    Chance F1 is then :math:`2 \sum_t c_1(t)\, c_2(t) / (a_1 + a_2)` (``chance_f1``).
+
     Examples
     --------
     >>> coverage_probabilities(4, [2]).tolist()
@@ -82,15 +92,43 @@ def coverage_probabilities(n: int, lengths, model="non_overlapping") -> np.ndarr
 
 
 def start_probabilities(n: int, lengths, index: int, model="non_overlapping") -> np.ndarray:
-    """Distribution of the 0-based start of segment ``index``: ``P(start = l)``, ``l = 0..n - a_i``.
+    r"""Distribution of the 0-based start of segment ``index``: ``P(start = l)``, ``l = 0..n - a_i``.
 
-    Non-overlapping: Proposition 2, flat on the middle band of Proposition 3. Overlapping: uniform,
-    ``1 / (n - a_i + 1)`` (Proposition 5).
+    Parameters
+    ----------
+    n, lengths, model
+        As in ``coverage_probabilities``: tokens in the text, the segments' lengths, the model.
+    index : int
+        Which segment (a position in ``lengths``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``P(start = 0..n - a_i)``, a new array summing to 1.
+
+    Raises
+    ------
+    ValueError
+        When ``n``, a length or ``index`` is not a whole number in range, or the segments do not
+        fit.
+
+    Notes
+    -----
+    Non-overlapping model: a placement is a uniform choice of :math:`k` slots among
+    :math:`n - \sum_j (a_j - 1)` positions and an independent uniform order of the segments
+    (Proposition 2 counts the same placements), flat on the middle band of Proposition 3.
+    Overlapping model (Proposition 5): every start is equally likely,
+
+    .. math::
+
+        P(\mathrm{start}_i = l) = \frac{1}{n - a_i + 1}, \qquad l = 0, \dots, n - a_i.
 
     Examples
     --------
     >>> start_probabilities(5, [2, 1], 0).tolist()
     [0.25, 0.25, 0.25, 0.25]
+    >>> start_probabilities(6, [2, 2], 0).tolist()  # the ends are likelier: the other segment is inside
+    [0.25, 0.16666666666666666, 0.16666666666666666, 0.16666666666666666, 0.25]
     """
     model, n, lengths = _checked(n, lengths, model)
     try:

@@ -138,27 +138,74 @@ def _pooled(pair_totals) -> ChanceStatistics | None:
 
 def team_chance_f1(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
                    scheme=None, mode=None, zero_division="warn", return_sentence_scores=False) -> dict:
-    """Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
+    r"""Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
 
-    ``annotations[s][a]``: per sentence ``s``, annotator ``a``'s tags, or ``None`` if ``a`` did not
-    annotate ``s`` (left out of that sentence's pairs; all-``O`` tags are an annotation with no
-    entities): the layout of every several-annotator function (``spans.validation``). One list
-    per annotator is passed as ``by_item(annotators)``; a list that reads both ways (every
-    sequence of one length) is refused unless marked with ``as_items`` or ``by_item``. ``level``, ``model``, ``suffix``, ``scheme``, ``mode`` and
-    ``zero_division`` as in ``chance_f1``; strict mode without a scheme detects it from every
-    given sequence.
+    Parameters
+    ----------
+    annotations : list of list
+        ``annotations[s][a]``: per sentence ``s``, annotator ``a``'s tags, or ``None`` if ``a`` did
+        not annotate ``s`` (left out of that sentence's pairs; all-``O`` tags are an annotation
+        with no entities): the layout of every several-annotator function (``spans.validation``).
+        One list per annotator is passed as ``by_item(annotators)``; a list that reads both ways
+        (every sequence of one length) is refused unless marked with ``as_items`` or ``by_item``.
+    names : list of str, optional
+        The annotators' names (default ``"annotator_1"``, ...).
+    level, model, suffix, scheme, mode, zero_division
+        As in ``chance_f1``; strict mode without a scheme detects it from every given sequence.
+    return_sentence_scores : bool, default False
+        Add ``sentence_scores`` as ``chance_f1`` gives them, every pair of the sentence pooled
+        (``None`` scores where fewer than two annotators have entities).
 
-    Returns ``overall_observed_f1``, ``overall_chance_f1``, ``overall_corrected_f1``; per entity
-    type a dict with ``observed_f1``, ``chance_f1``, ``corrected_f1``; ``annotators`` (the
-    names); ``per_annotator`` {name: the three scores over that annotator's pairs with all the
-    others}; ``pairwise_observed_f1``, ``pairwise_chance_f1``, ``pairwise_corrected_f1`` (m x m
-    lists, symmetric, diagonal ``None``; ``None`` also for a pair that never annotated the same
-    sentence, and ``per_annotator`` is ``None`` for an annotator who shares no sentence).
-    With m = 2, the scores equal ``chance_f1`` of the second annotator's tags against the
-    first's exactly.
-    ``return_sentence_scores=True`` adds ``sentence_scores`` as ``chance_f1`` gives them, every
-    pair of the sentence pooled (``None`` scores where fewer than two annotators have entities).
-    A 0/0 score takes the ``zero_division`` value (with an ``UndefinedMetricWarning`` for "warn").
+    Returns
+    -------
+    dict
+        ``overall_observed_f1``, ``overall_chance_f1``, ``overall_corrected_f1``; per entity type a
+        dict with ``observed_f1``, ``chance_f1``, ``corrected_f1``; ``annotators`` (the names);
+        ``per_annotator`` {name: the three scores over that annotator's pairs with all the
+        others}; ``pairwise_observed_f1``, ``pairwise_chance_f1``, ``pairwise_corrected_f1`` (m x m
+        lists, symmetric, diagonal ``None``; ``None`` also for a pair that never annotated the same
+        sentence, and ``per_annotator`` is ``None`` for an annotator who shares no sentence).
+
+    Raises
+    ------
+    ValueError
+        Bad input, naming the sentence and annotator; an ambiguous layout, saying how to mark it.
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        A 0/0 score under ``zero_division="warn"`` (it takes the ``zero_division`` value).
+
+    Notes
+    -----
+    The chance-F1 paper stops at two annotators. Summing over every sentence, entity type and pair
+    :math:`(i, j)` of annotators present in the sentence, every annotator randomised independently
+    by the paper's model,
+
+    .. math::
+
+        \mathrm{observed} = \frac{\sum 2\,\mathrm{overlap}_{ij}}{\sum (a_i + a_j)}, \qquad
+        \mathrm{chance} = \frac{\sum 2\,E[\mathrm{overlap}_{ij}]}{\sum (a_i + a_j)}, \qquad
+        \mathrm{corrected} = \frac{\mathrm{observed} - \mathrm{chance}}{1 - \mathrm{chance}}
+
+    (exact matches and span counts at ``level="entity"``). Each pair's statistics come from the
+    two-annotator code, so with m = 2 the scores equal ``chance_f1`` of the second annotator's
+    tags against the first's, bit for bit.
+
+    Examples
+    --------
+    >>> annotators = [
+    ...     [["B-PER", "I-PER", "O", "O", "B-LOC", "O"], ["O", "B-ORG", "I-ORG", "O"]],
+    ...     [["B-PER", "I-PER", "O", "O", "B-LOC", "O"], ["O", "B-ORG", "O", "O"]],
+    ...     [["B-PER", "O", "O", "B-LOC", "I-LOC", "O"], None],       # cy skipped sentence 2
+    ... ]
+    >>> result = team_chance_f1(by_item(annotators), names=["ann", "bob", "cy"])
+    >>> round(result["overall_observed_f1"], 4), round(result["overall_chance_f1"], 4)
+    (0.7619, 0.259)
+    >>> round(result["overall_corrected_f1"], 4)
+    0.6787
+    >>> {name: round(scores["corrected_f1"], 4) for name, scores in result["per_annotator"].items()}
+    {'ann': 0.7246, 'bob': 0.7246, 'cy': 0.5714}
     """
     zero_division_value(zero_division)
     sentences = [] if return_sentence_scores else None

@@ -87,15 +87,68 @@ def _checked_views(views) -> tuple[str, ...]:
 
 @dataclass
 class ChanceF1State:
-    """Running total of a chance-corrected F1 evaluation (options keyword-only).
+    r"""Running total of a chance-corrected F1 evaluation (options keyword-only).
 
-    ``level``, ``model``, ``scheme``, ``mode`` and ``suffix`` are ``chance_f1``'s options. In strict
-    mode give ``scheme``: detecting it batch by batch could disagree with the whole corpus, so that
-    raises ValueError. ``levels``, ``confidence_level``, ``n_resamples``, ``random_state``,
-    ``resampling`` and ``contingency_views``: see the module docstring (``random_state=None`` with
-    intervals draws a seed now and keeps it, so give one to states that will be merged).
-    ``sentences`` counts the sentences added (statistics of an empty sentence are zero, so the
-    count is all that records them).
+    Add batches with ``update``, combine states with ``merge``, carry them between processes or
+    machines with ``to_json`` / ``from_json``, and read the scores with ``result``: they equal
+    ``chance_f1`` on all the sentences added, bit for bit, whatever the split and order.
+
+    Parameters
+    ----------
+    level, model, scheme, mode, suffix
+        ``chance_f1``'s options. In strict mode give ``scheme``: detecting it batch by batch could
+        disagree with the whole corpus, so that raises ValueError.
+    levels : tuple of str, optional
+        ``("token", "entity")``: keep both levels' expectations, so ``result(level=...)`` gives
+        either from one pass.
+    confidence_level, n_resamples, random_state, resampling
+        Poisson-bootstrap intervals (``resampling="poisson"``), merged exactly; ``random_state=None``
+        with intervals draws a seed now and keeps it, so give one to states that will be merged.
+    contingency_views : tuple of str
+        agreement_report's token contingency tables to keep (``"all"``, ``"entities"``,
+        ``"grouped"``); ``contingency_report()`` gives their coefficients.
+    statistics, sentences, bootstrap, tables
+        The running totals (leave them to ``update``, ``merge`` and ``from_json``). ``sentences``
+        counts the sentences added (statistics of an empty sentence are zero, so the count is all
+        that records them).
+
+    Raises
+    ------
+    ValueError
+        An unknown option value, strict mode without ``scheme``, or (``merge``) states of
+        different options.
+
+    See Also
+    --------
+    chance_f1 : the same scores from all the sentences at once.
+
+    Notes
+    -----
+    With :math:`S` the sum over sentences and entity types of the additive statistics (counts as
+    integers, expectations as exact sums),
+
+    .. math::
+
+        \mathrm{observed} = \frac{2 S[\mathrm{overlap}]}{S[a_1 + a_2]}, \qquad
+        \mathrm{chance} = \frac{2 S[E\,\mathrm{overlap}]}{S[a_1 + a_2]}, \qquad
+        \mathrm{corrected} = \frac{\mathrm{observed} - \mathrm{chance}}{1 - \mathrm{chance}}
+
+    at token level (exact matches and span counts at entity level): the chance-F1 paper's
+    Proposition 1 and the micro average of its Section 4. The state's size depends on the number
+    of entity types (and resamples), never on the number of sentences.
+
+    Examples
+    --------
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> first, second = ChanceF1State(), ChanceF1State()
+    >>> _ = first.update(predictions[:1], references[:1])
+    >>> _ = second.update(predictions[1:], references[1:])
+    >>> merged = ChanceF1State.from_json(second.merge(first).to_json())
+    >>> merged.sentences
+    2
+    >>> merged.result()["overall_corrected_f1"] == chance_f1(predictions, references)["overall_corrected_f1"]
+    True
     """
 
     level: str = "token"

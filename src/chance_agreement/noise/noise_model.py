@@ -465,7 +465,7 @@ class ChanceDifference:
     """Chance difference between two equally good systems (section 4.1).
 
     ``sigma`` = sqrt(R/2); ``k`` the multiple of sigma; ``difference`` = min(k sigma, R)
-    (|S| <= R always); ``answers`` = floor(difference) correct answers; ``fraction`` =
+    (``|S| <= R`` always); ``answers`` = floor(difference) correct answers; ``fraction`` =
     answers / gold_size.
     """
 
@@ -487,8 +487,8 @@ def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev
     """Difference in correct answers two equally good systems may show by chance (section 4.1).
 
     S = sum_{i=1}^{R} X_i, X_i in {-1, 0, 1} w.p. 1/4, 1/2, 1/4: sigma_S = sqrt(R/2).
-    "chebyshev": k = 1/sqrt(1 - confidence) (Pr(|S| > k sigma) <= 1/k^2); "normal": k = the
-    two-sided normal quantile (footnote 9). The difference is capped at R, since |S| <= R.
+    "chebyshev": k = 1/sqrt(1 - confidence) (``Pr(|S| > k sigma) <= 1/k^2``); "normal": k = the
+    two-sided normal quantile (footnote 9). The difference is capped at R, since ``|S| <= R``.
     L = 900, R = 125: 35 answers, 3.9% of the gold standard. gold_size = 0 gives zeros.
     """
     gold_size = _check_count(gold_size, "gold_size")
@@ -618,20 +618,72 @@ def noise_report(
     mode=None,
     suffix=False,
 ) -> dict:
-    """Noise of the subset where two annotations agree (the two-annotator metric's core).
+    r"""Noise of the subset where two annotations agree (the two-annotator metric's core).
 
-    Instances: tokens (category = entity type or "O") or, with ``unit="entity"``, every span any
-    annotator proposed (category = the type each annotator gave that exact span, or "O"). Spans
-    are seqeval's (``scheme``/``mode``/``suffix`` as in seqeval; strict mode detects the scheme
-    from the references). Returns plain numbers: instances, agreed, disagreed, p (footnote 3 on
-    the disagreed instances; on all instances when none is disagreed), t0, noisy_items (t0 - d),
-    noise_bound (eq. 1), confidence, kappa (Siegel & Castellan, eq. 2; None if undefined),
-    kappa_noise_estimate (section 3.3; None with kappa), tolerable_disagreements (for n and p;
-    None if even d = 0 exceeds max_noise), max_noise, chance_difference (Chebyshev, answers on the
-    agreed gold standard) and chance_difference_fraction; p_least_favourable and
-    noise_bound_least_favourable (``least_favourable_agreement_probability``: the largest p the
-    pooled category proportions allow, and its bound). Footnote 3's p of 0 (every disagreement
-    one way) gives a bound of 0 by construction: a ``NoiseModelWarning`` says so.
+    Parameters
+    ----------
+    predictions, references : list of list of str
+        Per sentence, the two annotations' tags.
+    confidence : float, default 0.95
+        The confidence of the noise bound, in (0, 1).
+    unit : {"token", "entity"}, default "token"
+        Instances: tokens (category = entity type or "O") or every span any annotator proposed
+        (category = the type each annotator gave that exact span, or "O").
+    max_noise : float, default 0.05
+        The noise level that ``tolerable_disagreements`` keeps to.
+    scheme, mode, suffix
+        As in seqeval; strict mode detects the scheme from the references.
+
+    Returns
+    -------
+    dict
+        Plain numbers: ``instances``, ``agreed``, ``disagreed``, ``p`` (footnote 3 on the
+        disagreed instances; on all instances when none is disagreed), ``t0``, ``noisy_items``
+        (t0 - d), ``noise_bound`` (eq. 1), ``confidence``, ``kappa`` (Siegel & Castellan, eq. 2;
+        None if undefined), ``kappa_noise_estimate`` (section 3.3; None with kappa),
+        ``tolerable_disagreements`` (for n and p; None if even d = 0 exceeds ``max_noise``),
+        ``max_noise``, ``chance_difference`` (Chebyshev, answers on the agreed gold standard) and
+        ``chance_difference_fraction``; ``p_least_favourable`` and
+        ``noise_bound_least_favourable`` (``least_favourable_agreement_probability``: the largest
+        p the pooled category proportions allow, and its bound).
+
+    Raises
+    ------
+    ValueError
+        Bad input (naming the sentence), or an option out of range.
+
+    Warns
+    -----
+    NoiseModelWarning
+        Footnote 3's p of 0 (every disagreement one way) gives a bound of 0 by construction.
+
+    Notes
+    -----
+    Of :math:`n` instances the annotators disagree on :math:`d`; a hard instance gets the same
+    label from both with probability :math:`p`. With :math:`X` the number of hard instances,
+    equation 1 (a uniform prior on their share, footnote 5) gives
+
+    .. math::
+
+        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence}\}, \qquad
+        \mathrm{noise\ bound} = \frac{t_0 - d}{n - d},
+
+    the share of the agreed subset that may still be hard instances labelled alike by chance.
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4).
+
+    Examples
+    --------
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> report = noise_report(predictions, references)
+    >>> report["instances"], report["agreed"], report["disagreed"], report["t0"]
+    (14, 11, 3, 6)
+    >>> round(report["noise_bound"], 4), round(report["kappa"], 4)
+    (0.2727, 0.6627)
     """
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)

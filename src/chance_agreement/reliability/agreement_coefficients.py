@@ -369,15 +369,66 @@ def agreement_report(
     mode=None,
     suffix: bool = False,
 ) -> dict[str, Any]:
-    """Everything the coefficients metric returns, for two annotations of the same tokens.
+    r"""Everything the coefficients metric returns, for two annotations of the same tokens.
 
-    For each requested view (``"all"``: case 1; ``"markables"``: case 2, needs ``markables``;
-    ``"entities"``: case 3; ``"grouped"``: case 4; prevalence paper section 4.1) the
-    ``coefficients`` of its ``contingency`` table plus the table itself (``contingency`` =
-    ``{"categories": [...], "table": [[...]]}``); then ``unitizing_alpha`` (``u_alpha`` and
-    ``mu_alpha``, references as first annotator) and ``chance_f1`` (token level). ``distance``
-    and ``finn_order`` refer to the categories of the "all" view (sorted entity types, then "O");
-    each view uses their restriction to its own categories (the grouped view has no distance).
+    Parameters
+    ----------
+    predictions, references : list of list of str
+        Per sentence, the two annotations' tags (the references are the first annotator).
+    distance : matrix, optional
+        A category x category distance for the weighted coefficients, over the categories of the
+        "all" view (sorted entity types, then "O"); each view uses its restriction to its own
+        categories (the grouped view has no distance).
+    finn_order : sequence, optional
+        The category order of Finn's r, over the same categories.
+    views : tuple of str, default ("all",)
+        ``"all"``: case 1; ``"markables"``: case 2, needs ``markables``; ``"entities"``: case 3;
+        ``"grouped"``: case 4 (prevalence paper, section 4.1).
+    markables : list of list of bool, optional
+        Per sentence and token, whether the token is a markable (the ``"markables"`` view).
+    scheme, mode, suffix
+        seqeval's options, as in ``chance_f1``.
+
+    Returns
+    -------
+    dict
+        Per view, the ``coefficients`` of its ``contingency`` table plus the table itself
+        (``contingency`` = ``{"categories": [...], "table": [[...]]}``); then ``unitizing_alpha``
+        (``u_alpha`` and ``mu_alpha``, references as first annotator) and ``chance_f1`` (token
+        level).
+
+    Raises
+    ------
+    ValueError
+        Bad input (naming the sentence), an unknown view, or ``"markables"`` without markables.
+
+    Notes
+    -----
+    Every coefficient of a view is read from its contingency table :math:`n_{ck}` (tokens with
+    category :math:`c` in the references and :math:`k` in the predictions, :math:`N` tokens): with
+    :math:`P_o = \sum_c n_{cc} / N`, Cohen's kappa and Scott's pi are
+
+    .. math::
+
+        \kappa = \frac{P_o - \sum_c p_{c\cdot}\, p_{\cdot c}}{1 - \sum_c p_{c\cdot}\, p_{\cdot c}},
+        \qquad
+        \pi = \frac{P_o - \sum_c \bar p_c^{\,2}}{1 - \sum_c \bar p_c^{\,2}},
+
+    with :math:`p_{c\cdot}`, :math:`p_{\cdot c}` the two annotators' proportions and
+    :math:`\bar p_c` their mean; undefined coefficients (a zero denominator) are None, with a
+    warning in ``warnings``.
+
+    Examples
+    --------
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> report = agreement_report(predictions, references)
+    >>> sorted(report)
+    ['all', 'chance_f1', 'unitizing_alpha']
+    >>> {name: round(report["all"][name], 4) for name in ("observed_agreement", "cohen_kappa", "scott_pi")}
+    {'observed_agreement': 0.7857, 'cohen_kappa': 0.6667, 'scott_pi': 0.6627}
+    >>> report["all"]["contingency"]["categories"]
+    ['LOC', 'ORG', 'PER', 'O']
     """
 
     views = _checked_views(views, markables)

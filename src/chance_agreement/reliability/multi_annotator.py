@@ -51,15 +51,61 @@ DISTANCES = ("nominal", "ordinal", "interval", "ratio")
 
 
 def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = False):
-    """Fleiss' kappa (Siegel & Castellan K, eq. 2 of Beigman Klebanov & Beigman 2009).
+    r"""Fleiss' kappa (Siegel & Castellan K, eq. 2 of Beigman Klebanov & Beigman 2009).
 
-    ``ratings``: items x annotators labels (None/NaN = missing); or ``counts=``: items x
-    categories numbers of annotators per category (Fleiss 1971's layout). Missing labels are
-    handled as in Gwet (2014) / irrCAC (see the module docstring): items with fewer than two
-    ratings add to the category proportions only. Returns a float, or None when undefined
-    (chance agreement 1 or no item with two ratings); ``details=True`` returns a dict with
-    ``kappa``, ``observed_agreement``, ``expected_agreement``, ``n_items``, ``categories``,
-    ``warnings``.
+    Parameters
+    ----------
+    ratings : array-like, optional
+        Items x annotators labels (None/NaN = missing).
+    counts : array-like, optional
+        Instead of ``ratings``: items x categories numbers of annotators per category (Fleiss
+        1971's layout).
+    categories : sequence, optional
+        The categories (default: the labels found, sorted).
+    details : bool, default False
+        Return a dict instead of the value.
+
+    Returns
+    -------
+    float or None or dict
+        Kappa, or None when undefined (chance agreement 1, or no item with two ratings). With
+        ``details=True`` a dict with ``kappa``, ``observed_agreement``, ``expected_agreement``,
+        ``n_items``, ``categories``, ``warnings``.
+
+    Raises
+    ------
+    ValueError
+        Neither or both of ``ratings`` and ``counts``, or a malformed table.
+
+    Notes
+    -----
+    With :math:`n_{ik}` the number of the :math:`n_i` ratings of item :math:`i` in category
+    :math:`k`, and :math:`\pi_k` the proportion of all ratings in category :math:`k`,
+
+    .. math::
+
+        P_o = \frac{1}{N} \sum_i \sum_k \frac{n_{ik} (n_{ik} - 1)}{n_i (n_i - 1)}, \qquad
+        P_e = \sum_k \pi_k^2, \qquad
+        \kappa = \frac{P_o - P_e}{1 - P_e}.
+
+    Missing labels are handled as in Gwet (2014) / irrCAC (see the module docstring): items with
+    fewer than two ratings add to the category proportions only. :math:`P_e = 1` leaves kappa
+    undefined: None, never NaN.
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological
+    Bulletin* 76(5). Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to
+    noise models. *Computational Linguistics* 35(4).
+
+    Examples
+    --------
+    >>> ratings = [["PER", "PER", "PER"], ["LOC", "LOC", "ORG"], ["O", "O", "O"], ["ORG", "ORG", None]]
+    >>> round(fleiss_kappa(ratings), 4)
+    0.7736
+    >>> details = fleiss_kappa(ratings, details=True)
+    >>> round(details["observed_agreement"], 4), round(details["expected_agreement"], 4)
+    (0.8333, 0.2639)
     """
     if (ratings is None) == (counts is None):
         raise ValueError("give exactly one of ratings (items x annotators) or counts=")
@@ -181,15 +227,56 @@ def krippendorff_alpha(
     categories=None,
     details: bool = False,
 ):
-    """Krippendorff's alpha = 1 - D_o/D_e on an items x annotators array (Krippendorff 2011).
+    r"""Krippendorff's alpha = 1 - D_o/D_e on an items x annotators array (Krippendorff 2011).
 
-    ``distance``: "nominal", "ordinal" (ranks in the order of ``categories``, default sorted
-    labels), "interval", "ratio" (numeric labels), a category x category matrix (rows/columns in
-    the order of ``categories``) or a callable ``distance(c, k)``. Missing labels (None/NaN) are
-    simply absent; units with fewer than two values are not pairable and ignored. Returns a float,
-    or None when undefined (fewer than two pairable values, or D_e = 0); ``details=True`` returns
-    a dict with ``alpha``, ``observed_disagreement``, ``expected_disagreement``,
-    ``n_pairable_values``, ``warnings``.
+    Parameters
+    ----------
+    ratings : array-like
+        Items x annotators labels; missing labels (None/NaN) are simply absent.
+    distance : str, matrix or callable, default "nominal"
+        "nominal", "ordinal" (ranks in the order of ``categories``, default sorted labels),
+        "interval", "ratio" (numeric labels), a category x category matrix (rows/columns in the
+        order of ``categories``) or a callable ``distance(c, k)``.
+    categories : sequence, optional
+        The categories and their order (default: the labels found, sorted).
+    details : bool, default False
+        Return a dict instead of the value.
+
+    Returns
+    -------
+    float or None or dict
+        Alpha, or None when undefined (fewer than two pairable values, or :math:`D_e = 0`). With
+        ``details=True`` a dict with ``alpha``, ``observed_disagreement``,
+        ``expected_disagreement``, ``n_pairable_values``, ``warnings``.
+
+    Raises
+    ------
+    ValueError
+        An unknown distance, or a distance matrix whose shape does not match the categories.
+
+    Notes
+    -----
+    Units with fewer than two values are not pairable and ignored. With :math:`o_{ck}` the
+    coincidence matrix of the pairable values, :math:`n_c = \sum_k o_{ck}`, :math:`n` the number of
+    pairable values and :math:`\delta` the distance,
+
+    .. math::
+
+        D_o = \frac{1}{n} \sum_c \sum_k o_{ck}\, \delta(c, k), \qquad
+        D_e = \frac{1}{n (n - 1)} \sum_c \sum_k n_c\, n_k\, \delta(c, k), \qquad
+        \alpha = 1 - \frac{D_o}{D_e}.
+
+    References
+    ----------
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
+
+    Examples
+    --------
+    >>> ratings = [["PER", "PER", "PER"], ["LOC", "LOC", "ORG"], ["O", "O", "O"], ["ORG", "ORG", None]]
+    >>> round(krippendorff_alpha(ratings), 4)
+    0.7778
+    >>> round(krippendorff_alpha(ratings, details=True)["observed_disagreement"], 4)
+    0.1818
     """
     codes, cats = rating_codes(ratings, categories)
     return alpha_of_codes(codes, cats, distance, details)
