@@ -538,7 +538,7 @@ def test_flatten_splits_interval_pairs_only():
 
 def test_leaderboard_command_shows_intervals_tests_and_chance_difference(shared_data, capsys):
     merged = str(shared_data / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv")
-    assert main(["leaderboard", merged, f"{merged}:3", f"{merged}:4", "--names", "flair,bert", "--confidence-level",
+    assert main(["leaderboard", f"{merged}:1", f"{merged}:3", f"{merged}:4", "--names", "flair,bert", "--confidence-level",
                  "0.9", "--n-resamples", "200", "--random-state", "0", "--gold-noise", "0.01", "--format", "csv"]) == 0
     rows = list(__import__("csv").DictReader(capsys.readouterr().out.splitlines()))
     assert [row["system"] for row in rows] == ["flair", "bert"]
@@ -549,7 +549,7 @@ def test_leaderboard_command_shows_intervals_tests_and_chance_difference(shared_
     # 46,435 gold tokens, 1% noisy; the chance difference at the table's level, 0.9
     assert int(rows[0]["chance_difference"]) == chance_difference(46435, 464.35, 0.9).answers == 48
     assert int(rows[0]["correct_difference"]) == 84
-    assert main(["leaderboard", merged, f"{merged}:3", "--gold-noise", "2"]) == 2
+    assert main(["leaderboard", f"{merged}:1", f"{merged}:3", "--gold-noise", "2"]) == 2
     assert "--gold-noise: 2 is not strictly between 0 and 1" in capsys.readouterr().err
 
 
