@@ -54,16 +54,22 @@ from numbers import Real
 
 import numpy as np
 
-from .bootstrap_intervals import (DEFAULT_RESAMPLES, check_resamples, make_rng, percentile_interval,
-                                  resample_counts, sentence_arrays)
+from .._numerics.exact_sum import ordered_matmul
+from ..spans.validation import as_items, check_annotations, problem
+from .bootstrap_intervals import (
+    DEFAULT_RESAMPLES,
+    check_resamples,
+    make_rng,
+    percentile_interval,
+    resample_counts,
+    sentence_arrays,
+)
 from .chance_corrected import DEFINED, f1_scores
 from .corrected_f1 import pooled_scores
-from .statistics import ChanceStatistics
-from .._numerics.exact_sum import ordered_matmul
 from .poisson_bootstrap import document_keys
 from .random_models import get_model
+from .statistics import ChanceStatistics
 from .team_f1 import team_statistics
-from ..spans.validation import as_items, check_annotations, problem
 
 UNPARSED = ("empty", "exclude")
 VERDICTS = ("equivalent", "non-inferior", "inferior", "inconclusive")
@@ -205,7 +211,7 @@ def _candidates(candidate, humans: list, human_names: list[str]) -> dict:
                              "give one tag sequence per sentence, None where its output could not be parsed")
         for s, (mine, row) in enumerate(zip(tags, humans)):
             length = next((len(theirs) for theirs in row if theirs is not None), None)
-            if mine is not None and (isinstance(mine, (str, bytes)) or length is not None and len(mine) != length):
+            if mine is not None and (isinstance(mine, (str, bytes)) or (length is not None and len(mine) != length)):
                 raise ValueError(problem(FUNCTION, "candidate", f"{len(mine)} tags where the humans have {length}: "
                                          "align the candidate's output to the humans' tokens, or give None",
                                          s, name=name))

@@ -37,12 +37,11 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+
 from .._numerics.exact_sum import ordered_matmul
 from .._numerics.portable_math import ndtr, ndtri
-
 from .chance_corrected import NO_ROOM, UndefinedMetricWarning, f1_scores, zero_division_value
 from .statistics import f1_terms
-
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 METHODS = ("percentile", "bca")
@@ -297,9 +296,23 @@ def put_intervals(result: dict, intervals: dict) -> dict:
 
 
 __all__ = [
-    "DEFAULT_RESAMPLES", "MAX_RESAMPLE_WORK", "METHODS", "SCORES", "add_intervals", "bca_interval", "bootstrap_scores",
-    "check_confidence_level", "check_resample_work",
-    "check_method", "check_resamples", "intervals_out", "make_rng", "percentile_interval", "put_intervals",
-    "resample_counts", "scores_from_sums",
-    "sentence_arrays", "supported_scores",
+    "DEFAULT_RESAMPLES",
+    "MAX_RESAMPLE_WORK",
+    "METHODS",
+    "SCORES",
+    "add_intervals",
+    "bca_interval",
+    "bootstrap_scores",
+    "check_confidence_level",
+    "check_method",
+    "check_resample_work",
+    "check_resamples",
+    "intervals_out",
+    "make_rng",
+    "percentile_interval",
+    "put_intervals",
+    "resample_counts",
+    "scores_from_sums",
+    "sentence_arrays",
+    "supported_scores",
 ]

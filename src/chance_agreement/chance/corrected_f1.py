@@ -34,18 +34,32 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .chance_corrected import (
-    DEFINED, NO_ENTITIES, UndefinedMetricWarning, f1_scores, undefined_message, zero_division_value,
-)
-from .bootstrap_intervals import add_intervals
-from .poisson_bootstrap import add_poisson_intervals, check_resampling
 from .._numerics.exact_sum import exact_partials, merge_exactly
-from .random_models import RandomModel, get_model
-from .statistics import (
-    ACTUAL, EXPECTED_MATCHES, EXPECTED_OVERLAP, FIELDS, LEVELS, PREDICTED, TRUE_POSITIVES, ChanceStatistics, f1_terms,
-)
-from .random_models.exact_expectations import single_pair_overlap
 from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
+from .bootstrap_intervals import add_intervals
+from .chance_corrected import (
+    DEFINED,
+    NO_ENTITIES,
+    UndefinedMetricWarning,
+    f1_scores,
+    undefined_message,
+    zero_division_value,
+)
+from .poisson_bootstrap import add_poisson_intervals, check_resampling
+from .random_models import RandomModel, get_model
+from .random_models.exact_expectations import single_pair_overlap
+from .statistics import (
+    ACTUAL,
+    EXPECTED_MATCHES,
+    EXPECTED_OVERLAP,
+    FIELDS,
+    LEVELS,
+    PREDICTED,
+    TRUE_POSITIVES,
+    ChanceStatistics,
+    f1_terms,
+)
+
 
 def _overlap(spans_a, spans_b) -> int:
     """Tokens covered by both lists of (start, end) spans, by a linear merge of the two lists
@@ -505,7 +519,7 @@ def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, w
 def _check_level_available(stats: ChanceStatistics, level: str) -> None:
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if level == "entity" and any(np.isnan(v[EXPECTED_MATCHES]) for v in stats.per_type.values()) or (
+    if (level == "entity" and any(np.isnan(v[EXPECTED_MATCHES]) for v in stats.per_type.values())) or (
         stats.levels is not None and level not in stats.levels
     ):
         raise ValueError(f"these statistics were computed without {level}-level expectations; "

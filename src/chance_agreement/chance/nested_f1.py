@@ -51,14 +51,22 @@ from collections import Counter, defaultdict
 
 import numpy as np
 
-from .corrected_f1 import checked_levels, scores_from_statistics
 from .._numerics.exact_sum import exact_dot, ordered_convolve
+from ..spans.nested import Node, check_lengths, forests
+from .corrected_f1 import checked_levels, scores_from_statistics
 from .random_models import RandomModel, get_model
 from .statistics import (
-    ACTUAL, ANNOTATED_TOKENS, EXPECTED_MATCHES, EXPECTED_OVERLAP, FIELDS, LEVELS, OVERLAP, PREDICTED, TRUE_POSITIVES,
+    ACTUAL,
+    ANNOTATED_TOKENS,
+    EXPECTED_MATCHES,
+    EXPECTED_OVERLAP,
+    FIELDS,
+    LEVELS,
+    OVERLAP,
+    PREDICTED,
+    TRUE_POSITIVES,
     ChanceStatistics,
 )
-from ..spans.nested import Node, check_lengths, forests
 
 
 class _Layer:

@@ -37,8 +37,14 @@ from numbers import Integral
 import numpy as np
 
 from .bootstrap_intervals import (
-    SCORES, check_confidence_level, check_resamples, intervals_out, percentile_interval, put_intervals,
-    sentence_arrays, supported_scores,
+    SCORES,
+    check_confidence_level,
+    check_resamples,
+    intervals_out,
+    percentile_interval,
+    put_intervals,
+    sentence_arrays,
+    supported_scores,
 )
 from .chance_corrected import zero_division_value
 
@@ -217,7 +223,7 @@ class PoissonSums:
     def options(self) -> dict:
         return {"seed": self.seed, "n_resamples": self.n_resamples, "levels": list(self.levels)}
 
-    def add_sentences(self, sentences, keys: np.ndarray) -> "PoissonSums":
+    def add_sentences(self, sentences, keys: np.ndarray) -> PoissonSums:
         """Add per-sentence statistics (``corpus_statistics(...)[1]``) whose documents have ``keys``."""
         keys = np.asarray(keys, dtype=np.uint64)
         if len(keys) != len(sentences):
@@ -255,7 +261,7 @@ class PoissonSums:
             else:
                 mine["expected"][j] = mine["expected"][j] + column if j in mine["expected"] else column.copy()
 
-    def __add__(self, other: "PoissonSums") -> "PoissonSums":
+    def __add__(self, other: PoissonSums) -> PoissonSums:
         if not isinstance(other, PoissonSums):
             return NotImplemented
         if self.options() != other.options():
@@ -316,7 +322,7 @@ class PoissonSums:
                          for level, types in self.sums.items()}}
 
     @classmethod
-    def from_dict(cls, data) -> "PoissonSums":
+    def from_dict(cls, data) -> PoissonSums:
         """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
         if not isinstance(data, dict) or data.get("format") != SUMS_FORMAT:
             raise ValueError(f"not {SUMS_FORMAT} sums")
@@ -382,6 +388,16 @@ def add_poisson_intervals(result: dict, sentences, level: str, zero_division, co
 
 
 __all__ = [
-    "POISSON_THRESHOLDS", "RESAMPLINGS", "PoissonSums", "add_poisson_intervals", "check_resampling", "document_key",
-    "document_keys", "LIMB_INDICES", "limb_columns", "limbs_value", "poisson_seed", "poisson_weights",
+    "LIMB_INDICES",
+    "POISSON_THRESHOLDS",
+    "RESAMPLINGS",
+    "PoissonSums",
+    "add_poisson_intervals",
+    "check_resampling",
+    "document_key",
+    "document_keys",
+    "limb_columns",
+    "limbs_value",
+    "poisson_seed",
+    "poisson_weights",
 ]

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._numerics.exact_sum import merge_exactly
-from .random_models import get_model
 from ..spans.validation import refuse_reserved_type
+from .random_models import get_model
 
 LEVELS = ("token", "entity")
 
@@ -67,7 +67,7 @@ class ChanceStatistics:
         vector = self.per_type[name]
         return [float(vector[EXPECTED_OVERLAP])], [float(vector[EXPECTED_MATCHES])]
 
-    def __add__(self, other: "ChanceStatistics") -> "ChanceStatistics":
+    def __add__(self, other: ChanceStatistics) -> ChanceStatistics:
         if not isinstance(other, ChanceStatistics):
             return NotImplemented
         model = _same(self.model, other.model, "model")
@@ -106,7 +106,7 @@ class ChanceStatistics:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ChanceStatistics":
+    def from_dict(cls, data: dict) -> ChanceStatistics:
         """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
         return _statistics_from_dict(data)
 

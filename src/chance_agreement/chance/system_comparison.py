@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 
+from .._numerics.exact_sum import ordered_matmul
 from .bootstrap_intervals import (
     DEFAULT_RESAMPLES,
     check_confidence_level,
@@ -37,7 +38,6 @@ from .bootstrap_intervals import (
 from .chance_corrected import UndefinedMetricWarning, zero_division_value
 from .corrected_f1 import corpus_statistics
 from .statistics import LEVELS, ChanceStatistics
-from .._numerics.exact_sum import ordered_matmul
 
 COMPARED = ("corrected_f1", "observed_f1")
 # |D*| >= |D| up to rounding: a permutation that reproduces D must count

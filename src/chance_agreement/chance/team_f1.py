@@ -25,14 +25,20 @@ from __future__ import annotations
 
 import functools
 import itertools
-from .chance_corrected import zero_division_value
-from .corrected_f1 import (
-    chance_scores, corpus_statistics, corpus_total, pooled_scores, sentence_scores, span_array_total,
-)
-from .statistics import LEVELS, ChanceStatistics
-from .random_models import get_model
+
 from ..spans.tags import effective_scheme, pair_span_arrays, shared_span_arrays, spans_from_tags
 from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
+from .chance_corrected import zero_division_value
+from .corrected_f1 import (
+    chance_scores,
+    corpus_statistics,
+    corpus_total,
+    pooled_scores,
+    sentence_scores,
+    span_array_total,
+)
+from .random_models import get_model
+from .statistics import LEVELS, ChanceStatistics
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 

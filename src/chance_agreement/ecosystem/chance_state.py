@@ -49,9 +49,9 @@ import numpy as np
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, put_intervals
 from ..chance.corrected_f1 import corpus_statistics, corpus_total, scores_from_statistics
-from ..chance.statistics import LEVELS, ChanceStatistics
-from ..chance.random_models import RandomModel, get_model
 from ..chance.poisson_bootstrap import PoissonSums, check_resampling, document_keys, poisson_seed
+from ..chance.random_models import RandomModel, get_model
+from ..chance.statistics import LEVELS, ChanceStatistics
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, contingency
 from ..spans.tags import resolve_scheme
@@ -208,7 +208,7 @@ class ChanceF1State:
     def _tag_options(self) -> dict:
         return {"scheme": self.scheme, "mode": self.mode, "suffix": self.suffix}
 
-    def update(self, predictions, references, *, document_ids=None) -> "ChanceF1State":
+    def update(self, predictions, references, *, document_ids=None) -> ChanceF1State:
         """Add a batch of sentences (tag sequences, as ``chance_f1`` takes them); returns ``self``.
 
         ``document_ids`` (one int or str per sentence) choose the Poisson bootstrap's weights;
@@ -240,7 +240,7 @@ class ChanceF1State:
         self.sentences += len(references)
         return self
 
-    def merge(self, other: "ChanceF1State") -> "ChanceF1State":
+    def merge(self, other: ChanceF1State) -> ChanceF1State:
         """A new state holding the exact sum of two states of the same options."""
         if not isinstance(other, ChanceF1State):
             raise ValueError(f"can merge only ChanceF1State, got {type(other).__name__}")
@@ -300,7 +300,7 @@ class ChanceF1State:
         return json.dumps(self.to_dict(), allow_nan=False, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data) -> "ChanceF1State":
+    def from_dict(cls, data) -> ChanceF1State:
         """Inverse of ``to_dict``; every part is checked (ValueError naming the problem, also for
         parts of the wrong kind or size that a check did not foresee)."""
         try:
@@ -309,7 +309,7 @@ class ChanceF1State:
             raise ValueError(f"not a valid {STATE_FORMAT} state ({type(error).__name__}: {error})") from None
 
     @classmethod
-    def _from_checked_dict(cls, data) -> "ChanceF1State":
+    def _from_checked_dict(cls, data) -> ChanceF1State:
         old = _check_format(data)
         sentences = data["sentences"]
         if isinstance(sentences, bool) or not isinstance(sentences, int) or sentences < 0:
@@ -328,7 +328,7 @@ class ChanceF1State:
         return state
 
     @classmethod
-    def from_json(cls, text) -> "ChanceF1State":
+    def from_json(cls, text) -> ChanceF1State:
         return cls.from_dict(strict_json(text, "state"))
 
     def _check_parts_match_options(self) -> None:
@@ -385,12 +385,12 @@ class _Table:
     counts: Counter = field(default_factory=Counter)
 
     @classmethod
-    def of(cls, view: str, table: np.ndarray, categories: list[str]) -> "_Table":
+    def of(cls, view: str, table: np.ndarray, categories: list[str]) -> _Table:
         rows, columns = np.nonzero(table)
         return cls(view, list(categories), Counter({(categories[r], categories[c]): int(table[r, c])
                                               for r, c in zip(rows.tolist(), columns.tolist())}))
 
-    def __add__(self, other: "_Table") -> "_Table":
+    def __add__(self, other: _Table) -> _Table:
         return _Table(self.view, _merged_categories(self.view, self.categories, other.categories), self.counts + other.counts)
 
     def array(self) -> tuple[np.ndarray, list[str]]:
@@ -404,7 +404,7 @@ class _Table:
         return {"categories": list(self.categories), "counts": [[r, p, n] for (r, p), n in sorted(self.counts.items())]}
 
     @classmethod
-    def from_dict(cls, data, view: str) -> "_Table":
+    def from_dict(cls, data, view: str) -> _Table:
         if not isinstance(data, dict) or set(data) != {"categories", "counts"} or not isinstance(data["counts"], list) \
                 or not isinstance(data["categories"], list) or not all(isinstance(c, str) for c in data["categories"]):
             raise ValueError(f"contingency[{view!r}] must hold categories (strings) and counts")

@@ -20,7 +20,6 @@ from pathlib import Path
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
 from .wheel_file import DISTRIBUTION, build_wheel
 
-
 # The Gradio release the Spaces run: the cards' sdk_version, pinned in requirements.txt, tested by CI.
 GRADIO_VERSION = "6.31.0"
 APP = "app.py"

@@ -215,6 +215,19 @@ def write_model_repos(cards: dict, entries: dict, folder, file_name: str, *, for
     return _write(cards, readmes, str) + _write(entries, results, eval_results_yaml)
 
 
-__all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_result_entries", "eval_results", "eval_results_name",
-           "eval_results_yaml", "metric_name", "model_card", "task_id", "write_eval_results", "write_model_cards",
-           "check_model_repos", "write_model_repos"]
+__all__ = [
+    "METRIC_TYPE",
+    "SCORES",
+    "TASK_TYPE",
+    "check_model_repos",
+    "eval_result_entries",
+    "eval_results",
+    "eval_results_name",
+    "eval_results_yaml",
+    "metric_name",
+    "model_card",
+    "task_id",
+    "write_eval_results",
+    "write_model_cards",
+    "write_model_repos",
+]

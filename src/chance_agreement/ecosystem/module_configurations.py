@@ -11,14 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
+from ..chance.nested_f1 import nested_chance_f1
+from ..chance.span_f1 import span_chance_f1
+from ..chance.team_f1 import as_items, by_item, team_chance_f1
 from ..reliability.agreement_coefficients import plain
 from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_rater_tags import multi_rater_report
 from ..reliability.segmentation import segmentation_alpha
 from ..reliability.table_inference import agreement_report_with_intervals
-from ..chance.nested_f1 import nested_chance_f1
-from ..chance.span_f1 import span_chance_f1
-from ..chance.team_f1 import as_items, by_item, team_chance_f1
 from ..spans.validation import TagTypeError, describe_value
 from .flat import flatten
 

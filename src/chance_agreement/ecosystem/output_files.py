@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Union
+from typing import Union
 
 Content = Union[str, bytes, Callable]
 
@@ -73,4 +74,4 @@ def write_file(path, content: Content) -> Path:
     return target
 
 
-__all__ = ["write_file", "temporary_name"]
+__all__ = ["temporary_name", "write_file"]

@@ -38,8 +38,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
-from ..reliability.agreement_coefficients import agreement_report
 from ..noise.noise_model import noise_report
+from ..reliability.agreement_coefficients import agreement_report
 from .chance_state import ChanceF1State
 from .flat import flatten
 

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import asdict, dataclass
 from collections.abc import Hashable, Mapping
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
-from .._numerics.portable_math import betainc, betaln, exp, log, log1p, ndtri
 
+from .._numerics.portable_math import betainc, betaln, exp, log, log1p, ndtri
 from ..reliability.multi_annotator import fleiss_kappa
 from ..spans.tags import corpus_spans, effective_scheme, paired_spans
 from ..spans.validation import check_annotations, problem

@@ -31,15 +31,16 @@ Undefined values are ``None`` with the reason in ``warnings``; every number is a
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
-from .contingency_table import check_category_count, contingency
-from .unitizing import unitizing_alpha
 from ..spans.validation import as_items
+from .contingency_table import check_category_count, contingency
 from .table_coefficients import Table, coefficient_names, get_coefficient
+from .unitizing import unitizing_alpha
 
 # the coefficients besides observed agreement and the kappa family of ``table_coefficients``
 _OTHER_COEFFICIENTS = ("finn_r", "f_measure", "f_prime", "slot_error_rate", "slot_error_rate_full")

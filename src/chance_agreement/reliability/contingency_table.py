@@ -18,10 +18,10 @@ both annotations, then ``"O"``. The four ways of building the table of section 4
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import chain
 import warnings
-from typing import Sequence
+from collections import Counter
+from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -267,11 +267,11 @@ __all__ = [
     "CHUNK_TOKENS",
     "GROUPED",
     "MAX_CATEGORIES",
+    "NOTHING",
+    "VIEWS",
     "TooManyCategories",
     "check_category_count",
     "check_tag_types",
-    "NOTHING",
-    "VIEWS",
     "contingency",
     "lenient_token_categories",
     "tag_category",

@@ -15,10 +15,10 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 
 from __future__ import annotations
 
+from ..spans.tags import effective_scheme, spans_from_tags
 from .multi_annotator import alpha_of_codes, fleiss_of_codes, token_ratings
 from .multi_rater import multi_rater_agreement, multi_rater_agreement_of_codes
 from .rater_coefficients.ratings import rating_codes
-from ..spans.tags import effective_scheme, spans_from_tags
 
 UNITS = ("token", "entity")
 OUTSIDE = "O"
@@ -57,7 +57,7 @@ def _is_tag_input(annotations) -> bool:
     for item in annotations:
         for value in item if item is not None and not isinstance(item, str) else ():
             if value is not None:
-                return isinstance(value, (list, tuple)) or hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0
+                return isinstance(value, (list, tuple)) or (hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0)
     return True
 
 

@@ -28,7 +28,7 @@ import json
 import math
 import os
 from collections import defaultdict
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 

@@ -33,12 +33,13 @@ recomputed; percentile interval.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
 from .._numerics.portable_math import t_ppf, t_sf
+from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
 from .agreement_coefficients import agreement_report, check_table, coefficients, plain
 from .table_coefficients import Table, coefficient_names, get_coefficient
 

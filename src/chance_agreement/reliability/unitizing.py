@@ -37,9 +37,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from itertools import accumulate
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -210,7 +211,7 @@ def _units_by_type(units, types) -> dict:
     return by_type
 
 
-def _type_disagreements(variant: str, length: int, spans, segments: "_Segments") -> tuple:
+def _type_disagreements(variant: str, length: int, spans, segments: _Segments) -> tuple:
     """``(Do, De)`` of one type (``spans``: each annotator's sorted ``(start, end)``) as Fractions."""
     if variant == "u_alpha":
         return _u_alpha_disagreements(length, spans, segments)

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..ecosystem.output_files import write_file
 from ..spans.conll import parse_column_spec
@@ -218,7 +218,25 @@ def image_format(path) -> str:
     return suffix if suffix in IMAGE_FORMATS else "png"
 
 
-__all__ = ["IMAGE_FORMATS", "note", "add_output_option", "Command", "UsageError", "open_fraction", "whole_number", "positive_number",
-           "closed_fraction", "add_span_options", "add_input_options", "read_options", "split_names",
-           "check_output_path", "input_files", "refuse_written_inputs", "check_outputs", "write_text", "emit",
-           "image_format"]
+__all__ = [
+    "IMAGE_FORMATS",
+    "Command",
+    "UsageError",
+    "add_input_options",
+    "add_output_option",
+    "add_span_options",
+    "check_output_path",
+    "check_outputs",
+    "closed_fraction",
+    "emit",
+    "image_format",
+    "input_files",
+    "note",
+    "open_fraction",
+    "positive_number",
+    "read_options",
+    "refuse_written_inputs",
+    "split_names",
+    "whole_number",
+    "write_text",
+]

@@ -18,29 +18,28 @@ from __future__ import annotations
 
 import html
 import math
-import sys
 
 import numpy as np
 
 from ..chance.chance_corrected import chance_corrected, defined_scores, undefined_reason, with_defined_scores
 from ..chance.corrected_f1 import chance_f1, sentence_scores
+from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_scores, team_statistics
-from ..chance.random_models import get_model
-from ..reliability.table_coefficients import titles
+from ..ecosystem.output_files import write_file
+from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, check_tag_types, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
-from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
+from ..reliability.table_coefficients import titles
 from ..spans.annotators import read_annotators
 from ..spans.tags import corpus_spans, effective_scheme
-from ..ecosystem.output_files import write_file
+from ..spans.validation import complete_items, pair_shared
+from .annotator_report import annotator_html
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
-from .annotator_report import annotator_html
 from .leaderboard import build_leaderboard
 from .table_output import most_used
-from ..spans.validation import complete_items, pair_shared
 from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -374,7 +373,7 @@ def heat_map(rows: list[str], columns: list[str], values: list[list], label: str
              row_title: str = "", column_title: str = "") -> str:
     """A matrix of coloured cells with the value written in each; ``log`` colours by log(1 + v)."""
     present = [v for row in values for v in row if v is not None]
-    scale = (lambda v: math.log1p(max(v, 0.0))) if log else (lambda v: v)  # noqa: E731
+    scale = (lambda v: math.log1p(max(v, 0.0))) if log else (lambda v: v)
     low = scale(min(present)) if low is None and present else (low if low is not None else 0.0)
     high = scale(max(present)) if high is None and present else (high if high is not None else 1.0)
     cell = 58.0 if digits else 64.0
@@ -820,6 +819,24 @@ def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | N
     return page
 
 
-__all__ = ["MAX_SENTENCES", "MAX_TYPES", "MAX_CATEGORIES", "MAX_ROWS", "HISTOGRAM_BINS", "KAPPA_FAMILY",
-           "TEAM_KAPPA", "SCORES", "report_data", "SERIES", "TYPE_COLOURS", "bar_chart", "heat_map", "histogram",
-           "scatter_plot", "STYLE", "render_report", "load_annotations", "html_report"]
+__all__ = [
+    "HISTOGRAM_BINS",
+    "KAPPA_FAMILY",
+    "MAX_CATEGORIES",
+    "MAX_ROWS",
+    "MAX_SENTENCES",
+    "MAX_TYPES",
+    "SCORES",
+    "SERIES",
+    "STYLE",
+    "TEAM_KAPPA",
+    "TYPE_COLOURS",
+    "bar_chart",
+    "heat_map",
+    "histogram",
+    "html_report",
+    "load_annotations",
+    "render_report",
+    "report_data",
+    "scatter_plot",
+]

@@ -13,15 +13,15 @@ from pathlib import Path
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import chance_f1, corpus_statistics, scores_from_statistics
-from ..chance.statistics import LEVELS, ChanceStatistics
 from ..chance.random_models import get_model
+from ..chance.statistics import LEVELS, ChanceStatistics
+from ..ecosystem.model_cards import eval_result_entries, model_card
 from ..spans.annotators import read_annotators
 from ..spans.conll import parse_column_spec, read_column_file
 from .command_io import UsageError
 from .leaderboard_significance import add_significance, significance_columns
 from .progress import progress as show_progress
 from .table_output import csv_text, markdown_table
-from ..ecosystem.model_cards import eval_result_entries, model_card
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -343,7 +343,24 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
     raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
 
 
-__all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
-           "gold_column_default",
-           "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
-           "model_cards", "eval_results", "to_markdown", "to_csv", "to_json", "render", "undefined_notes"]
+__all__ = [
+    "FORMATS",
+    "SPLIT_BY",
+    "SUBSETS",
+    "build_leaderboard",
+    "competition_ranks",
+    "eval_results",
+    "gold_column_default",
+    "load_systems",
+    "metric_args",
+    "model_cards",
+    "parse_system_spec",
+    "render",
+    "sentence_chance",
+    "split_sentences",
+    "system_name",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+    "undefined_notes",
+]

@@ -111,4 +111,4 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     return ax
 
 
-__all__ = ["FIGURE1_LENGTHS", "plot_start_distributions", "save_start_distributions", "plot_leaderboard"]
+__all__ = ["FIGURE1_LENGTHS", "plot_leaderboard", "plot_start_distributions", "save_start_distributions"]

@@ -75,4 +75,4 @@ def format_span_table(result: dict, digits: int = 4) -> str:
     return "\n".join(lines + [""] * bool(notes) + notes)
 
 
-__all__ = ["VIEWS", "pair_scores", "team_span_scores", "format_span_table"]
+__all__ = ["VIEWS", "format_span_table", "pair_scores", "team_span_scores"]

@@ -25,8 +25,9 @@ import numpy as np
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import corpus_total, scores_from_statistics
-from ..chance.statistics import LEVELS
 from ..chance.random_models import get_model
+from ..chance.statistics import LEVELS
+from ..chance.team_f1 import by_item, team_scores, team_statistics
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
@@ -34,9 +35,8 @@ from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 from ..reliability.rater_coefficients.ratings import rating_codes
 from ..reliability.table_coefficients import get_coefficient, titles
-from ..chance.team_f1 import by_item, team_scores, team_statistics
-from ..spans.validation import complete_items
 from ..spans.annotators import read_annotators
+from ..spans.validation import complete_items
 from .command_io import UsageError
 from .progress import progress as show_progress
 from .table_output import csv_text, markdown_table, most_used
@@ -516,8 +516,34 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
     return writers[fmt]()
 
 
-__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "UNDEFINED", "Table", "Section",
-           "Annotations", "load_annotations", "coverage_of", "coverage_notes", "reading_notes", "chance_f1_section", "team_chance_f1_section",
-           "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
-           "SECTIONS", "build_report",
-           "to_text", "to_markdown", "to_csv", "to_json", "render"]
+__all__ = [
+    "COEFFICIENTS",
+    "FORMATS",
+    "GAMMA_WORST",
+    "NOISE_KEYS",
+    "NOISE_UNITS",
+    "SCORES",
+    "SECTIONS",
+    "SHOWN_CATEGORIES",
+    "UNDEFINED",
+    "Annotations",
+    "Section",
+    "Table",
+    "build_report",
+    "category_counts",
+    "chance_f1_section",
+    "coefficients_section",
+    "coverage_notes",
+    "coverage_of",
+    "gamma_section",
+    "load_annotations",
+    "noise_section",
+    "reading_notes",
+    "render",
+    "several_annotators_section",
+    "team_chance_f1_section",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+    "to_text",
+]

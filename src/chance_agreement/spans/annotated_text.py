@@ -167,5 +167,14 @@ def pair_annotations(first: list[AnnotatedText], second: list[AnnotatedText]):
     return [a.spans for a in first], [b.spans for b in second], [len(a.tokens) for a in first]
 
 
-__all__ = ["WidenedSpansWarning", "AnnotatedText", "char_offset", "annotate", "grapheme_starts", "offset_table",
-           "convert_offset", "warn_widened", "pair_annotations"]
+__all__ = [
+    "AnnotatedText",
+    "WidenedSpansWarning",
+    "annotate",
+    "char_offset",
+    "convert_offset",
+    "grapheme_starts",
+    "offset_table",
+    "pair_annotations",
+    "warn_widened",
+]

@@ -363,4 +363,4 @@ def _nested(team: Team, scheme, mode, suffix, crossing):
     return spans, lengths
 
 
-__all__ = ["Team", "read_annotators", "align"]
+__all__ = ["Team", "align", "read_annotators"]

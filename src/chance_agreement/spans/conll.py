@@ -254,6 +254,17 @@ def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
                              f"{where(other, sentence, token)} (sentence {sentence + 1}, token {token + 1})")
 
 
-__all__ = ["STDIN_NAME", "source_name", "decode_lines", "COMMENT", "ColumnFile", "parse_column_spec",
-           "read_column_file", "read_conll", "write_conll", "check_column_tags", "check_tag_columns",
-           "check_same_tokens"]
+__all__ = [
+    "COMMENT",
+    "STDIN_NAME",
+    "ColumnFile",
+    "check_column_tags",
+    "check_same_tokens",
+    "check_tag_columns",
+    "decode_lines",
+    "parse_column_spec",
+    "read_column_file",
+    "read_conll",
+    "source_name",
+    "write_conll",
+]

@@ -25,8 +25,8 @@ back into exactly those spans.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .validation import refuse_reserved_type
 

@@ -31,15 +31,23 @@ from __future__ import annotations
 
 import warnings
 from bisect import bisect_right
+from collections.abc import Sequence
 from itertools import chain
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import seqeval.scheme
 from seqeval.scheme import Tokens, auto_detect
 
 from .validation import (
-    check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, reserved_type, tag_problem, where,  # noqa: F401 (check_items: for the other layers)
+    check_corpus,
+    check_items,  # noqa: F401 (for the other layers)
+    check_tag_list,
+    check_type_names,
+    raise_bad_tag,
+    reserved_type,
+    tag_problem,
+    where,
 )
 
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
@@ -523,8 +531,8 @@ def check_pairs(predictions, references) -> None:
 
 
 __all__ = [
-    "OddTagWarning",
     "SCHEMES",
+    "OddTagWarning",
     "SpanArrays",
     "check_mode",
     "check_pairs",
@@ -532,9 +540,9 @@ __all__ = [
     "detect_scheme",
     "effective_scheme",
     "is_odd_tag",
+    "pair_span_arrays",
     "paired_span_arrays",
     "paired_spans",
-    "pair_span_arrays",
     "resolve_scheme",
     "shared_span_arrays",
     "spans_from_tags",

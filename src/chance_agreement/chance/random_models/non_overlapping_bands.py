@@ -47,6 +47,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+
 from ..._numerics.exact_sum import ordered_matmul
 from ..._numerics.portable_math import exp, gammaln, log, log_factorial
 from .document_bands import side_bands_many
@@ -418,7 +419,7 @@ def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
     total, positive = _side_sums(lengths)
     band = total - excess
     positive -= excess > 0
-    if not (0 < band and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
+    if not (band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
         return False
     return total <= _LONG_BAND or _dense_side(n, lengths)
 

@@ -23,9 +23,9 @@ Units are never merged or dropped: two equal units of one annotator stay two uni
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Sequence
 
 import numpy as np
 
@@ -123,7 +123,7 @@ def _check_unit(unit, where: str, length=None, integer: bool = False) -> tuple:
             raise ValueError(f"{where}: {name} must be {what}, got {value!r}")
     if not start < end:
         raise ValueError(f"{where}: start {start} must be below end {end} (a unit has a positive length)")
-    if length is not None and not (0 <= start and end <= length):
+    if length is not None and not (start >= 0 and end <= length):
         raise ValueError(f"{where}: ({start}, {end}) lies outside the text [0, {length})")
     if category is None:
         raise ValueError(f"{where}: the category is None")

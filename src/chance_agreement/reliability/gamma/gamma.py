@@ -34,7 +34,7 @@ from .continuum import Continuum, continuum_from_annotated, continuum_from_texts
 from .dissimilarity import Dissimilarity
 from .sampling import SAMPLERS, make_sampler
 
-__all__ = ["GammaResult", "PRECISION_LEVELS", "gamma_agreement", "category_disorders"]
+__all__ = ["PRECISION_LEVELS", "GammaResult", "category_disorders", "gamma_agreement"]
 
 PRECISION_LEVELS = {"high": 0.01, "medium": 0.02, "low": 0.05}  # pygamma's named levels
 _CONFIDENCE = 1.96

@@ -24,8 +24,8 @@ import math
 
 import numpy as np
 
-from ...chance.chance_corrected import has_room
 from ..._numerics.portable_math import t_ppf, t_sf
+from ...chance.chance_corrected import has_room
 from .ratings import Ratings
 
 __all__ = ["NO_PAIRS", "ONE_CATEGORY", "ChanceCorrected", "RaterCoefficient", "check_level", "linearised_variance",

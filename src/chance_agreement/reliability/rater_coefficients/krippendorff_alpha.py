@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ...chance.chance_corrected import has_room
 from ..._numerics.exact_sum import ordered_matmul, quadratic_form
+from ...chance.chance_corrected import has_room
 from .base import NO_PAIRS, RaterCoefficient, result_dict, single_category, weighted_cells
 from .ratings import MAX_COUNT_CELLS
 

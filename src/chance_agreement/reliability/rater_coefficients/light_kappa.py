@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from ...chance.chance_corrected import has_room
 from ..._numerics.exact_sum import exact_dot, ordered_matmul, quadratic_form
+from ...chance.chance_corrected import has_room
 from .base import RaterCoefficient, result_dict
 from .conger_kappa import rater_codes
 

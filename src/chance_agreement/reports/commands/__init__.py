@@ -27,4 +27,4 @@ def add_commands(subparsers) -> None:
         parser.set_defaults(run=command.run)
 
 
-__all__ = ["COMMAND_MODULES", "commands", "add_commands"]
+__all__ = ["COMMAND_MODULES", "add_commands", "commands"]

@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from ...chance.random_models import model_names
-from ..command_io import (Command, add_input_options, add_output_option, add_span_options, check_outputs, emit, input_files,
-                          open_fraction, read_options, split_names, whole_number)
+from ..command_io import (
+    Command,
+    add_input_options,
+    add_output_option,
+    add_span_options,
+    check_outputs,
+    emit,
+    input_files,
+    open_fraction,
+    read_options,
+    split_names,
+    whole_number,
+)
 from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 

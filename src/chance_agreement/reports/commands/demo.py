@@ -38,4 +38,4 @@ def arguments(parser) -> None:
 
 COMMAND = Command("demo", "the paper's simulations, ours beside the paper's values", arguments, run)
 
-__all__ = ["PAPER", "demo_rows", "COMMAND"]
+__all__ = ["COMMAND", "PAPER", "demo_rows"]

@@ -6,11 +6,20 @@ import json
 
 from ...chance.chance_corrected import undefined_reason, with_defined_scores
 from ...chance.corrected_f1 import chance_f1
-from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
+from ...chance.statistics import LEVELS
 from ...spans.conll import check_tag_columns, read_column_file
-from ..command_io import (Command, add_output_option, add_span_options, check_outputs, emit, input_files, open_fraction,
-                          positive_number, whole_number)
+from ..command_io import (
+    Command,
+    add_output_option,
+    add_span_options,
+    check_outputs,
+    emit,
+    input_files,
+    open_fraction,
+    positive_number,
+    whole_number,
+)
 from ..progress import add_quiet_option
 
 
@@ -109,4 +118,4 @@ def arguments(parser) -> None:
 
 COMMAND = Command("f1", "observed, chance and corrected F1 of a CoNLL column file", arguments, run)
 
-__all__ = ["format_report", "format_intervals", "COMMAND"]
+__all__ = ["COMMAND", "format_intervals", "format_report"]

@@ -4,14 +4,36 @@ from __future__ import annotations
 
 import sys
 
-from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
+from ...chance.statistics import LEVELS
 from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
-from ..command_io import (Command, UsageError, add_input_options, add_output_option, add_span_options, check_outputs,
-                          closed_fraction, emit, input_files, note, open_fraction, positive_number, read_options,
-                          split_names, whole_number)
-from ..leaderboard import (FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render,
-                           system_name)
+from ..command_io import (
+    Command,
+    UsageError,
+    add_input_options,
+    add_output_option,
+    add_span_options,
+    check_outputs,
+    closed_fraction,
+    emit,
+    input_files,
+    note,
+    open_fraction,
+    positive_number,
+    read_options,
+    split_names,
+    whole_number,
+)
+from ..leaderboard import (
+    FORMATS,
+    SPLIT_BY,
+    build_leaderboard,
+    eval_results,
+    load_systems,
+    model_cards,
+    render,
+    system_name,
+)
 from ..plots import plot_leaderboard
 from ..progress import add_quiet_option
 

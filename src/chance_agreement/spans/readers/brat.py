@@ -111,4 +111,4 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 READERS = (Reader("brat", "brat standoff: a .ann file next to its .txt, or a folder of them", _sniff, _read,
                   folders=True),)
 
-__all__ = ["read_brat", "READERS"]
+__all__ = ["READERS", "read_brat"]

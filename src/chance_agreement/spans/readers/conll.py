@@ -72,4 +72,4 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 READERS = (Reader("conll", "CoNLL column files (token, then tag columns; CoNLL-U style '# sent_id' comments)",
                   _sniff, _read, resembles=_resembles),)
 
-__all__ = ["units_of", "annotator", "READERS"]
+__all__ = ["READERS", "annotator", "units_of"]

@@ -148,4 +148,4 @@ def read_records(path: Path, options: ReadOptions, offsets: str = "codepoint") -
 READERS = (Reader("jsonl", "JSON Lines, one object per text with 'text' and 'spans'/'entities'/'label' "
                   "(character offsets)", _sniff, read_records),)
 
-__all__ = ["SPAN_KEYS", "record_spans", "parse_record", "read_jsonl", "record_key", "read_records", "first_object", "READERS"]
+__all__ = ["READERS", "SPAN_KEYS", "first_object", "parse_record", "read_jsonl", "read_records", "record_key", "record_spans"]

@@ -28,8 +28,16 @@ from collections import Counter
 from pathlib import Path
 
 from ..annotated_text import char_offset, warn_widened
-from .base import (Reader, ReadOptions, annotate_text, first_array_item, group_by_annotator, json_document, unit_of,
-                   warn_skipped)
+from .base import (
+    Reader,
+    ReadOptions,
+    annotate_text,
+    first_array_item,
+    group_by_annotator,
+    json_document,
+    unit_of,
+    warn_skipped,
+)
 
 
 def _first_task(head: bytes):

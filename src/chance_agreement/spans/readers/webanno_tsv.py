@@ -139,4 +139,4 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 READERS = (Reader("webanno-tsv", "WebAnno TSV 3.x (INCEpTION/WebAnno export; the NamedEntity layer by default)",
                   _sniff, _read),)
 
-__all__ = ["NAMED_ENTITY", "DEFAULT_FEATURE", "READERS"]
+__all__ = ["DEFAULT_FEATURE", "NAMED_ENTITY", "READERS"]
