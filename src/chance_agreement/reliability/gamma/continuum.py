@@ -133,9 +133,10 @@ def _check_unit(unit, where: str, length=None, integer: bool = False) -> tuple:
 def _from_rows(annotators, rows, text_offsets) -> Continuum:
     categories = _category_order(row[1] for row in rows)
     index = {c: k for k, c in enumerate(categories)}
+    category: Sequence
     if rows:
-        annotator, category, start, end = zip(*rows)
-        category = [index[c] for c in category]
+        annotator, labels, start, end = zip(*rows, strict=True)
+        category = [index[c] for c in labels]
     else:
         annotator = category = start = end = ()
     return build(annotators, categories, annotator, start, end, category, text_offsets)
@@ -244,5 +245,5 @@ def continuum_from_annotated(annotated: dict) -> Continuum:
         per_annotator.append(spans_other)
     per_annotator.insert(0, spans_first)
     texts = [[[(label, start, end) for start, end, label in spans[t]] for spans in per_annotator]
-             for t in range(len(lengths))]
+             for t in range(len(lengths))]  # type: ignore[arg-type]  # two or more annotators: set in the loop
     return _from_spans(texts, names, lengths)
