@@ -308,7 +308,7 @@ def _category_probabilities(result: dict, original: np.ndarray, categories: list
         p = (original + original.T) / np.where(defined, used, 1.0)[:, None]
     similarity = (p + p.T) / 2.0
     p_rows, s_rows = p.tolist(), similarity.tolist()
-    undefined = [c for c, d in zip(categories, defined.tolist()) if not d]
+    undefined = [c for c, d in zip(categories, defined.tolist(), strict=True) if not d]
     if undefined:
         warnings.append(
             f"category_probabilities: categories {undefined!r} are never used, so P(.|C) is undefined"
@@ -318,8 +318,10 @@ def _category_probabilities(result: dict, original: np.ndarray, categories: list
             s_rows[i] = [None] * len(categories)
             for row in s_rows:
                 row[i] = None
-    result["category_probabilities"] = {c: dict(zip(categories, row)) for c, row in zip(categories, p_rows)}
-    result["category_similarity"] = {c: dict(zip(categories, row)) for c, row in zip(categories, s_rows)}
+    result["category_probabilities"] = {c: dict(zip(categories, row, strict=True))
+                                        for c, row in zip(categories, p_rows, strict=True)}
+    result["category_similarity"] = {c: dict(zip(categories, row, strict=True))
+                                     for c, row in zip(categories, s_rows, strict=True)}
 
 
 _PLAIN = (str, int, bool, type(None))  # already plain (a float too, unless NaN): kept as it is
@@ -337,7 +339,7 @@ REPORT_VIEWS = ("all", "markables", "entities", "grouped")
 def plain(value):
     """numpy scalars/arrays, tuples and nested containers as plain JSON-serialisable Python."""
     if isinstance(value, dict):
-        return dict(zip(map(str, value), _plain_values(value.values())))
+        return dict(zip(map(str, value), _plain_values(value.values()), strict=True))
     if isinstance(value, (list, tuple)):
         return _plain_values(value)
     if isinstance(value, np.ndarray):
@@ -448,7 +450,7 @@ def agreement_report(
         else:
             table, categories = contingency(predictions, references, view=view, **options)
         report[view] = _view_coefficients(view, table, categories, matrix, full_categories, order)
-    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]
+    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions, strict=True)]
     report["unitizing_alpha"] = {
         variant: unitizing_alpha(as_items(annotations), variant=variant, **options)
         for variant in ("u_alpha", "mu_alpha")

@@ -61,8 +61,10 @@ def format_span_table(result: dict, digits: int = 4) -> str:
     lines, notes = [header], []
     for scope, scores in scopes:
         labels = [key for key, value in scores.items() if isinstance(value, dict)]
-        rows = [(label, scores[label]["precision"], scores[label]["recall"], scores[label]["f1"], scores[label]["number"],
-                 scores[label]["observed_f1"], scores[label]["chance_f1"], scores[label]["corrected_f1"]) for label in labels]
+        rows = [(label, scores[label]["precision"], scores[label]["recall"], scores[label]["f1"],
+                 scores[label]["number"],
+                 scores[label]["observed_f1"], scores[label]["chance_f1"], scores[label]["corrected_f1"])
+                for label in labels]
         rows.append(("overall", scores["overall_precision"], scores["overall_recall"], scores["overall_f1"],
                      sum(scores[label]["number"] for label in labels), scores["overall_observed_f1"],
                      scores["overall_chance_f1"], scores["overall_corrected_f1"]))

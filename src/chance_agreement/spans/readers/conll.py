@@ -51,7 +51,7 @@ def units_of(columns: ColumnFile, column: int) -> list[Unit]:
     return [Unit([row[columns.token_column] for row in rows], f"{columns.name} line {lines[0]}", tags=sentence_tags,
                  text=text, key=key, token_lines=lines)
             for rows, lines, sentence_tags, key, text in zip(columns.rows, columns.lines, tags, columns.sentence_ids,
-                                                             columns.texts)]
+                                                             columns.texts, strict=True)]
 
 
 def annotator(columns: ColumnFile, column: int, name: str) -> Annotator:
