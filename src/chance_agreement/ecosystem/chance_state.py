@@ -61,8 +61,8 @@ OLD_FORMATS = ("chance_agreement.ChanceF1State/1",)  # read: options without the
 MODES = (None, "default", "strict")
 CONTINGENCY_VIEWS = ("all", "entities", "grouped")  # agreement_report's views that need no markables
 BASIC_OPTIONS = ("level", "model", "scheme", "mode", "suffix")
-OPTIONS = BASIC_OPTIONS + ("levels", "confidence_level", "n_resamples", "random_state", "resampling",
-                           "contingency_views")
+OPTIONS = (*BASIC_OPTIONS, "levels", "confidence_level", "n_resamples", "random_state", "resampling",
+           "contingency_views")
 
 
 def _scheme_name(scheme) -> str | None:
@@ -388,10 +388,11 @@ class _Table:
     def of(cls, view: str, table: np.ndarray, categories: list[str]) -> _Table:
         rows, columns = np.nonzero(table)
         return cls(view, list(categories), Counter({(categories[r], categories[c]): int(table[r, c])
-                                              for r, c in zip(rows.tolist(), columns.tolist())}))
+                                              for r, c in zip(rows.tolist(), columns.tolist(), strict=True)}))
 
     def __add__(self, other: _Table) -> _Table:
-        return _Table(self.view, _merged_categories(self.view, self.categories, other.categories), self.counts + other.counts)
+        return _Table(self.view, _merged_categories(self.view, self.categories, other.categories),
+                      self.counts + other.counts)
 
     def array(self) -> tuple[np.ndarray, list[str]]:
         index = {name: i for i, name in enumerate(self.categories)}
@@ -408,7 +409,7 @@ class _Table:
         if not isinstance(data, dict) or set(data) != {"categories", "counts"} or not isinstance(data["counts"], list) \
                 or not isinstance(data["categories"], list) or not all(isinstance(c, str) for c in data["categories"]):
             raise ValueError(f"contingency[{view!r}] must hold categories (strings) and counts")
-        counts = Counter()
+        counts: Counter = Counter()
         for row in data["counts"]:
             if not (isinstance(row, list) and len(row) == 3 and all(x in data["categories"] for x in row[:2])
                     and type(row[2]) is int and row[2] > 0 and (row[0], row[1]) not in counts):
@@ -424,7 +425,7 @@ def _merged_categories(view: str, first: list[str], second: list[str]) -> list[s
     if view == "grouped" or not first or not second:
         return list(first or second)
     types = sorted((set(first) | set(second)) - {NOTHING})
-    return types + [NOTHING] if view == "all" else types
+    return [*types, NOTHING] if view == "all" else types
 
 
 def _reject_constant(name: str):

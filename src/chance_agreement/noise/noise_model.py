@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -114,10 +114,7 @@ def _window(d: int, K: int, log_p: float) -> tuple[int, int]:
     """Smallest range [lo, hi] in [0, K] holding every weight within exp(-80) of the largest."""
     # w_{j+1}/w_j = p (j + d + 1)/(j + 1) decreases in j, so the weights are unimodal
     p = exp(log_p)
-    if p * (d + 1) <= 1.0:
-        mode = 0
-    else:
-        mode = min(K, math.floor((p * (d + 1) - 1.0) / (1.0 - p)) + 1)
+    mode = 0 if p * (d + 1) <= 1.0 else min(K, math.floor((p * (d + 1) - 1.0) / (1.0 - p)) + 1)
     top = float(_log_weights(mode, d, log_p))
     floor_ = top - _LOG_CUTOFF
 
@@ -380,7 +377,7 @@ def _label_rows(labels, name: str) -> list[list]:
     return rows
 
 
-def _category_counts(rows: list[list]) -> np.ndarray:
+def _category_counts(rows: Sequence[Sequence]) -> np.ndarray:
     """annotators x categories: how many of ``rows`` each annotator put in each category."""
     categories = {label: c for c, label in enumerate(sorted({x for r in rows for x in r}, key=repr))}
     codes = np.array([[categories[x] for x in row] for row in rows])  # items x annotators
@@ -389,12 +386,12 @@ def _category_counts(rows: list[list]) -> np.ndarray:
     return counts
 
 
-def _agreement_probability(rows: list[list]) -> float:
+def _agreement_probability(rows: Sequence[Sequence]) -> float:
     proportions = _category_counts(rows) / len(rows)  # annotator j's category proportions, footnote 3
     return float(np.sum(np.prod(proportions, axis=0)))
 
 
-def _pooled_agreement_probability(rows: list[list]) -> float:
+def _pooled_agreement_probability(rows: Sequence[Sequence]) -> float:
     counts = _category_counts(rows)
     k = counts.shape[0]
     pooled = counts.sum(axis=0) / (len(rows) * k)  # exact integer sums, one division
@@ -688,7 +685,7 @@ def noise_report(
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
-    spans = [[r, q] for r, q in zip(ref_spans, pred_spans)]
+    spans = [[r, q] for r, q in zip(ref_spans, pred_spans, strict=True)]
     return _report(spans, [len(r) for r in references], unit, confidence, max_noise)
 
 

@@ -103,13 +103,15 @@ def add_input_options(parser) -> None:
 
     parser.add_argument("--input-format", choices=["auto", *format_names()], default="auto",
                         help="the files' format (default auto: detected from each file's content)")
-    parser.add_argument("--widen", action="store_true", help="widen spans off token boundaries to the tokens they touch")
+    parser.add_argument("--widen", action="store_true",
+                        help="widen spans off token boundaries to the tokens they touch")
     parser.add_argument("--offsets", choices=OFFSET_UNITS, default=None,
                         help="what character offsets count (default: the format's own; doccano: utf16)")
     parser.add_argument("--layer", help="INCEpTION files: the span layer (default: NamedEntity); Label Studio: the "
                                         "labels control (its from_name) when there are several")
     parser.add_argument("--feature", help="INCEpTION files: the label feature of the layer (default: value)")
-    parser.add_argument("--typesystem", help="INCEpTION XMI files: the TypeSystem.xml (default: the one next to the file)")
+    parser.add_argument("--typesystem",
+                        help="INCEpTION XMI files: the TypeSystem.xml (default: the one next to the file)")
     parser.add_argument("--crossing", choices=CROSSING, default="error",
                         help="spans of one type that cross: an error (default) or skip the later one (listed)")
 

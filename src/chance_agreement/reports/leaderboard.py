@@ -78,7 +78,7 @@ def load_systems(gold, systems, gold_column: int | None = None, prediction_colum
         notify(f"gold: column {read.column} of {gold_path} ({why}; --gold-column N or {gold_path}:N reads another)")
     _, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix)
     predictions: dict[str, list] = {}
-    for index, (spec, system_tags) in enumerate(zip(systems, tags[1:])):
+    for index, (spec, system_tags) in enumerate(zip(systems, tags[1:], strict=True)):
         name = names[index] if names is not None else system_name(spec)
         if name in predictions:
             raise ValueError(f"two systems are named {name!r}; give --names")
@@ -184,7 +184,7 @@ def undefined_notes(rows) -> list[str]:
 def _add_ranks(rows, prefix: str = "") -> None:
     for kind in ("observed", "corrected"):
         ranks = competition_ranks([row[f"{prefix}{kind}_f1"] for row in rows])
-        for row, rank in zip(rows, ranks):
+        for row, rank in zip(rows, ranks, strict=True):
             row[f"{prefix}{kind}_rank"] = rank
     for row in rows:
         before, after = row[f"{prefix}observed_rank"], row[f"{prefix}corrected_rank"]
@@ -229,7 +229,8 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
                 indices = subsets[subset]
                 row[f"{subset}_sentences"] = len(indices)
                 stats = sum((sentences[i] for i in indices), ChanceStatistics())
-                scores = _scores(stats, level) if indices else dict.fromkeys(("observed_f1", "chance_f1", "corrected_f1"))
+                scores = _scores(stats, level) if indices else dict.fromkeys(("observed_f1", "chance_f1",
+                                                                              "corrected_f1"))
                 for key, value in scores.items():
                     row[f"{subset}_{key}"] = value
                 row[f"{subset}_indices"] = indices
@@ -310,7 +311,8 @@ def to_markdown(board: dict, digits: int = 4) -> str:
     split_note = ""
     if board["split"] is not None:
         split_note = (f"; subset1: sentences with chance F1 > {board['split']}, subset2: the others "
-                      f"(chance level of the {'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
+                      "(chance level of the "
+                      f"{'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
     lines = [f"Systems ranked by corrected F1 ({board['level']} level, {board['model']} random model; "
              f"change = observed rank - corrected rank{split_note}).", ""]
     lines += markdown_table([header for _, header in columns],

@@ -26,7 +26,8 @@ def arguments(parser) -> None:
                              "holding several annotators alone is enough")
     parser.add_argument("--column", type=int, default=None,
                         help="0-based tag column of column files (default: the last; a file alone: every tag column)")
-    parser.add_argument("--names", help="comma-separated annotator names (default: the ids in the files, else file names)")
+    parser.add_argument("--names",
+                        help="comma-separated annotator names (default: the ids in the files, else file names)")
     parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
     parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
