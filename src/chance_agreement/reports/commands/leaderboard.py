@@ -83,7 +83,8 @@ def _write_model_repos(board: dict, args) -> None:
 def arguments(parser) -> None:
     parser.add_argument("gold", help="the gold annotation: a column file (its --gold-column) or any supported format")
     parser.add_argument("systems", nargs="+", metavar="SYSTEM",
-                        help="one file per system: CoNLL 'token gold pred' (or FILE:COLUMN, 0-based) or any supported format")
+                        help="one file per system: CoNLL 'token gold pred' (or FILE:COLUMN, 0-based) or any supported "
+                             "format")
     parser.add_argument("--gold-column", type=int, default=None,
                         help="0-based column of the gold tags (default: the last, as agreement reads a file; when "
                              "the gold file is a system file too, the one tag column no system reads)")
@@ -98,7 +99,8 @@ def arguments(parser) -> None:
                         help="whose chance level splits the sentences (default: the gold against itself)")
     parser.add_argument("--confidence-level", type=open_fraction, default=None,
                         help="add bootstrap intervals of corrected F1 and a test against the next system down")
-    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples and permutations")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000,
+                        help="bootstrap resamples and permutations")
     parser.add_argument("--random-state", type=whole_number, default=None, help="seed of the bootstrap and the test")
     parser.add_argument("--gold-noise", type=open_fraction, default=None,
                         help="share of noisy items in the gold: adds the noise paper's chance difference")

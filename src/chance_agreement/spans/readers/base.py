@@ -161,8 +161,9 @@ def _in_code_points(text: str, char_spans, unit: str) -> list:
 def _annotate_in(unit: str, text: str, tokens, char_spans, covered, where: str, widen: bool):
     """``annotate`` with the offsets counted in ``unit``, after ``check_covered`` of each span."""
     spans = _in_code_points(text, char_spans, unit)
-    for (start, end, _, span_where), said in zip(spans, covered or []):
-        check_covered(span_where, said, text, start, end)
+    if covered is not None:  # one per span
+        for (start, end, _, span_where), said in zip(spans, covered, strict=True):
+            check_covered(span_where, said, text, start, end)
     return annotate(text, tokens, spans, where, widen)
 
 

@@ -65,7 +65,8 @@ def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedTe
         bom = 1 if number == 1 and line.startswith(BOM) else 0  # counted by the offsets, not a token
         for start, end, label, where in inside:
             if end > line_end:
-                raise ValueError(f"{where}: span {(start, end, label)!r} crosses the end of line {number} of {txt_path.name}")
+                raise ValueError(f"{where}: span {(start, end, label)!r} crosses the end of line {number} of "
+                                 f"{txt_path.name}")
             if start < line_start + bom:
                 raise ValueError(f"{where}: span {(start, end, label)!r} covers the byte order mark that starts "
                                  f"{txt_path.name}")
