@@ -149,7 +149,7 @@ def _agreed(low, high):
     if isinstance(low, dict):
         return {key: _agreed(value, high[key]) for key, value in low.items()}
     if isinstance(low, list):
-        return [_agreed(a, b) for a, b in zip(low, high)]
+        return [_agreed(a, b) for a, b in zip(low, high, strict=True)]
     return low if low == high else None
 
 

@@ -78,7 +78,8 @@ def _overlap(spans_a, spans_b) -> int:
     return total
 
 
-def _type_rows(n: int, pred_spans, true_spans, model: RandomModel, with_matches: bool, with_overlap: bool = True) -> list:
+def _type_rows(n: int, pred_spans, true_spans, model: RandomModel, with_matches: bool,
+               with_overlap: bool = True) -> list:
     """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
     for every type of one sentence, as plain Python numbers."""
     if not pred_spans and not true_spans:
@@ -168,7 +169,8 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     _prefetch_sentences(references, pred_spans, true_spans, model, with_matches, with_overlap)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
     sentences = [] if keep_sentences else None
-    for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans)):
+    for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans,
+                                                                   strict=True)):
         if not pred and not true and not keep_sentences:
             continue
         n = len(true_tags)
@@ -188,13 +190,14 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     tokens = sum(map(len, references))
     per_type, partials = {}, {}
     for name, rows in rows_by_type.items():
-        columns = list(zip(*rows))
+        columns = list(zip(*rows, strict=True))
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[EXPECTED_OVERLAP], columns[EXPECTED_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
 
 
-def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, references, *, model, levels) -> ChanceStatistics:
+def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, references, *, model,
+                     levels) -> ChanceStatistics:
     """``corpus_total`` of spans already found as arrays (``paired_span_arrays``' output, or
     ``pair_span_arrays`` of annotators chunked once for all their pairs)."""
     model, levels = get_model(model), checked_levels(levels)
@@ -211,7 +214,7 @@ def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, 
     if model.prefetch_length is None:
         return
     groups = []
-    for reference, pred, true in zip(references, pred_spans, true_spans):
+    for reference, pred, true in zip(references, pred_spans, true_spans, strict=True):
         if len(reference) < model.prefetch_length or len(pred) + len(true) <= 2:
             continue
         by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
@@ -366,9 +369,9 @@ def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, wi
     cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
     groups = [(size, tuple(lengths[start:middle]), tuple(lengths[middle:stop])) for start, middle, stop, size in
               zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
-                  n[several].tolist())]
+                  n[several].tolist(), strict=True)]
     model.prefetch(groups, with_overlap, with_matches)  # the non-overlapping model's long units: one batch
-    for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups):
+    for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups, strict=True):
         try:
             if with_overlap:
                 expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)
@@ -463,7 +466,8 @@ def sentence_statistics_array(sentences, types=None) -> SentenceArrays:
 def _divide(numerator: float, denominator: float, zero_division, what: str) -> float:
     if denominator == 0:
         if zero_division == "warn":
-            warnings.warn(f"{what} is ill-defined (0/0) and set to 0.0; use zero_division to control this", UndefinedMetricWarning, stacklevel=4)
+            warnings.warn(f"{what} is ill-defined (0/0) and set to 0.0; use zero_division to control this",
+                          UndefinedMetricWarning, stacklevel=4)
         return zero_division_value(zero_division)
     return numerator / denominator
 
@@ -534,11 +538,13 @@ def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_d
     names = sorted(stats.per_type)
     for name in names:
         vector = stats.per_type[name]
-        precision, recall, f1 = _seqeval_scores(vector[TRUE_POSITIVES], vector[PREDICTED], vector[ACTUAL], zero_division, name)
+        precision, recall, f1 = _seqeval_scores(vector[TRUE_POSITIVES], vector[PREDICTED], vector[ACTUAL],
+                                                zero_division, name)
         result[name] = {"precision": precision, "recall": recall, "f1": f1, "number": int(vector[ACTUAL])}
         result[name].update(chance_scores(vector, level, zero_division, name))
     total = _summed(stats, names)
-    precision, recall, f1 = _seqeval_scores(total[TRUE_POSITIVES], total[PREDICTED], total[ACTUAL], zero_division, "overall")
+    precision, recall, f1 = _seqeval_scores(total[TRUE_POSITIVES], total[PREDICTED], total[ACTUAL], zero_division,
+                                            "overall")
     result["overall_precision"] = precision
     result["overall_recall"] = recall
     result["overall_f1"] = f1
@@ -558,7 +564,7 @@ def sentence_scores(sentences, level: str) -> list[dict]:
     observed, chance, _, reason = f1_scores(terms[:, 0], terms[:, 1], terms[:, 2], 0)
     defined = (reason != NO_ENTITIES).tolist()
     return [{"observed_f1": o if d else None, "chance_f1": c if d else None, "denominator": n}
-            for o, c, n, d in zip(observed.tolist(), chance.tolist(), terms[:, 2].tolist(), defined)]
+            for o, c, n, d in zip(observed.tolist(), chance.tolist(), terms[:, 2].tolist(), defined, strict=True)]
 
 
 def chance_f1(
@@ -687,7 +693,8 @@ def chance_f1(
     if document_ids is not None and resampling != "poisson":
         raise ValueError("document_ids choose the weights of resampling='poisson' only")
     if sample_weight is not None:
-        warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning, stacklevel=2)
+        warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning,
+                      stacklevel=2)
     total, sentences = _corpus(predictions, references, scheme, mode, suffix, model, (level,),
                                keep_sentences=return_sentence_scores or confidence_level is not None)
     result = scores_from_statistics(total, level, zero_division)
