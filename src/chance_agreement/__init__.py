@@ -128,7 +128,7 @@ _EXPORTS = {
     "model_card": "ecosystem.model_cards",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+__all__ = [*sorted(_EXPORTS), "__version__"]
 
 
 def __getattr__(name: str):

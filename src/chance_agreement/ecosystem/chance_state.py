@@ -140,7 +140,8 @@ class ChanceF1State:
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
-    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
+    ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
     >>> first, second = ChanceF1State(), ChanceF1State()
     >>> _ = first.update(predictions[:1], references[:1])
     >>> _ = second.update(predictions[1:], references[1:])

@@ -13,9 +13,8 @@ import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Union
 
-Content = Union[str, bytes, Callable]
+Content = str | bytes | Callable
 
 
 def temporary_name(target: Path) -> Path:

@@ -312,12 +312,13 @@ def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **c
     ``metric``: a name in ``METRICS`` (``"chance_f1"``; ``"coefficients"``: ``agreement_report``;
     ``"noise"``: ``noise_report``). ``compute_kwargs`` go to that function (e.g. ``level="entity"``,
     ``zero_division=0``); an option the metric does not take is a ValueError here, when the
-    function is built (``check_options``), not after the first evaluation loop. With ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"``
-    works (its statistics add up; the others' need every sentence) and its options ``level``,
-    ``model``, ``scheme``, ``mode``, ``suffix``, ``zero_division`` (strict mode with an explicit
-    ``scheme``), and intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``,
-    an int ``random_state``): the same as the concatenating mode's, bit for bit. Bad label ids or shapes raise
-    ValueError when the function is called.
+    function is built (``check_options``), not after the first evaluation loop. With
+    ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"`` works (its statistics add
+    up; the others' need every sentence) and its options ``level``, ``model``, ``scheme``,
+    ``mode``, ``suffix``, ``zero_division`` (strict mode with an explicit ``scheme``), and
+    intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``, an int
+    ``random_state``): the same as the concatenating mode's, bit for bit. Bad label ids or shapes
+    raise ValueError when the function is called.
     """
     label_list = _check_label_list(label_list)
     function, prefix = _metric_function(metric)
@@ -356,4 +357,11 @@ def module_metrics_fn(module, label_list: Sequence[str], **compute_kwargs) -> Tr
                           flatten, state_options=state_options, refusal=refusal)
 
 
-__all__ = ["METRICS", "TrainerMetrics", "check_options", "compute_metrics_fn", "module_metrics_fn", "tags_from_predictions"]
+__all__ = [
+    "METRICS",
+    "TrainerMetrics",
+    "check_options",
+    "compute_metrics_fn",
+    "module_metrics_fn",
+    "tags_from_predictions",
+]

@@ -675,7 +675,8 @@ def noise_report(
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
-    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
+    ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
     >>> report = noise_report(predictions, references)
     >>> report["instances"], report["agreed"], report["disagreed"], report["t0"]
     (14, 11, 3, 6)

@@ -424,7 +424,8 @@ def agreement_report(
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
-    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
+    ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
     >>> report = agreement_report(predictions, references)
     >>> sorted(report)
     ['all', 'chance_f1', 'unitizing_alpha']

@@ -70,9 +70,10 @@ def format_span_table(result: dict, digits: int = 4) -> str:
                      scores["overall_chance_f1"], scores["overall_corrected_f1"]))
         lines.append("")
         for label, *numbers in rows:
-            cells = [str(v) if i == 3 else "undefined" if v is None else f"{v:.{digits}f}" for i, v in enumerate(numbers)]
+            cells = [str(v) if i == 3 else "undefined" if v is None else f"{v:.{digits}f}"
+                     for i, v in enumerate(numbers)]
             lines.append(f"{scope:<9}{label:<10}" + "".join(cell.rjust(column) for cell in cells))
-            reason = undefined_reason(dict(zip(("observed_f1", "chance_f1", "corrected_f1"), numbers[4:])))
+            reason = undefined_reason(dict(zip(("observed_f1", "chance_f1", "corrected_f1"), numbers[4:], strict=True)))
             notes += [f"note: {scope}, {label}: corrected F1 is undefined: {reason}"] * bool(reason)
     return "\n".join(lines + [""] * bool(notes) + notes)
 
