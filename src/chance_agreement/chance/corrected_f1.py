@@ -168,7 +168,7 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     _prefetch_sentences(references, pred_spans, true_spans, model, with_matches, with_overlap)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
-    sentences = [] if keep_sentences else None
+    sentences: list[ChanceStatistics] | None = [] if keep_sentences else None
     for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans,
                                                                    strict=True)):
         if not pred and not true and not keep_sentences:
@@ -183,14 +183,15 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
                 raise ValueError(f"sentence {index}: {error}") from None
         for name, row in rows:
             rows_by_type[name].append(row)
-        if keep_sentences:
+        if sentences is not None:
             sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
                                               sum(map(operator.eq, pred_tags, true_tags)), n, model.name, levels))
     correct = _correct_tokens(predictions, references)
     tokens = sum(map(len, references))
-    per_type, partials = {}, {}
-    for name, rows in rows_by_type.items():
-        columns = list(zip(*rows, strict=True))
+    per_type: dict[str, np.ndarray] = {}
+    partials: dict[str, tuple[list[float], list[float]]] = {}
+    for name, type_rows in rows_by_type.items():
+        columns = list(zip(*type_rows, strict=True))
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[EXPECTED_OVERLAP], columns[EXPECTED_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
@@ -213,7 +214,7 @@ def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, 
     tokens or more."""
     if model.prefetch_length is None:
         return
-    groups = []
+    groups: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
     for reference, pred, true in zip(references, pred_spans, true_spans, strict=True):
         if len(reference) < model.prefetch_length or len(pred) + len(true) <= 2:
             continue
@@ -391,7 +392,8 @@ def _per_type(spans: _SpanGroups, counts: np.ndarray, expected_overlap, expected
     group_type = spans.groups % len(names)
     by_type = np.argsort(group_type, kind="stable")
     cuts = np.concatenate(([0], np.cumsum(np.bincount(group_type, minlength=len(names))))).tolist()
-    per_type, partials = {}, {}
+    per_type: dict[str, np.ndarray] = {}
+    partials: dict[str, tuple[list[float], list[float]]] = {}
     for t in appearance:
         mine = by_type[cuts[t]:cuts[t + 1]]
         total = [int(value) for value in counts[:, mine].sum(axis=1)]
@@ -496,7 +498,8 @@ def chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> d
 def _summed(stats: ChanceStatistics, names) -> np.ndarray:
     """The exact sum of the vectors of ``names`` (counts as integers, expectations exactly rounded)."""
     total = np.zeros(len(FIELDS))
-    overlap, matches = [], []
+    overlap: list[float] = []
+    matches: list[float] = []
     for name in names:
         total += stats.per_type[name]
         first, second = stats.exact_partials(name)

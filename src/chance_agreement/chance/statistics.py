@@ -72,17 +72,20 @@ class ChanceStatistics:
             return NotImplemented
         model = _same(self.model, other.model, "model")
         levels = _same(self.levels, other.levels, "levels")
-        merged, partials = {}, {}
+        merged: dict[str, np.ndarray] = {}
+        partials: dict[str, tuple[list[float], list[float]]] = {}
         for name in list(self.per_type) + [n for n in other.per_type if n not in self.per_type]:
             if name in self.per_type and name in other.per_type:
                 vector = self.per_type[name] + other.per_type[name]
-                pairs = tuple(merge_exactly(mine, theirs) for mine, theirs in
-                              zip(self.exact_partials(name), other.exact_partials(name), strict=True))
+                (mine_overlap, mine_matches), (their_overlap, their_matches) = (self.exact_partials(name),
+                                                                                other.exact_partials(name))
+                pairs = (merge_exactly(mine_overlap, their_overlap), merge_exactly(mine_matches, their_matches))
                 vector[EXPECTED_OVERLAP], vector[EXPECTED_MATCHES] = math.fsum(pairs[0]), math.fsum(pairs[1])
             else:
                 source = self if name in self.per_type else other
                 vector = source.per_type[name].copy()
-                pairs = tuple(list(p) for p in source.exact_partials(name))
+                overlap, matches = source.exact_partials(name)
+                pairs = (list(overlap), list(matches))
             merged[name] = vector
             if any(len(p) > 1 for p in pairs):
                 partials[name] = pairs
@@ -91,7 +94,7 @@ class ChanceStatistics:
 
     def to_dict(self) -> dict:
         """Strict-JSON form (no NaN) that records its own model, levels and field order."""
-        out = {
+        out: dict = {
             "format": ROW_FORMAT,
             "model": self.model,
             "levels": list(self.levels) if self.levels is not None else None,

@@ -179,8 +179,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                 "model": model, **span_options}
         data["result"] = with_defined_scores(chance_f1(**pair, zero_division=0, return_sentence_scores=True,
                                                        **intervals), lambda fill: chance_f1(**pair, zero_division=fill))
-        table, categories = contingency(annotations[other], annotations[reference], **span_options)
-        table = table.tolist()
+        array, categories = contingency(annotations[other], annotations[reference], **span_options)
+        table = array.tolist()
         data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
                                                                **span_options)
         data["compared"] = f"{other} against {reference}"

@@ -59,12 +59,16 @@ def load_systems(gold, systems, gold_column: int | None = None, prediction_colum
         raise UsageError(f"{len(names)} names for {len(systems)} systems")
     gold_path, chosen = parse_system_spec(gold)
     why = ""
-    if chosen is None and gold_column is None:
-        gold_column, why = gold_column_default(gold_path, systems, prediction_column)
+    if chosen is not None:
+        own = chosen
+    elif gold_column is not None:
+        own = gold_column
+    else:
+        own, why = gold_column_default(gold_path, systems, prediction_column)
+        gold_column = own
     for spec in systems:
         path, column = parse_system_spec(spec)
         column = prediction_column if column is None else column
-        own = chosen if chosen is not None else gold_column
         if str(path) == str(gold_path) and _same_column(gold_path, column, own):
             raise ValueError(f"{spec}: the system column {column} is the gold column "
                              f"{read_column_file(gold_path).resolve(own)} of {gold_path}; give the system's own "
