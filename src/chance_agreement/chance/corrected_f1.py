@@ -28,9 +28,10 @@ import math
 import operator
 import warnings
 from collections import defaultdict
+from collections.abc import Sequence
 from contextlib import contextmanager
 from itertools import chain
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
@@ -571,22 +572,22 @@ def sentence_scores(sentences, level: str) -> list[dict]:
 
 
 def chance_f1(
-    predictions,
-    references,
+    predictions: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
     suffix: bool = False,
-    scheme=None,
-    mode=None,
-    sample_weight=None,
-    zero_division="warn",
-    model="non_overlapping",
+    scheme: str | type | None = None,
+    mode: str | None = None,
+    sample_weight: Sequence[float] | None = None,
+    zero_division: Literal["warn"] | float = "warn",
+    model: str | RandomModel = "non_overlapping",
     level: str = "token",
     return_sentence_scores: bool = False,
-    confidence_level=None,
+    confidence_level: float | None = None,
     n_resamples: int = 1000,
-    random_state=None,
+    random_state: int | np.random.Generator | None = None,
     resampling: str = "multinomial",
-    document_ids=None,
-) -> dict:
+    document_ids: Sequence[int | str] | None = None,
+) -> dict[str, Any]:
     r"""seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
     Parameters
