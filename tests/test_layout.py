@@ -166,3 +166,20 @@ def test_module_paths_of_before_the_layout_are_gone(old):
     (``chance_agreement.trainer`` fails; the names import from ``chance_agreement`` or their layer)."""
     with pytest.raises(ModuleNotFoundError):
         importlib.import_module(f"chance_agreement.{old}")
+
+
+def test_type_checkers_see_the_names_the_root_exports():
+    """The root imports its public names lazily (``__getattr__``), which type checkers cannot follow;
+    its ``if TYPE_CHECKING:`` block imports the same names from the same modules for them (so a
+    user's editor and mypy know ``chance_f1``'s parameters). The two lists must not drift apart."""
+    tree = ast.parse((ROOT / "__init__.py").read_text(encoding="utf-8"))
+    blocks = [node for node in tree.body
+              if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING"]
+    assert len(blocks) == 1
+    seen = {}
+    for node in blocks[0].body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.dump(node)
+        for alias in node.names:
+            assert alias.asname == alias.name, f"{alias.name}: import it 'as' itself (an explicit re-export)"
+            seen[alias.name] = node.module
+    assert seen == chance_agreement._EXPORTS

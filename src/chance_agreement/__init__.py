@@ -18,6 +18,7 @@ The public names below are imported lazily from the module that defines them, so
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -128,7 +129,103 @@ _EXPORTS = {
     "model_card": "ecosystem.model_cards",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+__all__ = [*sorted(_EXPORTS), "__version__"]
+
+# What type checkers and editors see (py.typed): the same names from the same modules, imported at run time only
+# when first used (``__getattr__``); tests/test_layout.py checks that this list and _EXPORTS agree.
+if TYPE_CHECKING:
+    from .chance.annotator_test import annotator_test as annotator_test
+    from .chance.bootstrap_intervals import bootstrap_scores as bootstrap_scores
+    from .chance.corrected_f1 import chance_f1 as chance_f1
+    from .chance.corrected_f1 import sentence_statistics as sentence_statistics
+    from .chance.corrected_f1 import sentence_statistics_array as sentence_statistics_array
+    from .chance.nested_f1 import nested_chance_f1 as nested_chance_f1
+    from .chance.random_model import coverage_probabilities as coverage_probabilities
+    from .chance.random_model import expected_overlap as expected_overlap
+    from .chance.random_model import sample_annotation as sample_annotation
+    from .chance.random_model import start_probabilities as start_probabilities
+    from .chance.random_models import NonOverlapping as NonOverlapping
+    from .chance.random_models import Overlapping as Overlapping
+    from .chance.random_models import RandomModel as RandomModel
+    from .chance.random_models import random_models as random_models
+    from .chance.span_f1 import span_chance_f1 as span_chance_f1
+    from .chance.statistics import ChanceStatistics as ChanceStatistics
+    from .chance.system_comparison import compare_statistics as compare_statistics
+    from .chance.system_comparison import compare_systems as compare_systems
+    from .chance.team_f1 import team_chance_f1 as team_chance_f1
+    from .ecosystem.chance_state import ChanceF1State as ChanceF1State
+    from .ecosystem.flat import flatten as flatten
+    from .ecosystem.model_cards import model_card as model_card
+    from .ecosystem.module_paths import examples_path as examples_path
+    from .ecosystem.module_paths import module_path as module_path
+    from .ecosystem.ray_data import ray_chance_f1 as ray_chance_f1
+    from .ecosystem.ray_data import ray_chance_state as ray_chance_state
+    from .ecosystem.sharding import merge_statistics as merge_statistics
+    from .ecosystem.sharding import scores_from_shards as scores_from_shards
+    from .ecosystem.sharding import sentence_statistics_batch as sentence_statistics_batch
+    from .ecosystem.trainer import compute_metrics_fn as compute_metrics_fn
+    from .ecosystem.trainer import module_metrics_fn as module_metrics_fn
+    from .noise.noise_model import ChanceDifference as ChanceDifference
+    from .noise.noise_model import NoiseBound as NoiseBound
+    from .noise.noise_model import chance_difference as chance_difference
+    from .noise.noise_model import easy_proportion_from_kappa as easy_proportion_from_kappa
+    from .noise.noise_model import hard_agreement_probability as hard_agreement_probability
+    from .noise.noise_model import kappa_noise_estimate as kappa_noise_estimate
+    from .noise.noise_model import noise_bound as noise_bound
+    from .noise.noise_model import noise_report as noise_report
+    from .noise.noise_model import noise_report_multi as noise_report_multi
+    from .noise.noise_model import tolerable_disagreements as tolerable_disagreements
+    from .reliability.agreement_coefficients import agreement_report as agreement_report
+    from .reliability.agreement_coefficients import coefficients as coefficients
+    from .reliability.benchmark_scales import benchmark as benchmark
+    from .reliability.contingency_table import contingency as contingency
+    from .reliability.gamma import GammaDissimilarity as GammaDissimilarity
+    from .reliability.gamma import gamma_agreement as gamma_agreement
+    from .reliability.multi_annotator import fleiss_kappa as fleiss_kappa
+    from .reliability.multi_annotator import krippendorff_alpha as krippendorff_alpha
+    from .reliability.multi_annotator import multi_annotator_agreement as multi_annotator_agreement
+    from .reliability.multi_rater import brennan_prediger as brennan_prediger
+    from .reliability.multi_rater import conger_kappa as conger_kappa
+    from .reliability.multi_rater import fleiss_kappa_per_category as fleiss_kappa_per_category
+    from .reliability.multi_rater import gwet_ac1 as gwet_ac1
+    from .reliability.multi_rater import gwet_ac2 as gwet_ac2
+    from .reliability.multi_rater import krippendorff_alpha_inference as krippendorff_alpha_inference
+    from .reliability.multi_rater import light_kappa as light_kappa
+    from .reliability.multi_rater import multi_rater_agreement as multi_rater_agreement
+    from .reliability.multi_rater import percent_agreement as percent_agreement
+    from .reliability.multi_rater import weighted_fleiss_kappa as weighted_fleiss_kappa
+    from .reliability.multi_rater_tags import multi_rater_report as multi_rater_report
+    from .reliability.multi_rater_tags import tag_ratings as tag_ratings
+    from .reliability.rater_coefficients import several_rater_coefficients as several_rater_coefficients
+    from .reliability.segmentation import boundaries_from_tags as boundaries_from_tags
+    from .reliability.segmentation import entails as entails
+    from .reliability.segmentation import load_segmentation_json as load_segmentation_json
+    from .reliability.segmentation import segmentation_alpha as segmentation_alpha
+    from .reliability.table_coefficients import two_rater_coefficients as two_rater_coefficients
+    from .reliability.table_inference import bootstrap_coefficient_intervals as bootstrap_coefficient_intervals
+    from .reliability.table_inference import coefficient_intervals as coefficient_intervals
+    from .reliability.unitizing import unitizing_alpha as unitizing_alpha
+    from .reliability.unitizing import unitizing_alpha_from_units as unitizing_alpha_from_units
+    from .reliability.weights import agreement_weights as agreement_weights
+    from .reliability.weights import distance_from_weights as distance_from_weights
+    from .reports.html_report import html_report as html_report
+    from .reports.html_report import render_report as render_report
+    from .reports.html_report import report_data as report_data
+    from .spans.annotated_text import pair_annotations as pair_annotations
+    from .spans.annotators import read_annotators as read_annotators
+    from .spans.nested import innermost_tags as innermost_tags
+    from .spans.nested import outermost_tags as outermost_tags
+    from .spans.nested import tags_from_spans as tags_from_spans
+    from .spans.readers import file_readers as file_readers
+    from .spans.readers.brat import read_brat as read_brat
+    from .spans.readers.jsonl import read_jsonl as read_jsonl
+    from .spans.tags import OddTagWarning as OddTagWarning
+    from .spans.tags import spans_from_tags as spans_from_tags
+    from .spans.tokenizer import tokenize as tokenize
+    from .spans.validation import TagTypeError as TagTypeError
+    from .spans.validation import as_items as as_items
+    from .spans.validation import by_annotator as by_annotator
+    from .spans.validation import by_item as by_item
 
 
 def __getattr__(name: str):

@@ -126,7 +126,8 @@ def _sparse_matmul(left: np.ndarray, right: np.ndarray) -> np.ndarray:
         sizes = np.diff(starts[first : stop + 1])[column - first]  # entries of each entry's column
         base = (starts[column] - a) * m  # where the column's block begins
         position = base[None, :] + np.arange(m)[:, None] * sizes[None, :] + (np.arange(a, b) - starts[column])[None, :]
-        keys, terms, lanes = (np.empty((b - a) * m, dtype=np.int64), np.empty((b - a) * m), np.empty((b - a) * m, dtype=np.int64))
+        keys, terms, lanes = (np.empty((b - a) * m, dtype=np.int64), np.empty((b - a) * m),
+                              np.empty((b - a) * m, dtype=np.int64))
         keys[position] = (column[None, :] - first) * m + np.arange(m)[:, None]
         terms[position] = left[:, k] * right[k, column]
         lanes[position] = np.broadcast_to(k, (m, b - a))
@@ -206,4 +207,5 @@ def _pairwise_rows(rows, columns, values, n_rows, length) -> np.ndarray:
             + _pairwise_rows(rows[~left], columns[~left] - half, values[~left], n_rows, length - half))
 
 
-__all__ = ["add_exactly", "exact_dot", "exact_partials", "merge_exactly", "ordered_convolve", "ordered_matmul", "quadratic_form", "sparse_row_sums"]
+__all__ = ["add_exactly", "exact_dot", "exact_partials", "merge_exactly", "ordered_convolve", "ordered_matmul",
+           "quadratic_form", "sparse_row_sums"]

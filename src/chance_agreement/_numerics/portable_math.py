@@ -872,7 +872,7 @@ def _beta_continued_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: n
     by the modified Lentz method. Each element stops at its own convergence and is never
     updated again, so it does not depend on its neighbours in the array."""
     if x.size <= _SCALAR_LOOP_UP_TO:  # the same operations on Python floats: same bits, faster
-        return np.array([_beta_continued_fraction_one(*map(float, v)) for v in zip(a, b, x, lam)],
+        return np.array([_beta_continued_fraction_one(*map(float, v)) for v in zip(a, b, x, lam, strict=True)],
                         dtype=np.float64)
     result = np.empty_like(x)
     f = a * (lam + 1.0) / (a + 1.0)
@@ -896,7 +896,7 @@ def _beta_continued_fraction(a: np.ndarray, b: np.ndarray, x: np.ndarray, lam: n
         if done.any():
             result[active[done]] = f[done]
             keep = ~done
-            active, a, b, x, lam, c, d, f = (v[keep] for v in (active, a, b, x, lam, c, d, f))
+            active, a, b, x, lam, c, d, f = (v[keep] for v in (active, a, b, x, lam, c, d, f))  # type: ignore[assignment]
     raise ArithmeticError(f"betainc: continued fraction did not converge in {_CF_MAX_TERMS} terms")
 
 

@@ -54,16 +54,22 @@ from numbers import Real
 
 import numpy as np
 
-from .bootstrap_intervals import (DEFAULT_RESAMPLES, check_resamples, make_rng, percentile_interval,
-                                  resample_counts, sentence_arrays)
+from .._numerics.exact_sum import ordered_matmul
+from ..spans.validation import as_items, check_annotations, problem
+from .bootstrap_intervals import (
+    DEFAULT_RESAMPLES,
+    check_resamples,
+    make_rng,
+    percentile_interval,
+    resample_counts,
+    sentence_arrays,
+)
 from .chance_corrected import DEFINED, f1_scores
 from .corrected_f1 import pooled_scores
-from .statistics import ChanceStatistics
-from .._numerics.exact_sum import ordered_matmul
 from .poisson_bootstrap import document_keys
 from .random_models import get_model
+from .statistics import ChanceStatistics
 from .team_f1 import team_statistics
-from ..spans.validation import as_items, check_annotations, problem
 
 UNPARSED = ("empty", "exclude")
 VERDICTS = ("equivalent", "non-inferior", "inferior", "inconclusive")
@@ -203,9 +209,9 @@ def _candidates(candidate, humans: list, human_names: list[str]) -> dict:
         if len(tags) != len(humans):
             raise ValueError(f"{FUNCTION}: candidate {name!r} has {len(tags)} sentences and the humans {len(humans)}: "
                              "give one tag sequence per sentence, None where its output could not be parsed")
-        for s, (mine, row) in enumerate(zip(tags, humans)):
+        for s, (mine, row) in enumerate(zip(tags, humans, strict=True)):
             length = next((len(theirs) for theirs in row if theirs is not None), None)
-            if mine is not None and (isinstance(mine, (str, bytes)) or length is not None and len(mine) != length):
+            if mine is not None and (isinstance(mine, (str, bytes)) or (length is not None and len(mine) != length)):
                 raise ValueError(problem(FUNCTION, "candidate", f"{len(mine)} tags where the humans have {length}: "
                                          "align the candidate's output to the humans' tokens, or give None",
                                          s, name=name))
@@ -350,18 +356,18 @@ class _Team:
         per_human = _exceed_p(replicates, True, -margin).tolist()
         adjusted = benjamini_yekutieli(per_human)
         low, high = percentile_interval(means, settings["confidence_level"])
-        beats = [human for human, p in zip(self.names, adjusted) if p <= alpha]
+        beats = [human for human, p in zip(self.names, adjusted, strict=True) if p <= alpha]
         return {
             "candidate": name, "humans": list(self.names),
             "verdict": _verdict(p_lower, p_upper, p_inferior, alpha, settings["equivalence"]),
-            "advantage": dict(zip(self.names, advantage.tolist())),
-            "candidate_corrected_f1": dict(zip(self.names, exact[:, 0].tolist())),
-            "human_corrected_f1": dict(zip(self.names, exact[:, 1].tolist())),
+            "advantage": dict(zip(self.names, advantage.tolist(), strict=True)),
+            "candidate_corrected_f1": dict(zip(self.names, exact[:, 0].tolist(), strict=True)),
+            "human_corrected_f1": dict(zip(self.names, exact[:, 1].tolist(), strict=True)),
             "mean_advantage": mean, "mean_advantage_ci": [float(low), float(high)],
             "p_value": p_lower, "equivalence_p_value": max(p_lower, p_upper) if settings["equivalence"] else None,
             "inferiority_p_value": p_inferior,
-            "advantage_p_value": dict(zip(self.names, per_human)),
-            "advantage_adjusted_p_value": dict(zip(self.names, adjusted)),
+            "advantage_p_value": dict(zip(self.names, per_human, strict=True)),
+            "advantage_adjusted_p_value": dict(zip(self.names, adjusted, strict=True)),
             "beats": beats, "winning_rate": len(beats) / m, "replaceable": len(beats) / m >= 0.5,
             "unparsed": sum(sentence is None for sentence in tags), "sentences": int(included.sum()), **settings,
         }

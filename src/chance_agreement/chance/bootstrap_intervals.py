@@ -37,12 +37,11 @@ import warnings
 from numbers import Integral
 
 import numpy as np
+
 from .._numerics.exact_sum import ordered_matmul
 from .._numerics.portable_math import ndtr, ndtri
-
 from .chance_corrected import NO_ROOM, UndefinedMetricWarning, f1_scores, zero_division_value
 from .statistics import f1_terms
-
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 METHODS = ("percentile", "bca")
@@ -66,7 +65,7 @@ def sentence_arrays(sentences, level: str, types=None) -> tuple[list[str], np.nd
     places = [(s, index[name], vector) for s, stats in enumerate(sentences) for name, vector in stats.per_type.items()]
     arrays = np.zeros((len(sentences), len(types), 3))
     if places:
-        rows, cols, vectors = zip(*places)
+        rows, cols, vectors = zip(*places, strict=True)
         arrays[rows, cols] = np.stack(f1_terms(np.asarray(vectors, dtype=float), level), axis=-1)
     return list(types), arrays
 
@@ -89,7 +88,8 @@ def supported_scores(sums: np.ndarray, zero_division) -> dict[str, np.ndarray]:
     """``scores_from_sums`` with NaN where the model supports no corrected F1 (chance F1 >= 1):
     resampling callers report no interval or p-value for it rather than a filled number."""
     observed, chance, corrected, reason = f1_scores(sums[..., 0], sums[..., 1], sums[..., 2], zero_division)
-    return {"observed_f1": observed, "chance_f1": chance, "corrected_f1": np.where(reason == NO_ROOM, np.nan, corrected)}
+    return {"observed_f1": observed, "chance_f1": chance,
+            "corrected_f1": np.where(reason == NO_ROOM, np.nan, corrected)}
 
 
 # --- arguments -----------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ def resample_counts(rng: np.random.Generator, n_units: int, n_resamples: int) ->
     if n_units == 0:
         return counts
     draws = rng.integers(0, n_units, size=(n_resamples, n_units), dtype=np.int32)
-    for row, drawn in zip(counts, draws):
+    for row, drawn in zip(counts, draws, strict=True):
         row[:] = np.bincount(drawn, minlength=n_units)
     return counts
 
@@ -171,11 +171,12 @@ def bca_interval(replicates: np.ndarray, estimate: np.ndarray, jackknife: np.nda
         shifted = z0 + z_alpha
         level = ndtr(z0 + shifted / (1.0 - acceleration * shifted))
         bounds.append(level)
-    out = np.empty((2,) + np.shape(estimate))
+    out = np.empty((2, *np.shape(estimate)))
     flat_replicates = replicates.reshape(n_resamples, -1)
     for side, level in enumerate(bounds):
         flat_level = np.broadcast_to(level, np.shape(estimate)).ravel()
-        out[side] = np.array([np.quantile(flat_replicates[:, k], flat_level[k]) if np.isfinite(flat_level[k]) else np.nan
+        out[side] = np.array([np.quantile(flat_replicates[:, k], flat_level[k]) if np.isfinite(flat_level[k])
+                              else np.nan
                               for k in range(flat_replicates.shape[1])]).reshape(np.shape(estimate))
     return out
 
@@ -249,8 +250,8 @@ def bootstrap_scores(sentences, level: str = "token", *, confidence_level: float
 def intervals_out(types, bounds, replicates, zero_division) -> dict:
     """``{"overall": {score: [low, high]}, "types": {...}}``; ``None`` for an interval with a
     resample the model cannot score (NaN), with a warning under ``zero_division="warn"``."""
-    out = {"overall": {}, "types": {name: {} for name in types}}
-    names = list(types) + [None]
+    out: dict[str, dict] = {"overall": {}, "types": {name: {} for name in types}}
+    names = [*types, None]
     for score in SCORES:
         low, high = bounds[score]
         unsupported = np.isnan(replicates[score]).sum(axis=0)
@@ -297,9 +298,23 @@ def put_intervals(result: dict, intervals: dict) -> dict:
 
 
 __all__ = [
-    "DEFAULT_RESAMPLES", "MAX_RESAMPLE_WORK", "METHODS", "SCORES", "add_intervals", "bca_interval", "bootstrap_scores",
-    "check_confidence_level", "check_resample_work",
-    "check_method", "check_resamples", "intervals_out", "make_rng", "percentile_interval", "put_intervals",
-    "resample_counts", "scores_from_sums",
-    "sentence_arrays", "supported_scores",
+    "DEFAULT_RESAMPLES",
+    "MAX_RESAMPLE_WORK",
+    "METHODS",
+    "SCORES",
+    "add_intervals",
+    "bca_interval",
+    "bootstrap_scores",
+    "check_confidence_level",
+    "check_method",
+    "check_resample_work",
+    "check_resamples",
+    "intervals_out",
+    "make_rng",
+    "percentile_interval",
+    "put_intervals",
+    "resample_counts",
+    "scores_from_sums",
+    "sentence_arrays",
+    "supported_scores",
 ]

@@ -149,7 +149,7 @@ def _agreed(low, high):
     if isinstance(low, dict):
         return {key: _agreed(value, high[key]) for key, value in low.items()}
     if isinstance(low, list):
-        return [_agreed(a, b) for a, b in zip(low, high)]
+        return [_agreed(a, b) for a, b in zip(low, high, strict=True)]
     return low if low == high else None
 
 
@@ -227,16 +227,16 @@ __all__ = [
     "CHANCE_ONE",
     "DEFINED",
     "NO_ENTITIES",
-    "NO_ROOM",
     "NO_ENTITIES_REASON",
+    "NO_ROOM",
     "UndefinedMetricWarning",
     "chance_corrected",
     "defined_scores",
-    "no_room_reason",
-    "undefined_reason",
-    "with_defined_scores",
     "f1_scores",
     "has_room",
+    "no_room_reason",
     "undefined_message",
+    "undefined_reason",
+    "with_defined_scores",
     "zero_division_value",
 ]

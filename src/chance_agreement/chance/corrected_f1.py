@@ -28,24 +28,39 @@ import math
 import operator
 import warnings
 from collections import defaultdict
+from collections.abc import Sequence
 from contextlib import contextmanager
 from itertools import chain
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from .chance_corrected import (
-    DEFINED, NO_ENTITIES, UndefinedMetricWarning, f1_scores, undefined_message, zero_division_value,
-)
-from .bootstrap_intervals import add_intervals
-from .poisson_bootstrap import add_poisson_intervals, check_resampling
 from .._numerics.exact_sum import exact_partials, merge_exactly
-from .random_models import RandomModel, get_model
-from .statistics import (
-    ACTUAL, EXPECTED_MATCHES, EXPECTED_OVERLAP, FIELDS, LEVELS, PREDICTED, TRUE_POSITIVES, ChanceStatistics, f1_terms,
-)
-from .random_models.exact_expectations import single_pair_overlap
 from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
+from .bootstrap_intervals import add_intervals
+from .chance_corrected import (
+    DEFINED,
+    NO_ENTITIES,
+    UndefinedMetricWarning,
+    f1_scores,
+    undefined_message,
+    zero_division_value,
+)
+from .poisson_bootstrap import add_poisson_intervals, check_resampling
+from .random_models import RandomModel, get_model
+from .random_models.exact_expectations import single_pair_overlap
+from .statistics import (
+    ACTUAL,
+    EXPECTED_MATCHES,
+    EXPECTED_OVERLAP,
+    FIELDS,
+    LEVELS,
+    PREDICTED,
+    TRUE_POSITIVES,
+    ChanceStatistics,
+    f1_terms,
+)
+
 
 def _overlap(spans_a, spans_b) -> int:
     """Tokens covered by both lists of (start, end) spans, by a linear merge of the two lists
@@ -64,7 +79,8 @@ def _overlap(spans_a, spans_b) -> int:
     return total
 
 
-def _type_rows(n: int, pred_spans, true_spans, model: RandomModel, with_matches: bool, with_overlap: bool = True) -> list:
+def _type_rows(n: int, pred_spans, true_spans, model: RandomModel, with_matches: bool,
+               with_overlap: bool = True) -> list:
     """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
     for every type of one sentence, as plain Python numbers."""
     if not pred_spans and not true_spans:
@@ -153,8 +169,9 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
     pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
     _prefetch_sentences(references, pred_spans, true_spans, model, with_matches, with_overlap)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
-    sentences = [] if keep_sentences else None
-    for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans)):
+    sentences: list[ChanceStatistics] | None = [] if keep_sentences else None
+    for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans,
+                                                                   strict=True)):
         if not pred and not true and not keep_sentences:
             continue
         n = len(true_tags)
@@ -167,20 +184,22 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
                 raise ValueError(f"sentence {index}: {error}") from None
         for name, row in rows:
             rows_by_type[name].append(row)
-        if keep_sentences:
+        if sentences is not None:
             sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
                                               sum(map(operator.eq, pred_tags, true_tags)), n, model.name, levels))
     correct = _correct_tokens(predictions, references)
     tokens = sum(map(len, references))
-    per_type, partials = {}, {}
-    for name, rows in rows_by_type.items():
-        columns = list(zip(*rows))
+    per_type: dict[str, np.ndarray] = {}
+    partials: dict[str, tuple[list[float], list[float]]] = {}
+    for name, type_rows in rows_by_type.items():
+        columns = list(zip(*type_rows, strict=True))
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[EXPECTED_OVERLAP], columns[EXPECTED_MATCHES])
     return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
 
 
-def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, references, *, model, levels) -> ChanceStatistics:
+def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, references, *, model,
+                     levels) -> ChanceStatistics:
     """``corpus_total`` of spans already found as arrays (``paired_span_arrays``' output, or
     ``pair_span_arrays`` of annotators chunked once for all their pairs)."""
     model, levels = get_model(model), checked_levels(levels)
@@ -196,8 +215,8 @@ def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, 
     tokens or more."""
     if model.prefetch_length is None:
         return
-    groups = []
-    for reference, pred, true in zip(references, pred_spans, true_spans):
+    groups: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    for reference, pred, true in zip(references, pred_spans, true_spans, strict=True):
         if len(reference) < model.prefetch_length or len(pred) + len(true) <= 2:
             continue
         by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
@@ -352,9 +371,9 @@ def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, wi
     cuts = np.concatenate(([0], np.cumsum(k[0] + k[1])))
     groups = [(size, tuple(lengths[start:middle]), tuple(lengths[middle:stop])) for start, middle, stop, size in
               zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
-                  n[several].tolist())]
+                  n[several].tolist(), strict=True)]
     model.prefetch(groups, with_overlap, with_matches)  # the non-overlapping model's long units: one batch
-    for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups):
+    for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups, strict=True):
         try:
             if with_overlap:
                 expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)
@@ -374,7 +393,8 @@ def _per_type(spans: _SpanGroups, counts: np.ndarray, expected_overlap, expected
     group_type = spans.groups % len(names)
     by_type = np.argsort(group_type, kind="stable")
     cuts = np.concatenate(([0], np.cumsum(np.bincount(group_type, minlength=len(names))))).tolist()
-    per_type, partials = {}, {}
+    per_type: dict[str, np.ndarray] = {}
+    partials: dict[str, tuple[list[float], list[float]]] = {}
     for t in appearance:
         mine = by_type[cuts[t]:cuts[t + 1]]
         total = [int(value) for value in counts[:, mine].sum(axis=1)]
@@ -449,7 +469,8 @@ def sentence_statistics_array(sentences, types=None) -> SentenceArrays:
 def _divide(numerator: float, denominator: float, zero_division, what: str) -> float:
     if denominator == 0:
         if zero_division == "warn":
-            warnings.warn(f"{what} is ill-defined (0/0) and set to 0.0; use zero_division to control this", UndefinedMetricWarning, stacklevel=4)
+            warnings.warn(f"{what} is ill-defined (0/0) and set to 0.0; use zero_division to control this",
+                          UndefinedMetricWarning, stacklevel=4)
         return zero_division_value(zero_division)
     return numerator / denominator
 
@@ -478,7 +499,8 @@ def chance_scores(vector: np.ndarray, level: str, zero_division, what: str) -> d
 def _summed(stats: ChanceStatistics, names) -> np.ndarray:
     """The exact sum of the vectors of ``names`` (counts as integers, expectations exactly rounded)."""
     total = np.zeros(len(FIELDS))
-    overlap, matches = [], []
+    overlap: list[float] = []
+    matches: list[float] = []
     for name in names:
         total += stats.per_type[name]
         first, second = stats.exact_partials(name)
@@ -505,7 +527,7 @@ def _seqeval_scores(tp: float, predicted: float, actual: float, zero_division, w
 def _check_level_available(stats: ChanceStatistics, level: str) -> None:
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-    if level == "entity" and any(np.isnan(v[EXPECTED_MATCHES]) for v in stats.per_type.values()) or (
+    if (level == "entity" and any(np.isnan(v[EXPECTED_MATCHES]) for v in stats.per_type.values())) or (
         stats.levels is not None and level not in stats.levels
     ):
         raise ValueError(f"these statistics were computed without {level}-level expectations; "
@@ -520,11 +542,13 @@ def scores_from_statistics(stats: ChanceStatistics, level: str = "token", zero_d
     names = sorted(stats.per_type)
     for name in names:
         vector = stats.per_type[name]
-        precision, recall, f1 = _seqeval_scores(vector[TRUE_POSITIVES], vector[PREDICTED], vector[ACTUAL], zero_division, name)
+        precision, recall, f1 = _seqeval_scores(vector[TRUE_POSITIVES], vector[PREDICTED], vector[ACTUAL],
+                                                zero_division, name)
         result[name] = {"precision": precision, "recall": recall, "f1": f1, "number": int(vector[ACTUAL])}
         result[name].update(chance_scores(vector, level, zero_division, name))
     total = _summed(stats, names)
-    precision, recall, f1 = _seqeval_scores(total[TRUE_POSITIVES], total[PREDICTED], total[ACTUAL], zero_division, "overall")
+    precision, recall, f1 = _seqeval_scores(total[TRUE_POSITIVES], total[PREDICTED], total[ACTUAL], zero_division,
+                                            "overall")
     result["overall_precision"] = precision
     result["overall_recall"] = recall
     result["overall_f1"] = f1
@@ -544,26 +568,26 @@ def sentence_scores(sentences, level: str) -> list[dict]:
     observed, chance, _, reason = f1_scores(terms[:, 0], terms[:, 1], terms[:, 2], 0)
     defined = (reason != NO_ENTITIES).tolist()
     return [{"observed_f1": o if d else None, "chance_f1": c if d else None, "denominator": n}
-            for o, c, n, d in zip(observed.tolist(), chance.tolist(), terms[:, 2].tolist(), defined)]
+            for o, c, n, d in zip(observed.tolist(), chance.tolist(), terms[:, 2].tolist(), defined, strict=True)]
 
 
 def chance_f1(
-    predictions,
-    references,
+    predictions: Sequence[Sequence[str]],
+    references: Sequence[Sequence[str]],
     suffix: bool = False,
-    scheme=None,
-    mode=None,
-    sample_weight=None,
-    zero_division="warn",
-    model="non_overlapping",
+    scheme: str | type | None = None,
+    mode: str | None = None,
+    sample_weight: Sequence[float] | None = None,
+    zero_division: Literal["warn"] | float = "warn",
+    model: str | RandomModel = "non_overlapping",
     level: str = "token",
     return_sentence_scores: bool = False,
-    confidence_level=None,
+    confidence_level: float | None = None,
     n_resamples: int = 1000,
-    random_state=None,
+    random_state: int | np.random.Generator | None = None,
     resampling: str = "multinomial",
-    document_ids=None,
-) -> dict:
+    document_ids: Sequence[int | str] | None = None,
+) -> dict[str, Any]:
     r"""seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
     Parameters
@@ -673,7 +697,8 @@ def chance_f1(
     if document_ids is not None and resampling != "poisson":
         raise ValueError("document_ids choose the weights of resampling='poisson' only")
     if sample_weight is not None:
-        warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning, stacklevel=2)
+        warnings.warn("sample_weight has no effect on span scores (as in seqeval); it is ignored", UserWarning,
+                      stacklevel=2)
     total, sentences = _corpus(predictions, references, scheme, mode, suffix, model, (level,),
                                keep_sentences=return_sentence_scores or confidence_level is not None)
     result = scores_from_statistics(total, level, zero_division)

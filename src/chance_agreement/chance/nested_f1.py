@@ -48,17 +48,26 @@ Pooled accuracy is the mean over depths.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from itertools import pairwise
 
 import numpy as np
 
-from .corrected_f1 import checked_levels, scores_from_statistics
 from .._numerics.exact_sum import exact_dot, ordered_convolve
+from ..spans.nested import Node, check_lengths, forests
+from .corrected_f1 import checked_levels, scores_from_statistics
 from .random_models import RandomModel, get_model
 from .statistics import (
-    ACTUAL, ANNOTATED_TOKENS, EXPECTED_MATCHES, EXPECTED_OVERLAP, FIELDS, LEVELS, OVERLAP, PREDICTED, TRUE_POSITIVES,
+    ACTUAL,
+    ANNOTATED_TOKENS,
+    EXPECTED_MATCHES,
+    EXPECTED_OVERLAP,
+    FIELDS,
+    LEVELS,
+    OVERLAP,
+    PREDICTED,
+    TRUE_POSITIVES,
     ChanceStatistics,
 )
-from ..spans.nested import Node, check_lengths, forests
 
 
 class _Layer:
@@ -86,7 +95,7 @@ class _Layer:
         for parent_kind, relative in parts:
             placed = self.kinds.place(parent_kind, relative)
             total = placed.copy() if total is None else total + placed
-        return total
+        return total  # type: ignore[return-value]  # a layer asked for has parts
 
     @property
     def coverage(self) -> np.ndarray:
@@ -184,10 +193,10 @@ def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -
             coverage_counts[(depth, label, parent_kind)][signature] += 1
     for (depth, label, parent_kind), counts in coverage_counts.items():
         relative = sum(count * model.coverage(*kinds.regions[signature]) for signature, count in counts.items())
-        layers[(depth, label)].coverage_parts.append((parent_kind, relative))
+        layers[(depth, label)].coverage_parts.append((parent_kind, relative))  # type: ignore[arg-type]  # an array
     for (depth, label, parent_kind, length), counts in start_counts.items():
         relative = sum(count * kinds.relative(signature, length) for signature, count in counts.items())
-        layers[(depth, label)].start_parts[length].append((parent_kind, relative))
+        layers[(depth, label)].start_parts[length].append((parent_kind, relative))  # type: ignore[arg-type]  # an array
     return layers
 
 
@@ -230,7 +239,7 @@ def _disagreeing_tokens(first: list, second: list) -> int:
     (every start, start + 1 and end) compares constant stretches."""
     cuts = sorted({point for start, end, _ in first + second for point in (start, start + 1, end)})
     wrong, i, j = 0, 0, 0
-    for left, right in zip(cuts, cuts[1:]):
+    for left, right in pairwise(cuts):
         while i < len(first) and first[i][1] <= left:
             i += 1
         while j < len(second) and second[j][1] <= left:
@@ -275,7 +284,8 @@ def _depth_count(forest: list[Node]) -> int:
     return 1 + max((node.depth for node in forest), default=-1)
 
 
-def nested_statistics(predictions, references, lengths, *, model="non_overlapping", levels=LEVELS) -> list[ChanceStatistics]:
+def nested_statistics(predictions, references, lengths, *, model="non_overlapping",
+                      levels=LEVELS) -> list[ChanceStatistics]:
     """Corpus statistics of every depth, ``[depth 0, depth 1, ...]`` (see the module docstring).
 
     ``predictions`` and ``references``: per sentence, lists of ``(start, end, label)`` token spans
@@ -292,7 +302,7 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
     totals = [ChanceStatistics() for _ in range(depth_count)]
     agreeing = [0] * (depth_count + 1)  # tokens of sentences with fewer depths: agreeing from that depth on
     with_matches = "entity" in levels
-    for n, forest_a, forest_b in zip(lengths, forests_a, forests_b):
+    for n, forest_a, forest_b in zip(lengths, forests_a, forests_b, strict=True):
         own = max(_depth_count(forest_a), _depth_count(forest_b))
         agreeing[own] += n
         if not own:
@@ -300,7 +310,8 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
         layers_a = _layers(forest_a, n, model, with_matches)
         layers_b = _layers(forest_b, n, model, with_matches)
         for depth in range(own):
-            totals[depth] = totals[depth] + _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, levels)
+            totals[depth] = totals[depth] + _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model,
+                                                            levels)
     tokens = 0
     for depth in range(depth_count):
         tokens += agreeing[depth]
@@ -327,7 +338,8 @@ def nested_chance_f1(
     return result
 
 
-def sample_nested_annotation(forest: list[Node], n: int, rng=None, model="non_overlapping") -> list[tuple[int, int, str, int]]:
+def sample_nested_annotation(forest: list[Node], n: int, rng=None,
+                             model="non_overlapping") -> list[tuple[int, int, str, int]]:
     """One draw of the nested random model: ``(start, end, label, depth)`` for every node, in order.
 
     Top-level spans of each label by ``sample_annotation`` in the sentence, then each parent's
@@ -343,7 +355,7 @@ def sample_nested_annotation(forest: list[Node], n: int, rng=None, model="non_ov
         region = n if parent is None else forest[parent].length
         offset = 0 if parent is None else placed[parent]
         starts = model.sample(region, [forest[i].length for i in members], rng)
-        for i, start in zip(members, starts):
+        for i, start in zip(members, starts, strict=True):
             placed[i] = offset + int(start)
     return [(placed[i], placed[i] + node.length, node.label, node.depth) for i, node in enumerate(forest)]
 

@@ -37,8 +37,14 @@ from numbers import Integral
 import numpy as np
 
 from .bootstrap_intervals import (
-    SCORES, check_confidence_level, check_resamples, intervals_out, percentile_interval, put_intervals,
-    sentence_arrays, supported_scores,
+    SCORES,
+    check_confidence_level,
+    check_resamples,
+    intervals_out,
+    percentile_interval,
+    put_intervals,
+    sentence_arrays,
+    supported_scores,
 )
 from .chance_corrected import zero_division_value
 
@@ -78,7 +84,8 @@ def _poisson_thresholds() -> tuple[int, ...]:
     exact integer."""
     high = sum(Fraction((-1) ** i, math.factorial(i)) for i in range(41))  # ends on a + term: above e**-1
     low = high - Fraction(1, math.factorial(41))  # one more (-) term: below e**-1
-    thresholds, cumulative, k = [], Fraction(0), 0
+    thresholds: list[int] = []
+    cumulative, k = Fraction(0), 0
     while True:
         cumulative += Fraction(1, math.factorial(k))
         nearest_low = math.floor(low * cumulative * _WORD + Fraction(1, 2))
@@ -109,7 +116,7 @@ def poisson_seed(random_state) -> int:
         return int(random_state.integers(0, 2**63)) * 2 + int(random_state.integers(0, 2))
     if isinstance(random_state, bool) or not isinstance(random_state, Integral):
         raise TypeError(f"random_state must be an int, a numpy Generator or None, got {random_state!r}")
-    if not 0 <= random_state < _WORD:
+    if not 0 <= int(random_state) < _WORD:
         raise ValueError(f"random_state must be an int in [0, 2**64), got {random_state}")
     return int(random_state)
 
@@ -121,7 +128,7 @@ def document_key(document_id, where: str = "document id") -> int:
         return int.from_bytes(digest, "little")
     if isinstance(document_id, bool) or not isinstance(document_id, Integral):
         raise TypeError(f"{where} must be an int or a str, got {document_id!r}")
-    if not -(1 << 63) <= document_id < _WORD:
+    if not -(1 << 63) <= int(document_id) < _WORD:
         raise ValueError(f"{where} must lie in [-2**63, 2**64), got {document_id}")
     return int(document_id) % _WORD
 
@@ -165,8 +172,8 @@ def limb_columns(values) -> dict[int, np.ndarray]:
         shifted = ((m >> (LIMB_BITS * piece)) & _MASK) << shift
         index += [base + piece, base + piece + 1]
         parts += [shifted & _MASK, shifted >> LIMB_BITS]
-    index, parts = np.stack(index, axis=1), np.stack(parts, axis=1)
-    return {int(j): np.where(index == j, parts, 0).sum(axis=1) for j in np.unique(index[parts != 0])}
+    at, limbs = np.stack(index, axis=1), np.stack(parts, axis=1)
+    return {int(j): np.where(at == j, limbs, 0).sum(axis=1) for j in np.unique(at[limbs != 0])}
 
 
 def limbs_value(limbs: dict[int, int]) -> float:
@@ -217,7 +224,7 @@ class PoissonSums:
     def options(self) -> dict:
         return {"seed": self.seed, "n_resamples": self.n_resamples, "levels": list(self.levels)}
 
-    def add_sentences(self, sentences, keys: np.ndarray) -> "PoissonSums":
+    def add_sentences(self, sentences, keys: np.ndarray) -> PoissonSums:
         """Add per-sentence statistics (``corpus_statistics(...)[1]``) whose documents have ``keys``."""
         keys = np.asarray(keys, dtype=np.uint64)
         if len(keys) != len(sentences):
@@ -239,23 +246,24 @@ class PoissonSums:
 
     def _add_chunk(self, level: str, types, values: np.ndarray, weights: np.ndarray) -> None:
         """``weights (B, c) x columns (c, K)`` in int64 (no BLAS, exact), scattered into the sums."""
-        layout, columns = [], []
+        layout: list[tuple[str, str, int | None]] = []
+        columns: list[np.ndarray] = []
         for t, name in enumerate(types):
             layout += [(name, "agreement", None), (name, "denominator", None)]
             columns += [values[:, t, 0].astype(np.int64), values[:, t, 2].astype(np.int64)]
-            for j, limb in limb_columns(values[:, t, 1]).items():
-                layout.append((name, "expected", j))
+            for place, limb in limb_columns(values[:, t, 1]).items():
+                layout.append((name, "expected", place))
                 columns.append(limb)
         products = np.matmul(weights, np.stack(columns, axis=1))
         sums = self.sums[level]
-        for (name, kind, j), column in zip(layout, products.T):
+        for (name, kind, j), column in zip(layout, products.T, strict=True):
             mine = sums.setdefault(name, _zero_sums(self.n_resamples))
             if j is None:
                 mine[kind] = mine[kind] + column
             else:
                 mine["expected"][j] = mine["expected"][j] + column if j in mine["expected"] else column.copy()
 
-    def __add__(self, other: "PoissonSums") -> "PoissonSums":
+    def __add__(self, other: PoissonSums) -> PoissonSums:
         if not isinstance(other, PoissonSums):
             return NotImplemented
         if self.options() != other.options():
@@ -279,7 +287,7 @@ class PoissonSums:
             raise ValueError(f"these sums were accumulated for levels {list(self.levels)}, not {level!r}")
         types = sorted(self.sums[level])
         out = np.zeros((self.n_resamples, len(types) + 1, 3))
-        overall_limbs = [{} for _ in range(self.n_resamples)]
+        overall_limbs: list[dict] = [{} for _ in range(self.n_resamples)]
         for t, name in enumerate(types):
             mine = self.sums[level][name]
             out[:, t, 0] = mine["agreement"].astype(float)
@@ -316,7 +324,7 @@ class PoissonSums:
                          for level, types in self.sums.items()}}
 
     @classmethod
-    def from_dict(cls, data) -> "PoissonSums":
+    def from_dict(cls, data) -> PoissonSums:
         """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
         if not isinstance(data, dict) or data.get("format") != SUMS_FORMAT:
             raise ValueError(f"not {SUMS_FORMAT} sums")
@@ -350,7 +358,7 @@ def _type_sums_from_dict(data, n_resamples: int, where: str) -> dict:
     if not isinstance(data, dict) or set(data) != {"agreement", "denominator", "expected"} \
             or not isinstance(data["expected"], dict):
         raise ValueError(f"{where} must hold agreement, denominator and expected (a dict of limbs)")
-    out = {kind: _int_column(data[kind], n_resamples, f"{where}.{kind}") for kind in ("agreement", "denominator")}
+    out: dict = {kind: _int_column(data[kind], n_resamples, f"{where}.{kind}") for kind in ("agreement", "denominator")}
     out["expected"] = {}
     for j, column in data["expected"].items():
         try:
@@ -382,6 +390,16 @@ def add_poisson_intervals(result: dict, sentences, level: str, zero_division, co
 
 
 __all__ = [
-    "POISSON_THRESHOLDS", "RESAMPLINGS", "PoissonSums", "add_poisson_intervals", "check_resampling", "document_key",
-    "document_keys", "LIMB_INDICES", "limb_columns", "limbs_value", "poisson_seed", "poisson_weights",
+    "LIMB_INDICES",
+    "POISSON_THRESHOLDS",
+    "RESAMPLINGS",
+    "PoissonSums",
+    "add_poisson_intervals",
+    "check_resampling",
+    "document_key",
+    "document_keys",
+    "limb_columns",
+    "limbs_value",
+    "poisson_seed",
+    "poisson_weights",
 ]

@@ -45,7 +45,7 @@ def _checked(n, lengths, model) -> tuple[RandomModel, int, tuple[int, ...]]:
     return model, n, tuple(checked)
 
 
-def coverage_probabilities(n: int, lengths, model="non_overlapping") -> np.ndarray:
+def coverage_probabilities(n: int, lengths: Iterable[int], model: str | RandomModel = "non_overlapping") -> np.ndarray:
     r"""Probability that each of the ``n`` tokens is covered by a random segment.
 
     Under the ``"overlapping"`` model a token can be covered twice, and the value is the expected
@@ -91,7 +91,8 @@ def coverage_probabilities(n: int, lengths, model="non_overlapping") -> np.ndarr
     return model.coverage(n, tuple(sorted(lengths))).copy()
 
 
-def start_probabilities(n: int, lengths, index: int, model="non_overlapping") -> np.ndarray:
+def start_probabilities(n: int, lengths: Iterable[int], index: int,
+                        model: str | RandomModel = "non_overlapping") -> np.ndarray:
     r"""Distribution of the 0-based start of segment ``index``: ``P(start = l)``, ``l = 0..n - a_i``.
 
     Parameters
@@ -141,7 +142,8 @@ def start_probabilities(n: int, lengths, index: int, model="non_overlapping") ->
     return model.start_distribution(n, tuple(sorted(others)), length).copy()
 
 
-def sample_annotation(n: int, lengths, rng=None, model="non_overlapping") -> np.ndarray:
+def sample_annotation(n: int, lengths: Iterable[int], rng: np.random.Generator | int | None = None,
+                      model: str | RandomModel = "non_overlapping") -> np.ndarray:
     """Start positions (0-based, in the order of ``lengths``) of one random annotation.
 
     Drawn uniformly from the model: non-overlapping placements as a uniform order of the segments
@@ -157,7 +159,8 @@ def sample_annotation(n: int, lengths, rng=None, model="non_overlapping") -> np.
     return model.sample(n, lengths, rng)
 
 
-def expected_overlap(n: int, lengths_a, lengths_b, model="non_overlapping") -> float:
+def expected_overlap(n: int, lengths_a: Iterable[int], lengths_b: Iterable[int],
+                     model: str | RandomModel = "non_overlapping") -> float:
     """Expected number of tokens covered by both annotators: ``sum_t c_a(t) c_b(t)`` (Prop. 1)."""
     model, n, lengths_a = _checked(n, lengths_a, model)
     _, _, lengths_b = _checked(n, lengths_b, model)

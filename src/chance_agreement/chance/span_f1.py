@@ -11,8 +11,8 @@ flat form: use ``nested_chance_f1`` (or the flat views ``outermost``/``innermost
 
 from __future__ import annotations
 
-from .corrected_f1 import chance_f1
 from ..spans.nested import check_lengths, tags_from_spans
+from .corrected_f1 import chance_f1
 
 
 def span_chance_f1(predictions, references, lengths, **kwargs) -> dict:

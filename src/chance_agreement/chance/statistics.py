@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._numerics.exact_sum import merge_exactly
-from .random_models import get_model
 from ..spans.validation import refuse_reserved_type
+from .random_models import get_model
 
 LEVELS = ("token", "entity")
 
@@ -67,22 +67,25 @@ class ChanceStatistics:
         vector = self.per_type[name]
         return [float(vector[EXPECTED_OVERLAP])], [float(vector[EXPECTED_MATCHES])]
 
-    def __add__(self, other: "ChanceStatistics") -> "ChanceStatistics":
+    def __add__(self, other: ChanceStatistics) -> ChanceStatistics:
         if not isinstance(other, ChanceStatistics):
             return NotImplemented
         model = _same(self.model, other.model, "model")
         levels = _same(self.levels, other.levels, "levels")
-        merged, partials = {}, {}
+        merged: dict[str, np.ndarray] = {}
+        partials: dict[str, tuple[list[float], list[float]]] = {}
         for name in list(self.per_type) + [n for n in other.per_type if n not in self.per_type]:
             if name in self.per_type and name in other.per_type:
                 vector = self.per_type[name] + other.per_type[name]
-                pairs = tuple(merge_exactly(mine, theirs) for mine, theirs in
-                              zip(self.exact_partials(name), other.exact_partials(name)))
+                (mine_overlap, mine_matches), (their_overlap, their_matches) = (self.exact_partials(name),
+                                                                                other.exact_partials(name))
+                pairs = (merge_exactly(mine_overlap, their_overlap), merge_exactly(mine_matches, their_matches))
                 vector[EXPECTED_OVERLAP], vector[EXPECTED_MATCHES] = math.fsum(pairs[0]), math.fsum(pairs[1])
             else:
                 source = self if name in self.per_type else other
                 vector = source.per_type[name].copy()
-                pairs = tuple(list(p) for p in source.exact_partials(name))
+                overlap, matches = source.exact_partials(name)
+                pairs = (list(overlap), list(matches))
             merged[name] = vector
             if any(len(p) > 1 for p in pairs):
                 partials[name] = pairs
@@ -91,7 +94,7 @@ class ChanceStatistics:
 
     def to_dict(self) -> dict:
         """Strict-JSON form (no NaN) that records its own model, levels and field order."""
-        out = {
+        out: dict = {
             "format": ROW_FORMAT,
             "model": self.model,
             "levels": list(self.levels) if self.levels is not None else None,
@@ -106,7 +109,7 @@ class ChanceStatistics:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ChanceStatistics":
+    def from_dict(cls, data: dict) -> ChanceStatistics:
         """Inverse of ``to_dict``; every part is checked (ValueError naming the problem)."""
         return _statistics_from_dict(data)
 
@@ -155,7 +158,8 @@ def _statistics_from_dict(data) -> ChanceStatistics:
         levels = tuple(level for level in LEVELS if level in levels)
     per_type_data = data["per_type"]
     if not isinstance(per_type_data, dict):
-        raise ValueError(f"per_type must be a dict of type -> {len(FIELDS)} numbers, got {type(per_type_data).__name__}")
+        raise ValueError(f"per_type must be a dict of type -> {len(FIELDS)} numbers, "
+                         f"got {type(per_type_data).__name__}")
     partials_data = data.get("partials", {})
     if not isinstance(partials_data, dict) or set(partials_data) - set(per_type_data):
         raise ValueError("partials must be a dict over the types of per_type")
@@ -164,15 +168,18 @@ def _statistics_from_dict(data) -> ChanceStatistics:
         if not isinstance(name, str) or not name:
             raise ValueError(f"entity type names must be non-empty strings, got {name!r}")
         if not isinstance(values, (list, tuple)) or len(values) != len(FIELDS):
-            raise ValueError(f"per_type[{name!r}] must be a list of {len(FIELDS)} numbers ({', '.join(FIELDS)}), got {values!r}")
+            raise ValueError(f"per_type[{name!r}] must be a list of {len(FIELDS)} numbers ({', '.join(FIELDS)}), got "
+                             f"{values!r}")
         vector = np.array([_expectation(v, f"per_type[{name!r}].{FIELDS[i]}") if i in EXPECTATIONS
-                           else _count(v, f"per_type[{name!r}].{FIELDS[i]}") for i, v in enumerate(values)], dtype=float)
+                           else _count(v, f"per_type[{name!r}].{FIELDS[i]}") for i, v in enumerate(values)],
+                          dtype=float)
         if name in partials_data:
             pair = partials_data[name]
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(p, (list, tuple)) for p in pair):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(p, (list, tuple))
+                                                                                for p in pair):
                 raise ValueError(f"partials[{name!r}] must be two lists of numbers")
             pair = tuple([_finite(v, f"partials[{name!r}]") for v in p] for p in pair)
-            for index, part in zip(EXPECTATIONS, pair):
+            for index, part in zip(EXPECTATIONS, pair, strict=True):
                 if math.fsum(part) != vector[index]:
                     raise ValueError(f"partials[{name!r}] do not add up to per_type[{name!r}].{FIELDS[index]}")
             partials[name] = pair
@@ -234,7 +241,8 @@ def f1_terms(values: np.ndarray, level: str) -> tuple:
     """
     if level == "token":
         return 2 * values[..., OVERLAP], 2 * values[..., EXPECTED_OVERLAP], values[..., ANNOTATED_TOKENS]
-    return 2 * values[..., TRUE_POSITIVES], 2 * values[..., EXPECTED_MATCHES], values[..., PREDICTED] + values[..., ACTUAL]
+    return (2 * values[..., TRUE_POSITIVES], 2 * values[..., EXPECTED_MATCHES],
+            values[..., PREDICTED] + values[..., ACTUAL])
 
 
 __all__ = ["ACTUAL", "ANNOTATED_TOKENS", "EXPECTATIONS", "EXPECTED_MATCHES", "EXPECTED_OVERLAP", "FIELDS", "LEVELS",

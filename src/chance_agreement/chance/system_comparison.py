@@ -24,6 +24,7 @@ import warnings
 
 import numpy as np
 
+from .._numerics.exact_sum import ordered_matmul
 from .bootstrap_intervals import (
     DEFAULT_RESAMPLES,
     check_confidence_level,
@@ -37,7 +38,6 @@ from .bootstrap_intervals import (
 from .chance_corrected import UndefinedMetricWarning, zero_division_value
 from .corrected_f1 import corpus_statistics
 from .statistics import LEVELS, ChanceStatistics
-from .._numerics.exact_sum import ordered_matmul
 
 COMPARED = ("corrected_f1", "observed_f1")
 # |D*| >= |D| up to rounding: a permutation that reproduces D must count
@@ -50,7 +50,7 @@ def _overall_rows(sentences: list[ChanceStatistics], level: str) -> np.ndarray:
 
 
 def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations: int, rng: np.random.Generator,
-                         zero_division=0) -> dict[str, float]:
+                         zero_division=0) -> dict[str, float | None]:
     """Two-sided approximate-randomization p-values of the differences in ``COMPARED``."""
     observed = {score: supported_scores(rows_a.sum(axis=0), zero_division)[score]
                 - supported_scores(rows_b.sum(axis=0), zero_division)[score] for score in COMPARED}
@@ -59,7 +59,7 @@ def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations:
     sums_a = rows_a.sum(axis=0) + shift
     sums_b = rows_b.sum(axis=0) - shift
     scores_a, scores_b = supported_scores(sums_a, zero_division), supported_scores(sums_b, zero_division)
-    out = {}
+    out: dict[str, float | None] = {}
     for score in COMPARED:
         differences = scores_a[score] - scores_b[score]
         if np.isnan(observed[score]) or np.isnan(differences).any():
@@ -85,7 +85,8 @@ def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[Ch
     zero_division_value(zero_division)
     rng = make_rng(random_state)
     rows_a, rows_b = _overall_rows(sentences_a, level), _overall_rows(sentences_b, level)
-    point_a, point_b = supported_scores(rows_a.sum(axis=0), zero_division), supported_scores(rows_b.sum(axis=0), zero_division)
+    point_a, point_b = (supported_scores(rows_a.sum(axis=0), zero_division),
+                        supported_scores(rows_b.sum(axis=0), zero_division))
     weights = resample_counts(rng, len(sentences_a), n_resamples)
     boot_a = supported_scores(ordered_matmul(weights, rows_a), zero_division)
     boot_b = supported_scores(ordered_matmul(weights, rows_b), zero_division)
@@ -95,7 +96,8 @@ def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[Ch
         differences = boot_a[score] - boot_b[score]
         if np.isnan(differences).any() or np.isnan(point_a[score] - point_b[score]) or p_values[score] is None:
             warnings.warn(f"no {score} comparison: chance F1 is 1 or more in the point estimates or some resamples, "
-                          "where corrected F1 is not supported by the random model", UndefinedMetricWarning, stacklevel=2)
+                          "where corrected F1 is not supported by the random model", UndefinedMetricWarning,
+                          stacklevel=2)
             result.update(dict.fromkeys((f"{score}_a", f"{score}_b", f"{score}_difference", f"{score}_difference_ci",
                                          f"{score}_p_value")))
             continue

@@ -25,14 +25,22 @@ from __future__ import annotations
 
 import functools
 import itertools
-from .chance_corrected import zero_division_value
-from .corrected_f1 import (
-    chance_scores, corpus_statistics, corpus_total, pooled_scores, sentence_scores, span_array_total,
-)
-from .statistics import LEVELS, ChanceStatistics
-from .random_models import get_model
+from collections.abc import Sequence
+from typing import Any, Literal
+
 from ..spans.tags import effective_scheme, pair_span_arrays, shared_span_arrays, spans_from_tags
 from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
+from .chance_corrected import zero_division_value
+from .corrected_f1 import (
+    chance_scores,
+    corpus_statistics,
+    corpus_total,
+    pooled_scores,
+    sentence_scores,
+    span_array_total,
+)
+from .random_models import RandomModel, get_model
+from .statistics import LEVELS, ChanceStatistics
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
@@ -47,10 +55,12 @@ def _check_annotations(annotations, names, function: str):
     else:
         names = [str(name) for name in names]
         if len(names) != m or len(set(names)) != m:
-            raise ValueError(problem(function, "names", f"must be {m} distinct names, one per annotator, got {names!r}"))
+            raise ValueError(problem(function, "names",
+                                     f"must be {m} distinct names, one per annotator, got {names!r}"))
     lengths = [len(next((tags for tags in row if tags is not None), ())) for row in rows]
     if not any(lengths):
-        raise ValueError(problem(function, "annotations", "empty input: every sentence has zero tokens or no annotator"))
+        raise ValueError(problem(function, "annotations",
+                                 "empty input: every sentence has zero tokens or no annotator"))
     return [[row[a] for row in rows] for a in range(m)], names, lengths
 
 
@@ -81,9 +91,9 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     chunked = _chunked_once(annotations, names, suffix, check) if not keep and mode is None else None
     if chunked is None:
         check()
-    by_sentence = [[] for _ in lengths] if sentences is not None else None
+    by_sentence: list[list[ChanceStatistics]] | None = [[] for _ in lengths] if sentences is not None else None
     options = dict(scheme=resolved, mode=mode, suffix=suffix, model=model, levels=(level,))
-    totals = {}
+    totals: dict[tuple[int, int], ChanceStatistics | None] = {}
     for i, j in itertools.combinations(range(m), 2) if pairs is None else pairs:
         if chunked is not None:  # every annotator on every sentence, each chunked once for all pairs
             totals[i, j] = span_array_total(*pair_span_arrays(chunked[j], chunked[i], suffix), annotations[i],
@@ -97,10 +107,11 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
         totals[i, j], per_sentence = corpus_statistics(predictions, references, **options) if shared else (None, [])
         if pair_sentences is not None:
             pair_sentences[i, j] = [ChanceStatistics()] * len(lengths)
-            for s, stats in zip(shared, per_sentence):
+            for s, stats in zip(shared, per_sentence, strict=True):
                 pair_sentences[i, j][s] = stats
-        for s, stats in zip(shared, per_sentence if by_sentence is not None else ()):
-            by_sentence[s].append(stats)
+        if by_sentence is not None:
+            for s, stats in zip(shared, per_sentence, strict=True):
+                by_sentence[s].append(stats)
     if by_sentence is not None:
         sentences.extend(sum(parts, ChanceStatistics()) for parts in by_sentence)
     return names, totals
@@ -136,8 +147,11 @@ def _pooled(pair_totals) -> ChanceStatistics | None:
     return sum(met, ChanceStatistics()) if met else None
 
 
-def team_chance_f1(annotations, *, names=None, level="token", model="non_overlapping", suffix=False,
-                   scheme=None, mode=None, zero_division="warn", return_sentence_scores=False) -> dict:
+def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, names: Sequence[str] | None = None,
+                   level: str = "token", model: str | RandomModel = "non_overlapping", suffix: bool = False,
+                   scheme: str | type | None = None, mode: str | None = None,
+                   zero_division: Literal["warn"] | float = "warn",
+                   return_sentence_scores: bool = False) -> dict[str, Any]:
     r"""Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
 
     Parameters
@@ -208,7 +222,7 @@ def team_chance_f1(annotations, *, names=None, level="token", model="non_overlap
     {'ann': 0.7246, 'bob': 0.7246, 'cy': 0.5714}
     """
     zero_division_value(zero_division)
-    sentences = [] if return_sentence_scores else None
+    sentences: list | None = [] if return_sentence_scores else None
     names, pairs = team_statistics(annotations, names=names, level=level, model=model, suffix=suffix,
                                    scheme=scheme, mode=mode, sentences=sentences, function="team_chance_f1")
     result = team_scores(names, pairs, level, zero_division)
@@ -261,7 +275,8 @@ def team_scores(names, pairs: dict, level: str = "token", zero_division="warn") 
     per_annotator = {}
     for a, name in enumerate(names):
         pooled = _pooled(totals for pair, totals in pairs.items() if a in pair)
-        per_annotator[name] = None if pooled is None else pooled_scores(pooled, level, zero_division, f"annotator {name}")
+        per_annotator[name] = None if pooled is None else pooled_scores(pooled, level, zero_division,
+                                                                        f"annotator {name}")
     result["per_annotator"] = per_annotator
     matrices = {key: [[None] * m for _ in range(m)] for key in SCORES}
     for (i, j), totals in pairs.items():

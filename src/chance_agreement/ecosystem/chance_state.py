@@ -49,9 +49,9 @@ import numpy as np
 
 from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, put_intervals
 from ..chance.corrected_f1 import corpus_statistics, corpus_total, scores_from_statistics
-from ..chance.statistics import LEVELS, ChanceStatistics
-from ..chance.random_models import RandomModel, get_model
 from ..chance.poisson_bootstrap import PoissonSums, check_resampling, document_keys, poisson_seed
+from ..chance.random_models import RandomModel, get_model
+from ..chance.statistics import LEVELS, ChanceStatistics
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, contingency
 from ..spans.tags import resolve_scheme
@@ -61,8 +61,8 @@ OLD_FORMATS = ("chance_agreement.ChanceF1State/1",)  # read: options without the
 MODES = (None, "default", "strict")
 CONTINGENCY_VIEWS = ("all", "entities", "grouped")  # agreement_report's views that need no markables
 BASIC_OPTIONS = ("level", "model", "scheme", "mode", "suffix")
-OPTIONS = BASIC_OPTIONS + ("levels", "confidence_level", "n_resamples", "random_state", "resampling",
-                           "contingency_views")
+OPTIONS = (*BASIC_OPTIONS, "levels", "confidence_level", "n_resamples", "random_state", "resampling",
+           "contingency_views")
 
 
 def _scheme_name(scheme) -> str | None:
@@ -140,7 +140,8 @@ class ChanceF1State:
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
-    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
+    ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
     >>> first, second = ChanceF1State(), ChanceF1State()
     >>> _ = first.update(predictions[:1], references[:1])
     >>> _ = second.update(predictions[1:], references[1:])
@@ -208,7 +209,7 @@ class ChanceF1State:
     def _tag_options(self) -> dict:
         return {"scheme": self.scheme, "mode": self.mode, "suffix": self.suffix}
 
-    def update(self, predictions, references, *, document_ids=None) -> "ChanceF1State":
+    def update(self, predictions, references, *, document_ids=None) -> ChanceF1State:
         """Add a batch of sentences (tag sequences, as ``chance_f1`` takes them); returns ``self``.
 
         ``document_ids`` (one int or str per sentence) choose the Poisson bootstrap's weights;
@@ -240,7 +241,7 @@ class ChanceF1State:
         self.sentences += len(references)
         return self
 
-    def merge(self, other: "ChanceF1State") -> "ChanceF1State":
+    def merge(self, other: ChanceF1State) -> ChanceF1State:
         """A new state holding the exact sum of two states of the same options."""
         if not isinstance(other, ChanceF1State):
             raise ValueError(f"can merge only ChanceF1State, got {type(other).__name__}")
@@ -300,7 +301,7 @@ class ChanceF1State:
         return json.dumps(self.to_dict(), allow_nan=False, sort_keys=True)
 
     @classmethod
-    def from_dict(cls, data) -> "ChanceF1State":
+    def from_dict(cls, data) -> ChanceF1State:
         """Inverse of ``to_dict``; every part is checked (ValueError naming the problem, also for
         parts of the wrong kind or size that a check did not foresee)."""
         try:
@@ -309,7 +310,7 @@ class ChanceF1State:
             raise ValueError(f"not a valid {STATE_FORMAT} state ({type(error).__name__}: {error})") from None
 
     @classmethod
-    def _from_checked_dict(cls, data) -> "ChanceF1State":
+    def _from_checked_dict(cls, data) -> ChanceF1State:
         old = _check_format(data)
         sentences = data["sentences"]
         if isinstance(sentences, bool) or not isinstance(sentences, int) or sentences < 0:
@@ -328,7 +329,7 @@ class ChanceF1State:
         return state
 
     @classmethod
-    def from_json(cls, text) -> "ChanceF1State":
+    def from_json(cls, text) -> ChanceF1State:
         return cls.from_dict(strict_json(text, "state"))
 
     def _check_parts_match_options(self) -> None:
@@ -385,13 +386,14 @@ class _Table:
     counts: Counter = field(default_factory=Counter)
 
     @classmethod
-    def of(cls, view: str, table: np.ndarray, categories: list[str]) -> "_Table":
+    def of(cls, view: str, table: np.ndarray, categories: list[str]) -> _Table:
         rows, columns = np.nonzero(table)
         return cls(view, list(categories), Counter({(categories[r], categories[c]): int(table[r, c])
-                                              for r, c in zip(rows.tolist(), columns.tolist())}))
+                                              for r, c in zip(rows.tolist(), columns.tolist(), strict=True)}))
 
-    def __add__(self, other: "_Table") -> "_Table":
-        return _Table(self.view, _merged_categories(self.view, self.categories, other.categories), self.counts + other.counts)
+    def __add__(self, other: _Table) -> _Table:
+        return _Table(self.view, _merged_categories(self.view, self.categories, other.categories),
+                      self.counts + other.counts)
 
     def array(self) -> tuple[np.ndarray, list[str]]:
         index = {name: i for i, name in enumerate(self.categories)}
@@ -404,11 +406,11 @@ class _Table:
         return {"categories": list(self.categories), "counts": [[r, p, n] for (r, p), n in sorted(self.counts.items())]}
 
     @classmethod
-    def from_dict(cls, data, view: str) -> "_Table":
+    def from_dict(cls, data, view: str) -> _Table:
         if not isinstance(data, dict) or set(data) != {"categories", "counts"} or not isinstance(data["counts"], list) \
                 or not isinstance(data["categories"], list) or not all(isinstance(c, str) for c in data["categories"]):
             raise ValueError(f"contingency[{view!r}] must hold categories (strings) and counts")
-        counts = Counter()
+        counts: Counter = Counter()
         for row in data["counts"]:
             if not (isinstance(row, list) and len(row) == 3 and all(x in data["categories"] for x in row[:2])
                     and type(row[2]) is int and row[2] > 0 and (row[0], row[1]) not in counts):
@@ -424,7 +426,7 @@ def _merged_categories(view: str, first: list[str], second: list[str]) -> list[s
     if view == "grouped" or not first or not second:
         return list(first or second)
     types = sorted((set(first) | set(second)) - {NOTHING})
-    return types + [NOTHING] if view == "all" else types
+    return [*types, NOTHING] if view == "all" else types
 
 
 def _reject_constant(name: str):

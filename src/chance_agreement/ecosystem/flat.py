@@ -37,7 +37,7 @@ def _scalar(value):
         return float(value) if value.ndim == 0 and np.issubdtype(value.dtype, np.number) else None
     if isinstance(value, (np.generic, Number)) and not isinstance(value, complex):
         try:
-            return float(value)
+            return float(value)  # type: ignore[arg-type]  # a Number that is not a float raises, caught here
         except (TypeError, ValueError):
             return None
     return None

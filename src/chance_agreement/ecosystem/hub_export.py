@@ -6,8 +6,8 @@ and app.py (the module folder's own Gradio page, ``space_app``: paste or upload 
 the scores; not evaluate's widget, which current Gradio cannot run); and the package's wheel, which
 requirements.txt installs (``--find-links .``), so the Space builds with nothing but its own files
 and the public package index. requirements.txt pins ``gradio==GRADIO_VERSION``, the version the
-cards' ``sdk_version`` names and CI drives in Chromium (.ci/check_install.sh). Scripts and cards come from the installed package or the clone
-(``module_paths``), or from ``--source`` (a clone).
+cards' ``sdk_version`` names and CI drives in Chromium (.ci/check_install.sh). Scripts and cards come from the installed
+package or the clone (``module_paths``), or from ``--source`` (a clone).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from pathlib import Path
 
 from .module_paths import CARDS_FOLDER, METRICS, MetricModule, cards_path, module_path
 from .wheel_file import DISTRIBUTION, build_wheel
-
 
 # The Gradio release the Spaces run: the cards' sdk_version, pinned in requirements.txt, tested by CI.
 GRADIO_VERSION = "6.31.0"

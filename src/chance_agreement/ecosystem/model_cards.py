@@ -93,7 +93,8 @@ def model_card(system: str, scores: dict, metric_args: dict, dataset_type: str =
     lines = [f"# {system}", "",
              f"Scores on {dataset_name}" + (f" ({dataset_split} split)" if dataset_split else "")
              + f", {level} level, from the `{METRIC_TYPE}` metric (chance-agreement):", ""]
-    lines += [f"- {metric_name(score, level)}: " + ("undefined" if scores[score] is None else f"{float(scores[score]):.4f}")
+    lines += [f"- {metric_name(score, level)}: " + ("undefined" if scores[score] is None
+                                                    else f"{float(scores[score]):.4f}")
               for score in SCORES]
     if scores["corrected_f1"] is None:
         lines += ["", "Corrected F1 is undefined here: chance F1 is 1, so there is no room for agreement "
@@ -164,7 +165,8 @@ def _targets(items: dict, folder, relative: str, force: bool) -> dict:
     whose folder names are the same (after ``_safe``, ignoring case, as on case-insensitive file
     systems), and a file already there unless ``force``."""
     root = _root(folder)
-    targets, seen = {}, {}
+    targets: dict = {}
+    seen: dict = {}
     for system in items:
         safe = _safe(system)
         if safe.casefold() in seen:
@@ -215,6 +217,19 @@ def write_model_repos(cards: dict, entries: dict, folder, file_name: str, *, for
     return _write(cards, readmes, str) + _write(entries, results, eval_results_yaml)
 
 
-__all__ = ["METRIC_TYPE", "SCORES", "TASK_TYPE", "eval_result_entries", "eval_results", "eval_results_name",
-           "eval_results_yaml", "metric_name", "model_card", "task_id", "write_eval_results", "write_model_cards",
-           "check_model_repos", "write_model_repos"]
+__all__ = [
+    "METRIC_TYPE",
+    "SCORES",
+    "TASK_TYPE",
+    "check_model_repos",
+    "eval_result_entries",
+    "eval_results",
+    "eval_results_name",
+    "eval_results_yaml",
+    "metric_name",
+    "model_card",
+    "task_id",
+    "write_eval_results",
+    "write_model_cards",
+    "write_model_repos",
+]

@@ -8,17 +8,19 @@ that computes it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
+from ..chance.nested_f1 import nested_chance_f1
+from ..chance.span_f1 import span_chance_f1
+from ..chance.team_f1 import as_items, by_item, team_chance_f1
 from ..reliability.agreement_coefficients import plain
 from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_rater_tags import multi_rater_report
 from ..reliability.segmentation import segmentation_alpha
 from ..reliability.table_inference import agreement_report_with_intervals
-from ..chance.nested_f1 import nested_chance_f1
-from ..chance.span_f1 import span_chance_f1
-from ..chance.team_f1 import as_items, by_item, team_chance_f1
 from ..spans.validation import TagTypeError, describe_value
 from .flat import flatten
 
@@ -87,14 +89,16 @@ def chance_f1_configuration(config_name, *, predictions=None, references=None, a
             raise ValueError("sample_weight is not used by the 'multi' configuration")
         if confidence_level is not None or document_ids is not None:
             raise ValueError("confidence_level and document_ids are not available in the 'multi' configuration")
-        return team_chance_f1(as_items(annotations), names=names, **options)  # one row per sentence: the features say so
+        # one row per sentence: the features say so
+        return team_chance_f1(as_items(annotations), names=names, **options)
     if form == "spans":
         if lengths is None:
             raise ValueError(f"the {config_name!r} configuration needs lengths= (tokens per sentence)")
         if config_name == "spans":
             return span_chance_f1(predictions, references, lengths, sample_weight=sample_weight, **options, **intervals)
         unavailable = [name for name in ("suffix", "scheme", "mode", "return_sentence_scores") if options.get(name)]
-        unavailable += [name for name, value in (("confidence_level", confidence_level), ("sample_weight", sample_weight),
+        unavailable += [name for name, value in (("confidence_level", confidence_level),
+                                                 ("sample_weight", sample_weight),
                                                  ("document_ids", document_ids)) if value is not None]
         if unavailable:
             raise ValueError(f"{', '.join(unavailable)} not available in the 'nested_spans' configuration")
@@ -140,27 +144,27 @@ def _walk(value, feature, role: str, path: list) -> None:
             raise TagTypeError(f"{_place(role, path)}: {problem}")
     elif kind in ("List", "Sequence") and not isinstance(value, (str, bytes, dict)):
         inner = feature.feature
-        if getattr(inner, "_type", None) == "Value" and inner.dtype == "string" and isinstance(value, list):
-            if set(map(type, value)) <= {str}:  # the common case, without a Python step per tag
-                return
+        if (getattr(inner, "_type", None) == "Value" and inner.dtype == "string" and isinstance(value, list)
+                and set(map(type, value)) <= {str}):  # the common case, without a Python step per tag
+            return
         for index, item in enumerate(value):
-            _walk(item, inner, role, path + [index])
+            _walk(item, inner, role, [*path, index])
     elif isinstance(feature, dict) and isinstance(value, dict):
         for key, inner in feature.items():
-            _walk(value.get(key), inner, role, path + [key])
+            _walk(value.get(key), inner, role, [*path, key])
 
 
 def _one_kind(value, role: str) -> None:
     """For a module that takes labels as strings or as numbers: refuse a mix, naming the first
     leaf whose kind differs from the first one's (datasets would quote or convert it)."""
     first = None
-    stack = [(value, [])]
+    stack: list[tuple[object, list]] = [(value, [])]
     while stack:
         item, path = stack.pop()
         if item is None:
             continue
         if isinstance(item, (list, tuple, np.ndarray)):
-            stack.extend((item[index], path + [index]) for index in reversed(range(len(item))))
+            stack.extend((item[index], [*path, index]) for index in reversed(range(len(item))))
             continue
         kind = "a string" if isinstance(item, str) else "a number" if _is_number(item) else None
         if kind is None:
@@ -200,14 +204,16 @@ class CheckedInputs:
     """Mixin for the metric scripts (before ``evaluate.Metric``): ``add_batch``, ``add`` and so
     ``compute`` refuse what datasets would silently change (:func:`check_module_inputs`)."""
 
+    features: Any  # evaluate.Metric's
+
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """As ``evaluate.Metric.add_batch``, refusing input datasets would change."""
         inputs = {"predictions": predictions, "references": references, **kwargs}
         check_module_inputs(inputs, self.features)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
+        return super().add_batch(predictions=predictions, references=references, **kwargs)  # type: ignore[misc]
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """As ``evaluate.Metric.add``, refusing input datasets would change."""
         example = {"predictions": prediction, "references": reference, **kwargs}
         check_module_inputs(example, self.features, rows=False)
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+        return super().add(prediction=prediction, reference=reference, **kwargs)  # type: ignore[misc]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Union
 
-Content = Union[str, bytes, Callable]
+Content = str | bytes | Callable
 
 
 def temporary_name(target: Path) -> Path:
@@ -73,4 +73,4 @@ def write_file(path, content: Content) -> Path:
     return target
 
 
-__all__ = ["write_file", "temporary_name"]
+__all__ = ["temporary_name", "write_file"]

@@ -12,9 +12,9 @@ aggregation API (``Dataset.aggregate`` with an ``AggregateFnV2``), the same numb
 
 Each batch of rows becomes one ``ChanceF1State`` in a worker (``map_batches``, ``batch_size`` rows
 at a time, streamed), carried as its strict JSON; Ray's aggregation (``ChanceF1Aggregation``)
-merges them: ``aggregate_block`` the states of one block, ``combine`` two accumulators. Counts are integers, expectations exact sums and the
-Poisson bootstrap's sums exact integers (``chance.poisson_bootstrap``), so every number is
-bit-identical to ``chance_f1`` on the collected rows, whatever the number of blocks or workers and
+merges them: ``aggregate_block`` the states of one block, ``combine`` two accumulators. Counts are integers,
+expectations exact sums and the Poisson bootstrap's sums exact integers (``chance.poisson_bootstrap``), so every number
+is bit-identical to ``chance_f1`` on the collected rows, whatever the number of blocks or workers and
 the order Ray combines them in. Memory per worker holds one batch and one state (whose size
 depends on the entity types and resamples, never on the rows). (The states are computed in
 ``map_batches`` rather than in ``aggregate_block`` itself because Ray's shuffle map stage gathers

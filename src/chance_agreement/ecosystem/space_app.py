@@ -23,8 +23,8 @@ import warnings
 from pathlib import Path
 
 from ..chance.corrected_f1 import chance_f1
-from ..chance.statistics import LEVELS
 from ..chance.random_models import model_names
+from ..chance.statistics import LEVELS
 from ..noise.noise_model import noise_report
 from ..reliability.agreement_coefficients import agreement_report
 from ..spans.conll import check_same_tokens, read_column_file

@@ -34,12 +34,13 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Callable, Sequence
+from types import FrameType
 
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
-from ..reliability.agreement_coefficients import agreement_report
 from ..noise.noise_model import noise_report
+from ..reliability.agreement_coefficients import agreement_report
 from .chance_state import ChanceF1State
 from .flat import flatten
 
@@ -154,9 +155,11 @@ def _predicted_ids(predictions, labels: np.ndarray, classes: int, first: int) ->
         return predictions.argmax(axis=-1)
     if predictions.ndim == 2:
         if predictions.shape != labels.shape:
-            raise ValueError(f"predicted ids of shape {predictions.shape} do not match label_ids of shape {labels.shape}")
+            raise ValueError(f"predicted ids of shape {predictions.shape} do not match label_ids of shape "
+                             f"{labels.shape}")
         return predictions
-    raise ValueError(f"predictions must be logits (batch, length, labels) or ids (batch, length), got {predictions.shape}")
+    raise ValueError("predictions must be logits (batch, length, labels) or ids (batch, length), got "
+                     f"{predictions.shape}")
 
 
 def _batch_tags(predictions, label_ids, label_list: Sequence[str], first: int = 0):
@@ -179,10 +182,10 @@ def _batch_tags(predictions, label_ids, label_list: Sequence[str], first: int = 
             raise ValueError(f"{name}: id {int(ids[row, column])} at sequence {first + row}, position {column} is "
                              f"outside label_list (0..{len(label_list) - 1}) and is not {IGNORE_INDEX}")
     predicted_tags, reference_tags = [], []
-    for row in np.flatnonzero(keep.any(axis=1)):
-        mask = keep[row]
-        predicted_tags.append([label_list[i] for i in predicted_ids[row][mask]])
-        reference_tags.append([label_list[i] for i in labels[row][mask]])
+    for sequence in np.flatnonzero(keep.any(axis=1)):
+        mask = keep[sequence]
+        predicted_tags.append([label_list[i] for i in predicted_ids[sequence][mask]])
+        reference_tags.append([label_list[i] for i in labels[sequence][mask]])
     return predicted_tags, reference_tags
 
 
@@ -214,7 +217,7 @@ def _prediction_parts(eval_prediction):
 def _first_step_of_a_trainer_loop() -> bool:
     """True when called (through this module) from the first step of Trainer's evaluation loop,
     whose ``for step, inputs in enumerate(dataloader)`` holds ``step``."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_globals.get("__name__") == __name__:
         frame = frame.f_back
     return frame is not None and frame.f_code.co_name == _LOOP and frame.f_locals.get("step") == 0
@@ -267,13 +270,13 @@ class TrainerMetrics:
 
     def _add_batch(self, predictions, label_ids, compute_result: bool) -> dict[str, float]:
         predicted_tags, reference_tags = _batch_tags(predictions, label_ids, self.label_list, self._sequences)
-        self._state.update(predicted_tags, reference_tags)
+        self._state.update(predicted_tags, reference_tags)  # type: ignore[union-attr]  # made by __call__
         self._sequences += len(label_ids)
         if not compute_result:
             return {}
-        if self._state.sentences == 0:
+        if self._state.sentences == 0:  # type: ignore[union-attr]
             raise ValueError(f"every position is labelled {IGNORE_INDEX}: nothing to evaluate")
-        result = self._state.result(zero_division=self._state_options.get("zero_division", "warn"))
+        result = self._state.result(zero_division=self._state_options.get("zero_division", "warn"))  # type: ignore[union-attr]
         self.reset()
         return self._finish(result)
 
@@ -309,11 +312,13 @@ def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **c
     ``metric``: a name in ``METRICS`` (``"chance_f1"``; ``"coefficients"``: ``agreement_report``;
     ``"noise"``: ``noise_report``). ``compute_kwargs`` go to that function (e.g. ``level="entity"``,
     ``zero_division=0``); an option the metric does not take is a ValueError here, when the
-    function is built (``check_options``), not after the first evaluation loop. With ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"``
-    works (its statistics add up; the others' need every sentence) and its options ``level``,
-    ``model``, ``scheme``, ``mode``, ``suffix``, ``zero_division`` (strict mode with an explicit
-    ``scheme``), and intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``,
-    an int ``random_state``): the same as the concatenating mode's, bit for bit. Bad label ids or shapes raise ValueError when the function is called.
+    function is built (``check_options``), not after the first evaluation loop. With
+    ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"`` works (its statistics add
+    up; the others' need every sentence) and its options ``level``, ``model``, ``scheme``,
+    ``mode``, ``suffix``, ``zero_division`` (strict mode with an explicit ``scheme``), and
+    intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``, an int
+    ``random_state``): the same as the concatenating mode's, bit for bit. Bad label ids or shapes
+    raise ValueError when the function is called.
     """
     label_list = _check_label_list(label_list)
     function, prefix = _metric_function(metric)
@@ -352,4 +357,11 @@ def module_metrics_fn(module, label_list: Sequence[str], **compute_kwargs) -> Tr
                           flatten, state_options=state_options, refusal=refusal)
 
 
-__all__ = ["METRICS", "TrainerMetrics", "check_options", "compute_metrics_fn", "module_metrics_fn", "tags_from_predictions"]
+__all__ = [
+    "METRICS",
+    "TrainerMetrics",
+    "check_options",
+    "compute_metrics_fn",
+    "module_metrics_fn",
+    "tags_from_predictions",
+]

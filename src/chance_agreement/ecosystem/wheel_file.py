@@ -49,7 +49,7 @@ def _wheel_from_clone(target: Path) -> Path:
         out = Path(scratch) / "wheel"
         command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(copy)]
         # the environment's setuptools first (no download); if too old, pip's isolated build
-        done = subprocess.run(command[:5] + ["--no-build-isolation"] + command[5:], capture_output=True, text=True)
+        done = subprocess.run([*command[:5], "--no-build-isolation", *command[5:]], capture_output=True, text=True)
         if done.returncode != 0:
             done = subprocess.run(command, capture_output=True, text=True)
         wheels = sorted(out.glob("*.whl"))

@@ -27,9 +27,9 @@ def instance_labels(spans, lengths, unit: str) -> list[tuple]:
 
     rows: list[tuple] = []
     if unit == "token":
-        for item_spans, length in zip(spans, lengths):
+        for item_spans, length in zip(spans, lengths, strict=True):
             columns = [token_categories(annotator_spans, length) for annotator_spans in item_spans]
-            rows.extend(zip(*columns))
+            rows.extend(zip(*columns, strict=True))
         return rows
     if unit == "entity":
         for item_spans in spans:

@@ -32,13 +32,13 @@ from __future__ import annotations
 
 import math
 import warnings
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
-from .._numerics.portable_math import betainc, betaln, exp, log, log1p, ndtri
 
+from .._numerics.portable_math import betainc, betaln, exp, log, log1p, ndtri
 from ..reliability.multi_annotator import fleiss_kappa
 from ..spans.tags import corpus_spans, effective_scheme, paired_spans
 from ..spans.validation import check_annotations, problem
@@ -114,10 +114,7 @@ def _window(d: int, K: int, log_p: float) -> tuple[int, int]:
     """Smallest range [lo, hi] in [0, K] holding every weight within exp(-80) of the largest."""
     # w_{j+1}/w_j = p (j + d + 1)/(j + 1) decreases in j, so the weights are unimodal
     p = exp(log_p)
-    if p * (d + 1) <= 1.0:
-        mode = 0
-    else:
-        mode = min(K, math.floor((p * (d + 1) - 1.0) / (1.0 - p)) + 1)
+    mode = 0 if p * (d + 1) <= 1.0 else min(K, math.floor((p * (d + 1) - 1.0) / (1.0 - p)) + 1)
     top = float(_log_weights(mode, d, log_p))
     floor_ = top - _LOG_CUTOFF
 
@@ -380,7 +377,7 @@ def _label_rows(labels, name: str) -> list[list]:
     return rows
 
 
-def _category_counts(rows: list[list]) -> np.ndarray:
+def _category_counts(rows: Sequence[Sequence]) -> np.ndarray:
     """annotators x categories: how many of ``rows`` each annotator put in each category."""
     categories = {label: c for c, label in enumerate(sorted({x for r in rows for x in r}, key=repr))}
     codes = np.array([[categories[x] for x in row] for row in rows])  # items x annotators
@@ -389,12 +386,12 @@ def _category_counts(rows: list[list]) -> np.ndarray:
     return counts
 
 
-def _agreement_probability(rows: list[list]) -> float:
+def _agreement_probability(rows: Sequence[Sequence]) -> float:
     proportions = _category_counts(rows) / len(rows)  # annotator j's category proportions, footnote 3
     return float(np.sum(np.prod(proportions, axis=0)))
 
 
-def _pooled_agreement_probability(rows: list[list]) -> float:
+def _pooled_agreement_probability(rows: Sequence[Sequence]) -> float:
     counts = _category_counts(rows)
     k = counts.shape[0]
     pooled = counts.sum(axis=0) / (len(rows) * k)  # exact integer sums, one division
@@ -678,7 +675,8 @@ def noise_report(
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
-    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
+    ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
     >>> report = noise_report(predictions, references)
     >>> report["instances"], report["agreed"], report["disagreed"], report["t0"]
     (14, 11, 3, 6)
@@ -688,7 +686,7 @@ def noise_report(
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
-    spans = [[r, q] for r, q in zip(ref_spans, pred_spans)]
+    spans = [[r, q] for r, q in zip(ref_spans, pred_spans, strict=True)]
     return _report(spans, [len(r) for r in references], unit, confidence, max_noise)
 
 

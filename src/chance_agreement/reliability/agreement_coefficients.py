@@ -31,15 +31,16 @@ Undefined values are ``None`` with the reason in ``warnings``; every number is a
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..chance.corrected_f1 import chance_f1
-from .contingency_table import check_category_count, contingency
-from .unitizing import unitizing_alpha
 from ..spans.validation import as_items
+from .contingency_table import check_category_count, contingency
 from .table_coefficients import Table, coefficient_names, get_coefficient
+from .unitizing import unitizing_alpha
 
 # the coefficients besides observed agreement and the kappa family of ``table_coefficients``
 _OTHER_COEFFICIENTS = ("finn_r", "f_measure", "f_prime", "slot_error_rate", "slot_error_rate_full")
@@ -307,7 +308,7 @@ def _category_probabilities(result: dict, original: np.ndarray, categories: list
         p = (original + original.T) / np.where(defined, used, 1.0)[:, None]
     similarity = (p + p.T) / 2.0
     p_rows, s_rows = p.tolist(), similarity.tolist()
-    undefined = [c for c, d in zip(categories, defined.tolist()) if not d]
+    undefined = [c for c, d in zip(categories, defined.tolist(), strict=True) if not d]
     if undefined:
         warnings.append(
             f"category_probabilities: categories {undefined!r} are never used, so P(.|C) is undefined"
@@ -317,8 +318,10 @@ def _category_probabilities(result: dict, original: np.ndarray, categories: list
             s_rows[i] = [None] * len(categories)
             for row in s_rows:
                 row[i] = None
-    result["category_probabilities"] = {c: dict(zip(categories, row)) for c, row in zip(categories, p_rows)}
-    result["category_similarity"] = {c: dict(zip(categories, row)) for c, row in zip(categories, s_rows)}
+    result["category_probabilities"] = {c: dict(zip(categories, row, strict=True))
+                                        for c, row in zip(categories, p_rows, strict=True)}
+    result["category_similarity"] = {c: dict(zip(categories, row, strict=True))
+                                     for c, row in zip(categories, s_rows, strict=True)}
 
 
 _PLAIN = (str, int, bool, type(None))  # already plain (a float too, unless NaN): kept as it is
@@ -336,7 +339,7 @@ REPORT_VIEWS = ("all", "markables", "entities", "grouped")
 def plain(value):
     """numpy scalars/arrays, tuples and nested containers as plain JSON-serialisable Python."""
     if isinstance(value, dict):
-        return dict(zip(map(str, value), _plain_values(value.values())))
+        return dict(zip(map(str, value), _plain_values(value.values()), strict=True))
     if isinstance(value, (list, tuple)):
         return _plain_values(value)
     if isinstance(value, np.ndarray):
@@ -421,7 +424,8 @@ def agreement_report(
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
-    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"], ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
+    ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
     >>> report = agreement_report(predictions, references)
     >>> sorted(report)
     ['all', 'chance_f1', 'unitizing_alpha']
@@ -447,7 +451,7 @@ def agreement_report(
         else:
             table, categories = contingency(predictions, references, view=view, **options)
         report[view] = _view_coefficients(view, table, categories, matrix, full_categories, order)
-    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions)]
+    annotations = [[list(ref), list(pred)] for ref, pred in zip(references, predictions, strict=True)]
     report["unitizing_alpha"] = {
         variant: unitizing_alpha(as_items(annotations), variant=variant, **options)
         for variant in ("u_alpha", "mu_alpha")

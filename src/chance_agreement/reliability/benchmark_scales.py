@@ -85,7 +85,7 @@ def benchmark(value, standard_error, scale="landis_koch", threshold=0.95) -> dic
         membership = [float((norm_cdf((value - lo) / standard_error) - norm_cdf((value - hi) / standard_error)) / total)
                       for lo, hi, _ in levels]
     rows, cumulative = [], 0.0
-    for (lo, hi, label), probability in zip(levels, membership):
+    for (lo, hi, label), probability in zip(levels, membership, strict=True):
         cumulative += probability
         rows.append({"label": label, "lower": lo, "upper": hi, "membership_probability": probability,
                      "cumulative_probability": cumulative})

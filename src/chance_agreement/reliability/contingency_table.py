@@ -18,10 +18,10 @@ both annotations, then ``"O"``. The four ways of building the table of section 4
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import chain
 import warnings
-from typing import Sequence
+from collections import Counter
+from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -54,7 +54,7 @@ def check_tag_types(annotations, suffix: bool = False) -> None:
     a contingency table takes: every distinct tag of every annotator's sequences (``annotations``:
     lists of tag sequences) typed once (``tag_category``); a tag that is not valid is left to the
     errors of the computation itself. Linear in the tokens, with no table built."""
-    distinct = set()
+    distinct: set = set()
     try:
         for sequences in annotations:
             distinct.update(chain.from_iterable(sequences))
@@ -99,7 +99,7 @@ def _check_markables(markables, references) -> list[np.ndarray]:
             f"{len(references)} sentences"
         )
     masks = []
-    for index, (mask, ref) in enumerate(zip(markables, references)):
+    for index, (mask, ref) in enumerate(zip(markables, references, strict=True)):
         if isinstance(mask, str):
             raise ValueError(f"sentence {index}: the markables mask is a string, not booleans")
         array = np.asarray(mask)
@@ -146,10 +146,10 @@ def contingency(
     masks = _check_markables(markables, references) if markables is not None else None
 
     pairs: Counter = Counter()  # (reference, prediction) -> tokens: memory O(categories^2)
-    for index, (ref, p_spans, r_spans) in enumerate(zip(references, pred_spans, ref_spans)):
+    for index, (ref, p_spans, r_spans) in enumerate(zip(references, pred_spans, ref_spans, strict=True)):
         ref_labels = token_categories(r_spans, len(ref))
         pred_labels = token_categories(p_spans, len(ref))
-        for position, (r, p) in enumerate(zip(ref_labels, pred_labels)):
+        for position, (r, p) in enumerate(zip(ref_labels, pred_labels, strict=True)):
             if r == NOTHING and p == NOTHING:
                 if view == "entities" or (masks is not None and not masks[index][position]):
                     continue
@@ -168,7 +168,7 @@ def contingency(
         categories = [GROUPED, NOTHING]
         index_of = {t: 0 for t in types} | {NOTHING: 1}
     else:
-        categories = types if view == "entities" else types + [NOTHING]
+        categories = types if view == "entities" else [*types, NOTHING]
         index_of = {c: i for i, c in enumerate(categories)}
     table = np.zeros((len(categories), len(categories)), dtype=np.int64)
     for (r, p), count in pairs.items():
@@ -267,11 +267,11 @@ __all__ = [
     "CHUNK_TOKENS",
     "GROUPED",
     "MAX_CATEGORIES",
+    "NOTHING",
+    "VIEWS",
     "TooManyCategories",
     "check_category_count",
     "check_tag_types",
-    "NOTHING",
-    "VIEWS",
     "contingency",
     "lenient_token_categories",
     "tag_category",

@@ -35,7 +35,8 @@ in ``warnings``.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -201,7 +202,7 @@ def _metric_distance_matrix(distance: str, categories) -> tuple[np.ndarray, int]
     if not np.all(np.isfinite(values)):
         raise ValueError(
             f"the {distance} distance needs finite numeric labels, got "
-            f"{[c for c, v in zip(categories, values) if not np.isfinite(v)]!r}"
+            f"{[c for c, v in zip(categories, values, strict=True) if not np.isfinite(v)]!r}"
         )
     if distance == "ratio" and np.any(values < 0):
         raise ValueError("the ratio distance needs non-negative labels")
@@ -330,7 +331,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, 
         if not given:
             continue
         length = len(given[0])
-        columns = []
+        columns: list[list] = []
         for a, seq in enumerate(item):
             if seq is None:
                 columns.append([None] * length)
@@ -346,7 +347,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, 
             except ValueError as error:
                 raise ValueError(problem(function, "annotations", str(error), i, a)) from None
             columns.append(token_categories(spans, length))
-        ratings.extend([list(row) for row in zip(*columns)])
+        ratings.extend([list(row) for row in zip(*columns, strict=True)])
     if not ratings:
         raise ValueError("annotations hold no tokens")
     return ratings, k
@@ -359,7 +360,8 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     the observed/expected agreement and disagreement behind them, ``n_tokens``,
     ``n_annotators``, ``categories`` and ``warnings`` (reasons for any None).
     """
-    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function="multi_annotator_agreement")
+    ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix,
+                               function="multi_annotator_agreement")
     codes, cats = rating_codes(ratings)
     counts = count_matrix(codes, len(cats))  # counted once for both coefficients
     fleiss = fleiss_from_counts(counts, cats, details=True)

@@ -205,7 +205,8 @@ def _per_category_results(data, warnings, arrays, population_size, confidence_le
     for j, category in enumerate(data.categories):
         if n2 == 0 or not defined[j]:
             reason = NO_PAIRS if n2 == 0 else ONE_CATEGORY
-            result = result_dict(None, None if n2 == 0 else float(pa[j]), float(pe[j]), None, n, confidence_level, [reason])
+            result = result_dict(None, None if n2 == 0 else float(pa[j]), float(pe[j]), None, n, confidence_level,
+                                 [reason])
         else:
             variance = (1 - fraction) / (n * (n - 1)) * float(total[j]) if n > 1 else None
             result = result_dict(float(value[j]), float(pa[j]), float(pe[j]), variance, n, confidence_level, [])

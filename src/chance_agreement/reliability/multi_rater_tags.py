@@ -15,10 +15,10 @@ A missing annotator's rating is missing (``None``), never ``"O"``.
 
 from __future__ import annotations
 
+from ..spans.tags import effective_scheme, spans_from_tags
 from .multi_annotator import alpha_of_codes, fleiss_of_codes, token_ratings
 from .multi_rater import multi_rater_agreement, multi_rater_agreement_of_codes
 from .rater_coefficients.ratings import rating_codes
-from ..spans.tags import effective_scheme, spans_from_tags
 
 UNITS = ("token", "entity")
 OUTSIDE = "O"
@@ -36,7 +36,8 @@ def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False,
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {list(UNITS)}, got {unit!r}")
-    ratings, m = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix, function=function)  # also validates
+    ratings, m = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix,
+                               function=function)  # also validates
     if unit == "token":
         return ratings, m
     resolved = effective_scheme([seq for item in annotations for seq in item if seq is not None], scheme, mode, suffix)
@@ -57,7 +58,7 @@ def _is_tag_input(annotations) -> bool:
     for item in annotations:
         for value in item if item is not None and not isinstance(item, str) else ():
             if value is not None:
-                return isinstance(value, (list, tuple)) or hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0
+                return isinstance(value, (list, tuple)) or (hasattr(value, "tolist") and getattr(value, "ndim", 0) > 0)
     return True
 
 
@@ -100,7 +101,8 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
                                  function="multi_rater_report")
     else:
         if unit != "token" or scheme is not None or mode is not None or suffix:
-            raise ValueError("unit, scheme, mode and suffix apply to tag sequences, not to an items-by-annotators array")
+            raise ValueError("unit, scheme, mode and suffix apply to tag sequences, "
+                             "not to an items-by-annotators array")
         ratings = _read_labels(annotations)
         m = len(ratings[0])
     codes, labels = rating_codes(ratings)  # coded once for the bare coefficients and the family

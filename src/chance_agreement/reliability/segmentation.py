@@ -28,7 +28,7 @@ import json
 import math
 import os
 from collections import defaultdict
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -216,7 +216,8 @@ def _check_items(items) -> tuple[dict, list[str]]:
     if isinstance(items, (str, bytes)) or not isinstance(items, (Mapping, Sequence)):
         raise ValueError("items must map each item id to its list of boundary vectors")
     pairs = items.items() if isinstance(items, Mapping) else enumerate(items)
-    vectors, warnings = {}, []
+    vectors: dict = {}  # item -> its matrix (None until its shape group is converted)
+    warnings: list[str] = []
     by_shape: dict[tuple[int, int], list] = defaultdict(list)
     seen = 0
     for item, item_annotations in pairs:
@@ -224,7 +225,8 @@ def _check_items(items) -> tuple[dict, list[str]]:
         if type(item_annotations) not in (list, tuple) and (
             isinstance(item_annotations, (str, bytes)) or not isinstance(item_annotations, (Sequence, np.ndarray))
         ):
-            raise ValueError(f"item {item!r}: expected a list of boundary vectors, got {type(item_annotations).__name__}")
+            raise ValueError(f"item {item!r}: expected a list of boundary vectors, got "
+                             f"{type(item_annotations).__name__}")
         shape = _plain_shape(item_annotations)
         if shape is not None:  # the common case: converted per shape below, in one call each
             if shape[0] < 2:
@@ -249,7 +251,7 @@ def _check_items(items) -> tuple[dict, list[str]]:
             for item, annotations in members:
                 vectors[item] = _item_matrix(item, annotations, warnings)  # raises the precise error
         else:
-            for (item, _), matrix in zip(members, stack):
+            for (item, _), matrix in zip(members, stack, strict=True):
                 vectors[item] = matrix
     if vectors:
         values = np.concatenate([matrix.ravel() for matrix in vectors.values()])
@@ -279,7 +281,7 @@ def _plain_shape(item_annotations) -> tuple[int, int] | None:
 def _item_matrix(item, item_annotations, warnings: list[str]) -> np.ndarray | None:
     """One item's vectors checked one by one (the message names the item and annotation);
     None, with a warning, when the item cannot be paired."""
-    rows = []
+    rows: list = []
     for k, vector in enumerate(item_annotations):
         if isinstance(vector, (str, bytes)):
             raise ValueError(
@@ -428,7 +430,8 @@ def load_segmentation_json(path_or_file) -> dict[str, list[list[int | float]]]:
         key = others[0]
     annotation_set = data[key]
     if not isinstance(annotation_set, dict):
-        raise ValueError(f"{name}: the annotation set {key!r} must be a JSON object, got {type(annotation_set).__name__}")
+        raise ValueError(f"{name}: the annotation set {key!r} must be a JSON object, got "
+                         f"{type(annotation_set).__name__}")
 
     declared = data["items"]
     if isinstance(declared, bool) or not isinstance(declared, (int, list)):

@@ -33,12 +33,13 @@ recomputed; percentile interval.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
 from .._numerics.portable_math import t_ppf, t_sf
+from ..chance.bootstrap_intervals import check_confidence_level, check_resamples, make_rng, percentile_interval
 from .agreement_coefficients import agreement_report, check_table, coefficients, plain
 from .table_coefficients import Table, coefficient_names, get_coefficient
 
@@ -140,6 +141,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
     fpc = _fpc(population_size, n)
     warnings: list[str] = []
     result: dict[str, Any] = {"n_items": n, "confidence_level": confidence_level, "warnings": warnings}
+    estimates: dict[str, tuple[float | None, float | None]]
     if n == 0:
         warnings.append("the contingency table is empty (no items): every coefficient is undefined")
         estimates = dict.fromkeys(_names(), (None, None))
@@ -150,7 +152,7 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
         warnings.append("fewer than 2 items: no t interval or p-value (n - 1 degrees of freedom)")
     for name in _names():
         value, variance = estimates[name]
-        entry = {"value": value, "standard_error": None, "ci": None, "p_value": None}
+        entry: dict[str, Any] = {"value": value, "standard_error": None, "ci": None, "p_value": None}
         if value is None:
             if n > 0:
                 warnings.append(f"{name}: chance agreement is 1, undefined")
@@ -192,13 +194,13 @@ def bootstrap_coefficient_intervals(table, coefficient: str | Callable = "cohen_
         def statistic(counts):
             return coefficients(counts, **options)[coefficient]
 
-    n = int(round(table.sum()))
+    n = round(table.sum())
     if n != table.sum():
         raise ValueError("the bootstrap resamples items: the table must hold whole counts")
     value = statistic(table) if n else None
     values = []
     if n:
-        tables = rng.multinomial(n, (table / n).ravel(), size=n_resamples).reshape((n_resamples,) + table.shape)
+        tables = rng.multinomial(n, (table / n).ravel(), size=n_resamples).reshape((n_resamples, *table.shape))
         values = [statistic(resampled) for resampled in tables]
     defined = np.array([v for v in values if v is not None], dtype=float)
     ci = None

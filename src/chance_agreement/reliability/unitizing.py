@@ -37,9 +37,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from itertools import accumulate
-from typing import Any, Iterable, Sequence
+from itertools import accumulate, pairwise
+from typing import Any
 
 import numpy as np
 
@@ -200,7 +201,7 @@ def _unitizing_result(length: int, units, breaks, variant: str) -> dict:
 
 def _units_by_type(units, types) -> dict:
     """``{type: [sorted (start, end) of each annotator]}`` in one pass over the units."""
-    by_type = {type_: [[] for _ in units] for type_ in types}
+    by_type: dict = {type_: [[] for _ in units] for type_ in types}
     for a, annotator in enumerate(units):
         for type_, start, end in annotator:
             by_type[type_][a].append((start, end))
@@ -210,7 +211,7 @@ def _units_by_type(units, types) -> dict:
     return by_type
 
 
-def _type_disagreements(variant: str, length: int, spans, segments: "_Segments") -> tuple:
+def _type_disagreements(variant: str, length: int, spans, segments: _Segments) -> tuple:
     """``(Do, De)`` of one type (``spans``: each annotator's sorted ``(start, end)``) as Fractions."""
     if variant == "u_alpha":
         return _u_alpha_disagreements(length, spans, segments)
@@ -245,9 +246,9 @@ class _Segments:
 
     def __init__(self, length: int, breaks: list[int]):
         self.breaks = breaks
-        self.starts = [0] + breaks
-        self.ends = breaks + [length]
-        self.lengths = Counter(end - start for start, end in zip(self.starts, self.ends))
+        self.starts = [0, *breaks]
+        self.ends = [*breaks, length]
+        self.lengths = Counter(end - start for start, end in zip(self.starts, self.ends, strict=True))
 
     def compressed(self, spans: list[list[tuple[int, int]]]) -> tuple[int, list, list[int], Counter]:
         """The segments that hold a unit of ``spans`` (units never cross a break), joined into one
@@ -304,10 +305,10 @@ def _sections(spans: list[tuple[int, int]], length: int, breaks: list[int]) -> l
     """Units and gaps of one annotator partitioning ``[0, length)``; gaps are cut at ``breaks``."""
     out: list[Section] = []
     position = 0
-    for start, end in spans + [(length, length)]:
+    for start, end in [*spans, (length, length)]:
         if start > position:
             cuts = breaks[bisect_left(breaks, position + 1):bisect_left(breaks, start)]
-            for gap_start, gap_end in zip([position] + cuts, cuts + [start]):
+            for gap_start, gap_end in zip([position, *cuts], [*cuts, start], strict=True):
                 out.append((gap_start, gap_end, False))
         if end > start:
             out.append((start, end, True))
@@ -364,7 +365,7 @@ def _mu_alpha_disagreements(length: int, valued_units: list[list[tuple[int, int,
         for start, end, value in annotator:
             n_c[value] += end - start
             w_c[value] += (end - start) ** 2
-    expected = 1 - Fraction(sum(c * c - w for c, w in zip(n_c, w_c)), n * n - sum(w_c))
+    expected = 1 - Fraction(sum(c * c - w for c, w in zip(n_c, w_c, strict=True)), n * n - sum(w_c))
     return observed, expected
 
 
@@ -479,7 +480,7 @@ def _check_units(length, units_per_annotator, gap_breaks):
                 raise ValueError(f"annotator {i}, unit {k} {unit!r} runs across the gap break {breaks[cut]}")
             normalised.append((type_, start, end))
         by_type = sorted(normalised, key=lambda u: (str(u[0]), u[1]))
-        for previous, current in zip(by_type, by_type[1:]):
+        for previous, current in pairwise(by_type):
             if previous[0] == current[0] and current[1] < previous[2]:
                 raise ValueError(f"annotator {i}: units {previous!r} and {current!r} of one type overlap")
         units.append(normalised)

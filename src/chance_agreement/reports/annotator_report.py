@@ -53,7 +53,8 @@ def read_team(humans, candidates, *, column=None, human_names=None, candidate_na
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
     position = {id(unit.tokens): u for u, unit in enumerate(team.units[0])}
     return {"humans": human_names, "candidates": candidate_names, "annotations": by_item(tags[:human_count]),
-            "tags": dict(zip(candidate_names, tags[human_count:])), "units": [position[id(t)] for t in tokens],
+            "tags": dict(zip(candidate_names, tags[human_count:], strict=True)),
+            "units": [position[id(t)] for t in tokens],
             "sources": list(team.sources), "notes": reading_notes(team)}
 
 
@@ -89,7 +90,8 @@ def _candidate_text(result: dict, digits: int) -> list[str]:
     rows = [header] + [[human] + [_number(result[key][human], digits) for key in PER_HUMAN]
                        for human in result["humans"]]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    lines += ["  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+    lines += ["  " + "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(row, widths, strict=True)))
               for row in rows]
     return lines + [f"  note: {note}" for note in result["notes"]]
 
@@ -113,7 +115,8 @@ def to_csv(report: dict) -> str:
     for name, result in report["candidates"].items():
         for key in SUMMARY:
             value = result[key]
-            rows += [[name, "all", f"{key}_{side}", bound] for side, bound in zip(("low", "high"), value)] \
+            rows += [[name, "all", f"{key}_{side}", bound]
+                     for side, bound in zip(("low", "high"), value, strict=True)] \
                 if key == "mean_advantage_ci" else [[name, "all", key, value]]
         rows += [[name, human, key, result[key][human]] for human in result["humans"] for key in PER_HUMAN]
     return csv_text(["candidate", "human", "key", "value"], rows)

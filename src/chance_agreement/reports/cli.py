@@ -15,6 +15,7 @@ reader of a pipe stops early, as ``| head -1`` does).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import warnings
@@ -111,10 +112,8 @@ def main(argv=None) -> int:
             raise
         problem = (f"internal error {type(error).__name__}: {error} (please report it; set "
                    f"CHANCE_AGREEMENT_DEBUG=1 to see the traceback)")
-    try:
+    with contextlib.suppress(BrokenPipeError, ValueError):
         print(f"chance-agreement: error: {_one_line(problem)}", file=sys.stderr)
-    except (BrokenPipeError, ValueError):
-        pass
     return 1
 
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ..ecosystem.output_files import write_file
 from ..spans.conll import parse_column_spec
@@ -103,13 +103,15 @@ def add_input_options(parser) -> None:
 
     parser.add_argument("--input-format", choices=["auto", *format_names()], default="auto",
                         help="the files' format (default auto: detected from each file's content)")
-    parser.add_argument("--widen", action="store_true", help="widen spans off token boundaries to the tokens they touch")
+    parser.add_argument("--widen", action="store_true",
+                        help="widen spans off token boundaries to the tokens they touch")
     parser.add_argument("--offsets", choices=OFFSET_UNITS, default=None,
                         help="what character offsets count (default: the format's own; doccano: utf16)")
     parser.add_argument("--layer", help="INCEpTION files: the span layer (default: NamedEntity); Label Studio: the "
                                         "labels control (its from_name) when there are several")
     parser.add_argument("--feature", help="INCEpTION files: the label feature of the layer (default: value)")
-    parser.add_argument("--typesystem", help="INCEpTION XMI files: the TypeSystem.xml (default: the one next to the file)")
+    parser.add_argument("--typesystem",
+                        help="INCEpTION XMI files: the TypeSystem.xml (default: the one next to the file)")
     parser.add_argument("--crossing", choices=CROSSING, default="error",
                         help="spans of one type that cross: an error (default) or skip the later one (listed)")
 
@@ -218,7 +220,25 @@ def image_format(path) -> str:
     return suffix if suffix in IMAGE_FORMATS else "png"
 
 
-__all__ = ["IMAGE_FORMATS", "note", "add_output_option", "Command", "UsageError", "open_fraction", "whole_number", "positive_number",
-           "closed_fraction", "add_span_options", "add_input_options", "read_options", "split_names",
-           "check_output_path", "input_files", "refuse_written_inputs", "check_outputs", "write_text", "emit",
-           "image_format"]
+__all__ = [
+    "IMAGE_FORMATS",
+    "Command",
+    "UsageError",
+    "add_input_options",
+    "add_output_option",
+    "add_span_options",
+    "check_output_path",
+    "check_outputs",
+    "closed_fraction",
+    "emit",
+    "image_format",
+    "input_files",
+    "note",
+    "open_fraction",
+    "positive_number",
+    "read_options",
+    "refuse_written_inputs",
+    "split_names",
+    "whole_number",
+    "write_text",
+]

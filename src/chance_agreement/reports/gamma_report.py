@@ -26,7 +26,7 @@ def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, 
     """Gamma of the annotators ``names`` and the ``max_sentences`` most disordered sentences, on
     the sentences every one of them annotated (``complete_items``; ``data["on_sentences"]`` counts
     them when some are left out)."""
-    indices, items = complete_items([list(item) for item in zip(*(annotations[name] for name in names))])
+    indices, items = complete_items([list(item) for item in zip(*(annotations[name] for name in names), strict=True)])
     if not items:
         raise ValueError("gamma: no sentence is annotated by every annotator")
     result = gamma_agreement(items, annotators=list(names), n_samples=samples, sampler=sampler, **span_options)
@@ -42,7 +42,7 @@ def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, 
     data["sentences"] = [{
         "sentence": indices[t] + 1, "disorder": totals[t], "tokens": [str(token) for token in tokens[indices[t]]],
         "alignments": [{"disorder": row["disorder"], "units": {
-            name: None if unit is None else [unit[0], int(unit[1] - offsets[t]), int(unit[2] - offsets[t])]
+            name: None if unit is None else [unit[0], int(unit[1] - offsets[t]), int(unit[2] - offsets[t])]  # type: ignore[index]
             for name, unit in row["units"].items()}} for row in by_sentence[t]],
     } for t in ranked]
     return data
@@ -62,9 +62,11 @@ def _drawing(sentence: dict, names: list, colours: dict) -> str:
     for token in tokens:
         edges.append(edges[-1] + max(28, 7 * len(token) + 10))
     width, height = edges[-1] + 10, TOP + ROW * len(names) + 6
-    parts = [f'<text x="{(edges[i] + edges[i + 1]) / 2:.0f}" y="16" text-anchor="middle" font-size="11">{_e(token)}</text>'
+    parts = [f'<text x="{(edges[i] + edges[i + 1]) / 2:.0f}" y="16" text-anchor="middle" '
+             f'font-size="11">{_e(token)}</text>'
              for i, token in enumerate(tokens)]
-    parts += [f'<text x="4" y="{TOP + ROW * a + 21}" font-size="11">{_e(name[:16])}</text>' for a, name in enumerate(names)]
+    parts += [f'<text x="4" y="{TOP + ROW * a + 21}" font-size="11">{_e(name[:16])}</text>'
+              for a, name in enumerate(names)]
     for alignment in sentence["alignments"]:
         centres = []
         for a, name in enumerate(names):

@@ -18,29 +18,29 @@ from __future__ import annotations
 
 import html
 import math
-import sys
+from typing import Any
 
 import numpy as np
 
 from ..chance.chance_corrected import chance_corrected, defined_scores, undefined_reason, with_defined_scores
 from ..chance.corrected_f1 import chance_f1, sentence_scores
+from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_scores, team_statistics
-from ..chance.random_models import get_model
-from ..reliability.table_coefficients import titles
+from ..ecosystem.output_files import write_file
+from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.contingency_table import NOTHING, check_tag_types, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
-from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
+from ..reliability.table_coefficients import titles
 from ..spans.annotators import read_annotators
 from ..spans.tags import corpus_spans, effective_scheme
-from ..ecosystem.output_files import write_file
+from ..spans.validation import complete_items, pair_shared
+from .annotator_report import annotator_html
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
-from .annotator_report import annotator_html
 from .leaderboard import build_leaderboard
 from .table_output import most_used
-from ..spans.validation import complete_items, pair_shared
 from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -98,7 +98,7 @@ def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[lis
     names = list(annotations)
     shared = [pair_shared(annotations[a], annotations[b]) for i, a in enumerate(names) for b in names[i + 1:]]
     tables = [contingency(second, first, **span_options) for first, second in shared if first]
-    categories = sorted({c for _, cats in tables for c in cats if c != NOTHING}) + [NOTHING]
+    categories = [*sorted({c for _, cats in tables for c in cats if c != NOTHING}), NOTHING]
     position = {c: i for i, c in enumerate(categories)}
     pooled = np.zeros((len(categories), len(categories)), dtype=np.int64)
     for table, cats in tables:
@@ -159,6 +159,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     team = len(names) > 2 and not leaderboard
     shown_names = names if team else names[:2]
     check_tag_types([annotations[name] for name in shown_names], suffix)  # a table too large: refused before the work
+    data: dict[str, Any]
     data = {"title": title or "Agreement report: " + " vs ".join(names[:6]) + (" ..." if len(names) > 6 else ""),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "sentence_count": len(tokens),
@@ -166,7 +167,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     items = by_item([annotations[name] for name in names])
     if team:
         data["result"] = _team_results(annotations, level, model, span_options)
-        data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator", "pairwise_corrected_f1")}
+        data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator",
+                                                                 "pairwise_corrected_f1")}
         table, categories = _pooled_contingency(annotations, span_options)
         data["multi"] = multi_annotator_agreement(items, **span_options)
         data["noise"], data["noise_notes"] = _team_noise(items, span_options)
@@ -177,8 +179,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                 "model": model, **span_options}
         data["result"] = with_defined_scores(chance_f1(**pair, zero_division=0, return_sentence_scores=True,
                                                        **intervals), lambda fill: chance_f1(**pair, zero_division=fill))
-        table, categories = contingency(annotations[other], annotations[reference], **span_options)
-        table = table.tolist()
+        array, categories = contingency(annotations[other], annotations[reference], **span_options)
+        table = array.tolist()
         data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
                                                                **span_options)
         data["compared"] = f"{other} against {reference}"
@@ -188,7 +190,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                            "columns": "the second of each pair" if team else names[1]}
     if leaderboard:
         systems = {name: annotations[name] for name in names[1:]}
-        data["leaderboard"] = _leaderboard_results(annotations[names[0]], systems, level, model, span_options, intervals)
+        data["leaderboard"] = _leaderboard_results(annotations[names[0]], systems, level, model, span_options,
+                                                   intervals)
     sentence_scores = data["result"].pop("sentence_scores")
     data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
     data["sentences"] = _shown_sentences(tokens, annotations, sentence_scores, max_sentences, team, span_options)
@@ -220,7 +223,8 @@ def _shown_sentences(tokens, annotations: dict, sentence_scores, max_sentences: 
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
-        row["spans"] = {name: [list(span) for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
+        row["spans"] = {name: [list(span)
+                               for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
                         for name in shown_names if annotations[name][i] is not None}  # absent: not annotated
     support = _team_support(annotations, resolved, mode, suffix) if team else None
     return {"shown": shown, "left_out": left_out, "annotators": shown_names, "support": support}
@@ -244,7 +248,7 @@ def _check_shapes(tokens, annotations: dict) -> None:
     for name, tags in annotations.items():
         if isinstance(tags, str) or len(tags) != len(lengths):
             raise ValueError(f"{name}: {len(tags)} sentences, the tokens have {len(lengths)}")
-        for number, (sentence, length) in enumerate(zip(tags, lengths), start=1):
+        for number, (sentence, length) in enumerate(zip(tags, lengths, strict=True), start=1):
             if sentence is None:  # not annotated by this annotator (partial coverage)
                 continue
             if isinstance(sentence, str) or len(sentence) != length:
@@ -267,9 +271,9 @@ def _e(text) -> str:
 
 def _f(value, digits: int = 4) -> str:
     if value is None:
-        return "–"
+        return "\N{EN DASH}"
     if isinstance(value, float) and not math.isfinite(value):
-        return "–"
+        return "\N{EN DASH}"
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
@@ -292,7 +296,8 @@ def _interval(result: dict, key: str, data_key: str, reason: str = "not computed
     if ci is None:
         return f'<span class="muted">interval: {_e(reason)}</span>'
     low, high = ci
-    return (f'<span class="ci">[<span data-key="{_e(data_key)}/low" data-value="{_e(repr(float(low)))}">{low:.4f}</span>, '
+    return (f'<span class="ci">[<span data-key="{_e(data_key)}/low" '
+            f'data-value="{_e(repr(float(low)))}">{low:.4f}</span>, '
             f'<span data-key="{_e(data_key)}/high" data-value="{_e(repr(float(high)))}">{high:.4f}</span>]</span>')
 
 
@@ -308,7 +313,7 @@ def _colour(value, low: float, high: float) -> str:
     if value is None:
         return "#eeeeee"
     t = 0.0 if high <= low else min(max((value - low) / (high - low), 0.0), 1.0)
-    r, g, b = (int(round(255 + (end - 255) * t)) for end in (8, 69, 148))
+    r, g, b = (round(255 + (end - 255) * t) for end in (8, 69, 148))
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
@@ -329,8 +334,8 @@ def _legend(series, x: float, y: float) -> str:
 def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar chart") -> str:
     """Grouped vertical bars, one group per label, one bar per series; None bars are left out."""
     values = [v for _, vs in groups for v in vs if v is not None]
-    low = min([0.0] + values)
-    high = max([1.0] + values)
+    low = min([0.0, *values])
+    high = max([1.0, *values])
     plot_h, top = 220.0, 26.0
     left = max(46.0, 10.0 + 5.6 * max([len(_short(name)) for name, _ in groups] + [0]))  # room for slanted labels
     group_w = max(28.0, 14.0 * len(series) + 14)
@@ -374,7 +379,7 @@ def heat_map(rows: list[str], columns: list[str], values: list[list], label: str
              row_title: str = "", column_title: str = "") -> str:
     """A matrix of coloured cells with the value written in each; ``log`` colours by log(1 + v)."""
     present = [v for row in values for v in row if v is not None]
-    scale = (lambda v: math.log1p(max(v, 0.0))) if log else (lambda v: v)  # noqa: E731
+    scale = (lambda v: math.log1p(max(v, 0.0))) if log else (lambda v: v)
     low = scale(min(present)) if low is None and present else (low if low is not None else 0.0)
     high = scale(max(present)) if high is None and present else (high if high is not None else 1.0)
     cell = 58.0 if digits else 64.0
@@ -384,17 +389,20 @@ def heat_map(rows: list[str], columns: list[str], values: list[list], label: str
     body = [f'<text x="{left:.1f}" y="12" class="small">{_e(column_title)}</text>']
     for j, column in enumerate(columns):
         cx = left + (j + 0.5) * cell
-        body.append(f'<text x="{cx:.1f}" y="{top - 6:.1f}" class="small" transform="rotate(-40 {cx:.1f} {top - 6:.1f})">'
+        body.append(f'<text x="{cx:.1f}" y="{top - 6:.1f}" class="small" transform="rotate(-40 {cx:.1f} '
+                    f'{top - 6:.1f})">'
                     f'{_e(_short(column))}</text>')
     for i, row in enumerate(rows):
         cy = top + (i + 0.5) * cell
-        body.append(f'<text x="{left - 6:.1f}" y="{cy + 4:.1f}" class="small" text-anchor="end">{_e(_short(row))}</text>')
+        body.append(f'<text x="{left - 6:.1f}" y="{cy + 4:.1f}" class="small" '
+                    f'text-anchor="end">{_e(_short(row))}</text>')
         for j, value in enumerate(values[i]):
             fill = _colour(None if value is None else scale(value), low, high)
             dark = value is not None and high > low and (scale(value) - low) / (high - low) > 0.55
             text = "" if value is None else _f(float(value), digits) if digits else str(int(value))
             body.append(f'<rect x="{left + j * cell:.1f}" y="{top + i * cell:.1f}" width="{cell - 1:.1f}" '
-                        f'height="{cell - 1:.1f}" fill="{fill}"><title>{_e(row)} / {_e(columns[j])}: {_e(text or "-")}</title></rect>'
+                        f'height="{cell - 1:.1f}" fill="{fill}"><title>{_e(row)} / {_e(columns[j])}: '
+                        f'{_e(text or "-")}</title></rect>'
                         f'<text x="{left + (j + 0.5) * cell:.1f}" y="{cy + 4:.1f}" text-anchor="middle" '
                         f'class="cell{" light" if dark else ""}">{_e(text)}</text>')
     body.append(f'<text x="4" y="{height - 6:.1f}" class="small">rows: {_e(row_title)}</text>')
@@ -408,7 +416,7 @@ def histogram(values: list, bins: int = HISTOGRAM_BINS, label: str = "histogram"
         if value is not None:
             counts[min(int(value * bins), bins - 1)] += 1
     left, top, plot_w, plot_h = 50.0, 12.0, 520.0, 200.0
-    highest = max(counts + [1])
+    highest = max([*counts, 1])
     body = []
     for tick in (0, highest // 2, highest):
         ty = top + plot_h - tick / highest * plot_h
@@ -420,9 +428,9 @@ def histogram(values: list, bins: int = HISTOGRAM_BINS, label: str = "histogram"
         body.append(f'<rect x="{left + index * width:.1f}" y="{top + plot_h - h:.1f}" width="{width - 1:.1f}" '
                     f'height="{h:.1f}" fill="{CHANCE}"><title>chance F1 in [{index / bins:.2f}, '
                     f'{(index + 1) / bins:.2f}): {count} sentences</title></rect>')
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        body.append(f'<text x="{left + tick * plot_w:.1f}" y="{top + plot_h + 16:.1f}" class="small" '
-                    f'text-anchor="middle">{tick:.2f}</text>')
+    for share in (0.0, 0.25, 0.5, 0.75, 1.0):
+        body.append(f'<text x="{left + share * plot_w:.1f}" y="{top + plot_h + 16:.1f}" class="small" '
+                    f'text-anchor="middle">{share:.2f}</text>')
     body.append(f'<text x="{left + plot_w / 2:.1f}" y="{top + plot_h + 34:.1f}" class="small" text-anchor="middle">'
                 f'chance F1 of the sentence</text>')
     return _svg(left + plot_w + 12, top + plot_h + 42, "".join(body), label)
@@ -448,16 +456,20 @@ def scatter_plot(points: list[dict], label: str = "observed against corrected F1
             f'<line x1="{sx(low):.1f}" y1="{sy(low):.1f}" x2="{sx(high):.1f}" y2="{sy(high):.1f}" class="diagonal"/>']
     for k in range(5):
         tick = low + k * (high - low) / 4
-        body.append(f'<text x="{sx(tick):.1f}" y="{top + size + 16:.1f}" class="small" text-anchor="middle">{tick:.3f}</text>'
-                    f'<text x="{left - 4:.1f}" y="{sy(tick) + 4:.1f}" class="small" text-anchor="end">{tick:.3f}</text>')
+        body.append(f'<text x="{sx(tick):.1f}" y="{top + size + 16:.1f}" class="small" '
+                    f'text-anchor="middle">{tick:.3f}</text>'
+                    f'<text x="{left - 4:.1f}" y="{sy(tick) + 4:.1f}" class="small" '
+                    f'text-anchor="end">{tick:.3f}</text>')
     for p in points:
         x, y = sx(p["x"]), sy(p["y"])
         if p.get("ci"):
-            body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{sy(p["ci"][0]):.1f}" y2="{sy(p["ci"][1]):.1f}" class="errorbar"/>')
+            body.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{sy(p["ci"][0]):.1f}" y2="{sy(p["ci"][1]):.1f}" '
+                        'class="errorbar"/>')
         body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{CORRECTED}"><title>{_e(p["label"])}: observed '
                     f'{p["x"]:.4f}, corrected {p["y"]:.4f}</title></circle>'
                     f'<text x="{x + 7:.1f}" y="{y - 6:.1f}" class="small">{_e(_short(p["mark"], 24))}</text>')
-    body.append(f'<text x="{left + size / 2:.1f}" y="{top + size + 34:.1f}" class="small" text-anchor="middle">observed F1</text>'
+    body.append(f'<text x="{left + size / 2:.1f}" y="{top + size + 34:.1f}" class="small" '
+                'text-anchor="middle">observed F1</text>'
                 f'<text x="14" y="{top + size / 2:.1f}" class="small" text-anchor="middle" '
                 f'transform="rotate(-90 14 {top + size / 2:.1f})">chance-corrected F1</text>')
     return _svg(left + size + 120, top + size + 44, "".join(body), label)
@@ -551,7 +563,8 @@ def _summary(data: dict) -> str:
                         for key in TEAM_KAPPA)
     kappa_card = _card(
         "Kappa family", _num("summary/headline_kappa",
-                             data["multi"]["fleiss_kappa"] if team else data["coefficients"]["cohen_kappa"], tag="span"),
+                             data["multi"]["fleiss_kappa"] if team else data["coefficients"]["cohen_kappa"],
+                             tag="span"),
         (f"{_NAMES['fleiss_kappa']}; the first four rows from the contingency table of all pairs"
          if team else _NAMES["cohen_kappa"]) + f"<table>{rows}</table>",
         "How to read it: agreement on each token's category (entity type or O) beyond what the category "
@@ -591,8 +604,8 @@ def _per_type(data: dict) -> str:
                     + "".join(_score(f"types/{name}/{key}", scores[key]) for key in SCORES)
                     + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci', reason)}</td></tr>")
     overall_support = _num("types/overall/number", support["overall"]) if support else "<td></td>"
-    rows.append(f"<tr><th>overall</th>{overall_support}" + "".join(_score(f"types/overall/{key}", result[f"overall_{key}"])
-                                                                   for key in SCORES)
+    rows.append(f"<tr><th>overall</th>{overall_support}"
+                + "".join(_score(f"types/overall/{key}", result[f"overall_{key}"]) for key in SCORES)
                 + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci', reason)}</td></tr>")
     chart = bar_chart([(name, [result[name][key] for key in SCORES]) for name in types]
                       + [("overall", [result[f"overall_{key}"] for key in SCORES])], label="F1 per entity type")
@@ -661,7 +674,8 @@ def _sentences(data: dict) -> str:
     for row in sentences["shown"]:
         key = f"sentences/{row['sentence']}"
         if stacked:
-            lines = "".join(f'<div class="who">{_e(name)}</div><div>{_annotated(row["tokens"], row["spans"][name], colours)}</div>'
+            lines = "".join(f'<div class="who">{_e(name)}</div>'
+                            f'<div>{_annotated(row["tokens"], row["spans"][name], colours)}</div>'
                             if name in row["spans"] else f'<div class="who">{_e(name)}</div><div class="muted">not '
                             f'annotated</div>' for name in names)
             texts = f'<td class="sentence stacked"><div class="stack">{lines}</div></td>'
@@ -672,7 +686,8 @@ def _sentences(data: dict) -> str:
                     + "".join(_num(f"{key}/{score}", row[score]) for score in SCORES) + texts + "</tr>")
     note = (f'<p class="note">{sentences["left_out"]} more sentences with disagreement beyond chance left out '
             f'(showing the first {len(sentences["shown"])}).</p>' if sentences["left_out"] else "")
-    legend = " ".join(f'<mark class="ent" style="background:{colour}">{_e(name)}</mark>' for name, colour in colours.items())
+    legend = " ".join(f'<mark class="ent" style="background:{colour}">{_e(name)}</mark>'
+                      for name, colour in colours.items())
     table = (f"<table>{head}{''.join(rows)}</table>" if rows else
              "<p>No sentence has disagreement beyond chance.</p>")
     body = (f'<div class="figures"><div>{chart}</div><div><p>Chance F1 of each sentence: the F1 two random '
@@ -692,7 +707,7 @@ def _team(data: dict) -> str:
     labels = [names[i] for i in shown]
     values = [[matrix[i][j] for j in shown] for i in shown]
     present = [v for row in values for v in row if v is not None]
-    chart = heat_map(labels, labels, values, "pairwise corrected F1", digits=3, low=min(present + [0.0]), high=1.0,
+    chart = heat_map(labels, labels, values, "pairwise corrected F1", digits=3, low=min([*present, 0.0]), high=1.0,
                      row_title="annotator", column_title="other annotator")
     grid = "".join(f"<tr><th>{_e(labels[a])}</th>" + "".join(
         _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
@@ -702,7 +717,8 @@ def _team(data: dict) -> str:
          _num(f"annotators/{name}/{key}", None)) for key in SCORES) + "</tr>" for name in labels)
     bars = bar_chart([(name, [(team["per_annotator"][name] or {}).get(key) for key in SCORES]) for name in labels],
                      label="each annotator against the rest")
-    body = (f'<h3>Pairwise corrected F1</h3><div class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
+    body = ('<h3>Pairwise corrected F1</h3><div '
+            f'class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
             f'{note}<h3>Each annotator against the rest</h3><p class="muted">The pooled statistics of the '
             f'annotator\'s pairs.</p><div class="figures"><table>'
             f'{_header("annotator", "observed F1", "chance F1", "corrected F1")}{rows}</table>{bars}</div>')
@@ -722,8 +738,8 @@ def _leaderboard(data: dict) -> str:
     for row in systems:
         key = f"leaderboard/{row['system']}"
         change = row["rank_change"]
-        arrow = ('<span class="up">&#9650; +%d</span>' % change if change and change > 0 else
-                 '<span class="down">&#9660; %d</span>' % change if change else "0")
+        arrow = (f'<span class="up">&#9650; +{change:d}</span>' if change and change > 0 else
+                 f'<span class="down">&#9660; {change:d}</span>' if change else "0")
         scores = "".join(_score(f"{key}/{k}", row[k]) for k in SCORES)
         rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
                     + scores
@@ -787,8 +803,9 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     ids or file names (with the column when two would be equal); with ``partial`` (the default)
     annotators may hold different documents (``spans.annotators.align``: a tag list is None where
     its annotator did not annotate the sentence; the notes say the coverage), else every file must
-    have the first one's documents. A document's tokens must be the same for every annotator. Crossing spans follow ``crossing``; overlapping types become layers;
-    what that changed is appended to ``notes`` when given (``team_report.reading_notes``).
+    have the first one's documents. A document's tokens must be the same for every annotator.
+    Crossing spans follow ``crossing``; overlapping types become layers; what that changed is
+    appended to ``notes`` when given (``team_report.reading_notes``).
     """
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
@@ -800,7 +817,7 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
     if notes is not None:
         notes += reading_notes(team)
-    return tokens, dict(zip(names or team.names, tags))
+    return tokens, dict(zip(names or team.names, tags, strict=True))
 
 
 def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, annotator_test=None,
@@ -820,6 +837,24 @@ def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | N
     return page
 
 
-__all__ = ["MAX_SENTENCES", "MAX_TYPES", "MAX_CATEGORIES", "MAX_ROWS", "HISTOGRAM_BINS", "KAPPA_FAMILY",
-           "TEAM_KAPPA", "SCORES", "report_data", "SERIES", "TYPE_COLOURS", "bar_chart", "heat_map", "histogram",
-           "scatter_plot", "STYLE", "render_report", "load_annotations", "html_report"]
+__all__ = [
+    "HISTOGRAM_BINS",
+    "KAPPA_FAMILY",
+    "MAX_CATEGORIES",
+    "MAX_ROWS",
+    "MAX_SENTENCES",
+    "MAX_TYPES",
+    "SCORES",
+    "SERIES",
+    "STYLE",
+    "TEAM_KAPPA",
+    "TYPE_COLOURS",
+    "bar_chart",
+    "heat_map",
+    "histogram",
+    "html_report",
+    "load_annotations",
+    "render_report",
+    "report_data",
+    "scatter_plot",
+]

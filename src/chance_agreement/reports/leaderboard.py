@@ -13,15 +13,15 @@ from pathlib import Path
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import chance_f1, corpus_statistics, scores_from_statistics
-from ..chance.statistics import LEVELS, ChanceStatistics
 from ..chance.random_models import get_model
+from ..chance.statistics import LEVELS, ChanceStatistics
+from ..ecosystem.model_cards import eval_result_entries, model_card
 from ..spans.annotators import read_annotators
 from ..spans.conll import parse_column_spec, read_column_file
 from .command_io import UsageError
 from .leaderboard_significance import add_significance, significance_columns
 from .progress import progress as show_progress
 from .table_output import csv_text, markdown_table
-from ..ecosystem.model_cards import eval_result_entries, model_card
 
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
@@ -59,12 +59,16 @@ def load_systems(gold, systems, gold_column: int | None = None, prediction_colum
         raise UsageError(f"{len(names)} names for {len(systems)} systems")
     gold_path, chosen = parse_system_spec(gold)
     why = ""
-    if chosen is None and gold_column is None:
-        gold_column, why = gold_column_default(gold_path, systems, prediction_column)
+    if chosen is not None:
+        own = chosen
+    elif gold_column is not None:
+        own = gold_column
+    else:
+        own, why = gold_column_default(gold_path, systems, prediction_column)
+        gold_column = own
     for spec in systems:
         path, column = parse_system_spec(spec)
         column = prediction_column if column is None else column
-        own = chosen if chosen is not None else gold_column
         if str(path) == str(gold_path) and _same_column(gold_path, column, own):
             raise ValueError(f"{spec}: the system column {column} is the gold column "
                              f"{read_column_file(gold_path).resolve(own)} of {gold_path}; give the system's own "
@@ -78,7 +82,7 @@ def load_systems(gold, systems, gold_column: int | None = None, prediction_colum
         notify(f"gold: column {read.column} of {gold_path} ({why}; --gold-column N or {gold_path}:N reads another)")
     _, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix)
     predictions: dict[str, list] = {}
-    for index, (spec, system_tags) in enumerate(zip(systems, tags[1:])):
+    for index, (spec, system_tags) in enumerate(zip(systems, tags[1:], strict=True)):
         name = names[index] if names is not None else system_name(spec)
         if name in predictions:
             raise ValueError(f"two systems are named {name!r}; give --names")
@@ -184,7 +188,7 @@ def undefined_notes(rows) -> list[str]:
 def _add_ranks(rows, prefix: str = "") -> None:
     for kind in ("observed", "corrected"):
         ranks = competition_ranks([row[f"{prefix}{kind}_f1"] for row in rows])
-        for row, rank in zip(rows, ranks):
+        for row, rank in zip(rows, ranks, strict=True):
             row[f"{prefix}{kind}_rank"] = rank
     for row in rows:
         before, after = row[f"{prefix}observed_rank"], row[f"{prefix}corrected_rank"]
@@ -229,7 +233,8 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
                 indices = subsets[subset]
                 row[f"{subset}_sentences"] = len(indices)
                 stats = sum((sentences[i] for i in indices), ChanceStatistics())
-                scores = _scores(stats, level) if indices else dict.fromkeys(("observed_f1", "chance_f1", "corrected_f1"))
+                scores = _scores(stats, level) if indices else dict.fromkeys(("observed_f1", "chance_f1",
+                                                                              "corrected_f1"))
                 for key, value in scores.items():
                     row[f"{subset}_{key}"] = value
                 row[f"{subset}_indices"] = indices
@@ -310,7 +315,8 @@ def to_markdown(board: dict, digits: int = 4) -> str:
     split_note = ""
     if board["split"] is not None:
         split_note = (f"; subset1: sentences with chance F1 > {board['split']}, subset2: the others "
-                      f"(chance level of the {'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
+                      "(chance level of the "
+                      f"{'gold against itself' if board['split_by'] == 'gold' else 'system against the gold'})")
     lines = [f"Systems ranked by corrected F1 ({board['level']} level, {board['model']} random model; "
              f"change = observed rank - corrected rank{split_note}).", ""]
     lines += markdown_table([header for _, header in columns],
@@ -343,7 +349,24 @@ def render(board: dict, fmt: str = "markdown", digits: int = 4) -> str:
     raise ValueError(f"format must be one of {list(FORMATS)}, got {fmt!r}")
 
 
-__all__ = ["FORMATS", "SPLIT_BY", "SUBSETS", "parse_system_spec", "system_name", "load_systems",
-           "gold_column_default",
-           "competition_ranks", "sentence_chance", "split_sentences", "build_leaderboard", "metric_args",
-           "model_cards", "eval_results", "to_markdown", "to_csv", "to_json", "render", "undefined_notes"]
+__all__ = [
+    "FORMATS",
+    "SPLIT_BY",
+    "SUBSETS",
+    "build_leaderboard",
+    "competition_ranks",
+    "eval_results",
+    "gold_column_default",
+    "load_systems",
+    "metric_args",
+    "model_cards",
+    "parse_system_spec",
+    "render",
+    "sentence_chance",
+    "split_sentences",
+    "system_name",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+    "undefined_notes",
+]

@@ -39,7 +39,7 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
         rng = make_rng(random_state)
-        for row, (_, sentences) in zip(rows, statistics):
+        for row, (_, sentences) in zip(rows, statistics, strict=True):
             if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval, no test
                 row["corrected_f1_ci_low"] = row["corrected_f1_ci_high"] = None
                 continue

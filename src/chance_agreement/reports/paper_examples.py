@@ -47,4 +47,4 @@ SIMULATIONS = (
 )
 
 
-__all__ = ["Simulation", "bits_to_tags", "SIMULATIONS"]
+__all__ = ["SIMULATIONS", "Simulation", "bits_to_tags"]

@@ -65,7 +65,8 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     """Observed against corrected F1, one point per system, from ``leaderboard.build_leaderboard``.
 
     The dashed diagonal is corrected = observed (no chance agreement); the gap below it is what
-    chance explains. A system whose corrected F1 is undefined is named in the legend, not drawn. Saves to ``path`` when given; returns ax.
+    chance explains. A system whose corrected F1 is undefined is named in the legend, not drawn. Saves to ``path`` when
+    given; returns ax.
     """
     rows = [row for row in board["systems"] if row["corrected_f1"] is not None]  # undefined: not drawn
     left_out = [row["system"] for row in board["systems"] if row["corrected_f1"] is None]
@@ -111,4 +112,4 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     return ax
 
 
-__all__ = ["FIGURE1_LENGTHS", "plot_start_distributions", "save_start_distributions", "plot_leaderboard"]
+__all__ = ["FIGURE1_LENGTHS", "plot_leaderboard", "plot_start_distributions", "save_start_distributions"]

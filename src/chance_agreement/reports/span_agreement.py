@@ -61,18 +61,21 @@ def format_span_table(result: dict, digits: int = 4) -> str:
     lines, notes = [header], []
     for scope, scores in scopes:
         labels = [key for key, value in scores.items() if isinstance(value, dict)]
-        rows = [(label, scores[label]["precision"], scores[label]["recall"], scores[label]["f1"], scores[label]["number"],
-                 scores[label]["observed_f1"], scores[label]["chance_f1"], scores[label]["corrected_f1"]) for label in labels]
+        rows = [(label, scores[label]["precision"], scores[label]["recall"], scores[label]["f1"],
+                 scores[label]["number"],
+                 scores[label]["observed_f1"], scores[label]["chance_f1"], scores[label]["corrected_f1"])
+                for label in labels]
         rows.append(("overall", scores["overall_precision"], scores["overall_recall"], scores["overall_f1"],
                      sum(scores[label]["number"] for label in labels), scores["overall_observed_f1"],
                      scores["overall_chance_f1"], scores["overall_corrected_f1"]))
         lines.append("")
         for label, *numbers in rows:
-            cells = [str(v) if i == 3 else "undefined" if v is None else f"{v:.{digits}f}" for i, v in enumerate(numbers)]
+            cells = [str(v) if i == 3 else "undefined" if v is None else f"{v:.{digits}f}"
+                     for i, v in enumerate(numbers)]
             lines.append(f"{scope:<9}{label:<10}" + "".join(cell.rjust(column) for cell in cells))
-            reason = undefined_reason(dict(zip(("observed_f1", "chance_f1", "corrected_f1"), numbers[4:])))
+            reason = undefined_reason(dict(zip(("observed_f1", "chance_f1", "corrected_f1"), numbers[4:], strict=True)))
             notes += [f"note: {scope}, {label}: corrected F1 is undefined: {reason}"] * bool(reason)
     return "\n".join(lines + [""] * bool(notes) + notes)
 
 
-__all__ = ["VIEWS", "pair_scores", "team_span_scores", "format_span_table"]
+__all__ = ["VIEWS", "format_span_table", "pair_scores", "team_span_scores"]

@@ -28,7 +28,7 @@ def most_used(categories: list, matrix: list, keep: int, always=None) -> tuple[l
     A square table of many categories is shown this way; its full form stays in the JSON output."""
     if len(categories) <= keep:
         return list(categories), matrix, 0
-    used = [row + column for row, column in zip(map(sum, matrix), map(sum, zip(*matrix)))]
+    used = [row + column for row, column in zip(map(sum, matrix), map(sum, zip(*matrix, strict=True)), strict=True)]
     order = sorted(range(len(categories)), key=lambda i: (categories[i] != always, -used[i]))[:keep]
     order.sort()
     return [categories[i] for i in order], [[matrix[i][j] for j in order] for i in order], len(categories) - keep

@@ -20,13 +20,15 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import corpus_total, scores_from_statistics
-from ..chance.statistics import LEVELS
 from ..chance.random_models import get_model
+from ..chance.statistics import LEVELS
+from ..chance.team_f1 import by_item, team_scores, team_statistics
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
@@ -34,9 +36,8 @@ from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 from ..reliability.rater_coefficients.ratings import rating_codes
 from ..reliability.table_coefficients import get_coefficient, titles
-from ..chance.team_f1 import by_item, team_scores, team_statistics
-from ..spans.validation import complete_items
 from ..spans.annotators import read_annotators
+from ..spans.validation import complete_items
 from .command_io import UsageError
 from .progress import progress as show_progress
 from .table_output import csv_text, markdown_table, most_used
@@ -233,7 +234,7 @@ def _type_rows(result: dict) -> list[tuple[str, dict]]:
     """``(name, scores)`` of every entity type, then ``("overall", ...)``."""
     rows = [(name, value) for name, value in result.items()
             if isinstance(value, dict) and name != "per_annotator"]
-    return rows + [("overall", {key: result[f"overall_{key}"] for key in SCORES})]
+    return [*rows, ("overall", {key: result[f"overall_{key}"] for key in SCORES})]
 
 
 def chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
@@ -245,12 +246,13 @@ def chance_f1_section(annotations: Annotations, options: dict) -> Section | None
     total = corpus_total(other, reference, model=options["model"], levels=LEVELS, **options["span"])
     data, tables, notes = {}, [], []
     for level in LEVELS:
-        result = defined_scores(lambda fill: scores_from_statistics(total, level, fill))
+        result = defined_scores(partial(scores_from_statistics, total, level))
         data[level] = result
         rows = _type_rows(result)
         support = [result[name]["number"] for name, _ in rows[:-1]]
         tables.append(Table(f"{level} level", ["type", "support", "observed F1", "chance F1", "corrected F1"],
-                            [[name, number, *_shown(scores)] for (name, scores), number in zip(rows, support + [sum(support)])]))
+                            [[name, number, *_shown(scores)]
+                             for (name, scores), number in zip(rows, [*support, sum(support)], strict=True)]))
         notes += _undefined_notes(level, rows)
     title = (f"Chance-corrected F1, {annotations.names[1]} against {annotations.names[0]} "
              f"({options['model'].replace('_', '-')} random model)")
@@ -268,7 +270,7 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
     for level in LEVELS:
         _, pairs = team_statistics(annotations.items, names=names, level=level, model=options["model"],
                                    **options["span"])
-        result = defined_scores(lambda fill: team_scores(names, pairs, level, fill))
+        result = defined_scores(partial(team_scores, names, pairs, level))
         data[level] = result
         rows = _type_rows(result)
         tables.append(Table(f"{level} level, the team (every pair pooled)",
@@ -280,7 +282,7 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
         met = [[pairs.get((min(i, j), max(i, j))) is not None for j in range(len(names))] for i in range(len(names))]
         tables.append(Table(f"{level} level, corrected F1 of every pair", ["", *names],
                             [[name, *map(_score_cell, row, met_row)]
-                             for name, row, met_row in zip(names, result["pairwise_corrected_f1"], met)]))
+                             for name, row, met_row in zip(names, result["pairwise_corrected_f1"], met, strict=True)]))
         pair_rows = [(f"{names[i]} and {names[j]}", {key: result[f"pairwise_{key}"][i][j] for key in SCORES})
                      for (i, j), totals in pairs.items() if totals is not None]
         notes += _undefined_notes(level, rows + list(result["per_annotator"].items()) + pair_rows)
@@ -314,15 +316,15 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
         columns[view] = result
         shown, counts, left_out = most_used(categories, result["contingency"]["table"], SHOWN_CATEGORIES, NOTHING)
         tables.append(Table(f"contingency table, {label}: rows {annotations.names[0]}, "
-                            f"columns {annotations.names[1]}", [""] + shown,
-                            [[category, *row] for category, row in zip(shown, counts)]))
+                            f"columns {annotations.names[1]}", ["", *shown],
+                            [[category, *row] for category, row in zip(shown, counts, strict=True)]))
         if left_out:
             shown_notes.append(f"{view}: text, Markdown and CSV show the contingency table's {len(shown)} most used "
                                f"of its {len(categories)} categories; JSON has all of them")
     rows = [[name, *(_cell_of(columns[view].get(name), name in columns[view]) for view in columns)]
             for name in _coefficient_rows()]  # an undefined coefficient: "undefined", its reason in the notes
-    tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, prevalence paper case 3)",
-                           ["coefficient", "all tokens", "entity tokens"], rows))
+    tables.insert(0, Table("coefficients (entity tokens: those both annotators put in an entity, "
+                           "prevalence paper case 3)", ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
     notes += shown_notes
     return Section("coefficients", "Agreement coefficients and their contingency tables", data, tables, notes)
@@ -342,7 +344,7 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
                                              "expected_agreement", "n_tokens", "n_annotators")]
     tables = [Table("token-level coefficients", ["coefficient", "value"], values),
               Table("tokens per category and annotator", ["category", *annotations.names],
-                    [[category, *row] for category, row in zip(categories, counts)])]
+                    [[category, *row] for category, row in zip(categories, counts, strict=True)])]
     return Section("several_annotators", "Fleiss' kappa and Krippendorff's alpha (nominal)", result, tables,
                    list(result["warnings"]))
 
@@ -366,7 +368,8 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
             if not items:
                 raise ValueError("no sentence unit is held by every annotator")
             if len(annotations.tags) == 2:
-                data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0], **settings)
+                data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0],
+                                                      **settings)
             else:
                 data[unit], notes = report_with_notes(noise_report_multi, items, **settings)
         except ValueError as error:  # e.g. no entity at all: no entity instances
@@ -445,7 +448,8 @@ def build_report(annotations: Annotations, model: str = "non_overlapping", confi
              for section in show_progress(parts, "agreement report", unit="part", enabled=progress)]
     return {"annotators": list(annotations.names), "sources": list(annotations.sources),
             "sentences": len(annotations.tokens), "tokens": sum(map(len, annotations.tokens)),
-            "reading_notes": list(annotations.notes), "coverage": dict(annotations.coverage), "sections": [section for section in built if section is not None]}
+            "reading_notes": list(annotations.notes), "coverage": dict(annotations.coverage),
+            "sections": [section for section in built if section is not None]}
 
 
 # --- output --------------------------------------------------------------------------------------
@@ -460,8 +464,10 @@ def _cell(value, digits: int) -> str:
 
 
 def _header(report: dict) -> str:
-    annotators = ", ".join(f"{name} ({source})" for name, source in zip(report["annotators"], report["sources"]))
-    return f"{len(report['annotators'])} annotators: {annotators}; {report['sentences']} sentences, {report['tokens']} tokens"
+    annotators = ", ".join(f"{name} ({source})"
+                           for name, source in zip(report["annotators"], report["sources"], strict=True))
+    return (f"{len(report['annotators'])} annotators: {annotators}; {report['sentences']} sentences, "
+            f"{report['tokens']} tokens")
 
 
 def to_text(report: dict, digits: int = 4) -> str:
@@ -473,7 +479,8 @@ def to_text(report: dict, digits: int = 4) -> str:
             widths = [max(len(row[i]) for row in cells) for i in range(len(table.columns))]
             lines += ["", table.title]
             for row in cells:
-                lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths))).rstrip())
+                lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                       for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
         if section.notes:
             lines += [""] + [f"note: {note}" for note in section.notes]
     return "\n".join(lines) + "\n"
@@ -496,7 +503,7 @@ def to_csv(report: dict) -> str:
     """Long format: one line per table cell (section, table, row, column, value); full precision."""
     rows = [[section.key, table.title, row[0], column, value]
             for section in report["sections"] for table in section.tables
-            for row in table.rows for column, value in zip(table.columns[1:], row[1:])]
+            for row in table.rows for column, value in zip(table.columns[1:], row[1:], strict=True)]
     return csv_text(["section", "table", "row", "column", "value"], rows)
 
 
@@ -516,8 +523,34 @@ def render(report: dict, fmt: str = "text", digits: int = 4) -> str:
     return writers[fmt]()
 
 
-__all__ = ["SCORES", "FORMATS", "COEFFICIENTS", "NOISE_KEYS", "NOISE_UNITS", "SHOWN_CATEGORIES", "UNDEFINED", "Table", "Section",
-           "Annotations", "load_annotations", "coverage_of", "coverage_notes", "reading_notes", "chance_f1_section", "team_chance_f1_section",
-           "coefficients_section", "several_annotators_section", "category_counts", "noise_section", "gamma_section", "GAMMA_WORST",
-           "SECTIONS", "build_report",
-           "to_text", "to_markdown", "to_csv", "to_json", "render"]
+__all__ = [
+    "COEFFICIENTS",
+    "FORMATS",
+    "GAMMA_WORST",
+    "NOISE_KEYS",
+    "NOISE_UNITS",
+    "SCORES",
+    "SECTIONS",
+    "SHOWN_CATEGORIES",
+    "UNDEFINED",
+    "Annotations",
+    "Section",
+    "Table",
+    "build_report",
+    "category_counts",
+    "chance_f1_section",
+    "coefficients_section",
+    "coverage_notes",
+    "coverage_of",
+    "gamma_section",
+    "load_annotations",
+    "noise_section",
+    "reading_notes",
+    "render",
+    "several_annotators_section",
+    "team_chance_f1_section",
+    "to_csv",
+    "to_json",
+    "to_markdown",
+    "to_text",
+]

@@ -158,14 +158,24 @@ def pair_annotations(first: list[AnnotatedText], second: list[AnnotatedText]):
     if len(first) != len(second):
         raise ValueError(f"the annotators have {len(first)} and {len(second)} texts "
                          f"({first[0].source if first else 'nothing'} vs {second[0].source if second else 'nothing'})")
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=True):
         if a.text != b.text:
-            at = next((i for i, (x, y) in enumerate(zip(a.text, b.text)) if x != y), min(len(a.text), len(b.text)))
+            at = next((i for i, (x, y) in enumerate(zip(a.text, b.text, strict=False)) if x != y),
+                      min(len(a.text), len(b.text)))
             raise ValueError(f"different texts: {a.source} and {b.source} differ at character {at}")
         if a.tokens != b.tokens:
             raise ValueError(f"different tokens for the same text: {a.source} and {b.source}")
     return [a.spans for a in first], [b.spans for b in second], [len(a.tokens) for a in first]
 
 
-__all__ = ["WidenedSpansWarning", "AnnotatedText", "char_offset", "annotate", "grapheme_starts", "offset_table",
-           "convert_offset", "warn_widened", "pair_annotations"]
+__all__ = [
+    "AnnotatedText",
+    "WidenedSpansWarning",
+    "annotate",
+    "char_offset",
+    "convert_offset",
+    "grapheme_starts",
+    "offset_table",
+    "pair_annotations",
+    "warn_widened",
+]

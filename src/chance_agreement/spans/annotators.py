@@ -47,7 +47,7 @@ class Team:
 
     @property
     def tokens(self) -> list:
-        return [_present(units).tokens for units in zip(*self.units)]
+        return [_present(units).tokens for units in zip(*self.units, strict=True)]
 
     def coverage(self) -> dict:
         """How many units each annotator holds and each pair shares (``units[a][u]`` None: not held),
@@ -66,11 +66,12 @@ class Team:
         {'units': 4, 'per_annotator': {'alice': 3, 'bob': 3}, 'pairs': {('alice', 'bob'): 2}}
         """
         held = [[unit is not None for unit in units] for units in self.units]
-        pairs = {(self.names[a], self.names[b]): sum(x and y for x, y in zip(held[a], held[b]))
+        pairs = {(self.names[a], self.names[b]): sum(x and y for x, y in zip(held[a], held[b], strict=True))
                  for a in range(len(held)) for b in range(a + 1, len(held))}
         alone = [sum(index == a for _, index in self.left_out) for a in range(len(held))]
         return {"units": (len(held[0]) if held else 0) + len(self.left_out),
-                "per_annotator": {name: sum(row) + extra for name, row, extra in zip(self.names, held, alone)},
+                "per_annotator": {name: sum(row) + extra
+                                  for name, row, extra in zip(self.names, held, alone, strict=True)},
                 "pairs": pairs}
 
     def flat(self, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list]:
@@ -101,7 +102,8 @@ def read_annotators(specs, *, input_format=None, column=None, columns=None, name
         read = read_file(path, input_format, options)
         if chosen is not None:
             for annotator in read:
-                annotator.name = f"{annotator.name}:{annotator.column}" if annotator.column is not None else annotator.name
+                annotator.name = (f"{annotator.name}:{annotator.column}" if annotator.column is not None
+                                  else annotator.name)
         annotators += read
         origins += [index] * len(read)
     left_out: list = []
@@ -166,13 +168,14 @@ def align(annotators: list[Annotator], *, partial: bool = False, left_out: list 
     if aligned is None:
         aligned = _by_order(annotators)
     if partial and len(annotators) > 1:
-        shared = [sum(unit is not None for unit in units) >= 2 for units in zip(*aligned)]
+        shared = [sum(unit is not None for unit in units) >= 2 for units in zip(*aligned, strict=True)]
         if left_out is not None:
             left_out += [(_present(units).where, next(a for a, unit in enumerate(units) if unit is not None))
-                         for units, kept in zip(zip(*aligned), shared) if not kept]
-        aligned = [[unit for unit, kept in zip(units, shared) if kept] for units in aligned]
+                         for units, kept in zip(zip(*aligned, strict=True), shared, strict=True) if not kept]
+        aligned = [[unit for unit, kept in zip(units, shared, strict=True) if kept] for units in aligned]
     for position in range(len(aligned[0])):
-        _same_tokens([(a, units[position]) for a, units in zip(annotators, aligned) if units[position] is not None])
+        _same_tokens([(a, units[position]) for a, units in zip(annotators, aligned, strict=True)
+                      if units[position] is not None])
     return aligned
 
 
@@ -191,7 +194,7 @@ def _by(annotators, key_of, what: str, partial: bool = False):
         for unit in annotator.units:
             table.setdefault(key_of(unit), []).append(unit)
         tables.append(table)
-    for annotator, table in zip(annotators[1:], tables[1:]):
+    for annotator, table in zip(annotators[1:], tables[1:], strict=True):
         problem = None if partial else _difference(first, annotator, tables[0], table, what)
         if problem is not None:
             return None, problem
@@ -208,7 +211,7 @@ def _by(annotators, key_of, what: str, partial: bool = False):
 
 def _difference(first: Annotator, other: Annotator, first_table: dict, table: dict, what: str) -> str | None:
     """The message naming both files and the first document one has and the other has not."""
-    for holder, table_a, lacking, table_b in ((first, first_table, other, table), (other, table, first, first_table)):
+    for _, table_a, lacking, table_b in ((first, first_table, other, table), (other, table, first, first_table)):
         for key, units in table_a.items():
             if len(table_b.get(key, [])) < len(units):
                 shown = key if what == "document" else repr(_short(key))
@@ -237,7 +240,7 @@ def _same_tokens(pairs) -> None:
     (_, unit), rest = pairs[0], pairs[1:]
     for _, other in rest:
         if other.tokens != unit.tokens:
-            at = next((i for i, (a, b) in enumerate(zip(unit.tokens, other.tokens)) if a != b),
+            at = next((i for i, (a, b) in enumerate(zip(unit.tokens, other.tokens, strict=False)) if a != b),
                       min(len(unit.tokens), len(other.tokens)))
             mine = repr(unit.tokens[at]) if at < len(unit.tokens) else "the end"
             theirs = repr(other.tokens[at]) if at < len(other.tokens) else "the end"
@@ -251,7 +254,8 @@ def _same_tokens(pairs) -> None:
 def _unit_spans(team: Team, annotator: int, unit: Unit, scheme, mode, suffix) -> list:
     if unit.spans is not None:
         return list(unit.spans)
-    return [(start, end, label) for label, start, end in spans_from_tags(unit.tags, scheme, mode, suffix)]
+    tags = unit.tags  # a unit has spans or tags
+    return [(start, end, label) for label, start, end in spans_from_tags(tags, scheme, mode, suffix)]  # type: ignore[arg-type]
 
 
 def _check_tags(team: Team, scheme, mode, suffix):
@@ -311,7 +315,7 @@ def _views(team: Team, scheme, mode, suffix, crossing, flat: bool):
     (None instead of the spans for a flat unit whose annotators all have tags: tags never overlap)."""
     scheme = _check_tags(team, scheme, mode, suffix)
     team.skipped, team.layered = [], 0
-    rows = []
+    rows: list[tuple[int, list | None, bool]] = []
     for position in range(len(team.units[0])):
         present = [units[position] for units in team.units if units[position] is not None]
         if flat and all(unit.tags is not None for unit in present):
@@ -321,7 +325,8 @@ def _views(team: Team, scheme, mode, suffix, crossing, flat: bool):
                          _resolve_same_type(_unit_spans(team, a, units[position], scheme, mode, suffix),
                                             units[position], flat, crossing, team.skipped)
                          for a, units in enumerate(team.units)]
-        layered = any(_types_share_tokens(spans, only_crossing=not flat) for spans in per_annotator if spans is not None)
+        layered = any(_types_share_tokens(spans, only_crossing=not flat)
+                      for spans in per_annotator if spans is not None)
         team.layered += layered
         rows.append((position, per_annotator, layered))
     return scheme, rows
@@ -334,7 +339,8 @@ def _layers(per_annotator: list) -> list[str]:
 def _flat(team: Team, scheme, mode, suffix, crossing):
 
     scheme, rows = _views(team, scheme, mode, suffix, crossing, flat=True)
-    tokens, tags = [], [[] for _ in team.units]
+    tokens: list = []
+    tags: list[list] = [[] for _ in team.units]
     for position, per_annotator, layered in rows:
         unit_tokens = _present(units[position] for units in team.units).tokens
         if per_annotator is None:  # every annotator's own tags (None: not annotated)
@@ -353,7 +359,8 @@ def _flat(team: Team, scheme, mode, suffix, crossing):
 
 def _nested(team: Team, scheme, mode, suffix, crossing):
     _, rows = _views(team, scheme, mode, suffix, crossing, flat=False)
-    lengths, spans = [], [[] for _ in team.units]
+    lengths: list[int] = []
+    spans: list[list] = [[] for _ in team.units]
     for position, per_annotator, layered in rows:
         for label in (_layers(per_annotator) if layered else [None]):
             lengths.append(len(_present(units[position] for units in team.units).tokens))
@@ -363,4 +370,4 @@ def _nested(team: Team, scheme, mode, suffix, crossing):
     return spans, lengths
 
 
-__all__ = ["Team", "read_annotators", "align"]
+__all__ = ["Team", "align", "read_annotators"]

@@ -123,7 +123,10 @@ def _comment(line: str, metadata: dict) -> bool:
 
 def _sentences(lines, name: str):
     """``(rows, lines, metadata)`` per sentence and the file's ``global.columns`` (see the docstring)."""
-    sentences, current, numbers, metadata, width, global_columns = [], [], [], {}, None, None
+    current: list[list[str]] = []
+    numbers: list[int] = []
+    metadata: dict[str, str] = {}
+    sentences, width, global_columns = [], None, None
     for number, line in enumerate(lines, start=1):
         fields = line.split()
         if not current and fields and _comment(line, metadata):
@@ -137,7 +140,8 @@ def _sentences(lines, name: str):
         if width is None:
             width = len(fields)
         elif len(fields) != width:
-            raise ValueError(f"{name}: line {number}: expected {width} columns like the first line, found {len(fields)}")
+            raise ValueError(f"{name}: line {number}: expected {width} columns like the first line, "
+                             f"found {len(fields)}")
         current.append(fields)
         numbers.append(number)
     if current:
@@ -164,10 +168,11 @@ def read_column_file(source) -> ColumnFile:
         raise ValueError(f"{name}: empty input: no token lines found")
     token_column = _token_column(sentences, global_columns)
     if token_column:  # CoNLL-U: multiword and empty-node lines carry no tag of their own
-        sentences = [([r for r in rows if not _SUBWORD.match(r[0])], [n for r, n in zip(rows, numbers)
+        sentences = [([r for r in rows if not _SUBWORD.match(r[0])], [n for r, n in zip(rows, numbers, strict=True)
                       if not _SUBWORD.match(r[0])], metadata) for rows, numbers, metadata in sentences]
     return ColumnFile(name, [rows for rows, _, _ in sentences], [numbers for _, numbers, _ in sentences], width,
-                      token_column, [m.get("sent_id") for _, _, m in sentences], [m.get("text") for _, _, m in sentences])
+                      token_column, [m.get("sent_id") for _, _, m in sentences],
+                      [m.get("text") for _, _, m in sentences])
 
 
 def read_conll(source, reference_column: int = 1, prediction_columns=(-1,)):
@@ -183,8 +188,8 @@ def read_conll(source, reference_column: int = 1, prediction_columns=(-1,)):
 
 def write_conll(handle: IO[str], tokens, references, predictions) -> None:
     """Write ``token reference prediction`` lines with a blank line after each sentence."""
-    for sentence_tokens, sentence_refs, sentence_preds in zip(tokens, references, predictions):
-        for row in zip(sentence_tokens, sentence_refs, sentence_preds):
+    for sentence_tokens, sentence_refs, sentence_preds in zip(tokens, references, predictions, strict=True):
+        for row in zip(sentence_tokens, sentence_refs, sentence_preds, strict=True):
             handle.write(" ".join(row) + "\n")
         handle.write("\n")
 
@@ -216,7 +221,8 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
         message = re.sub(r" at position \d+", "", message)
         if repr(tags[low]) not in message:
             message = f"tag {tags[low]!r}: {message}"
-        raise ValueError(f"{columns.name}: line {columns.lines[number][low]}: column {index % columns.width}: {message}")
+        raise ValueError(f"{columns.name}: line {columns.lines[number][low]}: column {index % columns.width}: "
+                         f"{message}")
 
 
 def check_tag_columns(columns: ColumnFile, indices, scheme=None, mode=None, suffix: bool = False):
@@ -242,7 +248,8 @@ def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
             return f"{columns.name} has only {len(columns.rows)} sentences"
         if token >= len(columns.rows[sentence]):
             return f"{columns.name} line {columns.lines[sentence][-1] + 1} ends sentence {sentence + 1}"
-        return f"{columns.name} line {columns.lines[sentence][token]} has {columns.rows[sentence][token][columns.token_column]!r}"
+        return (f"{columns.name} line {columns.lines[sentence][token]} has "
+                f"{columns.rows[sentence][token][columns.token_column]!r}")
 
     for sentence in range(max(len(first.rows), len(other.rows))):
         a = first.rows[sentence] if sentence < len(first.rows) else []
@@ -254,6 +261,17 @@ def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
                              f"{where(other, sentence, token)} (sentence {sentence + 1}, token {token + 1})")
 
 
-__all__ = ["STDIN_NAME", "source_name", "decode_lines", "COMMENT", "ColumnFile", "parse_column_spec",
-           "read_column_file", "read_conll", "write_conll", "check_column_tags", "check_tag_columns",
-           "check_same_tokens"]
+__all__ = [
+    "COMMENT",
+    "STDIN_NAME",
+    "ColumnFile",
+    "check_column_tags",
+    "check_same_tokens",
+    "check_tag_columns",
+    "decode_lines",
+    "parse_column_spec",
+    "read_column_file",
+    "read_conll",
+    "source_name",
+    "write_conll",
+]

@@ -25,8 +25,8 @@ back into exactly those spans.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
 from .validation import refuse_reserved_type
 
@@ -81,7 +81,7 @@ def check_span_lists(spans, lengths, role: str) -> list[list[TokenSpan]]:
     if len(spans) != len(lengths):
         raise ValueError(f"{role} has {len(spans)} sentences but lengths has {len(lengths)}")
     out = []
-    for index, (sentence, n) in enumerate(zip(spans, lengths)):
+    for index, (sentence, n) in enumerate(zip(spans, lengths, strict=True)):
         where = f"{role}[{index}]"
         if isinstance(sentence, (str, bytes)) or not isinstance(sentence, Sequence):
             raise TypeError(f"{where}: expected a list of (start, end, label) spans, got {sentence!r}")
@@ -173,7 +173,7 @@ def tags_from_spans(spans, lengths, role: str = "spans") -> list[list[str]]:
     """
     lengths = check_lengths(lengths)
     checked = check_span_lists(spans, lengths, role)
-    return [_flat(sentence, n, f"{role}[{i}]") for i, (sentence, n) in enumerate(zip(checked, lengths))]
+    return [_flat(sentence, n, f"{role}[{i}]") for i, (sentence, n) in enumerate(zip(checked, lengths, strict=True))]
 
 
 def outermost(spans, lengths, role: str = "spans") -> list[list[TokenSpan]]:

@@ -10,7 +10,7 @@ the command line, the metrics) sees it.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["Registry"]
 

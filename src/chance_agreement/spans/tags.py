@@ -31,15 +31,23 @@ from __future__ import annotations
 
 import warnings
 from bisect import bisect_right
-from itertools import chain
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from itertools import chain, pairwise
+from typing import NamedTuple
 
 import numpy as np
 import seqeval.scheme
 from seqeval.scheme import Tokens, auto_detect
 
 from .validation import (
-    check_corpus, check_items, check_tag_list, check_type_names, raise_bad_tag, reserved_type, tag_problem, where,  # noqa: F401 (check_items: for the other layers)
+    check_corpus,
+    check_items,  # noqa: F401 (for the other layers)
+    check_tag_list,
+    check_type_names,
+    raise_bad_tag,
+    reserved_type,
+    tag_problem,
+    where,
 )
 
 SCHEMES = ("IOB1", "IOB2", "IOE1", "IOE2", "IOBES", "BILOU")
@@ -132,7 +140,7 @@ def _parse(tag: str, suffix: bool) -> tuple[int, str, bool]:
     return parsed
 
 
-def _distinct_tags(sequences, role) -> dict:
+def _distinct_tags(sequences, role) -> set:
     """The distinct tags of a checked corpus; a bad tag raises naming its sentence and position."""
     try:
         distinct = set(chain.from_iterable(sequences))
@@ -186,9 +194,9 @@ def _lenient_corpus(sequences, suffix: bool, role) -> tuple[list[list[Span]], di
 def _per_sentence(arrays: SpanArrays, sentences: int) -> list[list[Span]]:
     """``SpanArrays`` as one list of ``(type, begin, end)`` per sentence."""
     names = np.array(arrays.names, dtype=object)
-    spans = list(zip(names[arrays.type_code].tolist(), arrays.begin.tolist(), arrays.end.tolist()))
+    spans = list(zip(names[arrays.type_code].tolist(), arrays.begin.tolist(), arrays.end.tolist(), strict=True))
     cuts = np.concatenate(([0], np.cumsum(np.bincount(arrays.sentence, minlength=sentences)))).tolist()
-    return [spans[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+    return [spans[a:b] for a, b in pairwise(cuts)]
 
 
 def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -> tuple[SpanArrays, dict, np.ndarray]:
@@ -229,7 +237,8 @@ def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -
     if crossing.size:
         span = int(crossing[0])
         into = int(last_sentence[span])
-        raise _crossing_error(role, into, int(ends[span] - 1 - offsets[into]), names[span_types[span]], int(first_sentence[span]))
+        raise _crossing_error(role, into, int(ends[span] - 1 - offsets[into]), names[span_types[span]],
+                              int(first_sentence[span]))
     if ends.size > 1 and np.any(begins[1:] < ends[:-1]):  # seqeval reused an old begin offset
         # ties go to the type met first in the corpus, whatever its code
         seen, first_token = np.unique(type_code[token_codes], return_index=True)
@@ -241,16 +250,21 @@ def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -
     used = names[np.unique(span_types)].tolist()
     if any(map(reserved_type, used)):  # the error names the first sentence: only then the lists
         check_type_names(_per_sentence(arrays, count_), role, used)
+    return arrays, _odd_tags(codes, token_codes, sentence_ends, suffix, role), token_codes
 
-    odd = {}
-    odd_tags = [tag for tag in tags if is_odd_tag(tag, suffix)]
-    if odd_tags:  # in order of first appearance in this corpus (shared codes may hold others)
-        seen, first_token = np.unique(token_codes, return_index=True)
-        first_token_of = dict(zip(seen.tolist(), first_token.tolist()))
-        odd_tags = sorted((tag for tag in odd_tags if codes[tag] in first_token_of), key=lambda tag: first_token_of[codes[tag]])
-        first_sentences = np.searchsorted(sentence_ends, [first_token_of[codes[tag]] for tag in odd_tags], side="right")
-        odd = {tag: (role, sentence) for tag, sentence in zip(odd_tags, first_sentences.tolist())}
-    return arrays, odd, token_codes
+
+def _odd_tags(codes: dict, token_codes: np.ndarray, sentence_ends: np.ndarray, suffix: bool, role) -> dict:
+    """``{odd tag: (role, sentence of its first token)}`` of the tags in ``codes`` this corpus uses, in
+    order of first appearance (a shared code table may hold tags of other corpora)."""
+    odd_tags = [tag for tag in codes if is_odd_tag(tag, suffix)]
+    if not odd_tags:
+        return {}
+    seen, first_token = np.unique(token_codes, return_index=True)
+    first_token_of = dict(zip(seen.tolist(), first_token.tolist(), strict=True))
+    odd_tags = sorted((tag for tag in odd_tags if codes[tag] in first_token_of),
+                      key=lambda tag: first_token_of[codes[tag]])
+    first_sentences = np.searchsorted(sentence_ends, [first_token_of[codes[tag]] for tag in odd_tags], side="right")
+    return {tag: (role, sentence) for tag, sentence in zip(odd_tags, first_sentences.tolist(), strict=True)}
 
 
 def _refuse_same_type_overlap(begins, ends, type_rank, span_types, offsets, sentence_of, names, role) -> None:
@@ -461,7 +475,8 @@ def _first_odd(ref_odd: dict, pred_odd: dict) -> dict:
     return odd
 
 
-def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: bool = False):
+def paired_span_arrays(predictions, references, scheme=None, mode=None,
+                       suffix: bool = False) -> tuple[SpanArrays, SpanArrays, int] | None:
     """``paired_spans`` as two ``SpanArrays`` (predictions, references) and the number of tokens
     whose two tags are equal, when seqeval's default chunker runs on a corpus of at least
     ``_SMALL_CORPUS`` tokens; else ``None`` (then call ``paired_spans``). The same checks, errors
@@ -473,7 +488,7 @@ def paired_span_arrays(predictions, references, scheme=None, mode=None, suffix: 
         return None
     resolve_scheme(scheme)  # as effective_scheme: a bad scheme is refused in default mode too
     chunked = shared_span_arrays([predictions, references], suffix, roles=["predictions", "references"])
-    return pair_span_arrays(*chunked, suffix=suffix)
+    return pair_span_arrays(*chunked, suffix=suffix)  # type: ignore[misc]  # two entries: n_tokens >= _SMALL_CORPUS
 
 
 def shared_span_arrays(corpora, suffix: bool = False, roles=None) -> list | None:
@@ -487,10 +502,10 @@ def shared_span_arrays(corpora, suffix: bool = False, roles=None) -> list | None
         return None
     roles = [f"annotator {a}" for a in range(len(corpora))] if roles is None else roles
     codes: dict = {}
-    return [_lenient_arrays(corpus, suffix, role, n_tokens, codes) for corpus, role in zip(corpora, roles)]
+    return [_lenient_arrays(corpus, suffix, role, n_tokens, codes) for corpus, role in zip(corpora, roles, strict=True)]
 
 
-def pair_span_arrays(prediction, reference, suffix: bool = False):
+def pair_span_arrays(prediction, reference, suffix: bool = False) -> tuple[SpanArrays, SpanArrays, int]:
     """``paired_span_arrays``' ``(predictions, references, equal tags)`` of two ``shared_span_arrays``
     entries, with its odd-tag warnings."""
     (pred, pred_odd, pred_codes), (ref, ref_odd, ref_codes) = prediction, reference
@@ -513,7 +528,7 @@ def check_pairs(predictions, references) -> None:
         raise ValueError("empty input: no sentences were given")
     reference_lengths = list(map(len, references))
     if list(map(len, predictions)) != reference_lengths:
-        for index, (pred, ref) in enumerate(zip(predictions, references)):
+        for index, (pred, ref) in enumerate(zip(predictions, references, strict=True)):
             if len(pred) != len(ref):
                 raise ValueError(
                     f"sentence {index}: the prediction has {len(pred)} tags but the reference has {len(ref)}"
@@ -523,8 +538,8 @@ def check_pairs(predictions, references) -> None:
 
 
 __all__ = [
-    "OddTagWarning",
     "SCHEMES",
+    "OddTagWarning",
     "SpanArrays",
     "check_mode",
     "check_pairs",
@@ -532,9 +547,9 @@ __all__ = [
     "detect_scheme",
     "effective_scheme",
     "is_odd_tag",
+    "pair_span_arrays",
     "paired_span_arrays",
     "paired_spans",
-    "pair_span_arrays",
     "resolve_scheme",
     "shared_span_arrays",
     "spans_from_tags",

@@ -78,4 +78,4 @@ def align_tokens(text: str, tokens, where: str) -> list[tuple[int, int]]:
     return offsets
 
 
-__all__ = ["tokenize", "align_tokens"]
+__all__ = ["align_tokens", "tokenize"]

@@ -118,7 +118,8 @@ def check_items(annotations, role: str = "annotations") -> None:
             continue
         for annotator, tags in enumerate(item):
             if refuse(tags):
-                raise TagTypeError(f"{role}[{index}][{annotator}]: expected a list of tags, got {_container_kind(tags)}")
+                raise TagTypeError(f"{role}[{index}][{annotator}]: expected a list of tags, "
+                                   f"got {_container_kind(tags)}")
 
 
 def check_tag_list(tags) -> None:
@@ -200,7 +201,8 @@ def problem(function: str, argument: str, text: str, sentence: int | None = None
             position: int | None = None, name: str | None = None) -> str:
     """The one message template for several annotators' input:
     ``team_chance_f1: annotations[3][1] (annotator bob), position 5: the tag is None``."""
-    place = argument + (f"[{sentence}]" if sentence is not None else "") + (f"[{annotator}]" if annotator is not None else "")
+    place = (argument + (f"[{sentence}]" if sentence is not None else "")
+             + (f"[{annotator}]" if annotator is not None else ""))
     if name is not None:
         place += f" (annotator {name})"
     if position is not None:
@@ -257,7 +259,7 @@ def pair_shared(first, second) -> tuple[list, list]:
     >>> pair_shared([["B-PER"], ["O"], None], [["O"], None, ["O"]])
     ([['B-PER']], [['O']])
     """
-    kept = [(a, b) for a, b in zip(first, second) if a is not None and b is not None]
+    kept = [(a, b) for a, b in zip(first, second, strict=True) if a is not None and b is not None]
     return [a for a, _ in kept], [b for _, b in kept]
 
 
@@ -274,9 +276,9 @@ def by_item(annotators, items=None) -> ItemMajor:
     for a, sentences in enumerate(rows):
         if sentences is None or isinstance(sentences, (str, bytes)):
             raise TagTypeError(f"annotators[{a}] must be a list of tag sequences (None per missing sentence)")
-    if len({len(sentences) for sentences in rows}) > 1:
-        raise ValueError(f"annotators have different numbers of sentences: {[len(s) for s in rows]}")
-    return ItemMajor(list(sentence) for sentence in zip(*rows))
+    if len({len(sentences) for sentences in rows}) > 1:  # type: ignore[arg-type]  # lists, checked above
+        raise ValueError(f"annotators have different numbers of sentences: {[len(s) for s in rows]}")  # type: ignore[arg-type]
+    return ItemMajor(list(sentence) for sentence in zip(*rows, strict=True))
 
 
 def by_annotator(items) -> list[list]:
@@ -306,7 +308,7 @@ def check_annotations(annotations, *, function: str, argument: str = "annotation
     if not len(annotations):
         raise ValueError(problem(function, argument, "expected a non-empty list of sentences, each a list of the "
                                  "annotators' tag sequences"))
-    rows = []
+    rows: list[list] = []
     for s, row in enumerate(annotations):
         if row is None or isinstance(row, (str, bytes)):
             raise ValueError(problem(function, argument, "expected a list of the annotators' tag sequences", s))
@@ -317,7 +319,8 @@ def check_annotations(annotations, *, function: str, argument: str = "annotation
                                      "missing one)", s))
         for a, tags in enumerate(row):
             if isinstance(tags, (str, bytes)):
-                raise ValueError(problem(function, argument, "an annotation is a string, expected a list of tags", s, a))
+                raise ValueError(problem(function, argument, "an annotation is a string, expected a list of tags",
+                                         s, a))
         rows.append(row)
     if len(rows[0]) < min_annotators:
         raise ValueError(problem(function, argument, f"need at least {min_annotators} annotators per sentence, "
@@ -352,7 +355,27 @@ def _check_lengths(rows: list, function: str, argument: str) -> None:
 
 
 __all__ = [
-    "NOTHING", "RESERVED_PREFIX", "RESERVED_PREFIXES", "RESERVED_TYPE_NAMES", "ItemMajor", "TagTypeError", "as_items", "by_annotator",
-    "by_item", "complete_items", "pair_shared", "check_annotations", "check_corpus", "check_items", "check_tag_list", "check_type_names", "describe_value", "problem",
-    "raise_bad_tag", "refuse_reserved_type", "reserved_type", "tag_problem", "where",
+    "NOTHING",
+    "RESERVED_PREFIX",
+    "RESERVED_PREFIXES",
+    "RESERVED_TYPE_NAMES",
+    "ItemMajor",
+    "TagTypeError",
+    "as_items",
+    "by_annotator",
+    "by_item",
+    "check_annotations",
+    "check_corpus",
+    "check_items",
+    "check_tag_list",
+    "check_type_names",
+    "complete_items",
+    "describe_value",
+    "pair_shared",
+    "problem",
+    "raise_bad_tag",
+    "refuse_reserved_type",
+    "reserved_type",
+    "tag_problem",
+    "where",
 ]

@@ -12,11 +12,11 @@ a class defined in the test).
 
 from __future__ import annotations
 
+from ...spans.registry import Registry
 from . import exact_expectations
 from .base import RandomModel
 from .non_overlapping import NonOverlapping
 from .overlapping import Overlapping
-from ...spans.registry import Registry
 
 __all__ = ["NonOverlapping", "Overlapping", "RandomModel", "clear_caches", "get_model", "model_names", "random_models",
            "register", "unregister"]

@@ -78,6 +78,7 @@ against exact fractions in ``tests/test_document_bands.py``.
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 import numpy as np
 
@@ -157,6 +158,8 @@ class _Job:
     """One side of a unit: its positive excesses, ``N``, the density ``lambda`` and, per wanted
     exclusion, ``[excess, K', E_e, S]`` (``S`` filled in by ``side_bands_many``)."""
 
+    inexact: bool  # set by ``_job_counts``
+
     def __init__(self, n: int, lengths, exclusions):
         self.positive = sorted(a - 1 for a in lengths if a > 1)
         self.n = n
@@ -197,7 +200,9 @@ class _Group:
         self.shifts = np.stack([_padded(job.shifts, rows) for job in jobs], axis=1)
         widths = np.array([items[i][2] + 1 for i in members])
         self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
-        tables, where, self.source = [], {}, np.empty(len(members), dtype=np.int64)
+        tables: list[np.ndarray] = []
+        where: dict[tuple, int] = {}
+        self.source = np.empty(len(members), dtype=np.int64)
         self.excess = np.full(len(members), columns, dtype=np.int64)  # columns: nothing left out
         for k, i in enumerate(members):
             excess, job = items[i][0], jobs[k]
@@ -247,7 +252,7 @@ def _staircase(rows: int) -> list[tuple[int, int, int]]:
     (``p + j < rows``), the last block first."""
     steps = 1 if rows <= 4 else 2 if rows <= 12 else 3
     cuts = sorted({round(rows * k / steps) for k in range(steps + 1)})
-    return [(first, stop, rows - first) for first, stop in zip(cuts, cuts[1:])][::-1]
+    return [(first, stop, rows - first) for first, stop in pairwise(cuts)][::-1]
 
 
 def _group_values(group: _Group) -> np.ndarray:
@@ -384,7 +389,7 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
     if not items:
         return [[] for _ in prepared]
     cuts = tail_rows([prepared[i].slots for i in owners], [item[1] for item in items], [item[2] for item in items])
-    for item, cut in zip(items, cuts.tolist()):
+    for item, cut in zip(items, cuts.tolist(), strict=True):
         item[3] = cut
     for job in prepared:
         job.shape()

@@ -34,7 +34,7 @@ def compact_dot(n: int, first, second) -> float:
         ends[0][: len(left_1)] = left_1
         ends[1][: len(left_2)] = left_2
         # each product counts twice (both ends): doubled once (exact), the same exact sum
-        return math.fsum((ends[0] * ends[1] * 2.0).tolist() + [(n - 2 * band) * middle_1 * middle_2])
+        return math.fsum([*(ends[0] * ends[1] * 2.0).tolist(), (n - 2 * band) * middle_1 * middle_2])
     return math.fsum(products + products + [(n - 2 * band) * middle_1 * middle_2])
 
 
@@ -108,14 +108,14 @@ def expected_matches(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tu
 
 
 @lru_cache(maxsize=1 << 16)
-def _cached_coverage(model: RandomModel, n: int, lengths: tuple) -> np.ndarray:
+def _cached_coverage(model: TabulatedModel, n: int, lengths: tuple) -> np.ndarray:
     cover = model._coverage(n, lengths)
     cover.setflags(write=False)
     return cover
 
 
 @lru_cache(maxsize=1 << 14)
-def _cached_start_distribution(model: RandomModel, n: int, others: tuple, length: int) -> np.ndarray:
+def _cached_start_distribution(model: TabulatedModel, n: int, others: tuple, length: int) -> np.ndarray:
     probabilities = model._start_distribution(n, others, length)
     probabilities.setflags(write=False)
     return probabilities
@@ -123,7 +123,8 @@ def _cached_start_distribution(model: RandomModel, n: int, others: tuple, length
 
 def clear_caches() -> None:
     """Forget the cached expectations and distributions of every model."""
-    for cache in (expected_overlap, expected_matches, _cached_coverage, _cached_start_distribution, single_pair_overlap):
+    for cache in (expected_overlap, expected_matches, _cached_coverage, _cached_start_distribution,
+                  single_pair_overlap):
         cache.cache_clear()
 
 
@@ -153,4 +154,5 @@ class TabulatedModel(RandomModel):
         return expected_matches(self, n, lengths_a, lengths_b)
 
 
-__all__ = ["TabulatedModel", "clear_caches", "compact_dot", "expected_matches", "expected_overlap", "single_pair_overlap"]
+__all__ = ["TabulatedModel", "clear_caches", "compact_dot", "expected_matches", "expected_overlap",
+           "single_pair_overlap"]

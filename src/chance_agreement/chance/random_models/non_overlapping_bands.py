@@ -47,6 +47,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+
 from ..._numerics.exact_sum import ordered_matmul
 from ..._numerics.portable_math import exp, gammaln, log, log_factorial
 from .document_bands import side_bands_many
@@ -103,7 +104,8 @@ def _hypergeometric_matrix(slots: int, draws: int, rows: int, j_max: int, first_
     # log((slots - q)! / slots!)
     log_a = np.concatenate([[0.0], np.cumsum(-log(np.arange(slots, slots - rows + 1, -1, dtype=float)))])[:rows]
     # log(draws! / (draws - j)!)
-    log_b = np.concatenate([[0.0], np.cumsum(log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
+    log_b = np.concatenate([[0.0],
+                            np.cumsum(log(np.arange(draws, draws - j_max, -1, dtype=float).clip(1)))])[: j_max + 1]
     # log(rest! / (rest + t)!) for t in [-(rows - 1), j_max]
     lo = min(rows - 1, rest)
     down = np.concatenate([[0.0], np.cumsum(log(np.arange(rest, rest - lo, -1, dtype=float)))])  # t = 0, -1, ..
@@ -198,7 +200,8 @@ def _band_mass(slots: int, draws: int, excesses: list[int], length: int, scale: 
     table = (_grouped_excess_table if grouped else _subset_excess_table)(excesses, j_cap, x_max)
     step = max(1, _BLOCK // (x_max + 1))
     for first in range(0, rows, step):
-        joint = ordered_matmul(hyper[first : first + step], table)  # joint[q - first, x] = P(slot q, excess x before it)
+        # joint[q - first, x] = P(slot q, excess x before it)
+        joint = ordered_matmul(hyper[first : first + step], table)
         for q in range(first, min(rows, first + step)):
             stop = min(length, q + x_max + 1)
             out[q:stop] += joint[q - first, : stop - q]
@@ -418,7 +421,7 @@ def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
     total, positive = _side_sums(lengths)
     band = total - excess
     positive -= excess > 0
-    if not (0 < band and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
+    if not (band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
         return False
     return total <= _LONG_BAND or _dense_side(n, lengths)
 
@@ -438,7 +441,7 @@ def _dense_side(n: int, lengths: tuple[int, ...]) -> bool:
     return 2 * _converged_band(slots, draws, excesses, n, float(scale), float(mass)) >= total
 
 
-def _coverage_terms(n: int, lengths: tuple[int, ...]):
+def _coverage_terms(n: int, lengths: tuple[int, ...]) -> tuple[int, int, list[int], Fraction, int]:
     """The coverage's band terms ``(slots, draws, excesses, scale, mass)`` (``_two_ended``): with
     ``M = n - E`` slots, ``M - 1`` besides a free token, the ``k`` segments and their excesses,
     ``(M - k) / M`` and the ``n - sum(lengths)`` free tokens."""
@@ -469,15 +472,15 @@ class _BandCache(dict):
         if len(self) + sum(map(len, wanted.values())) > self.limit:
             self.clear()
         jobs = [(n, lengths, tuple(sorted(excesses))) for (n, lengths), excesses in wanted.items()]
-        for (n, lengths, excesses), bands in zip(jobs, side_bands_many(jobs)):
-            for excess, band in zip(excesses, bands):
+        for (n, lengths, excesses), bands in zip(jobs, side_bands_many(jobs), strict=True):
+            for excess, band in zip(excesses, bands, strict=True):
                 self[(n, lengths, excess)] = band
 
     def band(self, n: int, lengths: tuple[int, ...], excess: int):
         """``(V on the band, flat V)``, or ``None`` where the band failed its mass identity."""
         key = (n, lengths, excess)
         if key not in self:
-            self.fill([key[:2] + ((excess,),)])
+            self.fill([(*key[:2], (excess,))])
         return self[key]
 
 
@@ -498,13 +501,13 @@ def prefetch_bands(groups, overlap: bool, matches: bool) -> None:
             excesses = {length - 1 for length in shared if len(lengths) > 1}
             if overlap and len(lengths) > 1:
                 excesses.add(0)
-            excesses = [e for e in excesses if _long_side(n, lengths, e)]
-            if excesses:
-                requests.append((n, lengths, excesses))
+            kept = [e for e in excesses if _long_side(n, lengths, e)]
+            if kept:
+                requests.append((n, lengths, kept))
     _long_bands.fill(requests)
 
 
-def _long_coverage(n: int, lengths: tuple[int, ...]):
+def _long_coverage(n: int, lengths: tuple[int, ...]) -> tuple[np.ndarray, float] | None:
     """Coverage of a long unit as ``(left, middle)``: ``1 - (M - k)/M * V``, ``M = n - E`` slots;
     ``None`` where the document band cannot be certified (the caller takes the other paths)."""
     if (bands := _long_bands.band(n, lengths, 0)) is None:
@@ -515,10 +518,10 @@ def _long_coverage(n: int, lengths: tuple[int, ...]):
     return 1.0 - scale * band, 1.0 - scale * flat
 
 
-def _long_start(n: int, others: tuple[int, ...], length: int):
+def _long_start(n: int, others: tuple[int, ...], length: int) -> tuple[np.ndarray, float] | None:
     """Start distribution of a long unit as ``(left, middle)``: ``V / M``, ``M = n - E`` slots;
     ``None`` where the document band cannot be certified."""
-    lengths = tuple(sorted(others + (length,)))
+    lengths = tuple(sorted((*others, length)))
     if (bands := _long_bands.band(n, lengths, length - 1)) is None:
         return None
     band, flat = bands
@@ -564,7 +567,7 @@ def compact_start(n: int, others: tuple[int, ...], length: int):
     support = n - length + 1
     if not others:
         return (), 1.0 / support
-    if _long_side(n, tuple(sorted(others + (length,))), length - 1) and (
+    if _long_side(n, tuple(sorted((*others, length))), length - 1) and (
             long := _long_start(n, others, length)) is not None:
         return long
     excess_others = [a - 1 for a in others]
@@ -606,12 +609,13 @@ def _two_ended(size: int, slots: int, draws: int, excesses: list[int], scale: Fr
     total_excess = sum(excesses)
     if _exact_terms(size, draws, total_excess) <= _EXACT_TERMS:
         return _exact_two_ended(size, slots, draws, excesses, scale, mass, complement)
-    scale, mass = float(scale), float(mass)
+    scale_f, mass_f = float(scale), float(mass)
     if size < 2 * total_excess + 1:  # no flat middle: every value from the band computation
-        out = _band_mass(slots, draws, excesses, size, scale)
+        out = _band_mass(slots, draws, excesses, size, scale_f)
     else:
-        band = _converged_band(slots, draws, excesses, size, scale, mass) if total_excess > _SHORT_BAND else total_excess
-        out = _mirror_fill(_band_mass(slots, draws, excesses, band, scale), size, mass)
+        band = (_converged_band(slots, draws, excesses, size, scale_f, mass_f) if total_excess > _SHORT_BAND
+                else total_excess)
+        out = _mirror_fill(_band_mass(slots, draws, excesses, band, scale_f), size, mass_f)
     return 1.0 - out if complement else out
 
 
@@ -642,7 +646,7 @@ def _start_distribution_of(n: int, others: tuple[int, ...], length: int) -> np.n
     support = n - length + 1
     if not others:
         return np.full(support, 1.0 / support)
-    if _long_side(n, tuple(sorted(others + (length,))), length - 1) and (
+    if _long_side(n, tuple(sorted((*others, length))), length - 1) and (
             long := _long_start(n, others, length)) is not None:
         return _expand(*long, support)
     excess_others = [a - 1 for a in others]

@@ -19,6 +19,16 @@ from .sampling import SAMPLERS
 GammaDissimilarity = Dissimilarity  # the name exported by the package root
 
 __all__ = [
-    "Alignment", "Continuum", "Dissimilarity", "GammaDissimilarity", "GammaResult", "PRECISION_LEVELS", "SAMPLERS", "best_alignment",
-    "continuum_from_annotated", "continuum_from_texts", "continuum_from_units", "gamma_agreement",
+    "PRECISION_LEVELS",
+    "SAMPLERS",
+    "Alignment",
+    "Continuum",
+    "Dissimilarity",
+    "GammaDissimilarity",
+    "GammaResult",
+    "best_alignment",
+    "continuum_from_annotated",
+    "continuum_from_texts",
+    "continuum_from_units",
+    "gamma_agreement",
 ]

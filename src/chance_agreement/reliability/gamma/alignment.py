@@ -97,11 +97,12 @@ class Alignment:
         rows = []
         for a in np.lexsort((np.arange(len(first)), first)):
             members = [int(u) for u in self.tuples[a]]
-            row = {"disorder": float(self.disorders[a])}
+            row: dict = {"disorder": float(self.disorders[a])}
             if c.text_offsets is not None:
                 row["text"] = int(c.text_of([min(u for u in members if u >= 0)])[0])
             row["units"] = {
-                str(c.annotators[i]): None if u < 0 else [c.categories[c.category[u]], _plain(c.start[u]), _plain(c.end[u])]
+                str(c.annotators[i]): None if u < 0 else [c.categories[c.category[u]], _plain(c.start[u]),
+                                                          _plain(c.end[u])]
                 for i, u in enumerate(members)
             }
             rows.append(row)
@@ -211,8 +212,8 @@ def _two_annotators(c: Continuum, dissimilarity: Dissimilarity, matrix: np.ndarr
             at[row_of[edges], col_of[edges]] = edges
             r, k = linear_sum_assignment(table)
             picked.append(at[r, k][table[r, k] < 0])
-    picked = np.concatenate(picked)
-    return _assemble(c, [np.stack([u[picked], v[picked]], axis=1)], [cost[picked]], delta)
+    chosen = np.concatenate(picked)
+    return _assemble(c, [np.stack([u[chosen], v[chosen]], axis=1)], [cost[chosen]], delta)
 
 
 def _local_index(label: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -264,10 +265,10 @@ def _set_partition(c: Continuum, dissimilarity: Dissimilarity, matrix: np.ndarra
 
 def _set_partitions(m: int) -> list[list[list[int]]]:
     """Every partition of ``range(m)`` into blocks, fewest blocks first."""
-    found = [[]]
+    found: list[list[list[int]]] = [[]]
     for item in range(m):
-        found = [blocks[:i] + [blocks[i] + [item]] + blocks[i + 1:] for blocks in found for i in range(len(blocks))] + \
-                [blocks + [[item]] for blocks in found]
+        found = [[*blocks[:i], blocks[i] + [item], *blocks[i + 1:]] for blocks in found for i in range(len(blocks))] + \
+                [[*blocks, [item]] for blocks in found]
     return sorted(found, key=len)
 
 
@@ -283,7 +284,8 @@ def _best_partitions(c, dissimilarity, matrix, members: np.ndarray, places: int)
     for i in range(m):
         for j in range(i + 1, m):
             a, b = members[:, i], members[:, j]
-            pair[i, j] = dissimilarity.pair(c.start[a], c.end[a], c.category[a], c.start[b], c.end[b], c.category[b], matrix)
+            pair[i, j] = dissimilarity.pair(c.start[a], c.end[a], c.category[a], c.start[b], c.end[b], c.category[b],
+                                            matrix)
     partitions = _set_partitions(m)
 
     def raw(block):

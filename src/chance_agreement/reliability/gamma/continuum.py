@@ -23,9 +23,9 @@ Units are never merged or dropped: two equal units of one annotator stay two uni
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from numbers import Integral, Real
-from typing import Sequence
 
 import numpy as np
 
@@ -123,7 +123,7 @@ def _check_unit(unit, where: str, length=None, integer: bool = False) -> tuple:
             raise ValueError(f"{where}: {name} must be {what}, got {value!r}")
     if not start < end:
         raise ValueError(f"{where}: start {start} must be below end {end} (a unit has a positive length)")
-    if length is not None and not (0 <= start and end <= length):
+    if length is not None and not (start >= 0 and end <= length):
         raise ValueError(f"{where}: ({start}, {end}) lies outside the text [0, {length})")
     if category is None:
         raise ValueError(f"{where}: the category is None")
@@ -133,9 +133,10 @@ def _check_unit(unit, where: str, length=None, integer: bool = False) -> tuple:
 def _from_rows(annotators, rows, text_offsets) -> Continuum:
     categories = _category_order(row[1] for row in rows)
     index = {c: k for k, c in enumerate(categories)}
+    category: Sequence
     if rows:
-        annotator, category, start, end = zip(*rows)
-        category = [index[c] for c in category]
+        annotator, labels, start, end = zip(*rows, strict=True)
+        category = [index[c] for c in labels]
     else:
         annotator = category = start = end = ()
     return build(annotators, categories, annotator, start, end, category, text_offsets)
@@ -244,5 +245,5 @@ def continuum_from_annotated(annotated: dict) -> Continuum:
         per_annotator.append(spans_other)
     per_annotator.insert(0, spans_first)
     texts = [[[(label, start, end) for start, end, label in spans[t]] for spans in per_annotator]
-             for t in range(len(lengths))]
+             for t in range(len(lengths))]  # type: ignore[arg-type]  # two or more annotators: set in the loop
     return _from_spans(texts, names, lengths)

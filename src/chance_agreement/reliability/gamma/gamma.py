@@ -34,7 +34,7 @@ from .continuum import Continuum, continuum_from_annotated, continuum_from_texts
 from .dissimilarity import Dissimilarity
 from .sampling import SAMPLERS, make_sampler
 
-__all__ = ["GammaResult", "PRECISION_LEVELS", "gamma_agreement", "category_disorders"]
+__all__ = ["PRECISION_LEVELS", "GammaResult", "category_disorders", "gamma_agreement"]
 
 PRECISION_LEVELS = {"high": 0.01, "medium": 0.02, "low": 0.05}  # pygamma's named levels
 _CONFIDENCE = 1.96
@@ -137,7 +137,7 @@ def _check_options(sampler, n_samples, precision_level, max_samples):
                              f"got {precision_level!r}")
         precision_level = PRECISION_LEVELS[precision_level]
     if precision_level is not None and (isinstance(precision_level, bool) or not isinstance(precision_level, Real)
-                                        or not 0 < precision_level < 1):
+                                        or not 0 < precision_level < 1):  # type: ignore[operator]  # a Real
         raise ValueError(f"precision_level must be a number in (0, 1), got {precision_level!r}")
     return precision_level
 
@@ -199,7 +199,8 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
         if required <= len(samples):
             break
         if len(samples) >= max_samples:
-            warnings.append(f"precision_level {precision} needs {required} samples; stopped at max_samples={max_samples}")
+            warnings.append(f"precision_level {precision} needs {required} samples; stopped at "
+                            f"max_samples={max_samples}")
             break
         run(min(required, max_samples) - len(samples))
     return _result(continuum, observed, samples, dissimilarity, matrix, sampler, warnings)
@@ -215,7 +216,8 @@ def _result(continuum, observed, samples, dissimilarity, matrix, sampler, warnin
         se = math.sqrt(math.fsum((x - expected) * (x - expected) for x in disorders) / (m - 1) / m)
     else:
         warnings.append("one sample: no standard error")
-    gamma, gamma_se = 1.0, (None if se is None else 0.0)  # no observed disorder: gamma 1 (pygamma)
+    gamma: float | None = 1.0  # no observed disorder: gamma 1 (pygamma)
+    gamma_se: float | None = None if se is None else 0.0
     if do > 0:
         if expected == 0:
             gamma, gamma_se = None, None
@@ -226,7 +228,7 @@ def _result(continuum, observed, samples, dissimilarity, matrix, sampler, warnin
     cat_observed, k_observed = category_disorders(observed, dissimilarity, matrix)
     cat_expected = math.fsum(s[1] for s in samples) / m
     gamma_cat = 1.0 if cat_observed == 0 else (0.0 if cat_expected == 0 else 1 - cat_observed / cat_expected)
-    gamma_k = {}
+    gamma_k: dict[str, float | None] = {}
     for k, name in enumerate(continuum.categories):
         k_expected = math.fsum(s[2][k] for s in samples) / m
         if k_observed[k] == 0:

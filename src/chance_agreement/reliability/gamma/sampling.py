@@ -140,7 +140,7 @@ def _shuffle(c: Continuum):
                 parts.append((np.full(units.size, place), start - wrap, c.end[units] + pivot - wrap, c.category[units]))
             if sum(part[0].size for part in parts):
                 break
-        annotator, start, end, category = (np.concatenate(column) for column in zip(*parts))
+        annotator, start, end, category = (np.concatenate(column) for column in zip(*parts, strict=True))
         return build(c.annotators, c.categories, annotator, start, end, category)
 
     return sample
@@ -177,9 +177,10 @@ def _random_model(c: Continuum):
     crowded = np.flatnonzero(slots < k)
     if crowded.size:
         g = crowded[0]
-        raise ValueError(f"text {text_of_group[g]}: the {k[g]} units of category {c.categories[keys[g] % len(c.categories)]!r} "
-                         f"of annotator {c.annotators[keys[g] // len(c.categories) % c.n_annotators]!r} overlap and do not fit "
-                         "side by side in the text; the random_model sampler places them without overlap")
+        raise ValueError(f"text {text_of_group[g]}: the {k[g]} units of category "
+                         f"{c.categories[keys[g] % len(c.categories)]!r} "
+                         f"of annotator {c.annotators[keys[g] // len(c.categories) % c.n_annotators]!r} overlap and do "
+                         "not fit side by side in the text; the random_model sampler places them without overlap")
     group = np.repeat(np.arange(keys.size), k)
     annotator, category = c.annotator[order], c.category[order]
 

@@ -24,8 +24,8 @@ import math
 
 import numpy as np
 
-from ...chance.chance_corrected import has_room
 from ..._numerics.portable_math import t_ppf, t_sf
+from ...chance.chance_corrected import has_room
 from .ratings import Ratings
 
 __all__ = ["NO_PAIRS", "ONE_CATEGORY", "ChanceCorrected", "RaterCoefficient", "check_level", "linearised_variance",
@@ -222,9 +222,9 @@ class ChanceCorrected(RaterCoefficient):
             return result_dict(None, pa, None, None, n, confidence_level, warnings + reasons)
         pe, pe_i = self.chance(ratings)
         if pa is None:
-            return result_dict(None, None, pe, None, n, confidence_level, warnings + [NO_PAIRS])
+            return result_dict(None, None, pe, None, n, confidence_level, [*warnings, NO_PAIRS])
         value = self.corrected(ratings, pa, pe)
         if value is None:
-            return result_dict(None, pa, pe, None, n, confidence_level, warnings + [ONE_CATEGORY])
+            return result_dict(None, pa, pe, None, n, confidence_level, [*warnings, ONE_CATEGORY])
         variance = linearised_variance(value, pa_i, pe, pe_i, pairable, population_size) if has_room(pe) else None
         return result_dict(value, pa, float(pe), variance, n, confidence_level, warnings)

@@ -48,7 +48,7 @@ class FleissKappa(ChanceCorrected):
         and expected agreement ``1 - D`` of the module docstring's terms, and ``n_items``, the
         items with two or more ratings."""
         pairable = ratings.r_i >= 2
-        out = {"value": None, "observed_agreement": None, "expected_agreement": None,
+        out: dict = {"value": None, "observed_agreement": None, "expected_agreement": None,
                "n_items": int(pairable.sum()), "reason": None}
         if not pairable.any():
             out["reason"] = "no pairs"

@@ -32,13 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from ...chance.chance_corrected import has_room
 from ..._numerics.exact_sum import ordered_matmul, quadratic_form
+from ...chance.chance_corrected import has_room
 from .base import NO_PAIRS, RaterCoefficient, result_dict, single_category, weighted_cells
 from .ratings import MAX_COUNT_CELLS
 
-__all__ = ["KrippendorffAlpha", "coincidence_matrix", "coincidences_from_codes", "coincidences_of", "combine_pair_tables",
-           "variance_terms"]
+__all__ = ["KrippendorffAlpha", "coincidence_matrix", "coincidences_from_codes", "coincidences_of",
+           "combine_pair_tables", "variance_terms"]
 
 def combine_pair_tables(tables: dict[int, np.ndarray]) -> np.ndarray:
     """``o_ck = sum_m N_m[c, k] / (m - 1)``, summed in increasing ``m``: ``N_m`` counts the ordered
@@ -106,7 +106,7 @@ class KrippendorffAlpha(RaterCoefficient):
         n = float(marginals.sum())
         warnings: list[str] = []
         result: dict[str, Any] = {"alpha": None, "observed_disagreement": None, "expected_disagreement": None,
-                                  "n_pairable_values": int(round(n)), "warnings": warnings}
+                                  "n_pairable_values": round(n), "warnings": warnings}
         if n < 2:
             warnings.append("fewer than two pairable values: alpha is undefined")
             return result
@@ -138,7 +138,7 @@ class KrippendorffAlpha(RaterCoefficient):
         pairs = ratings.subset(ratings.r_i >= 2)
         n = pairs.n
         if n == 0:
-            return result_dict(None, None, None, None, 0, confidence_level, warnings + [NO_PAIRS])
+            return result_dict(None, None, None, None, 0, confidence_level, [*warnings, NO_PAIRS])
         if ratings.q < 2:
             return result_dict(None, None, None, None, n, confidence_level, warnings + single_category(ratings))
         w, r_i = ratings.weights, pairs.r_i
@@ -151,7 +151,7 @@ class KrippendorffAlpha(RaterCoefficient):
         value = self.value(ratings)
         if value is None:
             return result_dict(None, pa, pe, None, n, confidence_level,
-                               warnings + ["chance agreement is 1 (a single category is used), so alpha is undefined"])
+                               [*warnings, "chance agreement is 1 (a single category is used), so alpha is undefined"])
         variance = None
         if has_room(pe):
             pe_i = pairs.row_sums(pairs.values * ordered_matmul((w + w.T) / 2, pi)[pairs.cells]) / r_bar

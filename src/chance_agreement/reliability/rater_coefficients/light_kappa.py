@@ -11,8 +11,8 @@ import math
 
 import numpy as np
 
-from ...chance.chance_corrected import has_room
 from ..._numerics.exact_sum import exact_dot, ordered_matmul, quadratic_form
+from ...chance.chance_corrected import has_room
 from .base import RaterCoefficient, result_dict
 from .conger_kappa import rater_codes
 
@@ -42,7 +42,8 @@ def cohen_pair(first, second, w, q):
     if np.array_equal(w, np.eye(q)):  # exact whole numbers
         chance, by_row, by_column = exact_dot(rows, columns), columns, rows
     else:
-        chance, by_row, by_column = quadratic_form(rows, w, columns), ordered_matmul(w, columns), ordered_matmul(w.T, rows)
+        chance, by_row, by_column = (quadratic_form(rows, w, columns), ordered_matmul(w, columns),
+                                     ordered_matmul(w.T, rows))
     agree, total = math.fsum((w[a, b] * counts).tolist()), float(first.size)
     kappa = cohen_of_sums(agree, chance, total)
     without = cohen_of_sums(agree - w[a, b], ((chance - by_row[a]) - by_column[b]) + w[a, b], total - 1)

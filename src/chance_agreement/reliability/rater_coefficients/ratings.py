@@ -223,6 +223,7 @@ class Ratings:
         if (ratings is None) == (counts is None):
             raise ValueError("give exactly one of ratings (items x raters) or counts= (items x categories)")
         self.warnings: list[str] = []
+        self.table: np.ndarray | None  # the counts given (None for ratings)
         if counts is not None:
             table = check_counts(counts)
             if categories is None:
@@ -281,7 +282,8 @@ class Ratings:
         out.table = None if self.table is None else self.table[keep]
         out.raw = None if self.raw is None else self.raw[keep]
         chosen = keep[self.items]
-        out.items, out.cells, out.values = (np.cumsum(keep) - 1)[self.items[chosen]], self.cells[chosen], self.values[chosen]
+        out.items, out.cells, out.values = ((np.cumsum(keep) - 1)[self.items[chosen]], self.cells[chosen],
+                                            self.values[chosen])
         out.r_i, out.n = self.r_i[keep], int(keep.sum())
         return out
 
@@ -298,5 +300,5 @@ def cells_of_codes(raw: np.ndarray, q: int):
     return keys[starts] // q, keys[starts] % q, counts
 
 
-__all__ = ["MAX_COUNT_CELLS", "Ratings", "cells_of_codes", "check_counts", "count_matrix", "is_missing", "rating_categories",
-           "rating_codes", "rating_rows", "rows_count_matrix"]
+__all__ = ["MAX_COUNT_CELLS", "Ratings", "cells_of_codes", "check_counts", "count_matrix", "is_missing",
+           "rating_categories", "rating_codes", "rating_rows", "rows_count_matrix"]

@@ -5,8 +5,8 @@ Every coefficient here has the kappa form (prevalence paper, section 3.1; Gwet 2
     coefficient = (A_o - A_e) / (1 - A_e) = 1 - D_o / D_e,    D = 1 - A,
 
 with disagreement weights (a category distance) ``d_kl`` (``1 - d`` are the agreement weights;
-none: unweighted, ``d = 1 - I``), the observed disagreement ``D_o = sum_kl p_kl d_kl`` shared by all of them and a chance disagreement
-``D_e`` that is what tells the coefficients apart. ``D_e`` is formed from non-negative terms
+none: unweighted, ``d = 1 - I``), the observed disagreement ``D_o = sum_kl p_kl d_kl`` shared by all of them and a
+chance disagreement ``D_e`` that is what tells the coefficients apart. ``D_e`` is formed from non-negative terms
 where the coefficient allows it, so it is 0 exactly when chance agreement is 1 (then the
 coefficient is undefined, ``None``) and never a cancellation of two numbers near 1: for a table
 ``[[10**13, 0], [0, 1]]`` kappa is 1.0, not "undefined". A subclass gives ``chance_disagreement``
@@ -29,7 +29,7 @@ def sum_of_others(values: np.ndarray) -> np.ndarray:
     """``sum_{k != j} values_k`` for every j along the last axis, without the cancellation of
     ``total - values_j`` (a prefix and a suffix sum of non-negative terms)."""
     values = np.asarray(values, dtype=float)
-    zero = np.zeros(values.shape[:-1] + (1,))
+    zero = np.zeros((*values.shape[:-1], 1))
     before = np.concatenate((zero, np.cumsum(values[..., :-1], axis=-1)), axis=-1)
     after = np.concatenate((np.cumsum(values[..., ::-1][..., :-1], axis=-1)[..., ::-1], zero), axis=-1)
     return before + after
@@ -121,9 +121,9 @@ def exact_pair_value(table: Table, pooled: bool) -> float:
     if not table.identity:
         raise ZeroDivisionError("the weighted chance disagreement underflows")
     if pooled:
-        rows = cols = [r + c for r, c in zip(rows, cols)]
+        rows = cols = [r + c for r, c in zip(rows, cols, strict=True)]
     total = sum(rows, Fraction(0))
     observed = sum((cells[i][j] for i in range(q) for j in range(q) if i != j), Fraction(0))
     observed /= sum(map(sum, cells), Fraction(0))
-    chance = sum((r * (total - c) for r, c in zip(rows, cols)), Fraction(0)) / (total * total)
+    chance = sum((r * (total - c) for r, c in zip(rows, cols, strict=True)), Fraction(0)) / (total * total)
     return float(1 - observed / chance)

@@ -28,7 +28,8 @@ class CohenKappa(TableCoefficient):
 
     def gwet_g(self, table: Table) -> np.ndarray:
         rows, cols = table.rows / table.total, table.cols / table.total
-        return (table.weights * cols[None, :]).sum(axis=1)[:, None] + (table.weights * rows[:, None]).sum(axis=0)[None, :]
+        return ((table.weights * cols[None, :]).sum(axis=1)[:, None]
+                + (table.weights * rows[:, None]).sum(axis=0)[None, :])
 
     def exact_value(self, table: Table) -> float:
         return exact_pair_value(table, pooled=False)

@@ -2,8 +2,8 @@
 
 Each module defines ``COMMAND``, a ``command_io.Command`` (name, help, ``arguments(parser)``,
 ``run(args)``). ``COMMAND_MODULES`` lists them in the order ``--help`` shows them, so a new
-sub-command is one new module plus its name here (a dotted name is imported as it is). The library functions the commands call live in
-their layers (``reports.team_report``, ``reports.html_report``, ...); the commands only read the
+sub-command is one new module plus its name here (a dotted name is imported as it is). The library functions the
+commands call live in their layers (``reports.team_report``, ``reports.html_report``, ...); the commands only read the
 command line, the files (through ``spans.readers``) and print.
 """
 
@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import importlib
 
-COMMAND_MODULES = ("f1", "agreement", "annotator_test", "report", "spans", "leaderboard", "figure1", "hub_export", "demo")
+COMMAND_MODULES = ("f1", "agreement", "annotator_test", "report", "spans", "leaderboard", "figure1", "hub_export",
+                   "demo")
 
 
 def commands() -> list:
     """Every registered ``Command``, in ``COMMAND_MODULES`` order."""
-    return [importlib.import_module(module if "." in module else f"{__name__}.{module}").COMMAND for module in COMMAND_MODULES]
+    return [importlib.import_module(module if "." in module else f"{__name__}.{module}").COMMAND
+            for module in COMMAND_MODULES]
 
 
 def add_commands(subparsers) -> None:
@@ -27,4 +29,4 @@ def add_commands(subparsers) -> None:
         parser.set_defaults(run=command.run)
 
 
-__all__ = ["COMMAND_MODULES", "commands", "add_commands"]
+__all__ = ["COMMAND_MODULES", "add_commands", "commands"]

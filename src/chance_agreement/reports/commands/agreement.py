@@ -3,8 +3,19 @@
 from __future__ import annotations
 
 from ...chance.random_models import model_names
-from ..command_io import (Command, add_input_options, add_output_option, add_span_options, check_outputs, emit, input_files,
-                          open_fraction, read_options, split_names, whole_number)
+from ..command_io import (
+    Command,
+    add_input_options,
+    add_output_option,
+    add_span_options,
+    check_outputs,
+    emit,
+    input_files,
+    open_fraction,
+    read_options,
+    split_names,
+    whole_number,
+)
 from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 
@@ -15,7 +26,8 @@ def arguments(parser) -> None:
                              "holding several annotators alone is enough")
     parser.add_argument("--column", type=int, default=None,
                         help="0-based tag column of column files (default: the last; a file alone: every tag column)")
-    parser.add_argument("--names", help="comma-separated annotator names (default: the ids in the files, else file names)")
+    parser.add_argument("--names",
+                        help="comma-separated annotator names (default: the ids in the files, else file names)")
     parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
     parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")

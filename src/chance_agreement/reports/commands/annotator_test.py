@@ -4,12 +4,25 @@ human, on chance-corrected span F1 (``chance.annotator_test``, ``reports.annotat
 from __future__ import annotations
 
 from ...chance.annotator_test import UNPARSED
-from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
+from ...chance.statistics import LEVELS
 from ..annotator_report import FORMATS, read_team, render, run_test
-from ..command_io import (Command, UsageError, add_input_options, add_output_option, add_span_options, check_outputs,
-                          closed_fraction, emit, input_files, open_fraction, positive_number, read_options,
-                          split_names, whole_number)
+from ..command_io import (
+    Command,
+    UsageError,
+    add_input_options,
+    add_output_option,
+    add_span_options,
+    check_outputs,
+    closed_fraction,
+    emit,
+    input_files,
+    open_fraction,
+    positive_number,
+    read_options,
+    split_names,
+    whole_number,
+)
 from ..progress import add_quiet_option
 
 

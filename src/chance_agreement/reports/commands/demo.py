@@ -26,7 +26,7 @@ def run(args) -> int:
     print("token-level F1, non-overlapping random annotation model; ours | paper\n")
     print(f"{'case':<26}{'ObsF1':>16}{'ChanceF1':>18}{'CorrF1':>18}")
     for name, ours, paper in demo_rows():
-        cells = "".join(f"{o:>9.4f} |{p:>6.4f}" for o, p in zip(ours, paper))
+        cells = "".join(f"{o:>9.4f} |{p:>6.4f}" for o, p in zip(ours, paper, strict=True))
         print(f"{name:<26}{cells}")
     print("\nThe paper truncates where we round (Sim4 annotator 2: 32/47 = 0.68085 prints as 0.6808).")
     return 0
@@ -38,4 +38,4 @@ def arguments(parser) -> None:
 
 COMMAND = Command("demo", "the paper's simulations, ours beside the paper's values", arguments, run)
 
-__all__ = ["PAPER", "demo_rows", "COMMAND"]
+__all__ = ["COMMAND", "PAPER", "demo_rows"]

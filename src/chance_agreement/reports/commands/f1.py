@@ -6,11 +6,20 @@ import json
 
 from ...chance.chance_corrected import undefined_reason, with_defined_scores
 from ...chance.corrected_f1 import chance_f1
-from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
+from ...chance.statistics import LEVELS
 from ...spans.conll import check_tag_columns, read_column_file
-from ..command_io import (Command, add_output_option, add_span_options, check_outputs, emit, input_files, open_fraction,
-                          positive_number, whole_number)
+from ..command_io import (
+    Command,
+    add_output_option,
+    add_span_options,
+    check_outputs,
+    emit,
+    input_files,
+    open_fraction,
+    positive_number,
+    whole_number,
+)
 from ..progress import add_quiet_option
 
 
@@ -82,7 +91,8 @@ def run(args) -> int:
     if args.json:
         emit(json.dumps(result, indent=2) + "\n", args.output)
         return 0
-    text = f"chance-corrected F1 ({args.level} level, {args.model} random model)\n\n{format_report(result, args.digits)}\n"
+    text = (f"chance-corrected F1 ({args.level} level, {args.model} random model)\n\n"
+            f"{format_report(result, args.digits)}\n")
     if args.confidence_level is not None:
         text += (f"\n{args.confidence_level:.0%} intervals (sentence bootstrap, {args.n_resamples} resamples, "
                  f"percentile):\n{format_intervals(result, args.digits)}\n")
@@ -101,7 +111,8 @@ def arguments(parser) -> None:
     parser.add_argument("--confidence-level", type=open_fraction, default=None,
                         help="add sentence-bootstrap intervals at this level (e.g. 0.95)")
     parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--random-state", type=whole_number, default=None, help="seed of the bootstrap (default: not seeded)")
+    parser.add_argument("--random-state", type=whole_number, default=None,
+                        help="seed of the bootstrap (default: not seeded)")
     add_span_options(parser)
     add_output_option(parser)
     add_quiet_option(parser)
@@ -109,4 +120,4 @@ def arguments(parser) -> None:
 
 COMMAND = Command("f1", "observed, chance and corrected F1 of a CoNLL column file", arguments, run)
 
-__all__ = ["format_report", "format_intervals", "COMMAND"]
+__all__ = ["COMMAND", "format_intervals", "format_report"]

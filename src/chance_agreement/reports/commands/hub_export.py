@@ -37,6 +37,7 @@ def arguments(parser) -> None:
                         help="write into existing metric folders, replacing only the files the export writes")
 
 
-COMMAND = Command("hub-export", "assemble Hub Space folders (script, card, app.py, wheel) for the metrics", arguments, run)
+COMMAND = Command("hub-export", "assemble Hub Space folders (script, card, app.py, wheel) for the metrics", arguments,
+                  run)
 
 __all__ = ["COMMAND"]

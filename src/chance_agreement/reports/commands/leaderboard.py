@@ -4,14 +4,36 @@ from __future__ import annotations
 
 import sys
 
-from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
+from ...chance.statistics import LEVELS
 from ...ecosystem.model_cards import check_model_repos, eval_results_name, write_model_repos
-from ..command_io import (Command, UsageError, add_input_options, add_output_option, add_span_options, check_outputs,
-                          closed_fraction, emit, input_files, note, open_fraction, positive_number, read_options,
-                          split_names, whole_number)
-from ..leaderboard import (FORMATS, SPLIT_BY, build_leaderboard, eval_results, load_systems, model_cards, render,
-                           system_name)
+from ..command_io import (
+    Command,
+    UsageError,
+    add_input_options,
+    add_output_option,
+    add_span_options,
+    check_outputs,
+    closed_fraction,
+    emit,
+    input_files,
+    note,
+    open_fraction,
+    positive_number,
+    read_options,
+    split_names,
+    whole_number,
+)
+from ..leaderboard import (
+    FORMATS,
+    SPLIT_BY,
+    build_leaderboard,
+    eval_results,
+    load_systems,
+    model_cards,
+    render,
+    system_name,
+)
 from ..plots import plot_leaderboard
 from ..progress import add_quiet_option
 
@@ -61,7 +83,8 @@ def _write_model_repos(board: dict, args) -> None:
 def arguments(parser) -> None:
     parser.add_argument("gold", help="the gold annotation: a column file (its --gold-column) or any supported format")
     parser.add_argument("systems", nargs="+", metavar="SYSTEM",
-                        help="one file per system: CoNLL 'token gold pred' (or FILE:COLUMN, 0-based) or any supported format")
+                        help="one file per system: CoNLL 'token gold pred' (or FILE:COLUMN, 0-based) or any supported "
+                             "format")
     parser.add_argument("--gold-column", type=int, default=None,
                         help="0-based column of the gold tags (default: the last, as agreement reads a file; when "
                              "the gold file is a system file too, the one tag column no system reads)")
@@ -76,7 +99,8 @@ def arguments(parser) -> None:
                         help="whose chance level splits the sentences (default: the gold against itself)")
     parser.add_argument("--confidence-level", type=open_fraction, default=None,
                         help="add bootstrap intervals of corrected F1 and a test against the next system down")
-    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples and permutations")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000,
+                        help="bootstrap resamples and permutations")
     parser.add_argument("--random-state", type=whole_number, default=None, help="seed of the bootstrap and the test")
     parser.add_argument("--gold-noise", type=open_fraction, default=None,
                         help="share of noisy items in the gold: adds the noise paper's chance difference")

@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import sys
 
-from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
-from ..command_io import (Command, UsageError, add_input_options, add_span_options, check_outputs, input_files,
-                          open_fraction, positive_number, read_options, split_names, whole_number)
+from ...chance.statistics import LEVELS
 from ..annotator_report import read_team, run_test
+from ..command_io import (
+    Command,
+    UsageError,
+    add_input_options,
+    add_span_options,
+    check_outputs,
+    input_files,
+    open_fraction,
+    positive_number,
+    read_options,
+    split_names,
+    whole_number,
+)
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
 from ..progress import add_quiet_option
 

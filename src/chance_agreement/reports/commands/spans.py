@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 
-from ...chance.statistics import LEVELS
 from ...chance.random_models import model_names
+from ...chance.statistics import LEVELS
 from ...spans.annotators import read_annotators
-from ..command_io import (Command, UsageError, add_input_options, add_output_option, check_outputs, emit,
-                          input_files, read_options, split_names, whole_number)
+from ..command_io import (
+    Command,
+    UsageError,
+    add_input_options,
+    add_output_option,
+    check_outputs,
+    emit,
+    input_files,
+    read_options,
+    split_names,
+    whole_number,
+)
 from ..progress import add_quiet_option
 from ..span_agreement import VIEWS, format_span_table, team_span_scores
 

@@ -91,5 +91,15 @@ def read_file(path, input_format: str | None = None, options: ReadOptions = Read
     return reader.read(path, options)
 
 
-__all__ = ["READER_MODULES", "file_readers", "readers", "format_names", "describe", "detect", "read_file", "Reader", "ReadOptions",
-           "Annotator"]
+__all__ = [
+    "READER_MODULES",
+    "Annotator",
+    "ReadOptions",
+    "Reader",
+    "describe",
+    "detect",
+    "file_readers",
+    "format_names",
+    "read_file",
+    "readers",
+]

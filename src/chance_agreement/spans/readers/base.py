@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from ..annotated_text import annotate, convert_offset, offset_table
 from ..conll import decode_lines
@@ -161,8 +161,9 @@ def _in_code_points(text: str, char_spans, unit: str) -> list:
 def _annotate_in(unit: str, text: str, tokens, char_spans, covered, where: str, widen: bool):
     """``annotate`` with the offsets counted in ``unit``, after ``check_covered`` of each span."""
     spans = _in_code_points(text, char_spans, unit)
-    for (start, end, _, span_where), said in zip(spans, covered or []):
-        check_covered(span_where, said, text, start, end)
+    if covered is not None:  # one per span
+        for (start, end, _, span_where), said in zip(spans, covered, strict=True):
+            check_covered(span_where, said, text, start, end)
     return annotate(text, tokens, spans, where, widen)
 
 
@@ -350,6 +351,25 @@ def group_by_annotator(records, name_of, source: str, fallback: str) -> list[Ann
             for key, units in groups.items()]
 
 
-__all__ = ["OFFSET_UNITS", "CROSSING", "BOM", "HEAD_BYTES", "SkippedRecordsWarning", "Unit", "Annotator", "ReadOptions",
-           "Reader", "annotate_text", "check_covered", "first_array_item", "file_head", "unit_of", "warn_skipped",
-           "read_text", "json_lines", "json_document", "group_by_annotator", "TokenSpan"]
+__all__ = [
+    "BOM",
+    "CROSSING",
+    "HEAD_BYTES",
+    "OFFSET_UNITS",
+    "Annotator",
+    "ReadOptions",
+    "Reader",
+    "SkippedRecordsWarning",
+    "TokenSpan",
+    "Unit",
+    "annotate_text",
+    "check_covered",
+    "file_head",
+    "first_array_item",
+    "group_by_annotator",
+    "json_document",
+    "json_lines",
+    "read_text",
+    "unit_of",
+    "warn_skipped",
+]

@@ -65,7 +65,8 @@ def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedTe
         bom = 1 if number == 1 and line.startswith(BOM) else 0  # counted by the offsets, not a token
         for start, end, label, where in inside:
             if end > line_end:
-                raise ValueError(f"{where}: span {(start, end, label)!r} crosses the end of line {number} of {txt_path.name}")
+                raise ValueError(f"{where}: span {(start, end, label)!r} crosses the end of line {number} of "
+                                 f"{txt_path.name}")
             if start < line_start + bom:
                 raise ValueError(f"{where}: span {(start, end, label)!r} covers the byte order mark that starts "
                                  f"{txt_path.name}")
@@ -111,4 +112,4 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 READERS = (Reader("brat", "brat standoff: a .ann file next to its .txt, or a folder of them", _sniff, _read,
                   folders=True),)
 
-__all__ = ["read_brat", "READERS"]
+__all__ = ["READERS", "read_brat"]

@@ -51,7 +51,7 @@ def units_of(columns: ColumnFile, column: int) -> list[Unit]:
     return [Unit([row[columns.token_column] for row in rows], f"{columns.name} line {lines[0]}", tags=sentence_tags,
                  text=text, key=key, token_lines=lines)
             for rows, lines, sentence_tags, key, text in zip(columns.rows, columns.lines, tags, columns.sentence_ids,
-                                                             columns.texts)]
+                                                             columns.texts, strict=True)]
 
 
 def annotator(columns: ColumnFile, column: int, name: str) -> Annotator:
@@ -72,4 +72,4 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 READERS = (Reader("conll", "CoNLL column files (token, then tag columns; CoNLL-U style '# sent_id' comments)",
                   _sniff, _read, resembles=_resembles),)
 
-__all__ = ["units_of", "annotator", "READERS"]
+__all__ = ["READERS", "annotator", "units_of"]

@@ -58,12 +58,13 @@ def _tokens(record: dict, text: str, tokenizer, where: str):
     if not isinstance(tokens, list):
         raise ValueError(f"{where}: 'tokens' must be a list")
     if tokens and all(isinstance(token, dict) for token in tokens):
-        offsets = []
+        offsets: list[tuple[int, int]] = []
         for token in tokens:
             start = char_offset(token.get("start"), f"{where}: token {token!r}")
             end = char_offset(token.get("end"), f"{where}: token {token!r}")
             if not 0 <= start < end <= len(text) or (offsets and start < offsets[-1][1]):
-                raise ValueError(f"{where}: token {token!r} is not a non-empty character range after the previous token")
+                raise ValueError(f"{where}: token {token!r} is not a non-empty character range "
+                                 "after the previous token")
             offsets.append((start, end))
         return offsets
     return align_tokens(text, tokens, where)
@@ -86,7 +87,8 @@ def record_spans(record, where: str) -> tuple[str, list]:
     return text, [(*_char_span(item, where), where) for item in items]
 
 
-def parse_record(record, where: str, tokenizer=None, widen: bool = False, *, offsets: str = "codepoint") -> AnnotatedText:
+def parse_record(record, where: str, tokenizer=None, widen: bool = False, *,
+                 offsets: str = "codepoint") -> AnnotatedText:
     """One JSON object (already decoded) as an ``AnnotatedText``; ``where`` names file and line;
     ``offsets``: what the character offsets count (``codepoint``, ``utf16``, ``grapheme``)."""
     text, char_spans = record_spans(record, where)
@@ -148,4 +150,5 @@ def read_records(path: Path, options: ReadOptions, offsets: str = "codepoint") -
 READERS = (Reader("jsonl", "JSON Lines, one object per text with 'text' and 'spans'/'entities'/'label' "
                   "(character offsets)", _sniff, read_records),)
 
-__all__ = ["SPAN_KEYS", "record_spans", "parse_record", "read_jsonl", "record_key", "read_records", "first_object", "READERS"]
+__all__ = ["READERS", "SPAN_KEYS", "first_object", "parse_record", "read_jsonl", "read_records", "record_key",
+           "record_spans"]

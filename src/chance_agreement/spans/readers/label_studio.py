@@ -28,8 +28,16 @@ from collections import Counter
 from pathlib import Path
 
 from ..annotated_text import char_offset, warn_widened
-from .base import (Reader, ReadOptions, annotate_text, first_array_item, group_by_annotator, json_document, unit_of,
-                   warn_skipped)
+from .base import (
+    Reader,
+    ReadOptions,
+    annotate_text,
+    first_array_item,
+    group_by_annotator,
+    json_document,
+    unit_of,
+    warn_skipped,
+)
 
 
 def _first_task(head: bytes):
@@ -122,7 +130,8 @@ def _unit(text: str, items, where: str, key, options: ReadOptions):
 def _collect(path: Path, entries, options: ReadOptions):
     """``group_by_annotator`` of ``(annotator, text, span items, key, where)`` entries, refusing
     two annotations of one task by one annotator."""
-    records, texts, seen = [], [], {}
+    records, texts = [], []
+    seen: dict = {}
     for annotator, text, items, key, where in entries:
         if (annotator, key) in seen and key is not None:
             raise ValueError(f"{where}: annotator {annotator} annotated task {key} twice (also {seen[annotator, key]})")
@@ -208,11 +217,11 @@ def _region_kind(value) -> str | None:
 def _read_min(path: Path, options: ReadOptions):
     items = _tasks(path)
     fields = [{key: kind for key, value in item.items() if (kind := _region_kind(value))} for item in items]
-    control = _control(path, [(kind, key) for item, kinds in zip(items, fields) for key, kind in kinds.items()
-                              for _ in item[key]], options)
+    control = _control(path, [(kind, key) for item, kinds in zip(items, fields, strict=True)
+                              for key, kind in kinds.items() for _ in item[key]], options)
 
     def entries():
-        for index, (item, kinds) in enumerate(zip(items, fields)):
+        for index, (item, kinds) in enumerate(zip(items, fields, strict=True)):
             where = f"{path} item {index + 1} (task {item.get('id')}, annotation {item.get('annotation_id')})"
             regions = item[control] if kinds.get(control) == "labels" else []
             key = _task_id(item.get("id"), where)

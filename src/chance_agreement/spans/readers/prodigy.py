@@ -42,11 +42,11 @@ def _token_offsets(record: dict, text: str, where: str) -> list | None:
             for t in tokens]
 
 
-def _placed(record: dict, tokens: list, where: str) -> list:
+def _placed(record: dict, tokens: list | None, where: str) -> list:
     """Character spans ``(start, end, label, where)`` of the spans, from their token indices."""
     _, char_spans = record_spans(record, where)
     placed = []
-    for item, (start, end, label, _) in zip(record.get("spans") or [], char_spans):
+    for item, (start, end, label, _) in zip(record.get("spans") or [], char_spans, strict=False):
         if not isinstance(item, dict) or "token_start" not in item or tokens is None:
             placed.append((start, end, label, where))
             continue

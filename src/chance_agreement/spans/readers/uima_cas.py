@@ -171,4 +171,4 @@ READERS = (
            lambda path, options: _read(path, options, True), EXTRA),
 )
 
-__all__ = ["NAMED_ENTITY", "TOKEN", "SENTENCE", "METADATA", "DEFAULT_FEATURE", "typesystem_file", "READERS"]
+__all__ = ["DEFAULT_FEATURE", "METADATA", "NAMED_ENTITY", "READERS", "SENTENCE", "TOKEN", "typesystem_file"]

@@ -57,7 +57,8 @@ def _column(layers, options: ReadOptions, path: Path) -> int:
     name, features = layers[matches[0]]
     feature = options.feature or (DEFAULT_FEATURE if DEFAULT_FEATURE in features or len(features) != 1 else features[0])
     if feature not in features and features != ["*"]:
-        raise ValueError(f"{path}: layer {name} has no feature {feature!r} (features: {features}); choose one with --feature")
+        raise ValueError(f"{path}: layer {name} has no feature {feature!r} (features: {features}); choose one with "
+                         "--feature")
     before = sum(len(f) for _, f in layers[: matches[0]])
     return 3 + before + (features.index(feature) if feature in features else 0)
 
@@ -68,7 +69,7 @@ def _annotations(cell: str, where: str):
         return []
     found = []
     for part in re.split(r"(?<!\\)\|", cell):
-        value, number = _CELL.match(part).groups()
+        value, number = _CELL.match(part).groups()  # type: ignore[union-attr]  # the pattern matches any text
         if value in ("*", ""):
             raise ValueError(f"{where}: an annotation without a label ({part!r}); choose the label with --feature")
         refuse_reserved_type(_unescape(value), where)
@@ -77,11 +78,14 @@ def _annotations(cell: str, where: str):
 
 
 def _sentence(block: list, column: int, path: Path, texts: list, width: int, seen: set) -> Unit:
-    tokens, spans, open_ids, number_of = [], [], {}, None
+    tokens: list[str] = []
+    open_ids: dict = {}
+    spans, number_of = [], None
     for number, fields in block:
         where = f"{path} line {number}"
         if len(fields) < width:
-            raise ValueError(f"{where}: expected {width} tab-separated columns (the header's layers), found {len(fields)}")
+            raise ValueError(f"{where}: expected {width} tab-separated columns (the header's layers), found "
+                             f"{len(fields)}")
         if "." in fields[0]:
             raise ValueError(f"{where}: annotations on part of a token ({fields[0]}) are not supported")
         number_of = fields[0].split("-")[0]
@@ -107,7 +111,8 @@ def _sentence(block: list, column: int, path: Path, texts: list, width: int, see
 
 def _blocks(lines: list[str]):
     """``(#Text lines, [(line number, fields)])`` per sentence."""
-    texts, block = [], []
+    texts: list[str] = []
+    block: list = []
     for number, line in enumerate(lines, start=1):
         if line.startswith("#Text="):
             if block:
@@ -139,4 +144,4 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 READERS = (Reader("webanno-tsv", "WebAnno TSV 3.x (INCEpTION/WebAnno export; the NamedEntity layer by default)",
                   _sniff, _read),)
 
-__all__ = ["NAMED_ENTITY", "DEFAULT_FEATURE", "READERS"]
+__all__ = ["DEFAULT_FEATURE", "NAMED_ENTITY", "READERS"]
