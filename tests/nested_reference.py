@@ -1,173 +1,124 @@
-"""The nested scorer as it was before issue 24 (3a), kept as the oracle of the fast one.
+"""The nested model from its definition, in exact fractions: the oracle of the fast nested scorer.
 
-Quadratic in spans per sentence and label (pairwise overlaps), one convolution per parent, a
-rescan for same-extent siblings: slow, but a direct reading of the model. ``tests/test_nested_f1.py``
-checks the fast ``nested_statistics`` and ``build_forest`` against these on random forests.
+Written from the model, not from ``chance_agreement.spans.nested`` or ``chance_agreement.chance.nested_f1``
+(issue 33 asked for an oracle that is not a copy of the code it checks):
+
+- ``reference_build_forest`` reads the forest off its definition, span by span: a span's depth is the
+  number of distinct extents that strictly contain it, its parent the first span (in ``(start, -end,
+  label)`` order) of the innermost of those extents; two spans cross when they share tokens and neither
+  contains the other. Quadratic, declarative, no stack.
+- ``reference_nested_statistics`` places every ``(parent, label)`` group of an annotator's forest at
+  random inside its parent (the whole sentence for the roots), independently given the parent's start:
+  a member's start law inside its region is ``oracles_random_model.exact_start`` (the closed Proposition-3
+  sum in integers) under the non-overlapping model and uniform under the overlapping one, and its law in
+  the sentence is that law shifted by the parent's start, summed over the parent's law. Then, per depth
+  and label, ``E[overlap] = sum_t c_a(t) c_b(t)`` with ``c(t)`` the expected number of spans covering
+  token ``t`` and ``E[matches] = sum over same-length pairs of sum_l P_a(l) P_b(l)``, all as Fractions,
+  rounded once at the end.
+
+``tests/test_nested_f1.py`` checks the fast ``nested_statistics`` and ``build_forest`` against these on
+random forests, and these against the brute-force enumeration of every placement on tiny sentences.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
-from chance_agreement.chance.corrected_f1 import checked_levels
-from chance_agreement.chance.statistics import FIELDS, LEVELS, ChanceStatistics
-from chance_agreement._numerics.exact_sum import exact_dot, ordered_convolve
-from chance_agreement.chance.random_models import RandomModel, get_model
+from chance_agreement.chance.random_models import get_model
+from chance_agreement.chance.statistics import ACTUAL, ANNOTATED_TOKENS, EXPECTED_MATCHES, EXPECTED_OVERLAP, FIELDS
+from chance_agreement.chance.statistics import LEVELS, OVERLAP, PREDICTED, TRUE_POSITIVES, ChanceStatistics
 from chance_agreement.spans.nested import Node, check_lengths, check_span_lists
+from oracles_random_model import exact_start
 
 __all__ = ["reference_build_forest", "reference_nested_statistics"]
 
-_TP, _PRED, _TRUE, _OVERLAP, _EXP_OVERLAP, _ANNOTATED, _EXP_MATCHES = (
-    FIELDS.index(name) for name in (
-        "true_positives", "predicted", "actual", "overlap", "expected_overlap", "annotated_tokens",
-        "expected_matches",
-    )
-)
 
-
-def reference_build_forest(spans: Sequence[TokenSpan], where: str = "spans") -> list[Node]:
-    """The forest of one sentence's checked spans, sorted by ``(start, -end, label)``.
-
-    Crossing spans and repeated spans raise ValueError naming ``where`` and the spans.
-    """
+def reference_build_forest(spans, where: str = "spans") -> list[Node]:
+    """The forest of one sentence's spans, from the definition (see the module docstring)."""
     ordered = sorted(spans, key=lambda span: (span[0], -span[1], span[2]))
     nodes: list[Node] = []
-    open_: list[int] = []  # indices of the spans that contain the current position, outermost first
-    for start, end, label in ordered:
-        while open_ and nodes[open_[-1]].end <= start:
-            open_.pop()
-        if not open_:
+    for index, (start, end, label) in enumerate(ordered):
+        # the earlier spans that hold this span's first token: all of them contain it unless two cross
+        holding = [i for i in range(index) if ordered[i][0] <= start < ordered[i][1]]
+        if not holding:
             nodes.append(Node(start, end, label, 0, None))
-            open_.append(len(nodes) - 1)
             continue
-        top = nodes[open_[-1]]
-        if end > top.end:
+        inner_start, inner_end = max((ordered[i][0], -ordered[i][1]) for i in holding)
+        first_inner = min(i for i in holding if (ordered[i][0], ordered[i][1]) == (inner_start, -inner_end))
+        if end > -inner_end:
+            top = ordered[first_inner]
             raise ValueError(
-                f"{where}: spans {(top.start, top.end, top.label)!r} and {(start, end, label)!r} cross "
+                f"{where}: spans {tuple(top)!r} and {(start, end, label)!r} cross "
                 f"(they share tokens but neither contains the other)"
             )
-        if (start, end) == (top.start, top.end):
-            # a sibling with the same extent: the previous spans with this extent are all in the forest
-            twins = [nodes[i] for i in range(len(nodes)) if (nodes[i].start, nodes[i].end) == (start, end)]
-            if any(twin.label == label for twin in twins):
-                raise ValueError(f"{where}: span {(start, end, label)!r} is given twice")
-            nodes.append(Node(start, end, label, top.depth, top.parent))
-            continue  # children go to the first twin, which stays open
-        nodes.append(Node(start, end, label, top.depth + 1, open_[-1]))
-        open_.append(len(nodes) - 1)
+        if (start, end, label) in {tuple(ordered[i]) for i in holding}:
+            raise ValueError(f"{where}: span {(start, end, label)!r} is given twice")
+        strictly = [i for i in holding if (ordered[i][0], ordered[i][1]) != (start, end)]
+        depth = len({(ordered[i][0], ordered[i][1]) for i in strictly})
+        parent = None
+        if strictly:
+            parent_extent = max((ordered[i][0], -ordered[i][1]) for i in strictly)
+            parent = min(i for i in strictly if (ordered[i][0], -ordered[i][1]) == parent_extent)
+        nodes.append(Node(start, end, label, depth, parent))
     return nodes
 
 
-
-class _Layer:
-    """One annotator's spans of one depth and label in one sentence, with their chance distributions."""
-
-    def __init__(self, n: int):
-        self.spans: list[tuple[int, int]] = []
-        self.coverage = None  # expected number of spans covering each token
-        self.starts: dict[int, list[tuple[np.ndarray, int]]] = defaultdict(list)  # length -> [(P(start), count)]
-        self.n = n
-
-    def add_group(self, coverage: np.ndarray, starts: dict[int, np.ndarray], counts: dict[int, int]) -> None:
-        self.coverage = coverage if self.coverage is None else self.coverage + coverage
-        for length, distribution in starts.items():
-            self.starts[length].append((distribution, counts[length]))
-
-    def lengths(self) -> tuple[int, ...]:
-        return tuple(sorted(end - start for start, end in self.spans))
+@lru_cache(maxsize=None)
+def _relative_start(region: int, lengths: tuple[int, ...], length: int, overlapping: bool) -> tuple[Fraction, ...]:
+    """``P(start = l)`` inside a region of ``region`` tokens of one segment of ``length`` in a group of
+    ``lengths`` (the segment included), exactly."""
+    support = region - length + 1
+    if overlapping or len(lengths) == 1:
+        return (Fraction(1, support),) * support
+    ordered = sorted(lengths)
+    ordered.remove(length)
+    return tuple(exact_start(region, [*ordered, length], len(ordered)))
 
 
-def _layers(forest: list[Node], n: int, model: RandomModel, with_starts: bool) -> dict[tuple[int, str], _Layer]:
-    """``(depth, label) -> _Layer`` of one annotator's forest in a sentence of ``n`` tokens."""
-    groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)  # (parent, label) -> nodes
+def _absolute_starts(forest: list[Node], n: int, overlapping: bool) -> list[dict[int, Fraction]]:
+    """Each node's start law in the sentence: ``{start: probability}``."""
+    groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)
     for index, node in enumerate(forest):
         groups[(node.parent, node.label)].append(index)
-    parents = {node.parent for node in forest}
-    absolute: dict[int, np.ndarray] = {}  # node -> distribution of its start in the sentence
-    layers: dict[tuple[int, str], _Layer] = {}
-    # parents sort before their children (forest order), so their start distributions are known
-    for (parent, label), members in sorted(groups.items(), key=lambda item: item[1][0]):
-        region = n if parent is None else forest[parent].length
-        lengths = tuple(sorted(forest[i].length for i in members))
-        depth = forest[members[0]].depth
-        layer = layers.setdefault((depth, label), _Layer(n))
-        layer.spans.extend((forest[i].start, forest[i].end) for i in members)
-        coverage = model.coverage(region, lengths)
-        if parent is not None:
-            coverage = ordered_convolve(absolute[parent], coverage)
-        starts, counts = {}, {}
-        needed = {forest[i].length for i in members if with_starts or i in parents}
-        for length in sorted(set(lengths)):
-            counts[length] = lengths.count(length)
-            if length not in needed:
-                continue
-            others = list(lengths)
-            others.remove(length)
-            relative = model.start_distribution(region, tuple(others), length)
-            starts[length] = relative if parent is None else ordered_convolve(absolute[parent], relative)
-        for i in members:
-            if i in parents:
-                absolute[i] = starts[forest[i].length]
-        layer.add_group(coverage, starts if with_starts else {}, counts)
-    return layers
+    laws: list[dict[int, Fraction]] = [{} for _ in forest]
+    for index, node in enumerate(forest):  # a parent precedes its children in forest order
+        members = groups[(node.parent, node.label)]
+        region = n if node.parent is None else forest[node.parent].end - forest[node.parent].start
+        lengths = tuple(forest[i].end - forest[i].start for i in members)
+        relative = _relative_start(region, lengths, node.end - node.start, overlapping)
+        offsets = {0: Fraction(1)} if node.parent is None else laws[node.parent]
+        law: dict[int, Fraction] = defaultdict(Fraction)
+        for offset, weight in offsets.items():
+            for start, probability in enumerate(relative):
+                law[offset + start] += weight * probability
+        laws[index] = dict(law)
+    return laws
 
 
-def _overlap(spans_a, spans_b) -> int:
-    """Tokens covered by a span of each list, counted once per pair of spans (Proposition 1's sum)."""
-    return sum(max(0, min(end_a, end_b) - max(start_a, start_b)) for start_a, end_a in spans_a for start_b, end_b in spans_b)
+def _layer_terms(forest, laws, depth: int, label: str, n: int):
+    """The spans, their lengths, the coverage ``c(t)`` and the start laws of one depth and label."""
+    members = [i for i, node in enumerate(forest) if node.depth == depth and node.label == label]
+    coverage = [Fraction(0)] * n
+    for i in members:
+        length = forest[i].end - forest[i].start
+        for start, probability in laws[i].items():
+            for t in range(start, start + length):
+                coverage[t] += probability
+    return members, coverage
 
 
-def _expected_matches(first: _Layer, second: _Layer) -> float:
-    """``sum over same-length pairs of sum_l P_a(l) P_b(l)``, grouped by identical distributions."""
-    total = 0.0
-    for length in set(first.lengths()) & set(second.lengths()):
-        for start_a, count_a in first.starts[length]:
-            for start_b, count_b in second.starts[length]:
-                total += count_a * count_b * exact_dot(start_a, start_b)
-    return total
-
-
-def _token_labels(forest: list[Node], depth: int) -> dict[int, set]:
-    """token -> its (label, "B" or "I") marks from the depth-``depth`` spans; tokens without any left out."""
-    labels: dict[int, set] = defaultdict(set)
+def _marks(forest, depth: int, n: int) -> list[frozenset]:
+    """Per token, the ``(label, "B" or "I")`` marks of the depth-``depth`` spans covering it."""
+    marks: list[set] = [set() for _ in range(n)]
     for node in forest:
         if node.depth == depth:
-            labels[node.start].add((node.label, "B"))
-            for t in range(node.start + 1, node.end):
-                labels[t].add((node.label, "I"))
-    return labels
-
-
-def _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, levels) -> ChanceStatistics:
-    with_matches = "entity" in levels
-    empty = _Layer(n)
-    per_type = {}
-    names = sorted({label for d, label in layers_a if d == depth} | {label for d, label in layers_b if d == depth})
-    for label in names:
-        a = layers_a.get((depth, label), empty)
-        b = layers_b.get((depth, label), empty)
-        vector = np.zeros(len(FIELDS))
-        vector[_TP] = len(set(a.spans) & set(b.spans))
-        vector[_PRED] = len(a.spans)
-        vector[_TRUE] = len(b.spans)
-        vector[_ANNOTATED] = sum(a.lengths()) + sum(b.lengths())
-        if a.spans and b.spans:
-            vector[_OVERLAP] = _overlap(a.spans, b.spans)
-            if depth == 0:  # the flat model: the very functions of chance_f1, to the last bit
-                lengths_a, lengths_b = tuple(sorted(a.lengths())), tuple(sorted(b.lengths()))
-                vector[_EXP_OVERLAP] = model.expected_overlap(n, lengths_a, lengths_b)
-                if with_matches:
-                    vector[_EXP_MATCHES] = model.expected_matches(n, lengths_a, lengths_b)
-            else:
-                vector[_EXP_OVERLAP] = exact_dot(a.coverage, b.coverage)
-                if with_matches:  # else 0: the statistics record that only the token level was computed
-                    vector[_EXP_MATCHES] = _expected_matches(a, b)
-        per_type[label] = vector
-    marks_a, marks_b = _token_labels(forest_a, depth), _token_labels(forest_b, depth)
-    wrong = sum(marks_a.get(t) != marks_b.get(t) for t in marks_a.keys() | marks_b.keys())
-    return ChanceStatistics(per_type, n - wrong, n, model.name, levels)
+            for t in range(node.start, node.end):
+                marks[t].add((node.label, "B" if t == node.start else "I"))
+    return [frozenset(m) for m in marks]
 
 
 def reference_nested_statistics(predictions, references, lengths, *, model="non_overlapping", levels=LEVELS) -> list[ChanceStatistics]:
@@ -176,17 +127,40 @@ def reference_nested_statistics(predictions, references, lengths, *, model="non_
     ``predictions`` and ``references``: per sentence, lists of ``(start, end, label)`` token spans
     (half-open); ``lengths``: the number of tokens of each sentence.
     """
-    levels = checked_levels(levels)
-    model = get_model(model)
+    levels = tuple(level for level in LEVELS if level in levels)
+    name = get_model(model).name
+    overlapping = name == "overlapping"
     lengths = check_lengths(lengths)
     forests_a = [reference_build_forest(s) for s in check_span_lists(predictions, lengths, "predictions")]
     forests_b = [reference_build_forest(s) for s in check_span_lists(references, lengths, "references")]
     depth_count = 1 + max((node.depth for forest in forests_a + forests_b for node in forest), default=0)
     totals = [ChanceStatistics() for _ in range(depth_count)]
-    with_matches = "entity" in levels
-    for n, forest_a, forest_b in zip(lengths, forests_a, forests_b):
-        layers_a = _layers(forest_a, n, model, with_matches)
-        layers_b = _layers(forest_b, n, model, with_matches)
+    for n, forest_a, forest_b in zip(lengths, forests_a, forests_b, strict=True):
+        laws_a, laws_b = _absolute_starts(forest_a, n, overlapping), _absolute_starts(forest_b, n, overlapping)
         for depth in range(depth_count):
-            totals[depth] = totals[depth] + _sentence_depth(n, depth, layers_a, layers_b, forest_a, forest_b, model, levels)
+            per_type = {}
+            labels = {node.label for node in forest_a + forest_b if node.depth == depth}
+            for label in sorted(labels):
+                members_a, cover_a = _layer_terms(forest_a, laws_a, depth, label, n)
+                members_b, cover_b = _layer_terms(forest_b, laws_b, depth, label, n)
+                spans_a = [(forest_a[i].start, forest_a[i].end) for i in members_a]
+                spans_b = [(forest_b[i].start, forest_b[i].end) for i in members_b]
+                vector = np.zeros(len(FIELDS))
+                vector[TRUE_POSITIVES] = len(set(spans_a) & set(spans_b))
+                vector[PREDICTED], vector[ACTUAL] = len(spans_a), len(spans_b)
+                vector[ANNOTATED_TOKENS] = sum(e - s for s, e in spans_a) + sum(e - s for s, e in spans_b)
+                vector[OVERLAP] = sum(len(set(range(*a)) & set(range(*b))) for a in spans_a for b in spans_b)
+                if spans_a and spans_b:
+                    vector[EXPECTED_OVERLAP] = float(sum(x * y for x, y in zip(cover_a, cover_b, strict=True)))
+                    if "entity" in levels:
+                        matches = Fraction(0)
+                        for i in members_a:
+                            for j in members_b:
+                                if forest_a[i].end - forest_a[i].start == forest_b[j].end - forest_b[j].start:
+                                    matches += sum(p * laws_b[j].get(s, 0) for s, p in laws_a[i].items())
+                        vector[EXPECTED_MATCHES] = float(matches)
+                per_type[label] = vector
+            marks_a, marks_b = _marks(forest_a, depth, n), _marks(forest_b, depth, n)
+            wrong = sum(a != b for a, b in zip(marks_a, marks_b, strict=True))
+            totals[depth] = totals[depth] + ChanceStatistics(per_type, n - wrong, n, name, levels)
     return totals

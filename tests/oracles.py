@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -95,12 +94,12 @@ def coverage_reference(n: int, lengths: tuple[int, ...], model: str) -> np.ndarr
     """Coverage probabilities of every token (``non_overlapping_bands._coverage_of``'s oracle)."""
     k = len(lengths)
     if model == "overlapping" or k == 1:  # one segment: both models place it uniformly
-        cover = np.zeros(n)
-        t = np.arange(n)
-        for length, count in Counter(lengths).items():
-            starts = np.minimum(t, n - length) - np.maximum(0, t - length + 1) + 1
-            cover += count * starts / (n - length + 1)
-        return cover
+        cover = [Fraction(0)] * n
+        for length in lengths:  # every start equally likely; each covers its ``length`` tokens
+            for start in range(n - length + 1):
+                for t in range(start, start + length):
+                    cover[t] += Fraction(1, n - length + 1)
+        return np.array([float(c) for c in cover])
     total = sum(lengths)
     if k == 0:
         return np.zeros(n)
