@@ -55,6 +55,8 @@ from ..chance.statistics import LEVELS, ChanceStatistics
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, contingency
 from ..spans.tags import resolve_scheme
+from ..spans.validation import check_corpus
+from .arrow_stream import arrow_sentences
 
 STATE_FORMAT = "chance_agreement.ChanceF1State/2"
 OLD_FORMATS = ("chance_agreement.ChanceF1State/1",)  # read: options without the bootstrap and tables
@@ -225,6 +227,10 @@ class ChanceF1State:
         if not references:
             return self
         options = dict(self._tag_options(), model=self.model, levels=self.levels)
+        if not any(map(len, references)):  # a batch of empty sentences: nothing to score, but they count
+            check_corpus(predictions, "predictions")
+            check_corpus(references, "references")
+            return self._add_empty_sentences(predictions, references, document_ids)
         if self.bootstrap is None:
             total, bootstrap = corpus_total(predictions, references, **options), None
         else:
@@ -238,6 +244,77 @@ class ChanceF1State:
         self.bootstrap = bootstrap
         for view, table in tables.items():
             self.tables[view] = self.tables[view] + table
+        self.sentences += len(references)
+        return self
+
+    @classmethod
+    def from_arrow(cls, source, *, predictions: str = "predictions", references: str = "references",
+                   document_ids: str | None = None, **options) -> ChanceF1State:
+        """A state holding every row of an Arrow stream, read one record batch at a time.
+
+        Parameters
+        ----------
+        source : object with ``__arrow_c_stream__``
+            A DuckDB relation, a polars or pandas (>= 2.2) DataFrame, a pyarrow Table or
+            RecordBatchReader, or any other Arrow PyCapsule stream.
+        predictions, references : str
+            The columns of each sentence's predicted and reference tags (Arrow ``list<string>``).
+        document_ids : str, optional
+            A column of integer or string document ids: the Poisson bootstrap's keys (needs
+            ``confidence_level``); default, each row's position in the stream.
+        **options
+            The state's options (``level``, ``model``, ``scheme``, ``confidence_level``, ...).
+
+        Returns
+        -------
+        ChanceF1State
+            ``result()`` equals ``chance_f1`` on all the rows with the same options, bit for bit,
+            whatever the engine's batch sizes (the statistics are added exactly).
+
+        Raises
+        ------
+        TypeError
+            ``source`` is not an Arrow stream, or a column is not of the type it needs.
+        ValueError
+            A column is missing (the message lists the stream's columns), a row holds a null
+            sentence or tag (named by its row, counted from 0), or a sentence's tags are bad
+            (named by its batch's first row and, as ``update`` does, its place in the batch).
+
+        Examples
+        --------
+        >>> import pyarrow as pa
+        >>> table = pa.table({"predictions": [["B-PER", "I-PER", "O"], ["O", "B-LOC"]],
+        ...                   "references": [["B-PER", "I-PER", "O"], ["B-LOC", "O"]]})
+        >>> state = ChanceF1State.from_arrow(table.to_reader(max_chunksize=1), level="entity")
+        >>> state.sentences
+        2
+        >>> from chance_agreement import chance_f1
+        >>> state.result() == chance_f1(table["predictions"].to_pylist(), table["references"].to_pylist(),
+        ...                             level="entity")
+        True
+        """
+        state = cls(**options)
+        first_row = 0
+        for predicted, reference, ids in arrow_sentences(source, predictions=predictions, references=references,
+                                                         document_ids=document_ids):
+            try:
+                state.update(predicted, reference, document_ids=ids)
+            except ValueError as error:
+                raise ValueError(f"the record batch from row {first_row} of the stream: {error}") from None
+            first_row += len(reference)
+        return state
+
+    def _add_empty_sentences(self, predictions, references, document_ids) -> ChanceF1State:
+        """``update`` of sentences without tokens: zero statistics, counted as sentences (and as
+        documents of the bootstrap, as ``chance_f1`` counts them)."""
+        for index, prediction in enumerate(predictions):
+            if len(prediction):
+                raise ValueError(f"sentence {index}: the prediction has {len(prediction)} tags but the reference has 0")
+        if self.bootstrap is not None:
+            empty = ChanceStatistics({}, 0, 0, self.model.name, self.levels)
+            keys = np.arange(self.sentences, self.sentences + len(references), dtype=np.uint64) \
+                if document_ids is None else document_keys(document_ids, len(references))
+            self.bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences([empty] * len(references), keys)
         self.sentences += len(references)
         return self
 
@@ -267,6 +344,8 @@ class ChanceF1State:
             raise ValueError(f"this state computed the levels {list(self.levels)}, not {level!r}")
         if self.sentences == 0:
             raise ValueError("no sentences were added: nothing to score")
+        if self.statistics.total_tokens == 0:
+            raise ValueError("empty input: every sentence added has zero tokens")
         result = scores_from_statistics(self.statistics, level, zero_division)
         if self.bootstrap is not None:
             put_intervals(result, self.bootstrap.intervals(level, self.confidence_level, zero_division))
@@ -279,6 +358,8 @@ class ChanceF1State:
             raise ValueError("this state counts no contingency table: give it contingency_views")
         if self.sentences == 0:
             raise ValueError("no sentences were added: nothing to score")
+        if self.statistics.total_tokens == 0:
+            raise ValueError("empty input: every sentence added has zero tokens")
         report = {}
         for view in self.contingency_views:
             table, categories = self.tables[view].array()
