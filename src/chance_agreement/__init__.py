@@ -119,6 +119,8 @@ _EXPORTS = {
     "sentence_statistics_batch": "ecosystem.sharding",
     "ray_chance_f1": "ecosystem.ray_data",
     "ray_chance_state": "ecosystem.ray_data",
+    "spark_chance_f1": "ecosystem.spark",
+    "spark_chance_state": "ecosystem.spark",
     # the HTML agreement report
     "html_report": "reports.html_report",
     "report_data": "reports.html_report",
@@ -163,6 +165,8 @@ if TYPE_CHECKING:
     from .ecosystem.sharding import merge_statistics as merge_statistics
     from .ecosystem.sharding import scores_from_shards as scores_from_shards
     from .ecosystem.sharding import sentence_statistics_batch as sentence_statistics_batch
+    from .ecosystem.spark import spark_chance_f1 as spark_chance_f1
+    from .ecosystem.spark import spark_chance_state as spark_chance_state
     from .ecosystem.trainer import compute_metrics_fn as compute_metrics_fn
     from .ecosystem.trainer import module_metrics_fn as module_metrics_fn
     from .noise.noise_model import ChanceDifference as ChanceDifference
