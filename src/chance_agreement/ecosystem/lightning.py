@@ -27,7 +27,7 @@ import numpy as np
 
 from .chance_state import ChanceF1State
 from .flat import flatten
-from .trainer import IGNORE_INDEX, _batch_tags, _check_label_list, _numpy, _state_options, _without_prefix
+from .trainer import IGNORE_INDEX, as_numpy, batch_state_options, batch_tags, checked_label_list, without_prefix
 
 try:  # torchmetrics (and torch) are optional
     import torch
@@ -104,8 +104,8 @@ if Metric is not None:
         def __init__(self, label_list: Sequence[str], *, zero_division="warn", **options: Any):
             metric_options = {k: options.pop(k) for k in list(options) if k in self._TORCHMETRICS_OPTIONS}
             super().__init__(**metric_options)
-            self.label_list = _check_label_list(label_list)
-            state_options, refusal = _state_options(options)
+            self.label_list = checked_label_list(label_list)
+            state_options, refusal = batch_state_options(options)
             if state_options is None:
                 raise ValueError(f"ChanceF1Metric adds its statistics batch by batch: {refusal}")
             self._state_options = ChanceF1State(**state_options).options()  # checked once; a drawn seed is kept
@@ -121,12 +121,12 @@ if Metric is not None:
             order added, which only one metric instance on one rank knows (``compute`` refuses
             intervals from merged or synchronised states keyed by position).
             """
-            predicted, reference = _batch_tags(preds, target, self.label_list)
+            predicted, reference = batch_tags(preds, target, self.label_list)
             if document_ids is not None:
                 ids = document_ids.tolist() if hasattr(document_ids, "tolist") else list(document_ids)
                 if len(ids) != len(target):
                     raise ValueError(f"{len(ids)} document_ids for a batch of {len(target)} sequences")
-                labelled = (_numpy(target) != IGNORE_INDEX).any(axis=1)
+                labelled = (as_numpy(target) != IGNORE_INDEX).any(axis=1)
                 document_ids = [key for key, keep in zip(ids, labelled, strict=True) if keep]
             if not reference:
                 return
@@ -156,7 +156,7 @@ if Metric is not None:
             if state.sentences == 0:
                 raise ValueError(f"no labelled position was added (every label is {IGNORE_INDEX} or no batch): "
                                  "nothing to score")
-            return _without_prefix(flatten(state.result(zero_division=self.zero_division)), "overall_")
+            return without_prefix(flatten(state.result(zero_division=self.zero_division)), "overall_")
 
 else:  # pragma: no cover - exercised only without torchmetrics
 

@@ -130,7 +130,7 @@ def _nan_message(row: int, column: int) -> str:
             "there (has the model diverged?)")
 
 
-def _numpy(value):
+def as_numpy(value):
     """A torch tensor (any device, any dtype) as a numpy array; arrays and lists as arrays."""
     if hasattr(value, "detach"):
         value = value.detach()
@@ -162,13 +162,13 @@ def _predicted_ids(predictions, labels: np.ndarray, classes: int, first: int) ->
                      f"{predictions.shape}")
 
 
-def _batch_tags(predictions, label_ids, label_list: Sequence[str], first: int = 0):
+def batch_tags(predictions, label_ids, label_list: Sequence[str], first: int = 0):
     """(predicted tags, reference tags) of the sequences with a labelled position; ``first`` is the
     index of the batch's first sequence in the evaluation set (for error messages)."""
     if isinstance(predictions, tuple) and predictions:
         predictions = predictions[0]  # (logits, hidden states, ...) from models returning extras
-    predictions = _numpy(_on_device_argmax(predictions, label_ids, len(label_list), first))
-    labels = _numpy(label_ids)
+    predictions = as_numpy(_on_device_argmax(predictions, label_ids, len(label_list), first))
+    labels = as_numpy(label_ids)
     if labels.ndim != 2:
         raise ValueError(f"label_ids must have shape (batch, length), got {labels.shape}")
     predicted_ids = _predicted_ids(predictions, labels, len(label_list), first)
@@ -196,7 +196,7 @@ def tags_from_predictions(predictions, label_ids, label_list: Sequence[str]) -> 
     numpy arrays or torch tensors; ``label_ids``: ``(batch, length)``. Sequences with no labelled
     position are skipped; if none has one, ValueError.
     """
-    predicted_tags, reference_tags = _batch_tags(predictions, label_ids, list(label_list))
+    predicted_tags, reference_tags = batch_tags(predictions, label_ids, list(label_list))
     if not reference_tags:
         raise ValueError(f"every position is labelled {IGNORE_INDEX}: nothing to evaluate")
     return predicted_tags, reference_tags
@@ -223,7 +223,7 @@ def _first_step_of_a_trainer_loop() -> bool:
     return frame is not None and frame.f_code.co_name == _LOOP and frame.f_locals.get("step") == 0
 
 
-def _without_prefix(flat: dict, prefix: str) -> dict[str, float]:
+def without_prefix(flat: dict, prefix: str) -> dict[str, float]:
     if not prefix:
         return flat
     renamed: dict[str, float] = {}
@@ -269,7 +269,7 @@ class TrainerMetrics:
             raise
 
     def _add_batch(self, predictions, label_ids, compute_result: bool) -> dict[str, float]:
-        predicted_tags, reference_tags = _batch_tags(predictions, label_ids, self.label_list, self._sequences)
+        predicted_tags, reference_tags = batch_tags(predictions, label_ids, self.label_list, self._sequences)
         self._state.update(predicted_tags, reference_tags)  # type: ignore[union-attr]  # made by __call__
         self._sequences += len(label_ids)
         if not compute_result:
@@ -287,14 +287,14 @@ class TrainerMetrics:
         self._sequences = 0
 
 
-def _check_label_list(label_list) -> list[str]:
+def checked_label_list(label_list) -> list[str]:
     label_list = list(label_list)
     if not label_list or not all(isinstance(label, str) for label in label_list):
         raise ValueError("label_list must be a non-empty sequence of tag strings, e.g. ['O', 'B-PER', 'I-PER']")
     return label_list
 
 
-def _state_options(compute_kwargs: dict) -> tuple[dict | None, str]:
+def batch_state_options(compute_kwargs: dict) -> tuple[dict | None, str]:
     """(options of the batch mode's state, or None with the reason) for chance_f1's keyword arguments."""
     others = sorted(set(compute_kwargs) - set(STATE_OPTIONS) - {"zero_division"})
     if others:
@@ -320,15 +320,15 @@ def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **c
     ``random_state``): the same as the concatenating mode's, bit for bit. Bad label ids or shapes
     raise ValueError when the function is called.
     """
-    label_list = _check_label_list(label_list)
+    label_list = checked_label_list(label_list)
     function, prefix = _metric_function(metric)
     check_options(function, compute_kwargs, f"the {metric!r} metric")
     if metric == "chance_f1":
-        state_options, refusal = _state_options(compute_kwargs)
+        state_options, refusal = batch_state_options(compute_kwargs)
     else:
         state_options, refusal = None, f"the {metric!r} metric needs every sentence at once; only 'chance_f1' adds up"
     return TrainerMetrics(label_list, lambda p, r: function(p, r, **compute_kwargs),
-                          lambda result: _without_prefix(flatten(result), prefix),
+                          lambda result: without_prefix(flatten(result), prefix),
                           state_options=state_options, refusal=refusal)
 
 
@@ -342,14 +342,14 @@ def module_metrics_fn(module, label_list: Sequence[str], **compute_kwargs) -> Tr
     ``module.compute`` returns on the whole set; other modules need every sentence at once (use
     ``batch_eval_metrics=False`` for them).
     """
-    label_list = _check_label_list(label_list)
+    label_list = checked_label_list(label_list)
     if not callable(getattr(module, "compute", None)):
         raise ValueError(f"expected a loaded evaluate module (evaluate.load(...)), got {type(module).__name__}")
     if callable(getattr(module, "_compute", None)):
         check_options(module._compute, compute_kwargs, f"the {getattr(module, 'name', None)!r} module")
     name, config = getattr(module, "name", None), getattr(module, "config_name", None)
     if name == "chance_f1" and config in ("default", "flat"):
-        state_options, refusal = _state_options(compute_kwargs)
+        state_options, refusal = batch_state_options(compute_kwargs)
     else:
         state_options, refusal = None, (f"the {name!r} module ({config!r} configuration) needs every sentence at "
                                         "once; only chance_f1's default and flat configurations add up")
