@@ -101,16 +101,6 @@ NOT_YET_DOCUMENTED = {
     "tag_ratings",
     "two_rater_coefficients",
     "weighted_fleiss_kappa",
-    # noise/
-    "ChanceDifference",
-    "NoiseBound",
-    "chance_difference",
-    "easy_proportion_from_kappa",
-    "hard_agreement_probability",
-    "kappa_noise_estimate",
-    "noise_bound",
-    "noise_report_multi",
-    "tolerable_disagreements",
     # ecosystem/
     "ChanceF1State",
     "compute_metrics_fn",
