@@ -78,8 +78,6 @@ NOT_YET_DOCUMENTED = {
     "bootstrap_coefficient_intervals",
     "boundaries_from_tags",
     "coefficient_intervals",
-    "coefficients",
-    "contingency",
     "distance_from_weights",
     "entails",
     "gamma_agreement",
