@@ -73,10 +73,7 @@ NOT_YET_DOCUMENTED = {
     "span_chance_f1",
     # reliability/
     "GammaDissimilarity",
-    "agreement_weights",
-    "benchmark",
     "boundaries_from_tags",
-    "distance_from_weights",
     "entails",
     "gamma_agreement",
     "load_segmentation_json",
