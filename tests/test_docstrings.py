@@ -77,10 +77,8 @@ NOT_YET_DOCUMENTED = {
     "entails",
     "gamma_agreement",
     "load_segmentation_json",
-    "multi_rater_report",
     "segmentation_alpha",
     "several_rater_coefficients",
-    "tag_ratings",
     "two_rater_coefficients",
     # ecosystem/
     "ChanceF1State",
