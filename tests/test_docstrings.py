@@ -73,11 +73,7 @@ NOT_YET_DOCUMENTED = {
     "span_chance_f1",
     # reliability/
     "GammaDissimilarity",
-    "boundaries_from_tags",
-    "entails",
     "gamma_agreement",
-    "load_segmentation_json",
-    "segmentation_alpha",
     "several_rater_coefficients",
     "two_rater_coefficients",
     # ecosystem/
