@@ -72,8 +72,6 @@ NOT_YET_DOCUMENTED = {
     "sentence_statistics_array",
     "span_chance_f1",
     # reliability/
-    "several_rater_coefficients",
-    "two_rater_coefficients",
     # ecosystem/
     "ChanceF1State",
     "compute_metrics_fn",
