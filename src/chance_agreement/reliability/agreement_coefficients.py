@@ -521,6 +521,12 @@ def agreement_report(
     :math:`\bar p_c` their mean; undefined coefficients (a zero denominator) are None, with a
     warning in ``warnings``.
 
+    References
+    ----------
+    Artstein, R. and Poesio, M. (2008). Inter-coder agreement for computational linguistics.
+    *Computational Linguistics* 34(4). The prevalence paper (sections 3 and 4.1; see
+    :func:`coefficients`).
+
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
