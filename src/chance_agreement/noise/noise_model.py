@@ -1068,12 +1068,8 @@ def noise_report_multi(
         Instances: tokens, or every span any annotator proposed (see :func:`noise_report`).
     max_noise : float, default 0.05
         The noise level that ``tolerable_disagreements`` keeps to.
-    scheme : str, optional
-        The tagging scheme as in seqeval; strict mode without one detects it from all sequences.
-    mode : {None, "strict"}, optional
-        seqeval's mode.
-    suffix : bool, default False
-        Whether the type comes before the tag (``PER-B``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
 
     Returns
     -------

@@ -133,12 +133,8 @@ def contingency(
         Per sentence, the tags of one annotation (the table's columns).
     references : list of list of str
         Per sentence, the tags of the other (the rows), as long as the predictions.
-    scheme : str, optional
-        The tagging scheme as in seqeval; strict mode without one detects it from the references.
-    mode : {None, "strict"}, optional
-        seqeval's mode.
-    suffix : bool, default False
-        Whether the type comes after the tag (``PER-B``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
     view : {"all", "entities", "grouped"}, default "all"
         Which tokens and categories (the four cases of section 4.1.1 of the prevalence paper):
         ``"all"`` every token (case 1, Table 1); ``"entities"`` only the tokens both annotators

@@ -372,13 +372,8 @@ def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool 
     annotations : list of list of list of str or None
         ``annotations[i]`` holds the tag sequences of the k annotators of item (sentence) ``i``,
         None for a missing annotator (the API's one layout, :func:`as_items`).
-    scheme : str, optional
-        The tagging scheme as in seqeval (``"IOB2"``, ``"IOBES"``, ``"BILOU"``...); strict mode
-        without one detects it from every given sequence.
-    mode : {None, "strict"}, optional
-        seqeval's mode.
-    suffix : bool, default False
-        Whether the type comes after the tag (``PER-B``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
 
     Returns
     -------

@@ -43,12 +43,8 @@ def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False,
         annotator proposed (as the two-annotator path and the noise metric count them); its rating is
         the type the annotator gave that exact span, or ``"O"`` if the annotator annotated the
         sentence without it.
-    scheme : str, optional
-        The tagging scheme as in seqeval; strict mode without one detects it from every sequence.
-    mode : {None, "strict"}, optional
-        seqeval's mode.
-    suffix : bool, default False
-        Whether the type comes after the tag (``PER-B``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
     function : str, default "tag_ratings"
         The name the error messages give the caller.
 
@@ -152,12 +148,8 @@ def multi_rater_report(annotations, *, unit="token", weights="identity", categor
     benchmark_scale : str, optional
         ``"landis_koch"``, ``"fleiss"`` or ``"altman"``: benchmark each coefficient
         (:func:`benchmark`).
-    scheme : str, optional
-        The tagging scheme as in seqeval (tag sequences only).
-    mode : {None, "strict"}, optional
-        seqeval's mode (tag sequences only).
-    suffix : bool, default False
-        Whether the type comes after the tag (tag sequences only).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags` (tag sequences only).
 
     Returns
     -------

@@ -425,12 +425,8 @@ def boundaries_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bo
     ----------
     tags : sequence of str
         One sentence's tags.
-    scheme : str, optional
-        The tagging scheme as in seqeval (default: detected).
-    mode : {None, "strict"}, optional
-        seqeval's mode.
-    suffix : bool, default False
-        Whether the type comes after the tag (``PER-B``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
 
     Returns
     -------

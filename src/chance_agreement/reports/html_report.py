@@ -161,12 +161,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         The level of :func:`chance_f1`.
     model : str, default "non_overlapping"
         The random annotation model (a name of ``random_models``).
-    scheme : str, optional
-        The tagging scheme as in seqeval.
-    mode : {None, "strict"}, optional
-        seqeval's mode.
-    suffix : bool, default False
-        Whether the type comes after the tag (``PER-B``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
     max_sentences : int, default 20
         The most sentences shown: those with the most disagreement beyond chance,
         :math:`(1 - \mathrm{corrected\ F1})` times the sentence's annotated size, first.

@@ -183,12 +183,8 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
         The most samples ``precision_level`` may draw (a warning when it stops there).
     random_state : int, numpy.random.Generator or None, default 0
         The seed: the same seed gives the same result on every machine.
-    scheme : str, optional
-        For tag sequences, the tagging scheme as in seqeval.
-    mode : {None, "strict"}, optional
-        For tag sequences, seqeval's mode.
-    suffix : bool, default False
-        For tag sequences, whether the type comes after the tag (``PER-B``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags` (tag sequences only).
 
     Returns
     -------
