@@ -120,8 +120,10 @@ def _family_doc(function):
     sections = {lines[start].strip(): lines[start:end]
                 for start, end in zip(starts, [*starts[1:], len(lines)], strict=True)}
     family = {
+        # a parameter without a description is left out: tests/test_docstrings.py then names it
         "Parameters": "\n".join(_parameter_doc(parameter)
-                                 for parameter in inspect.signature(function).parameters.values()),
+                                 for parameter in inspect.signature(function).parameters.values()
+                                 if parameter.name in _PARAMETER_DOCS),
         "Returns": _RESULT_DOC,
         "Raises": _RAISES_DOC,
     }
