@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import tomllib
+from pathlib import Path
 
 import pytest
 from numpydoc.validate import validate  # the test extra installs numpydoc
@@ -89,6 +91,12 @@ NOT_YET_DOCUMENTED = {
 
 NAMES = sorted(chance_agreement._EXPORTS)
 
+# the doctest option flags ``pytest --doctest-modules`` uses (pyproject's doctest_optionflags; none by default)
+_PYTEST = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+OPTION_FLAGS = 0
+for _flag in _PYTEST.get("tool", {}).get("pytest", {}).get("ini_options", {}).get("doctest_optionflags", "").split():
+    OPTION_FLAGS |= doctest.OPTIONFLAGS_BY_NAME[_flag]
+
 
 def qualified_name(name: str) -> str:
     return f"chance_agreement.{chance_agreement._EXPORTS[name]}.{name}"
@@ -107,7 +115,7 @@ def example_failures(name: str) -> tuple[int, list[str]]:
     obj = getattr(module, name)
     finder = doctest.DocTestFinder(recurse=isinstance(obj, type))
     tests = finder.find(obj, name, module=module, globs=dict(vars(module)))
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner = doctest.DocTestRunner(optionflags=OPTION_FLAGS)
     reports: list[str] = []
     examples = 0
     for test in tests:
