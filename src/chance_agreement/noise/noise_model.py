@@ -249,7 +249,44 @@ def _t0_in_chunks(d: int, left: int, right: int, log_p: float, alpha: float) -> 
 
 @dataclass(frozen=True)
 class NoiseBound:
-    """Result of ``noise_bound``: ``noise`` = gamma = (t0 - d)/(n - d) (section 2)."""
+    r"""Result of :func:`noise_bound`: the bound on the hard instances hidden in the agreed subset.
+
+    Parameters
+    ----------
+    n : int
+        The number of instances.
+    d : int
+        How many of them the annotators disagree on.
+    p : float
+        The probability that all annotators agree on a hard instance.
+    confidence : float
+        The confidence of the bound, in (0, 1).
+    t0 : int
+        The smallest number :math:`t` of hard instances with
+        :math:`P(X > t \mid A_d) < 1 - \mathrm{confidence}` (equation 1).
+    noise : float
+        The noise bound :math:`\gamma = (t_0 - d) / (n - d)` of the agreed subset (section 2);
+        0.0 when nothing is agreed (``d == n``).
+
+    Attributes
+    ----------
+    agreed : int
+        The size :math:`n - d` of the agreed subset (the candidate gold standard).
+    noisy_items : int
+        The bound :math:`t_0 - d` on the hard instances among the agreed ones.
+
+    See Also
+    --------
+    noise_bound : Computes it.
+
+    Examples
+    --------
+    >>> bound = noise_bound(1000, 100, 0.5)
+    >>> bound.agreed, bound.noisy_items, bound.t0
+    (900, 125, 225)
+    >>> sorted(bound.as_dict())
+    ['agreed', 'confidence', 'd', 'n', 'noise', 'noisy_items', 'p', 't0']
+    """
 
     n: int
     d: int
@@ -279,17 +316,80 @@ def _bound(n: int, d: int, p: float, confidence: float) -> NoiseBound:
 
 
 def noise_bound(n, d, p, confidence=0.95) -> NoiseBound:
-    """Noise bound of the agreed subset: equation 1 with a uniform prior on h (footnote 5).
+    r"""Bound the noise of the agreed subset: equation 1 with a uniform prior on the hard instances.
 
-    t0 = min{t : P(X > t | A_d) < 1 - confidence}, gamma = (t0 - d)/(n - d) (section 2).
+    Parameters
+    ----------
+    n : int
+        The number of instances, at least 1.
+    d : int
+        The number of instances the annotators disagree on, ``0 <= d <= n``.
+    p : float
+        The probability, in (0, 1), that all annotators give a hard instance the same label
+        (section 2; :func:`hard_agreement_probability` estimates it, footnote 3).
+    confidence : float, default 0.95
+        The confidence of the bound, in (0, 1).
 
-    Parameters: ``n`` instances, ``d`` of them disagreed (0 <= d <= n), ``p`` in (0, 1) the
-    probability that all annotators agree on a hard instance, ``confidence`` in (0, 1).
-    Degenerate case: d == n leaves an empty agreed subset; then t0 = n and noise = 0.0.
+    Returns
+    -------
+    NoiseBound
+        ``t0``, the bound ``noise`` on the share of the agreed subset that may be hard instances
+        labelled alike by chance, and the inputs.
 
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``d`` is not a non-negative integer, ``d > n``, ``n == 0``, ``p`` or
+        ``confidence`` lies outside (0, 1), or the posterior reaches beyond :math:`2^{53}` hidden hard
+        instances, where double precision no longer tells consecutive counts apart.
+
+    See Also
+    --------
+    tolerable_disagreements : The largest ``d`` whose bound stays within a noise level.
+    noise_report : The bound from two annotations' tags.
+
+    Notes
+    -----
+    Every instance is easy (all annotators agree) or hard (each annotator flips a coin). With
+    :math:`X` the number of hard instances, a uniform prior on :math:`X` (footnote 5) and :math:`A_d`
+    the event that exactly :math:`d` instances are disagreed, equation 1 of Beigman Klebanov and
+    Beigman (2009) gives the posterior tail
+
+    .. math::
+
+        P(X > t \mid A_d) = \frac{\sum_{i=t+1}^{n} \binom{i}{d} p^{i-d}}
+                                 {\sum_{i=d}^{n} \binom{i}{d} p^{i-d}},
+
+    and the bound is
+
+    .. math::
+
+        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence}\}, \qquad
+        \gamma = \frac{t_0 - d}{n - d}.
+
+    The terms are a negative binomial pmf truncated to :math:`X \le n`; they are summed in log space
+    over the window holding their mass, so ``n`` of :math:`10^7` and more is exact to double
+    precision without overflow. With ``d == n`` the agreed subset is empty: ``t0 = n`` and the noise
+    is 0.0 (nothing to bound).
+
+    The examples are the paper's (section 3): 125 hard instances of 900 agreed at ``n = 1000``,
+    ``d = 100``, ``p = 0.5`` ("up to 125", 13.8%), and 4.7% for five annotators (``d = 340``,
+    ``p = 0.0625``; the paper rounds to 5%).
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+
+    Examples
+    --------
     >>> bound = noise_bound(1000, 100, 0.5)
-    >>> bound.t0, round(bound.noise, 4)
-    (225, 0.1389)
+    >>> bound.t0, bound.noisy_items, round(bound.noise, 4)
+    (225, 125, 0.1389)
+    >>> round(noise_bound(1000, 340, 0.0625).noise, 4)
+    0.047
+    >>> noise_bound(10, 10, 0.5).noise  # nothing agreed: nothing to bound
+    0.0
     """
     n, d = _check_n_d(n, d)
     p = _check_open_unit(p, "p (the probability of agreement on a hard instance)")
@@ -315,12 +415,61 @@ def _tolerable(n: int, p: float, max_noise: float, confidence: float) -> int | N
 
 
 def tolerable_disagreements(n, p, max_noise=0.05, confidence=0.95) -> int | None:
-    """Largest d < n whose noise bound stays within ``max_noise`` (section 3.1), by bisection.
+    r"""Find the largest number of disagreements whose noise bound stays within ``max_noise``.
 
-    d == n (nothing agreed) is not a gold standard and is never returned. Returns None when even
-    d = 0 exceeds ``max_noise``. The bound grows with d; only near saturation (gamma close to 1)
-    can the integer t0 make it dip by less than 1/(n - d - 1), where bisection returns the first
-    crossing. Example (section 3.1): n = 1000, p = 0.5 -> 33.
+    Parameters
+    ----------
+    n : int
+        The number of instances, at least 1.
+    p : float
+        The probability, in (0, 1), that all annotators agree on a hard instance.
+    max_noise : float, default 0.05
+        The noise level, in [0, 1], the agreed subset may reach.
+    confidence : float, default 0.95
+        The confidence of the bound, in (0, 1).
+
+    Returns
+    -------
+    int or None
+        The largest ``d < n`` with ``noise_bound(n, d, p, confidence).noise <= max_noise``; None
+        when even ``d = 0`` exceeds ``max_noise``. ``d == n`` (nothing agreed) is not a gold standard
+        and is never returned.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not a positive integer, or ``p``, ``confidence`` or ``max_noise`` is out of range.
+
+    See Also
+    --------
+    noise_bound : The bound for one ``d``.
+
+    Notes
+    -----
+    Section 3.1 of Beigman Klebanov and Beigman (2009): the bound :math:`\gamma(d)` of
+    :func:`noise_bound` (equation 1) grows with :math:`d`, so the answer is found by bisection,
+
+    .. math::
+
+        d^* = \max\{d < n : \gamma(d) \le \mathrm{max\_noise}\}.
+
+    Only near saturation (:math:`\gamma` close to 1) can the integer :math:`t_0` make the bound dip by
+    less than :math:`1/(n - d - 1)`; there bisection returns the first crossing. The example is the
+    paper's: at most 33 disagreements of 1000 keep the noise within 5% at 95% for ``p = 0.5``.
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+
+    Examples
+    --------
+    >>> tolerable_disagreements(1000, 0.5)
+    33
+    >>> round(noise_bound(1000, 33, 0.5).noise, 4), round(noise_bound(1000, 34, 0.5).noise, 4)
+    (0.0496, 0.0518)
+    >>> tolerable_disagreements(10, 0.9, max_noise=0.01) is None  # even d = 0 is too noisy
+    True
     """
     n = _check_count(n, "n (the number of instances)")
     if n < 1:
@@ -399,14 +548,61 @@ def _pooled_agreement_probability(rows: Sequence[Sequence]) -> float:
 
 
 def hard_agreement_probability(labels_on_disagreed) -> float:
-    """p = sum_c prod_j q_jc, q_jc = share of the disagreed items annotator j put in c.
+    r"""Estimate the probability that all annotators agree on a hard instance (footnote 3).
 
-    Footnote 3 (estimate of P(X_ij = c | hard)) inserted in the definition of p (section 2),
-    generalised from two categories to any number. ``labels_on_disagreed``: items x annotators
-    (rows the disagreed instances, one column per annotator, k >= 2) of hashable labels.
+    Parameters
+    ----------
+    labels_on_disagreed : sequence of sequence of hashable
+        Items x annotators: one row per disagreed instance, one column per annotator
+        (:math:`k \ge 2`), the label each annotator gave.
+
+    Returns
+    -------
+    float
+        :math:`p = \sum_c \prod_j q_{jc}`, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If the rows are empty or ragged, a label is missing (None or NaN) or not hashable, or there
+        are fewer than two annotators; the message names the item and the annotator.
+
+    See Also
+    --------
+    noise_bound : Uses :math:`p`.
+
+    Notes
+    -----
+    On a hard instance annotator :math:`j` picks category :math:`c` with probability
+    :math:`P(X_j = c \mid \mathrm{hard})`, estimated (footnote 3 of Beigman Klebanov and Beigman 2009)
+    by the share :math:`q_{jc}` of the disagreed instances that annotator :math:`j` put in
+    :math:`c`. Inserted in the definition of :math:`p` (section 2), generalised from two categories to
+    any number:
+
+    .. math::
+
+        p = \sum_c \prod_{j=1}^{k} q_{jc}.
+
+    :math:`p = 0` when no category is used by every annotator on the disagreed instances: the model
+    then says a hard instance is never agreed on, and the noise bound is 0 by construction
+    (:func:`noise_report` warns).
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+
+    Examples
+    --------
+    Two annotators who each used PER and O once: :math:`p = 1/2 \cdot 1/2 + 1/2 \cdot 1/2`.
 
     >>> hard_agreement_probability([["PER", "O"], ["O", "PER"]])
     0.5
+
+    Three annotators, each with every category once: :math:`p = 3 \cdot (1/3)^3 = 1/9`.
+
+    >>> round(hard_agreement_probability([["PER", "O", "O"], ["O", "PER", "LOC"], ["LOC", "O", "PER"]]), 4)
+    0.1111
     """
     return _agreement_probability(_label_rows(labels_on_disagreed, "labels_on_disagreed"))
 
@@ -459,11 +655,40 @@ def _zero_p_warning(bound: NoiseBound, pooled: float, least_favourable: NoiseBou
 
 @dataclass(frozen=True)
 class ChanceDifference:
-    """Chance difference between two equally good systems (section 4.1).
+    r"""Result of :func:`chance_difference`: how far two equally good systems may differ by chance.
 
-    ``sigma`` = sqrt(R/2); ``k`` the multiple of sigma; ``difference`` = min(k sigma, R)
-    (``|S| <= R`` always); ``answers`` = floor(difference) correct answers; ``fraction`` =
-    answers / gold_size.
+    Parameters
+    ----------
+    gold_size : int
+        The size :math:`L` of the gold standard.
+    noisy_items : float
+        The number :math:`R` of noisy (hard) items in it.
+    confidence : float
+        The confidence, in (0, 1).
+    method : {"chebyshev", "normal"}
+        How the multiple ``k`` of sigma was found.
+    k : float
+        The multiple of sigma.
+    sigma : float
+        :math:`\sigma_S = \sqrt{R/2}`.
+    difference : float
+        :math:`\min(k\sigma, R)` (always :math:`|S| \le R`).
+    answers : int
+        ``floor(difference)``: the difference in correct answers.
+    fraction : float
+        ``answers / gold_size`` (0.0 for an empty gold standard).
+
+    See Also
+    --------
+    chance_difference : Computes it.
+
+    Examples
+    --------
+    >>> result = chance_difference(900, 125)
+    >>> result.answers, round(result.sigma, 4), round(result.k, 4)
+    (35, 7.9057, 4.4721)
+    >>> result.as_dict()["method"]
+    'chebyshev'
     """
 
     gold_size: int
@@ -481,12 +706,60 @@ class ChanceDifference:
 
 
 def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev") -> ChanceDifference:
-    """Difference in correct answers two equally good systems may show by chance (section 4.1).
+    r"""Bound the difference in correct answers two equally good systems may show by chance.
 
-    S = sum_{i=1}^{R} X_i, X_i in {-1, 0, 1} w.p. 1/4, 1/2, 1/4: sigma_S = sqrt(R/2).
-    "chebyshev": k = 1/sqrt(1 - confidence) (``Pr(|S| > k sigma) <= 1/k^2``); "normal": k = the
-    two-sided normal quantile (footnote 9). The difference is capped at R, since ``|S| <= R``.
-    L = 900, R = 125: 35 answers, 3.9% of the gold standard. gold_size = 0 gives zeros.
+    Parameters
+    ----------
+    gold_size : int
+        The size :math:`L` of the gold standard (the agreed subset).
+    noisy_items : float
+        The number :math:`R` of noisy items in it, ``0 <= noisy_items <= gold_size`` (for example
+        ``NoiseBound.noisy_items``).
+    confidence : float, default 0.95
+        The confidence, in (0, 1).
+    method : {"chebyshev", "normal"}, default "chebyshev"
+        ``"chebyshev"``: :math:`k = 1/\sqrt{1 - \mathrm{confidence}}`, valid for any distribution
+        (section 4.1); ``"normal"``: :math:`k` the two-sided normal quantile (footnote 9).
+
+    Returns
+    -------
+    ChanceDifference
+        ``sigma``, ``k``, the ``difference`` :math:`\min(k\sigma, R)`, the whole ``answers`` and
+        their ``fraction`` of the gold standard. ``gold_size = 0`` gives zeros.
+
+    Raises
+    ------
+    ValueError
+        If ``gold_size`` is not a non-negative integer, ``noisy_items`` lies outside
+        ``[0, gold_size]``, ``confidence`` outside (0, 1), or ``method`` is unknown.
+
+    Notes
+    -----
+    Section 4.1 of Beigman Klebanov and Beigman (2009): on each of the :math:`R` noisy items two
+    equally good systems gain or lose a point against each other by a coin,
+    :math:`X_i \in \{-1, 0, 1\}` with probabilities 1/4, 1/2, 1/4, so the difference
+    :math:`S = \sum_{i=1}^{R} X_i` has
+
+    .. math::
+
+        \sigma_S = \sqrt{R/2}, \qquad
+        \Pr(|S| > k\sigma_S) \le \frac{1}{k^2} \quad \text{(Chebyshev)}.
+
+    The difference is capped at :math:`R`, since :math:`|S| \le R`. The example is the paper's:
+    :math:`L = 900`, :math:`R = 125`: 4.5 sigma, up to 35 answers (3.9%).
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+
+    Examples
+    --------
+    >>> result = chance_difference(900, 125)
+    >>> result.answers, round(result.fraction, 4)
+    (35, 0.0389)
+    >>> chance_difference(900, 125, method="normal").answers
+    15
     """
     gold_size = _check_count(gold_size, "gold_size")
     if isinstance(noisy_items, bool) or not isinstance(noisy_items, (int, float, np.integer, np.floating)):
@@ -523,10 +796,47 @@ def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev
 
 
 def easy_proportion_from_kappa(kappa) -> float:
-    """kappa estimates e/(e + h), the proportion of easy instances (section 3.3).
+    r"""Estimate the proportion of easy instances from kappa (section 3.3).
 
-    kappa = (P_A - P_E)/(1 - P_E) estimates ((e + qh)/(e + h) - q)/(1 - q) = e/(e + h). The
-    proportion is in [0, 1] while kappa can be negative (footnote 7), so the value is clipped.
+    Parameters
+    ----------
+    kappa : float
+        A chance-corrected agreement (at most 1), such as :func:`fleiss_kappa`.
+
+    Returns
+    -------
+    float
+        The estimated proportion :math:`e/(e + h)` of easy instances: ``kappa`` clipped to [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``kappa`` is not a finite number at most 1.
+
+    Notes
+    -----
+    With :math:`e` easy and :math:`h` hard instances, and :math:`q` the probability of agreeing on a
+    hard one (section 3.3 of Beigman Klebanov and Beigman 2009),
+
+    .. math::
+
+        \kappa = \frac{P_A - P_E}{1 - P_E}
+        \quad\text{estimates}\quad
+        \frac{(e + qh)/(e + h) - q}{1 - q} = \frac{e}{e + h}.
+
+    A proportion lies in [0, 1] while kappa can be negative (footnote 7), so the value is clipped.
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+
+    Examples
+    --------
+    >>> easy_proportion_from_kappa(0.8)
+    0.8
+    >>> easy_proportion_from_kappa(-0.2)  # below chance: no instance is estimated easy
+    0.0
     """
     if isinstance(kappa, bool) or not isinstance(kappa, (int, float, np.integer, np.floating)):
         raise ValueError(f"kappa must be a number, got {kappa!r}")
@@ -536,11 +846,56 @@ def easy_proportion_from_kappa(kappa) -> float:
 
 
 def kappa_noise_estimate(kappa, n, d) -> float:
-    """Noise of the agreed subset if kappa * n instances are easy (section 3.3).
+    r"""Estimate the noise of the agreed subset if ``kappa * n`` instances are easy (section 3.3).
 
-    noise = (n - d - easy)/(n - d), easy = easy_proportion_from_kappa(kappa) * n, clipped to
-    [0, 1]; easy instances are a subset of the agreed ones. kappa 0.8, n 1000, d 100: 800 of 900
-    easy, 11%; kappa 0.637, d 340: 637 of 660, 3.5%. d == n gives 0.0.
+    Parameters
+    ----------
+    kappa : float
+        A chance-corrected agreement (at most 1).
+    n : int
+        The number of instances, at least 1.
+    d : int
+        The number of disagreed instances, ``0 <= d <= n``.
+
+    Returns
+    -------
+    float
+        :math:`(n - d - \mathrm{easy}) / (n - d)` clipped to [0, 1]; 0.0 when ``d == n``.
+
+    Raises
+    ------
+    ValueError
+        If ``kappa`` is not a finite number at most 1, or ``n`` and ``d`` are not valid counts.
+
+    See Also
+    --------
+    easy_proportion_from_kappa : The easy proportion.
+    noise_bound : The bound of equation 1, which needs no kappa.
+
+    Notes
+    -----
+    Easy instances are agreed ones, so with
+    :math:`\mathrm{easy} = \hat e \, n` (:func:`easy_proportion_from_kappa`) the rest of the agreed
+    subset is hard (section 3.3 of Beigman Klebanov and Beigman 2009):
+
+    .. math::
+
+        \mathrm{noise} = \frac{n - d - \hat e\, n}{n - d}.
+
+    The paper's examples: kappa 0.8, 100 of 1000 disagreed: 800 of 900 easy, 11%; kappa 0.637, 340
+    disagreed: 637 of 660 easy, 3.5%.
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+
+    Examples
+    --------
+    >>> round(kappa_noise_estimate(0.8, 1000, 100), 4)
+    0.1111
+    >>> round(kappa_noise_estimate(0.637, 1000, 340), 4)
+    0.0348
     """
     n, d = _check_n_d(n, d)
     easy = easy_proportion_from_kappa(kappa) * n
@@ -700,10 +1055,77 @@ def noise_report_multi(
     mode=None,
     suffix=False,
 ) -> dict:
-    """``noise_report`` for k >= 2 annotators: ``annotations[i]`` = the k tag sequences of item i.
+    r"""Report the noise of the subset where k >= 2 annotators all agree.
 
-    Every item needs the same k annotators (no missing ones) and equally long sequences; strict
-    mode without a scheme detects it from all sequences.
+    Parameters
+    ----------
+    annotations : list of list of list of str
+        ``annotations[i]`` holds the :math:`k \ge 2` tag sequences of item (sentence) ``i``: the same
+        annotators on every item, none missing, equally long sequences within an item.
+    confidence : float, default 0.95
+        The confidence of the noise bound, in (0, 1).
+    unit : {"token", "entity"}, default "token"
+        Instances: tokens, or every span any annotator proposed (see :func:`noise_report`).
+    max_noise : float, default 0.05
+        The noise level that ``tolerable_disagreements`` keeps to.
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
+
+    Returns
+    -------
+    dict
+        The keys of :func:`noise_report`, computed over all :math:`k` annotators: an instance is
+        agreed when all :math:`k` labels are equal; ``p`` is footnote 3's
+        :math:`\sum_c \prod_j q_{jc}` and ``kappa`` is :func:`fleiss_kappa` (Siegel and Castellan,
+        equation 2) of the instances.
+
+    Raises
+    ------
+    ValueError
+        Bad input, naming the item and the annotator (a missing annotator, ragged sequences,
+        unknown tags, no tokens), or an option out of range.
+
+    Warns
+    -----
+    NoiseModelWarning
+        Footnote 3's ``p`` is 0 (no category used by every annotator on the disagreed instances):
+        the bound is 0 by construction; the report's ``noise_bound_least_favourable`` says more.
+
+    See Also
+    --------
+    noise_report : Two annotators.
+    noise_bound : Equation 1.
+
+    Notes
+    -----
+    The bound is equation 1 of Beigman Klebanov and Beigman (2009) (see :func:`noise_bound`):
+
+    .. math::
+
+        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence}\}, \qquad
+        \mathrm{noise\ bound} = \frac{t_0 - d}{n - d}.
+
+    In the example, 2 of 9 tokens are disagreed, and each of the three annotators put one of them in
+    PER and one in O, so :math:`p = 1/8 + 1/8`. The kappa, 0.6, is also what statsmodels'
+    ``fleiss_kappa`` gives for the same 9 x 3 count table.
+
+    References
+    ----------
+    Beigman Klebanov, B. and Beigman, E. (2009). From annotator agreement to noise models.
+    *Computational Linguistics* 35(4), 495-503.
+
+    Examples
+    --------
+    >>> annotations = [
+    ...     [["B-PER", "O", "O"], ["O", "B-PER", "O"], ["O", "B-PER", "O"]],
+    ...     [["B-LOC", "O", "O", "O"]] * 3,
+    ...     [["O", "O"]] * 3,
+    ... ]
+    >>> report = noise_report_multi(annotations)
+    >>> report["instances"], report["disagreed"], report["p"], report["t0"]
+    (9, 2, 0.25, 5)
+    >>> round(report["noise_bound"], 4), round(report["kappa"], 4)
+    (0.4286, 0.6)
     """
     confidence, max_noise = _check_options(unit, confidence, max_noise)
     annotations = _check_annotations(annotations)

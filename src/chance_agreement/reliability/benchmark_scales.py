@@ -58,13 +58,69 @@ def _scale(scale):
 
 
 def benchmark(value, standard_error, scale="landis_koch", threshold=0.95) -> dict:
-    """Membership and cumulative probabilities of each level of ``scale`` for a coefficient.
+    r"""Benchmark a coefficient on a verbal scale with Gwet's membership probabilities.
 
-    Returns ``scale``; ``levels``: one dict per level (highest first) with ``label``, ``lower``,
-    ``upper``, ``membership_probability``, ``cumulative_probability``; ``most_likely``: the
-    level with the highest membership probability and that ``probability``; ``retained``: the
-    first level whose cumulative probability reaches ``threshold`` and that ``probability``
-    (Gwet's rule). ``standard_error`` 0 puts all the mass on the level holding ``value``.
+    Parameters
+    ----------
+    value : float
+        The coefficient, in [-1, 1].
+    standard_error : float
+        Its standard error, at least 0.
+    scale : str or sequence of tuple, default "landis_koch"
+        ``"landis_koch"``, ``"fleiss"`` or ``"altman"`` (irrCAC's scales), or custom levels
+        ``(lower, upper, label)``, highest first.
+    threshold : float, default 0.95
+        The cumulative probability a level must reach to be retained, in (0, 1].
+
+    Returns
+    -------
+    dict
+        ``scale``; ``levels``, one dict per level (highest first) with ``label``, ``lower``,
+        ``upper``, ``membership_probability`` and ``cumulative_probability``; ``most_likely``, the
+        level of the highest membership probability with that ``probability``; ``retained``, the
+        first level whose cumulative probability reaches ``threshold``, with that ``probability``
+        (Gwet's rule).
+
+    Raises
+    ------
+    ValueError
+        An unknown scale or a malformed custom one, a value outside [-1, 1], a negative or
+        non-finite standard error, or a threshold outside (0, 1].
+    TypeError
+        A value or standard error that is not a number.
+
+    Notes
+    -----
+    Gwet (2014, chapter 6; irrCAC's ``*.bf`` functions): the probability that the true coefficient
+    lies in the level :math:`[a, b)` is the normal probability truncated to [-1, 1],
+
+    .. math::
+
+        P(a \le \kappa < b) = \frac{\Phi\left(\frac{c - a}{\mathrm{se}}\right)
+                                     - \Phi\left(\frac{c - b}{\mathrm{se}}\right)}
+                                    {\Phi\left(\frac{c + 1}{\mathrm{se}}\right)
+                                     - \Phi\left(\frac{c - 1}{\mathrm{se}}\right)},
+
+    and a level's cumulative probability adds those of every level above it. A standard error of 0
+    puts all the mass on the level holding ``value``. The example's cumulative probabilities are
+    irrCAC's (``Benchmark(0.657142857, 0.213631889).landis_koch()``): 0.20892, 0.58282, 0.87908,
+    0.98289, 0.99889, 1.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., chapter 6. Landis, J. R. and
+    Koch, G. G. (1977). The measurement of observer agreement for categorical data. *Biometrics*
+    33(1).
+
+    Examples
+    --------
+    >>> result = benchmark(0.657142857142857, 0.21363188882600195)
+    >>> [round(level["cumulative_probability"], 5) for level in result["levels"]]
+    [0.20892, 0.58282, 0.87908, 0.98289, 0.99889, 1.0]
+    >>> result["most_likely"]["label"], result["retained"]["label"]
+    ('Substantial', 'Fair')
+    >>> benchmark(0.5, 0.0, "fleiss")["retained"]
+    {'label': 'Intermediate to Good', 'probability': 1.0}
     """
     name, levels = _scale(scale)
     try:

@@ -125,11 +125,65 @@ def contingency(
     view: str = "all",
     markables=None,
 ) -> tuple[np.ndarray, list[str]]:
-    """Token-level contingency table ``(table, categories)``; rows references, columns predictions.
+    """Count the token-level contingency table of two annotations: rows references, columns predictions.
 
-    ``scheme``/``mode``/``suffix`` as in seqeval (strict mode with no scheme detects it from the
-    references). ``view`` is "all", "entities" or "grouped"; ``markables`` restricts the tokens
-    both annotators leave as O (see the module docstring). ``table`` is an int numpy array.
+    Parameters
+    ----------
+    predictions : list of list of str
+        Per sentence, the tags of one annotation (the table's columns).
+    references : list of list of str
+        Per sentence, the tags of the other (the rows), as long as the predictions.
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
+    view : {"all", "entities", "grouped"}, default "all"
+        Which tokens and categories (the four cases of section 4.1.1 of the prevalence paper):
+        ``"all"`` every token (case 1, Table 1); ``"entities"`` only the tokens both annotators
+        labelled with some type, categories without ``"O"`` (case 3, Table 4); ``"grouped"`` every
+        entity type merged into ``"ENTITY"`` against ``"O"`` (case 4, Table 5).
+    markables : list of list of bool, optional
+        Per sentence, per token, whether the token is markable (case 2, Table 3): a token both
+        annotators leave as ``"O"`` counts only when it is markable; a labelled token always counts.
+
+    Returns
+    -------
+    table : numpy.ndarray of int
+        The q x q counts: ``table[i, j]`` tokens the references put in ``categories[i]`` and the
+        predictions in ``categories[j]``.
+    categories : list of str
+        The sorted entity types of both annotations, then ``"O"`` (the paper's Nothing).
+
+    Raises
+    ------
+    ValueError
+        Bad input, naming the sentence (ragged sequences, invalid tags, a type named ``"O"``), an
+        unknown ``view``, or markables of the wrong shape; ``TooManyCategories`` (a ValueError)
+        beyond 2,000 categories.
+
+    See Also
+    --------
+    coefficients : The coefficients of the table.
+    agreement_report : Tables and coefficients of every view at once.
+
+    Notes
+    -----
+    Every token gets the category of the entity span covering it (spans exactly as seqeval finds
+    them) or ``"O"``. In the prevalence paper's case 2 only the Nothing/Nothing cell shrinks (18,840 to
+    951 tokens), the other cells are unchanged.
+
+    Examples
+    --------
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O", "O"], ["O", "B-LOC", "O"]]
+    >>> table, categories = contingency(predictions, references)
+    >>> categories
+    ['LOC', 'ORG', 'PER', 'O']
+    >>> table.tolist()
+    [[0, 0, 0, 1], [1, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 3]]
+    >>> contingency(predictions, references, view="grouped")[0].tolist()
+    [[3, 1], [0, 3]]
+    >>> masks = [[True, True, False, True], [False, True, True]]  # two O/O tokens are not markable
+    >>> contingency(predictions, references, markables=masks)[0].tolist()[3]
+    [0, 0, 0, 1]
     """
     if view not in VIEWS:
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")

@@ -93,6 +93,9 @@ def fleiss_kappa(ratings=None, *, counts=None, categories=None, details: bool = 
     fewer than two ratings add to the category proportions only. :math:`P_e = 1` leaves kappa
     undefined: None, never NaN.
 
+    The example's kappa, :math:`P_o` and :math:`P_e` are irrCAC's (``fleiss.kappa.raw``, the Python
+    port, given the four categories): 0.77358, 0.83333 and 0.26389.
+
     References
     ----------
     Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological
@@ -228,7 +231,7 @@ def krippendorff_alpha(
     categories=None,
     details: bool = False,
 ):
-    r"""Krippendorff's alpha = 1 - D_o/D_e on an items x annotators array (Krippendorff 2011).
+    r"""Compute Krippendorff's alpha, :math:`1 - D_o/D_e`, of an items x annotators array.
 
     Parameters
     ----------
@@ -267,9 +270,14 @@ def krippendorff_alpha(
         D_e = \frac{1}{n (n - 1)} \sum_c \sum_k n_c\, n_k\, \delta(c, k), \qquad
         \alpha = 1 - \frac{D_o}{D_e}.
 
+    :math:`D_e = 0` (a single category) leaves alpha undefined: None, never NaN. The examples'
+    values are the ``krippendorff`` package's (``krippendorff.alpha`` with the same level of
+    measurement) to the last digit shown.
+
     References
     ----------
-    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
+    Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability. Departmental Papers (ASC),
+    University of Pennsylvania.
 
     Examples
     --------
@@ -278,6 +286,12 @@ def krippendorff_alpha(
     0.7778
     >>> round(krippendorff_alpha(ratings, details=True)["observed_disagreement"], 4)
     0.1818
+
+    Numeric labels with the interval and ratio distances:
+
+    >>> scores = [[1, 2, 2], [3, 3, 4], [1, 1, None], [4, 4, 4], [2, 3, 3]]
+    >>> round(krippendorff_alpha(scores, "interval"), 6), round(krippendorff_alpha(scores, "ratio"), 6)
+    (0.838174, 0.786828)
     """
     codes, cats = rating_codes(ratings, categories)
     return alpha_of_codes(codes, cats, distance, details)
@@ -354,11 +368,61 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, 
 
 
 def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool = False) -> dict:
-    """Token-level Fleiss' kappa and nominal Krippendorff's alpha of k annotators' BIO tags.
+    r"""Compute token-level Fleiss' kappa and nominal Krippendorff's alpha of k annotators' tags.
 
-    ``annotations`` as in ``token_ratings``. Returns ``fleiss_kappa``, ``krippendorff_alpha``,
-    the observed/expected agreement and disagreement behind them, ``n_tokens``,
-    ``n_annotators``, ``categories`` and ``warnings`` (reasons for any None).
+    Parameters
+    ----------
+    annotations : list of list of list of str or None
+        ``annotations[i]`` holds the tag sequences of the k annotators of item (sentence) ``i``,
+        None for a missing annotator (the API's one layout, :func:`as_items`).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
+
+    Returns
+    -------
+    dict
+        ``fleiss_kappa`` and ``krippendorff_alpha`` (None when undefined), the
+        ``observed_agreement`` and ``expected_agreement`` behind kappa, the
+        ``observed_disagreement`` and ``expected_disagreement`` behind alpha, ``n_tokens``,
+        ``n_annotators``, ``categories`` and ``warnings`` (the reason for any None).
+
+    Raises
+    ------
+    ValueError
+        Bad input, naming the item and the annotator: ragged sequences, a tag that is not a tag
+        of the scheme, or no annotations.
+
+    See Also
+    --------
+    fleiss_kappa, krippendorff_alpha : The coefficients of any items x annotators labels.
+    multi_rater_report : Gwet's whole family, with standard errors, from tags.
+
+    Notes
+    -----
+    Each token is an item; its label from each annotator is the entity type of the span covering
+    it, or ``"O"`` (spans exactly as seqeval finds them). Fleiss' kappa is the K of Siegel and
+    Castellan, equation 2 of Beigman Klebanov and Beigman (2009),
+    :math:`\kappa = (P_o - P_e)/(1 - P_e)`; alpha is :math:`1 - D_o/D_e` with the nominal distance
+    (Krippendorff 2011). The table of counts is built once for both.
+
+    The example's kappa is also statsmodels' ``fleiss_kappa`` of the same 5 tokens.
+
+    References
+    ----------
+    Fleiss, J. L. (1971). Measuring nominal scale agreement among many raters. *Psychological
+    Bulletin* 76(5). Krippendorff, K. (2011). Computing Krippendorff's alpha-reliability.
+
+    Examples
+    --------
+    >>> annotations = [
+    ...     [["B-PER", "I-PER", "O"], ["B-PER", "I-PER", "O"], ["B-PER", "O", "O"]],
+    ...     [["O", "B-LOC"], ["O", "B-LOC"], ["O", "B-ORG"]],
+    ... ]
+    >>> result = multi_annotator_agreement(annotations)
+    >>> round(result["fleiss_kappa"], 4), round(result["krippendorff_alpha"], 4)
+    (0.589, 0.6164)
+    >>> result["n_tokens"], result["n_annotators"], result["categories"]
+    (5, 3, ['LOC', 'O', 'ORG', 'PER'])
     """
     ratings, k = token_ratings(annotations, scheme=scheme, mode=mode, suffix=suffix,
                                function="multi_annotator_agreement")

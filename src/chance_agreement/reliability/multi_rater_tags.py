@@ -30,9 +30,52 @@ _ALPHA_KEYS = (("krippendorff_alpha", "alpha"), ("observed_disagreement", "obser
 
 
 def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False, *, function="tag_ratings"):
-    """Items-by-annotators ratings from per-sentence lists of m annotators' tags (module docstring).
+    """Turn m annotators' tag sequences into items x annotators ratings.
 
-    Returns ``(ratings, m)``; ratings is a list of rows with ``None`` for a missing annotator.
+    Parameters
+    ----------
+    annotations : list of list of list of str or None
+        ``annotations[i]`` holds the m annotators' tag sequences of sentence ``i``; None for an
+        annotator who did not annotate it.
+    unit : {"token", "entity"}, default "token"
+        What an item is. ``"token"``: every token; its rating is the entity type of the span
+        covering it, or ``"O"``. ``"entity"``: every distinct span ``(sentence, start, end)`` any
+        annotator proposed (as the two-annotator path and the noise metric count them); its rating is
+        the type the annotator gave that exact span, or ``"O"`` if the annotator annotated the
+        sentence without it.
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
+    function : str, default "tag_ratings"
+        The name the error messages give the caller.
+
+    Returns
+    -------
+    ratings : list of list
+        One row per item, one label per annotator; None where the annotator is missing (never
+        ``"O"``).
+    m : int
+        The number of annotators.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``unit``; bad input, naming the sentence and the annotator; with
+        ``unit="entity"``, no span proposed by anyone.
+
+    See Also
+    --------
+    multi_rater_report : The coefficients of these ratings.
+
+    Examples
+    --------
+    >>> annotations = [
+    ...     [["B-PER", "I-PER", "O"], ["B-PER", "I-PER", "O"], ["B-PER", "O", "O"]],
+    ...     [["O", "B-LOC"], ["O", "B-LOC"], None],
+    ... ]
+    >>> tag_ratings(annotations)
+    ([['PER', 'PER', 'PER'], ['PER', 'PER', 'O'], ['O', 'O', 'O'], ['O', 'O', None], ['LOC', 'LOC', None]], 3)
+    >>> tag_ratings(annotations, unit="entity")[0]  # spans (0, 1), (0, 2) and (1, 2)
+    [['O', 'O', 'PER'], ['PER', 'PER', 'O'], ['LOC', 'LOC', None]]
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {list(UNITS)}, got {unit!r}")
@@ -84,14 +127,72 @@ def _read_labels(annotations):
 
 def multi_rater_report(annotations, *, unit="token", weights="identity", categories=None, confidence_level=0.95,
                        population_size=None, benchmark_scale=None, scheme=None, mode=None, suffix=False) -> dict:
-    """Fleiss' kappa and Krippendorff's alpha (the keys of ``multi_annotator_agreement``) and, under
-    ``"multi_rater"``, the whole family with standard errors (``multi_rater_agreement``).
+    """Report Fleiss' kappa, Krippendorff's alpha and Gwet's whole family from tags or labels.
 
-    ``annotations``: per sentence the m annotators' tag sequences (``unit`` says what an item is),
-    or per item the m raters' labels (an items-by-annotators array; ``None``/NaN missing; float
-    labels that are whole numbers are read as integers). The
-    top-level ``fleiss_kappa`` is unweighted and ``krippendorff_alpha`` nominal, as before (with
-    ``n_tokens`` for token items from tags); ``weights`` applies inside ``multi_rater``.
+    Parameters
+    ----------
+    annotations : list
+        Per sentence the m annotators' tag sequences (None for a missing annotator; ``unit`` says
+        what an item is), or per item the m raters' labels (an items x annotators array; None or NaN
+        missing; float labels that are whole numbers are read as integers).
+    unit : {"token", "entity"}, default "token"
+        For tag sequences, what an item is (:func:`tag_ratings`).
+    weights : str or array-like, default "identity"
+        Agreement weights for the family under ``multi_rater`` (:func:`agreement_weights`).
+    categories : sequence, optional
+        The family's category order (default: the labels found, sorted).
+    confidence_level : float, default 0.95
+        The level of the family's intervals, in (0, 1).
+    population_size : int, optional
+        The population's number of items for the finite-population correction; None: infinite.
+    benchmark_scale : str, optional
+        ``"landis_koch"``, ``"fleiss"`` or ``"altman"``: benchmark each coefficient
+        (:func:`benchmark`).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags` (tag sequences only).
+
+    Returns
+    -------
+    dict
+        The keys of :func:`multi_annotator_agreement`: ``fleiss_kappa`` (unweighted),
+        ``krippendorff_alpha`` (nominal), their observed and expected agreement and disagreement,
+        ``n_items``, ``n_annotators``, ``categories``, ``warnings`` (and ``n_tokens`` for token
+        items from tags); ``unit``; and ``multi_rater``, the result of
+        :func:`multi_rater_agreement` with ``weights``.
+
+    Raises
+    ------
+    ValueError
+        Empty annotations, bad tags or labels (naming the item), or ``unit``, ``scheme``, ``mode``
+        or ``suffix`` given with an items x annotators array.
+
+    See Also
+    --------
+    multi_rater_agreement : The family of an items x annotators array.
+
+    Notes
+    -----
+    The labels are coded once, and the top-level coefficients are the bits of :func:`fleiss_kappa`
+    and :func:`krippendorff_alpha` on them; see :func:`multi_rater_agreement` for the family's
+    formulas, :math:`(p_a - p_e)/(1 - p_e)` with Gwet's (2014) standard errors.
+
+    Examples
+    --------
+    >>> annotations = [
+    ...     [["B-PER", "I-PER", "O"], ["B-PER", "I-PER", "O"], ["B-PER", "O", "O"]],
+    ...     [["O", "B-LOC"], ["O", "B-LOC"], None],
+    ... ]
+    >>> report = multi_rater_report(annotations)
+    >>> round(report["fleiss_kappa"], 4), round(report["krippendorff_alpha"], 4), report["n_items"]
+    (0.7887, 0.7692, 5)
+    >>> round(report["multi_rater"]["gwet_ac1"]["value"], 4)
+    0.8052
+
+    Numeric labels, one row per item, with quadratic weights for the family:
+
+    >>> report = multi_rater_report([[1, 1, 2], [2, 2, 2], [3, 3, None]], weights="quadratic")
+    >>> round(report["krippendorff_alpha"], 4), round(report["multi_rater"]["gwet_ac2"]["value"], 4)
+    (0.65, 0.8448)
     """
     if isinstance(annotations, str) or not hasattr(annotations, "__len__") or not len(annotations):
         raise ValueError("annotations must be a non-empty list of items")

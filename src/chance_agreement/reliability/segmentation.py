@@ -41,7 +41,7 @@ DISTANCES = ("d1", "d2")
 
 
 def segmentation_alpha(items, distance: str = "d2") -> dict:
-    """Krippendorff's alpha of segmentations (supplement, Algorithms 1-6).
+    r"""Compute Krippendorff's alpha of (nested) segmentations (supplement, Algorithms 1-6).
 
     Parameters
     ----------
@@ -64,9 +64,47 @@ def segmentation_alpha(items, distance: str = "d2") -> dict:
         Unknown distance; no items; an item whose vectors have different lengths or hold
         negative, non-numeric or non-finite values (the message names the item).
 
+    See Also
+    --------
+    load_segmentation_json : Read a released segmentation file into ``items``.
+    boundaries_from_tags : A flat boundary vector from tags.
+    entails : Whether a nested segmentation entails a flat one.
+
+    Notes
+    -----
+    An item of :math:`w` words has boundary vectors of :math:`w - 1` values (0 no boundary; for a
+    nested segmentation the level of the split). The distances (Algorithms 1 and 2) are
+
+    .. math::
+
+        d_1(A, B) = \frac{1}{w - 1} \sum_t |A_t - B_t|, \qquad
+        d_2(A, B) = \frac{1}{w - 1} \sum_t |A_t^2 - B_t^2|.
+
+    With :math:`q` items, :math:`N` annotations and :math:`P_i` the ordered pairs of item
+    :math:`i`'s annotations (Algorithms 3-6),
+
+    .. math::
+
+        \sigma^2_{within} = \frac{1}{2q} \sum_i \frac{1}{|P_i|} \sum_{(A, B) \in P_i} d(A, B),
+        \qquad
+        \sigma^2_{between} = \frac{1}{2N(N - 1)} \sum_{A \ne B} d(A, B), \qquad
+        \alpha = 1 - \frac{\sigma^2_{within}}{\sigma^2_{between}},
+
+    the between sum over all ordered pairs of annotations in the data set; vectors of different
+    lengths are compared by sliding the shorter over the longer and averaging. Items with fewer
+    than two annotations or of one word are left out (a note in ``warnings``); a between variance
+    of 0 leaves alpha undefined: None, with a warning, never NaN.
+
+    References
+    ----------
+    Ramanath, R., Choudhury, M., Bali, K. and Saha Roy, R. (2013). Crowd prefers the middle path:
+    a new IAA metric for crowdsourcing reveals Turker biases in query segmentation. *Proceedings
+    of ACL 2013*, and its supplementary material (Algorithms 1-7).
+
     Examples
     --------
-    The supplement's worked example (Table 2):
+    The supplement's worked example (two queries; within variance 3.3667/4, between variance
+    34.9/40, alpha 0.035):
 
     >>> result = segmentation_alpha({
     ...     "major league baseball salary cap": [[1, 0, 2, 0], [0, 1, 0, 2], [2, 0, 1, 0]],
@@ -312,24 +350,44 @@ def _item_matrix(item, item_annotations, warnings: list[str]) -> np.ndarray | No
 
 
 def entails(flat, nested) -> bool:
-    """Whether a nested segmentation entails a flat one (supplement, Algorithm 7, isEntail).
+    """Test whether a nested segmentation entails a flat one (supplement, Algorithm 7, isEntail).
 
-    Take the highest split of ``nested`` (its largest value, the first if tied). If ``flat`` has a
-    boundary there, both sides must entail each other recursively; if not, the whole span must be
-    one flat segment, i.e. ``flat`` may have no boundary at any position where ``nested`` splits
-    (value > 0). Spans of at most one boundary position always entail each other.
+    Parameters
+    ----------
+    flat : sequence of int
+        A flat boundary vector: 0 or 1 at each of the ``w - 1`` gaps between words.
+    nested : sequence of int or float
+        A nested boundary vector of the same length: 0 for no split, else the level of the split
+        (larger = nearer the root).
 
-    Notes
-    -----
-    Two points where the pseudocode is read, not copied: its ``while`` loop (negating the largest
-    value until it reaches 0) never ends when a span has no 0 value; here it visits each positive
-    position once, which is what the loop is for. As in the pseudocode, positions where ``nested``
-    is 0 (inside a leaf segment) are not checked against ``flat``.
+    Returns
+    -------
+    bool
+        Whether every flat segment is a node of the nested segmentation's tree, as Algorithm 7
+        decides it.
 
     Raises
     ------
     ValueError
         Different lengths, flat values other than 0/1, negative nested values.
+
+    Notes
+    -----
+    Take the highest split of ``nested`` (its largest value, the first if tied). If ``flat`` has a
+    boundary there, both sides must entail each other recursively; if not, the whole span must be
+    one flat segment, i.e. ``flat`` may have no boundary at any position where ``nested`` splits
+    (value > 0). Spans of at most one boundary position always entail each other.
+
+    Two points where the pseudocode is read, not copied: its ``while`` loop (negating the largest
+    value until it reaches 0) never ends when a span has no 0 value; here it visits each positive
+    position once, which is what the loop is for. As in the pseudocode, positions where ``nested``
+    is 0 (inside a leaf segment) are not checked against ``flat``.
+
+    References
+    ----------
+    Ramanath, R., Choudhury, M. and Bali, K. (2013). Entailment: an effective metric for comparing
+    and evaluating hierarchical and non-hierarchical annotation schemes. *Proceedings of the 7th
+    Linguistic Annotation Workshop (LAW VII)*, and the supplement's Algorithm 7.
 
     Examples
     --------
@@ -361,15 +419,43 @@ def entails(flat, nested) -> bool:
 
 
 def boundaries_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = False) -> list[int]:
-    """Flat boundary vector of a BIO (or IOBES, ...) tag sequence.
+    """Build the flat boundary vector of a BIO (or IOBES, ...) tag sequence.
 
+    Parameters
+    ----------
+    tags : sequence of str
+        One sentence's tags.
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
+
+    Returns
+    -------
+    list of int
+        ``len(tags) - 1`` values, 1 where a segment boundary falls between two tokens; empty for
+        zero or one token.
+
+    Raises
+    ------
+    ValueError
+        A string instead of a list of tags, an unknown mode, or tags the scheme does not allow.
+
+    See Also
+    --------
+    segmentation_alpha : Alpha of such vectors.
+
+    Notes
+    -----
     Convention: the segments are the entities (as :func:`chance_agreement.spans_from_tags` finds
     them) and the maximal runs of tokens outside any entity. Position ``k`` (between tokens ``k``
     and ``k + 1``) is 1 exactly when an entity starts at token ``k + 1`` or ends at token ``k``;
     the vector has ``len(tags) - 1`` values (empty for zero or one token).
 
+    Examples
+    --------
     >>> boundaries_from_tags(["O", "B-PER", "I-PER", "O", "O", "B-LOC", "B-LOC"])
     [1, 0, 1, 0, 1, 1]
+    >>> boundaries_from_tags(["B-PER"])
+    []
     """
     check_mode(mode)
     if isinstance(tags, (str, bytes)):
@@ -391,6 +477,13 @@ _ANNOTATION_SET_KEYS = ("annotation_set", "annotation set", "annotationSet", "an
 def load_segmentation_json(path_or_file) -> dict[str, list[list[int | float]]]:
     """Read a released segmentation file (supplement, section 2) into ``segmentation_alpha`` input.
 
+    Parameters
+    ----------
+    path_or_file : str, os.PathLike or file-like
+        The path of the JSON file (read as UTF-8), or an open text file.
+
+    Notes
+    -----
     The file is a JSON object with two keys: ``items`` (the number of items, or their list) and
     the annotation set, an object mapping each query or sentence to its annotations (an object of
     up to ten annotations keyed by annotator, or a list). The annotation-set key is taken from
@@ -408,6 +501,20 @@ def load_segmentation_json(path_or_file) -> dict[str, list[list[int | float]]]:
     ValueError
         Not a JSON object with those two keys; ``items`` disagreeing with the annotation set;
         an annotation that is not a boundary vector (the message names the item).
+
+    Examples
+    --------
+    The supplement's two queries, one with annotations keyed by annotator, the other a list:
+
+    >>> import io, json
+    >>> released = {"items": 2, "annotation_set": {
+    ...     "major league baseball salary cap": {"a1": "1020", "a2": "0102", "a3": "2010"},
+    ...     "wind beneath my wings sheet music": ["01020", "02010"]}}
+    >>> items = load_segmentation_json(io.StringIO(json.dumps(released)))
+    >>> items["major league baseball salary cap"]
+    [[1, 0, 2, 0], [0, 1, 0, 2], [2, 0, 1, 0]]
+    >>> round(segmentation_alpha(items)["alpha"], 4)
+    0.0353
     """
     if hasattr(path_or_file, "read"):
         text = path_or_file.read()

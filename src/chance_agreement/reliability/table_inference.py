@@ -124,15 +124,76 @@ def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, 
 
 def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, population_size=None,
                           categories=None) -> dict[str, Any]:
-    """Gwet's (2014) analytic standard errors, t intervals and p-values from a two-annotator table.
+    r"""Compute Gwet's analytic standard errors, t intervals and p-values of a two-annotator table.
 
-    ``table[k][l]`` counts the items the first annotator put in category k and the second in l.
-    ``weights``: optional q x q agreement weights (1 on the diagonal; default identity, i.e.
-    unweighted). ``population_size``: N for the finite population correction (default infinite).
-    Returns ``{name: {"value", "standard_error", "ci": [low, high], "p_value"}}`` for
-    ``observed_agreement`` (percent agreement), ``cohen_kappa``, ``scott_pi``, ``gwet_ac1``,
-    ``bennett_s`` (Brennan-Prediger) and ``krippendorff_alpha``, plus ``n_items``,
-    ``confidence_level`` and ``warnings``. Undefined entries are None.
+    Parameters
+    ----------
+    table : array-like
+        q x q counts: ``table[k][l]`` items the first annotator put in category ``k`` and the second
+        in ``l``.
+    confidence_level : float, default 0.95
+        The level of the two-sided intervals, in (0, 1).
+    weights : array-like, optional
+        q x q agreement weights in [0, 1], ones on the diagonal (default: identity, unweighted).
+    population_size : int, optional
+        The number :math:`N` of items in the population, for the finite-population correction
+        :math:`1 - n/N`; None: infinite.
+    categories : sequence, optional
+        The names of the rows and columns, for the messages.
+
+    Returns
+    -------
+    dict
+        ``{name: {"value", "standard_error", "ci": [low, high], "p_value"}}`` for
+        ``observed_agreement`` (percent agreement), ``cohen_kappa``, ``scott_pi``, ``gwet_ac1``,
+        ``bennett_s`` (Brennan-Prediger) and ``krippendorff_alpha``, plus ``n_items``,
+        ``confidence_level`` and ``warnings``. An undefined entry is None, its reason in
+        ``warnings``.
+
+    Raises
+    ------
+    ValueError
+        A malformed table or weights matrix, or an option out of range.
+
+    See Also
+    --------
+    bootstrap_coefficient_intervals : A percentile bootstrap interval of any coefficient.
+    coefficients : The values alone, and the rest of the prevalence paper's coefficients.
+
+    Notes
+    -----
+    Gwet (2014, chapter 5; irrCAC's ``*.table`` functions): with cell proportions :math:`p_{kl}`,
+    :math:`p_a = \sum_{kl} w_{kl} p_{kl}`, each coefficient's chance agreement :math:`p_e` and
+    :math:`g_{kl}`, and :math:`f = n/N`,
+
+    .. math::
+
+        \widehat{\mathrm{var}}(c) = \frac{1 - f}{n (1 - p_e)^2}
+            \left( \sum_{kl} p_{kl} \left(w_{kl} - (1 - c)\, g_{kl}\right)^2
+                   - \left(p_a - 2 (1 - c)\, p_e\right)^2 \right).
+
+    The interval is :math:`c \pm t_{n-1,(1+\mathrm{level})/2}\, \mathrm{se}`, its upper end capped at
+    1 as irrCAC caps it; the p-value is the two-sided t test of :math:`c = 0`. :math:`p_e = 1` or
+    fewer than two items leave a coefficient undefined (None, never NaN).
+
+    Every value, standard error and interval of the example is irrCAC's (the Python port's
+    ``irrCAC.table.CAC``): kappa 0.65909, se 0.10049, (0.45584, 0.86235); AC1 0.66449, se 0.09827;
+    Brennan-Prediger 0.6625, se 0.09904; alpha 0.66271, se 0.10105.
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., chapter 5. Advanced
+    Analytics.
+
+    Examples
+    --------
+    >>> table = [[10, 2, 1], [3, 12, 2], [0, 1, 9]]
+    >>> result = coefficient_intervals(table)
+    >>> kappa = result["cohen_kappa"]
+    >>> round(kappa["value"], 5), round(kappa["standard_error"], 5), [round(end, 5) for end in kappa["ci"]]
+    (0.65909, 0.10049, [0.45584, 0.86235])
+    >>> {name: round(result[name]["standard_error"], 5) for name in ("gwet_ac1", "bennett_s", "krippendorff_alpha")}
+    {'gwet_ac1': 0.09827, 'bennett_s': 0.09904, 'krippendorff_alpha': 0.10105}
     """
     table, _ = check_table(table, categories)
     confidence_level = check_confidence_level(confidence_level)
@@ -173,12 +234,65 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
 
 def bootstrap_coefficient_intervals(table, coefficient: str | Callable = "cohen_kappa", confidence_level: float = 0.95,
                                     n_resamples: int = 1000, random_state=None, **options) -> dict[str, Any]:
-    """Percentile bootstrap interval of any coefficient, the items resampled (table ~ multinomial).
+    r"""Compute a percentile bootstrap interval of any coefficient of a table, resampling the items.
 
-    ``coefficient`` is a key of ``coefficients(...)`` (``options`` are passed to it: categories,
-    distance, finn_order, nothing) or a function of a count table returning a float or None.
-    Returns ``{"value", "ci": [low, high], "n_resamples", "undefined_resamples"}``; resamples where
-    the coefficient is undefined (None) are counted, not used; ``ci`` is None if all are.
+    Parameters
+    ----------
+    table : array-like
+        q x q whole counts (rows one annotator, columns the other).
+    coefficient : str or callable, default "cohen_kappa"
+        A key of :func:`coefficients`' result (``"scott_pi"``, ``"f_measure"``, ``"finn_r"``...), or a
+        function of a count table returning a float or None.
+    confidence_level : float, default 0.95
+        The level of the interval, in (0, 1).
+    n_resamples : int, default 1000
+        The number of bootstrap resamples.
+    random_state : int, numpy.random.Generator or None, optional
+        The seed (a non-negative int) or generator of the resampling; None draws fresh entropy.
+    **options
+        Passed to :func:`coefficients` (``categories``, ``distance``, ``finn_order``, ``nothing``).
+
+    Returns
+    -------
+    dict
+        ``value`` (the coefficient of ``table``), ``ci`` (``[low, high]``, None if every resample
+        is undefined), ``n_resamples``, ``undefined_resamples`` (resamples where the coefficient is
+        None: counted, not used) and ``confidence_level``.
+
+    Raises
+    ------
+    ValueError
+        A malformed table or counts that are not whole numbers, a ``coefficient`` that names no
+        number of :func:`coefficients`, or an option out of range.
+    TypeError
+        A ``random_state`` that is not an int, a Generator or None.
+
+    See Also
+    --------
+    coefficient_intervals : Gwet's analytic intervals.
+
+    Notes
+    -----
+    Resampling the :math:`n` items with replacement makes a resampled table multinomial,
+    :math:`(n_{kl}^*) \sim \mathrm{Multinomial}(n, n_{kl}/n)`; the interval is the
+    :math:`(1 \mp \mathrm{level})/2` quantiles of the coefficient over the resamples where it is
+    defined. For the kappa family it comes close to :func:`coefficient_intervals`' (0.4558 to 0.8623
+    on the example's table).
+
+    Examples
+    --------
+    >>> table = [[10, 2, 1], [3, 12, 2], [0, 1, 9]]
+    >>> result = bootstrap_coefficient_intervals(table, n_resamples=200, random_state=0)
+    >>> round(result["value"], 5), result["n_resamples"], result["undefined_resamples"]
+    (0.65909, 200, 0)
+    >>> low, high = result["ci"]
+    >>> 0.35 < low < 0.5 < 0.8 < high < 0.95
+    True
+
+    Kappa is undefined on a table of one category: every resample is too.
+
+    >>> bootstrap_coefficient_intervals([[3, 0], [0, 0]], n_resamples=50, random_state=0)
+    {'value': None, 'ci': None, 'n_resamples': 50, 'undefined_resamples': 50, 'confidence_level': 0.95}
     """
     table, _ = check_table(table, options.get("categories"))
     confidence_level = check_confidence_level(confidence_level)

@@ -55,7 +55,7 @@ Section = tuple[int, int, bool]  # (start, end, is_unit), end exclusive
 
 
 def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=None, suffix: bool = False) -> dict:
-    """Unitizing alpha of two or more annotators on BIO-tagged texts, per entity type and pooled.
+    r"""Unitizing alpha of two or more annotators on BIO-tagged texts, per entity type and pooled.
 
     Parameters
     ----------
@@ -83,9 +83,41 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
         differing numbers of annotators, sequences of different lengths in a text, invalid tags,
         an unknown variant.
 
+    See Also
+    --------
+    unitizing_alpha_from_units : The same of unit intervals on one continuum, with the formulas.
+    gamma_agreement : Gamma of the same kind of data.
+
+    Notes
+    -----
+    Per entity type, each annotator's texts are one continuum of :math:`L` tokens cut into units
+    (that type's entities) and gaps; a gap never runs across a text boundary. Both variants are
+    :math:`\alpha = 1 - D_o / D_e` (the formulas under :func:`unitizing_alpha_from_units`); the
+    pooled u_alpha is
+
+    .. math::
+
+        \alpha = 1 - \frac{\sum_c D_{o,c}}{\sum_c D_{e,c}},
+
+    and the pooled mu_alpha is equation 5a of Krippendorff et al. (2016) with every type as one
+    value and the gap as another. Fewer than two annotators, or an expected disagreement of 0 (no
+    units), leave alpha undefined: None, with the reason in ``warnings``, never NaN.
+
+    These are the *Alpha* and *muAlpha* baselines of Li et al. (2024); the examples are its
+    simulation Sim1 A, reproduced to every printed digit.
+
+    References
+    ----------
+    Krippendorff, K. (1995). On the reliability of unitizing continuous data. *Sociological
+    Methodology* 25. Krippendorff, K. (2004). *Content Analysis*, 2nd ed., pp. 251-256.
+    Krippendorff, K., Mathet, Y., Bouvry, S. and Widloecher, A. (2016). On the reliability of
+    unitizing textual continua: further developments. *Quality & Quantity* 50. Li, D., Rosé, C.,
+    Yuan, A. and Zhou, C. (2024). Estimating agreement by chance for sequence annotation.
+    *Proceedings of ACL 2024*, 5085-5097.
+
     Examples
     --------
-    Sim1 A of the chance-F1 paper (SPEC_NOTES section 1: Alpha 0.8602, muAlpha 0.7177):
+    Sim1 A of the chance-F1 paper (Alpha 0.8602, muAlpha 0.7177):
 
     >>> a = "O O O B-X I-X O O O B-X I-X I-X O O O B-X I-X I-X I-X O O".split()
     >>> b = "O O B-X I-X I-X O O O B-X I-X I-X I-X O O B-X I-X I-X I-X I-X O".split()
@@ -160,6 +192,12 @@ def unitizing_alpha_from_units(length: int, units_per_annotator, variant: str = 
     ``l`` for a gap: ``o_cc = 1/(m-1) * sum_{i != j}`` overlaps of sections valued ``c``,
     ``e_cc = n (n_c^2 - sum_c w) / (n^2 - sum w)``, ``Do = 1 - sum_c o_cc / n``,
     ``De = 1 - sum_c e_cc / n``. In both, ``alpha = 1 - Do / De``.
+
+    References
+    ----------
+    Krippendorff, K. (2004). *Content Analysis*, 2nd ed., pp. 251-256. Krippendorff, K., Mathet, Y.,
+    Bouvry, S. and Widloecher, A. (2016). On the reliability of unitizing textual continua: further
+    developments. *Quality & Quantity* 50.
 
     Examples
     --------

@@ -39,8 +39,60 @@ def _scaled(distance: np.ndarray) -> np.ndarray:
 
 
 def agreement_weights(weights, categories) -> np.ndarray:
-    """q x q weight matrix for ``categories`` (in their given order): a name from ``WEIGHTS`` or a
-    matrix (checked: square of size q, finite, in [0, 1], ones on the diagonal)."""
+    r"""Build the q x q agreement weight matrix of Gwet (2014, chapter 3) for ``categories``.
+
+    Parameters
+    ----------
+    weights : str or array-like
+        A name of ``WEIGHTS`` (``"identity"``, ``"linear"``, ``"quadratic"``, ``"ordinal"``,
+        ``"radical"``, ``"ratio"``, ``"circular"``, ``"bipolar"``), or a q x q matrix, which is
+        checked and returned as it is.
+    categories : sequence
+        The categories, in their order: numbers are used as values, other labels by their rank
+        1..q in this order.
+
+    Returns
+    -------
+    numpy.ndarray
+        The q x q float matrix :math:`w_{kl}` in [0, 1] with ones on the diagonal.
+
+    Raises
+    ------
+    ValueError
+        An unknown name; a matrix of the wrong shape, outside [0, 1] or without ones on the
+        diagonal; fewer than two distinct category values for a named non-identity weighting;
+        non-positive values for the ratio weights.
+
+    See Also
+    --------
+    distance_from_weights : The distances the weights imply.
+
+    Notes
+    -----
+    With :math:`x_k` the category values and :math:`x_{\min}`, :math:`x_{\max}` their extremes:
+
+    .. math::
+
+        w^{\mathrm{linear}}_{kl} = 1 - \frac{|x_k - x_l|}{x_{\max} - x_{\min}}, \qquad
+        w^{\mathrm{quadratic}}_{kl} = 1 - \frac{(x_k - x_l)^2}{(x_{\max} - x_{\min})^2},
+
+    and likewise radical (square roots), ratio, ordinal (on ranks, :math:`\binom{|k - l| + 1}{2}`
+    scaled), circular (:math:`\sin^2(\pi (x_k - x_l) / U)`, :math:`U = x_{\max} - x_{\min} + 1`) and
+    bipolar, each a distance scaled to [0, 1] and subtracted from 1 (the module docstring lists them
+    all). The examples' matrices are irrCAC's (``irrCAC.weights.Weights``).
+
+    References
+    ----------
+    Gwet, K. L. (2014). *Handbook of Inter-Rater Reliability*, 4th ed., chapter 3. Advanced
+    Analytics.
+
+    Examples
+    --------
+    >>> agreement_weights("quadratic", ["low", "mid", "high"]).tolist()
+    [[1.0, 0.75, 0.0], [0.75, 1.0, 0.75], [0.0, 0.75, 1.0]]
+    >>> agreement_weights("linear", [1, 2, 4]).round(4).tolist()
+    [[1.0, 0.6667, 0.0], [0.6667, 1.0, 0.3333], [0.0, 0.3333, 1.0]]
+    """
     q = len(list(categories))
     if not isinstance(weights, str):
         try:
@@ -91,7 +143,28 @@ def agreement_weights(weights, categories) -> np.ndarray:
 
 
 def distance_from_weights(matrix: np.ndarray) -> np.ndarray:
-    """``1 - w``: the disagreement a weight matrix implies (Krippendorff's delta up to a scale)."""
+    r"""Turn agreement weights into the distances they imply, :math:`1 - w`.
+
+    Parameters
+    ----------
+    matrix : array-like
+        A q x q agreement weight matrix (:func:`agreement_weights`).
+
+    Returns
+    -------
+    numpy.ndarray
+        :math:`\delta_{kl} = 1 - w_{kl}`, a distance for :func:`krippendorff_alpha` (Krippendorff's
+        :math:`\delta` up to a scale, which alpha does not see).
+
+    See Also
+    --------
+    agreement_weights : The weights.
+
+    Examples
+    --------
+    >>> distance_from_weights(agreement_weights("quadratic", ["a", "b", "c"])).tolist()
+    [[0.0, 0.25, 1.0], [0.25, 0.0, 0.25], [1.0, 0.25, 0.0]]
+    """
     return 1.0 - np.asarray(matrix, dtype=float)
 
 

@@ -144,12 +144,75 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                 max_sentences: int = MAX_SENTENCES, confidence_level: float | None = 0.95,
                 n_resamples: int = 1000, random_state: int = 0, title: str | None = None,
                 gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
-    """Plain result dicts for ``render_report``.
+    r"""Gather the plain result dicts that :func:`render_report` turns into the HTML report.
 
-    ``tokens``: the sentences' tokens; ``annotations``: {name: tag sequences}, in order (two or
-    more; with ``leaderboard`` the first is the gold standard). ``confidence_level`` None turns
-    intervals off; otherwise they are asked from ``chance_f1`` when it has bootstrap options.
-    ``gamma_samples`` > 0 adds gamma with the best alignment of the most disordered sentences.
+    Parameters
+    ----------
+    tokens : list of list of str
+        The sentences' tokens.
+    annotations : dict
+        ``{name: tag sequences}``, in order, two or more (a tag list may be None where an annotator
+        did not annotate the sentence). Two: the first is the reference. More: every pair is
+        compared. With ``leaderboard``, the first is the gold standard and the others are systems.
+    leaderboard : bool, default False
+        Rank the systems by corrected F1 against the gold standard; the detailed sections compare
+        the gold with the first system.
+    level : {"token", "entity"}, default "token"
+        The level of :func:`chance_f1`.
+    model : str, default "non_overlapping"
+        The random annotation model (a name of ``random_models``).
+    scheme, mode, suffix : optional
+        As in seqeval and :func:`spans_from_tags`.
+    max_sentences : int, default 20
+        The most sentences shown: those with the most disagreement beyond chance,
+        :math:`(1 - \mathrm{corrected\ F1})` times the sentence's annotated size, first.
+    confidence_level : float or None, default 0.95
+        The level of the bootstrap intervals of :func:`chance_f1`; None turns intervals off.
+    n_resamples : int, default 1000
+        Bootstrap resamples for the intervals.
+    random_state : int, default 0
+        The seed of the bootstrap.
+    title : str, optional
+        The page's title (default ``"Agreement report: "`` and the names).
+    gamma_samples : int, default 0
+        When positive, add :func:`gamma_agreement` with that many random continua, and the best
+        alignment of the most disordered sentences.
+    gamma_sampler : str, default "statistical"
+        The sampler of gamma's random continua.
+
+    Returns
+    -------
+    dict
+        Plain values: ``title``, ``annotators``, ``level``, ``model``, ``kind`` (``"pair"`` or
+        ``"team"``), ``compared``, ``result`` (:func:`chance_f1`'s, or :func:`team_chance_f1`'s
+        for a team), ``coefficients`` (:func:`coefficients` of the ``contingency`` table, pooled
+        over pairs for a team), ``noise`` and ``noise_notes`` (:func:`noise_report`), the shown
+        ``sentences`` and every sentence's chance F1 (``sentence_chance``); ``team`` and ``multi``
+        for three or more annotations, ``leaderboard`` and ``gamma`` when asked for.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two annotations, sequences that do not match the tokens (naming the sentence),
+        an unknown level or model, or an option out of range.
+
+    See Also
+    --------
+    render_report : The HTML of this dict.
+    html_report : Both steps, and the file.
+
+    Examples
+    --------
+    >>> tokens = [["Ada", "Lovelace", "met", "Babbage", "."], ["She", "lived", "in", "London", "."]]
+    >>> annotations = {"anna": [["B-PER", "I-PER", "O", "B-PER", "O"], ["O", "O", "O", "B-LOC", "O"]],
+    ...                "bob": [["B-PER", "I-PER", "O", "O", "O"], ["O", "O", "O", "B-LOC", "O"]]}
+    >>> data = report_data(tokens, annotations, confidence_level=None)
+    >>> data["kind"], data["compared"]
+    ('pair', 'bob against anna')
+    >>> data["contingency"]["categories"], data["contingency"]["table"]
+    (['LOC', 'PER', 'O'], [[1, 0, 0], [0, 2, 1], [0, 0, 6]])
+    >>> round(data["coefficients"]["cohen_kappa"], 4), round(data["result"]["overall_corrected_f1"], 4)
+    (0.8039, 0.7561)
     """
     names = list(annotations)
     _check_report_arguments(names, level, model, max_sentences)
@@ -766,7 +829,35 @@ def _reading_notes(data: dict) -> str:
 
 
 def render_report(data: dict) -> str:
-    """The HTML page of ``report_data``'s dict; sections whose keys are absent are left out."""
+    """Render :func:`report_data`'s dict as one self-contained HTML page.
+
+    Parameters
+    ----------
+    data : dict
+        A dict as :func:`report_data` returns it; a section whose keys are absent is left out (an
+        interval is shown where a ``*_ci`` key is present, the several-annotators sections where
+        ``team`` is).
+
+    Returns
+    -------
+    str
+        The page: inline styles and hand-written SVG figures, no JavaScript, no network.
+
+    See Also
+    --------
+    html_report : Gather, render and write in one call.
+
+    Examples
+    --------
+    >>> tokens = [["Ada", "Lovelace", "met", "Babbage", "."], ["She", "lived", "in", "London", "."]]
+    >>> annotations = {"anna": [["B-PER", "I-PER", "O", "B-PER", "O"], ["O", "O", "O", "B-LOC", "O"]],
+    ...                "bob": [["B-PER", "I-PER", "O", "O", "O"], ["O", "O", "O", "B-LOC", "O"]]}
+    >>> page = render_report(report_data(tokens, annotations, confidence_level=None))
+    >>> page.startswith("<!DOCTYPE html>"), "<title>Agreement report: anna vs bob</title>" in page
+    (True, True)
+    >>> "<script" in page
+    False
+    """
     parts = [_summary(data)]
     if "leaderboard" in data:
         parts.append(_leaderboard(data))
@@ -822,10 +913,54 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
 
 def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, annotator_test=None,
                 **options) -> str:
-    """The report page of ``annotations`` (see ``report_data`` for the options); written to
-    ``path`` (UTF-8, whole or not at all: ``write_file``) when given; ``reading_notes`` (what
-    reading the files changed) are listed under the title; ``annotator_test``
-    (``annotator_report.run_test``'s report) adds its section. Returns the HTML."""
+    """Build the HTML agreement report of two or more annotations, and write it when asked.
+
+    Parameters
+    ----------
+    tokens : list of list of str
+        The sentences' tokens.
+    annotations : dict
+        ``{name: tag sequences}``, in order (see :func:`report_data`).
+    path : str or os.PathLike, optional
+        Where to write the page (UTF-8, whole or not at all).
+    reading_notes : list of str, optional
+        What reading the files changed, listed under the title.
+    annotator_test : dict, optional
+        An annotator test's report, which adds its section.
+    **options
+        The options of :func:`report_data` (``leaderboard``, ``level``, ``model``, ``scheme``,
+        ``confidence_level``, ``gamma_samples``...).
+
+    Returns
+    -------
+    str
+        The HTML page (:func:`render_report`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`report_data`.
+    OSError
+        When ``path`` cannot be written.
+
+    See Also
+    --------
+    report_data, render_report : The two steps.
+
+    Examples
+    --------
+    >>> tokens = [["Ada", "Lovelace", "met", "Babbage", "."], ["She", "lived", "in", "London", "."]]
+    >>> annotations = {"anna": [["B-PER", "I-PER", "O", "B-PER", "O"], ["O", "O", "O", "B-LOC", "O"]],
+    ...                "bob": [["B-PER", "I-PER", "O", "O", "O"], ["O", "O", "O", "B-LOC", "O"]]}
+    >>> page = html_report(tokens, annotations, confidence_level=None, title="Two annotators")
+    >>> "<h1>Two annotators</h1>" in page
+    True
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     written = html_report(tokens, annotations, pathlib.Path(folder) / "report.html", confidence_level=None)
+    ...     (pathlib.Path(folder) / "report.html").read_text(encoding="utf-8") == written
+    True
+    """
     data = report_data(tokens, annotations, **options)
     if reading_notes:
         data["reading_notes"] = list(reading_notes)

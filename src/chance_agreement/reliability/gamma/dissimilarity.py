@@ -42,7 +42,7 @@ def _check_weight(value, name: str, positive: bool = False) -> float:
 
 @dataclass(frozen=True)
 class Dissimilarity:
-    """The combined dissimilarity ``alpha * d_pos + beta * d_cat`` of gamma (pygamma's defaults).
+    r"""The combined dissimilarity ``alpha * d_pos + beta * d_cat`` of gamma (pygamma's defaults).
 
     Parameters
     ----------
@@ -58,6 +58,53 @@ class Dissimilarity:
     category_levels : dict or None
         ``{category: number}``: the ordinal matrix ``|p_a - p_b| / max(1, max |p_i - p_j|)``.
         At most one of ``category_matrix`` and ``category_levels``.
+
+    Raises
+    ------
+    ValueError
+        A weight that is negative or not finite, ``delta_empty`` of 0, both ``alpha`` and ``beta``
+        0, or both ``category_matrix`` and ``category_levels``.
+
+    See Also
+    --------
+    gamma_agreement : Gamma with this dissimilarity.
+
+    Notes
+    -----
+    Mathet, Widloecher and Metivier (2015, section 4.1), as pygamma-agreement 0.5.9 defines them:
+    for units :math:`u = [s_u, e_u)` of length :math:`l_u` and category :math:`c_u`,
+
+    .. math::
+
+        d_{pos}(u, v) = \left(\frac{|s_u - s_v| + |e_u - e_v|}{l_u + l_v}\right)^2 \Delta_\emptyset,
+        \qquad
+        d_{cat}(u, v) = M_{c_u c_v} \Delta_\emptyset,
+        \qquad
+        d(u, v) = \alpha\, d_{pos}(u, v) + \beta\, d_{cat}(u, v),
+
+    and a unit costs :math:`\Delta_\emptyset` against the empty unit. :math:`d_{pos}` is 0 for equal
+    units, below :math:`\Delta_\emptyset` while one contains the other and above it once they are
+    disjoint.
+
+    References
+    ----------
+    Mathet, Y., Widloecher, A. and Metivier, J.-P. (2015). The unified and holistic method gamma
+    for inter-annotator agreement measure and alignment. *Computational Linguistics* 41(3).
+
+    Examples
+    --------
+    >>> from chance_agreement import GammaDissimilarity
+    >>> dissimilarity = GammaDissimilarity()
+    >>> float(dissimilarity.positional(0, 5, 0, 6))  # (1 / 11) ** 2
+    0.008264462809917356
+    >>> matrix = dissimilarity.category_values(["LOC", "PER"])
+    >>> matrix.tolist()
+    [[0.0, 1.0], [1.0, 0.0]]
+    >>> float(dissimilarity.pair(0, 5, 0, 0, 6, 1, matrix))  # positional plus a different category
+    1.0082644628099173
+    >>> ordinal = GammaDissimilarity(category_levels={"low": 0, "mid": 1, "high": 2})
+    >>> ordinal.category_values(["low", "mid", "high"]).tolist()
+    [[0.0, 0.5, 1.0], [0.5, 0.0, 0.5], [1.0, 0.5, 0.0]]
     """
 
     alpha: float = 1.0
