@@ -8,6 +8,7 @@ the last bit (the page's data-value is the float's repr), with no console error 
 Runs with a small driver venv holding websocket-client (the DevTools client of tests/browser.py).
 """
 
+import json
 import os
 import signal
 import socket
@@ -27,7 +28,7 @@ EXAMPLES = REPO / "examples"
 SCENARIOS = {
     "chance_f1_metric": {"paste": "sysB.conll", "level": "entity", "key": "overall_corrected_f1",
                          "library": "chance_f1(p, r, level='entity', zero_division=0)['overall_corrected_f1']"},
-    "coefficients_metric": {"upload": ["anna.conll", "ben.conll"], "key": "all_cohen_kappa",
+    "coefficients_metric": {"upload": ["anna.conll", "ben.conll"], "key": "all_cohen_kappa", "api_paste": "sysA.conll",
                             "library": "agreement_report(p, r)['all']['cohen_kappa']"},
     "noise_metric": {"paste": "sysA.conll", "key": "noise_bound", "library": "noise_report(p, r)['noise_bound']"},
 }
@@ -91,11 +92,39 @@ def use_page(page, url: str, scenario: dict) -> str:
                            scenario["key"])
 
 
+CLIENT = """
+import json, sys
+from gradio_client import Client
+client = Client(sys.argv[1], verbose=False)
+out = client.predict(open(sys.argv[2], encoding="utf-8").read(), api_name="/score", **json.loads(sys.argv[3]))
+print(repr(out["scores"][sys.argv[4]]))
+"""
+
+
+def use_api(url: str, scenario: dict) -> str:
+    """Call the Space's /score endpoint with gradio_client (the Space venv's own) as a program would:
+    the pasted file's text (and the level, where the page sets it); the score it returns."""
+    paste = EXAMPLES / scenario.get("api_paste", scenario.get("paste"))
+    options = {"level": scenario["level"]} if "level" in scenario else {}
+    return subprocess.run([SPACE_PYTHON, "-c", CLIENT, url, str(paste), json.dumps(options), scenario["key"]],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def mcp_tools(url: str) -> list:
+    """The MCP tools the Space serves (Gradio's schema endpoint): name and description of each."""
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(f"{url}gradio_api/mcp/schema", timeout=30) as response:
+        return json.loads(response.read())
+
+
 def main() -> None:
     scenario = SCENARIOS[SPACE.name]
     inputs = [str(EXAMPLES / name) for name in scenario.get("upload", [scenario.get("paste")])]
     expected = subprocess.run([SPACE_PYTHON, "-c", LIBRARY.format(expression=scenario["library"]), *inputs],
                               capture_output=True, text=True, check=True).stdout.strip()
+    api_input = str(EXAMPLES / scenario.get("api_paste", scenario.get("paste")))
+    api_expected = subprocess.run([SPACE_PYTHON, "-c", LIBRARY.format(expression=scenario["library"]), api_input],
+                                  capture_output=True, text=True, check=True).stdout.strip()
     port = free_port()
     with open(SPACE / "server.log", "w") as log:
         server = serve(port, log)
@@ -106,12 +135,17 @@ def main() -> None:
                 errors = page.console_errors()
                 if SHOT:
                     SHOT.write_bytes(page.screenshot())
+            answered = use_api(f"http://127.0.0.1:{port}/", scenario)
+            tools = mcp_tools(f"http://127.0.0.1:{port}/")
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
     assert shown == expected, f"{SPACE.name}: the page shows {scenario['key']} = {shown}, the library {expected}"
+    assert answered == api_expected, f"{SPACE.name}: /score gives {answered}, the library {api_expected}"
+    assert any("score" in tool["name"] and "CoNLL columns" in tool["description"] for tool in tools), tools
     assert not errors, f"{SPACE.name}: console errors on the page: {errors}"
-    print(f"  {SPACE.name}: page used in Chromium, {scenario['key']} = {shown} as the library's")
+    print(f"  {SPACE.name}: page used in Chromium, {scenario['key']} = {shown} as the library's; /score through "
+          f"gradio_client gives {answered}; MCP tools: {[tool['name'] for tool in tools]}")
 
 
 if __name__ == "__main__":

@@ -75,7 +75,7 @@ def test_space_folder_files(exported, metric):
     version = wheels[0].split("-")[1]
     assert requirements[:2] == ["--find-links .", f"chance-agreement=={version}"]
     assert requirements[2:] == list(REQUIREMENTS)
-    assert f"gradio=={GRADIO_VERSION}" in requirements and meta["sdk_version"] == GRADIO_VERSION
+    assert f"gradio[mcp]=={GRADIO_VERSION}" in requirements and meta["sdk_version"] == GRADIO_VERSION
     app = (folder / "app.py").read_text()
     assert app == (REPO / metric.folder / "app.py").read_text()  # the module folder's own page
     tree = ast.parse(app)

@@ -78,3 +78,40 @@ def test_every_module_folder_has_its_page_and_unknown_names_are_refused():
     with pytest.raises(ValueError, match="unknown metric 'bleu'"):
         build_demo(None, "bleu")
     assert "unknown metric" in score("bleu", (EXAMPLES / "sysA.conll").read_text())
+
+
+def test_the_score_endpoint_returns_the_tables_numbers_as_json():
+    """The function each Space serves as ``/score`` (and as an MCP tool): typed, documented, the text
+    alone a valid call, the same floats as the page's table and the library."""
+    import inspect
+    import json
+
+    from chance_agreement.ecosystem.space_app import api_function
+
+    text = (EXAMPLES / "sysB.conll").read_text(encoding="utf-8")
+    _, references, (predictions,) = read_conll(EXAMPLES / "sysB.conll")
+    endpoint = api_function("chance_f1")
+    assert endpoint.__name__ == "score_chance_f1" and "Args:" in endpoint.__doc__ and "level:" in endpoint.__doc__
+    signature = inspect.signature(endpoint)
+    assert [(p.name, p.annotation, p.default) for p in signature.parameters.values()] == [
+        ("text", "str", inspect.Parameter.empty), ("level", "str", "token"), ("model", "str", "non_overlapping")]
+    out = json.loads(json.dumps(endpoint(text, "entity")))  # JSON all the way
+    expected = flatten(chance_f1(predictions, references, level="entity", zero_division=0))
+    assert out["scores"] == expected and out["sentences"] == 8 and out["metric"] == "chance_f1"
+    assert {key: repr(value) for key, value in out["scores"].items()} == \
+        {key: value for key, value in shown(score("chance_f1", text, None, "entity")).items() if key in expected}
+    noise = api_function("noise")
+    assert list(inspect.signature(noise).parameters) == ["text"]
+    assert noise(text)["scores"]["noise_bound"] == noise_report(predictions, references)["noise_bound"]
+
+
+def test_the_score_endpoint_raises_the_pages_message():
+    from chance_agreement.ecosystem.space_app import api_function
+
+    class ClientError(Exception):
+        """Stands for gradio.Error: the exception a Space raises so that the client gets the message."""
+
+    with pytest.raises(ClientError, match="pasted text: line 2: expected 3 columns like the first line, found 2"):
+        api_function("coefficients", ClientError)("Paris B-LOC B-LOC\nis O\n")
+    with pytest.raises(ValueError, match="unknown metric 'bleu'"):
+        api_function("bleu")

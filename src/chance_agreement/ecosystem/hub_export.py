@@ -5,8 +5,9 @@ folder, so ``evaluate.load(folder)`` finds it), the metric card as README.md, re
 and app.py (the module folder's own Gradio page, ``space_app``: paste or upload annotations, see
 the scores; not evaluate's widget, which current Gradio cannot run); and the package's wheel, which
 requirements.txt installs (``--find-links .``), so the Space builds with nothing but its own files
-and the public package index. requirements.txt pins ``gradio==GRADIO_VERSION``, the version the
-cards' ``sdk_version`` names and CI drives in Chromium (.ci/check_install.sh). Scripts and cards come from the installed
+and the public package index. requirements.txt pins ``gradio[mcp]==GRADIO_VERSION`` (the page, the
+``/score`` endpoint and its MCP tool), the version the cards' ``sdk_version`` names and CI drives in
+Chromium and through gradio_client (.ci/check_install.sh). Scripts and cards come from the installed
 package or the clone (``module_paths``), or from ``--source`` (a clone).
 """
 
@@ -25,7 +26,7 @@ GRADIO_VERSION = "6.31.0"
 APP = "app.py"
 
 # installed besides the package (its own requirements come with its wheel's metadata)
-REQUIREMENTS = ("evaluate", "datasets", "seqeval", "numpy", "scipy", f"gradio=={GRADIO_VERSION}")
+REQUIREMENTS = ("evaluate", "datasets", "seqeval", "numpy", "scipy", f"gradio[mcp]=={GRADIO_VERSION}")
 
 
 def _files(metric: MetricModule, source) -> tuple[Path, Path, Path]:

@@ -20,6 +20,7 @@ import html
 import math
 import os
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 from ..chance.corrected_f1 import chance_f1
@@ -135,6 +136,76 @@ def score(name: str, text: str = "", files=(), level: str = "token", model: str 
     return scores_html(result, len(references), notes)
 
 
+def score_result(name: str, text: str, *, level: str = "token", model: str = "non_overlapping") -> dict:
+    r"""What the ``/score`` endpoint returns: ``{"metric", "sentences", "scores", "notes"}``.
+
+    ``scores`` is the metric's flat result (the numbers the page's table shows, the same floats);
+    ``notes`` the library's warnings. Bad input raises ValueError with the page's one-line message.
+
+    Examples
+    --------
+    >>> out = score_result("chance_f1", "Paris B-LOC B-LOC\nis O O\n\nBob B-PER O\n")
+    >>> out["sentences"], out["scores"]["overall_f1"]
+    (2, 0.6666666666666666)
+    """
+    _, references, predictions = read_annotations(text, ())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = compute(name, references, predictions, level=level, model=model)
+    notes = list(dict.fromkeys(str(warning.message) for warning in caught))
+    return {"metric": name, "sentences": len(references), "scores": result, "notes": notes}
+
+
+_ENDPOINT_DOC = """Score annotations pasted as CoNLL columns with the {name} metric ({title}).
+
+    Give one token per line with its columns separated by spaces or tabs: the token, the reference
+    tag, then the predicted tag (BIO tags such as B-PER, I-PER, O), and a blank line between
+    sentences.{options} Returns a JSON object: "metric", "sentences" (how many were scored),
+    "scores" (the metric's result as flat numbers, e.g. overall_corrected_f1 for chance_f1) and
+    "notes" (the library's warnings about the input).
+
+    Args:
+        text: the CoNLL columns (token, reference, prediction), one sentence per block.{arguments}
+
+    Returns:
+        dict: {{"metric": str, "sentences": int, "scores": {{name: number}}, "notes": [str]}}.
+    """
+
+
+def api_function(name: str, error: Callable[[str], Exception] = ValueError) -> Callable[..., dict]:
+    """The typed, documented function a Space serves as its ``/score`` endpoint (and MCP tool).
+
+    ``error``: the exception bad input is raised as (``gradio.Error`` in a Space, so a client gets
+    the message). The text alone is a valid call; ``chance_f1``'s takes ``level`` and ``model`` too.
+    """
+    if name not in TITLES:
+        raise ValueError(f"unknown metric {name!r}: use one of {sorted(TITLES)}")
+
+    def checked(text: str, **options) -> dict:
+        try:
+            return score_result(name, text, **options)
+        except (ValueError, OSError) as problem:
+            raise error(str(problem)) from None
+
+    if name == "chance_f1":
+        def score_chance_f1(text: str, level: str = "token", model: str = "non_overlapping") -> dict:
+            return checked(text, level=level, model=model)
+
+        function: Callable[..., dict] = score_chance_f1
+        options = (" The level is 'token' (overlap of covered tokens) or 'entity' (exact span matches); the "
+                   "random annotation model is 'non_overlapping' or 'overlapping'.")
+        arguments = ("\n        level: 'token' or 'entity' (default 'token')."
+                     "\n        model: the random annotation model, 'non_overlapping' (default) or 'overlapping'.")
+    else:
+        def score_metric(text: str) -> dict:
+            return checked(text)
+
+        function, options, arguments = score_metric, "", ""
+    function.__name__ = function.__qualname__ = f"score_{name}"
+    function.__doc__ = _ENDPOINT_DOC.format(name=name, title=TITLES[name], options=options, arguments=arguments)
+    return function
+
+
 def build_demo(gr, name: str):
     """The Space's ``gradio.Blocks`` for metric ``name`` (``gr``: the gradio module)."""
     if name not in TITLES:
@@ -154,7 +225,9 @@ def build_demo(gr, name: str):
                                        elem_id="model"))
         button = gr.Button("Score", variant="primary", elem_id="score")
         output = gr.HTML(elem_id="scores")
-        button.click(lambda *values: score(name, *values), inputs=inputs, outputs=output)
+        button.click(lambda *values: score(name, *values), inputs=inputs, outputs=output, api_visibility="private")
+        # for programs and LLM agents: the text in, the result as JSON out (also an MCP tool)
+        gr.api(api_function(name, gr.Error), api_name="score")
     return demo
 
 
@@ -162,7 +235,8 @@ def launch(gr, demo) -> None:
     """Serve ``demo``: host and port from Gradio's environment variables (a Space sets them), system
     fonts, no analytics."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    demo.launch(theme=gr.themes.Base(font=list(FONTS), font_mono=["monospace"]))
+    demo.launch(theme=gr.themes.Base(font=list(FONTS), font_mono=["monospace"]), mcp_server=True)
 
 
-__all__ = ["TITLES", "build_demo", "compute", "launch", "read_annotations", "score", "scores_html"]
+__all__ = ["TITLES", "api_function", "build_demo", "compute", "launch", "read_annotations", "score", "score_result",
+           "scores_html"]
