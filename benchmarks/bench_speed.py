@@ -5,7 +5,7 @@ then long documents (``bench_long_documents``: each call in a fresh process, a f
 
 Same-run ratios against the fastest peer where one exists (seqeval, a local evaluate module
 calling seqeval, statsmodels, krippendorff, scikit-learn), absolute times where none does, and
-the fitted growth exponent of the long-text core. The README's speed table comes from this.
+the fitted growth exponent of the long-text core. The speed table of docs/benchmarks.md comes from this.
 """
 
 from __future__ import annotations

@@ -9,13 +9,17 @@ only declares the inputs. Configurations: "default" (seqeval's nested per-type d
 import datasets
 import evaluate
 
-from chance_agreement.ecosystem.metric_docs import CHANCE_F1_CITATION, CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS
+from chance_agreement.ecosystem.metric_docs import module_docs
 from chance_agreement.ecosystem.module_configurations import (
     CHANCE_F1_CONFIGURATIONS,
     CheckedInputs,
     by_item,
     chance_f1_configuration,
 )
+
+# The module's description, citation and inputs description come from its metric card's text
+# (chance_agreement.ecosystem.metric_docs, which also writes hub_cards/): one text for both.
+_DOCS = module_docs("chance_f1")
 
 _TAGS = datasets.Sequence(datasets.Value("string", id="label"), id="sequence")
 _SPANS = [{"start": datasets.Value("int64"), "end": datasets.Value("int64"), "label": datasets.Value("string")}]
@@ -27,15 +31,15 @@ _FEATURES = {
 }
 
 
-@evaluate.utils.file_utils.add_start_docstrings(CHANCE_F1_DESCRIPTION, CHANCE_F1_KWARGS)
+@evaluate.utils.file_utils.add_start_docstrings(_DOCS.description, _DOCS.inputs_description)
 class ChanceF1(CheckedInputs, evaluate.Metric):
     def _info(self):
         if self.config_name not in CHANCE_F1_CONFIGURATIONS:
             raise ValueError(f"unknown configuration {self.config_name!r}: use one of {list(CHANCE_F1_CONFIGURATIONS)}")
         return evaluate.MetricInfo(
-            description=CHANCE_F1_DESCRIPTION,
-            citation=CHANCE_F1_CITATION,
-            inputs_description=CHANCE_F1_KWARGS,
+            description=_DOCS.description,
+            citation=_DOCS.citation,
+            inputs_description=_DOCS.inputs_description,
             features=_FEATURES[CHANCE_F1_CONFIGURATIONS[self.config_name]],
             codebase_urls=["https://github.com/chakki-works/seqeval"],
         )

@@ -14,6 +14,7 @@ from chance_agreement import annotator_test, by_item
 from chance_agreement.reports.cli import main
 from chance_agreement.spans.conll import read_conll
 from conftest import REPO
+from docs_pages import page, run_code_cells
 
 FORMATS = REPO / "tests" / "data" / "formats"
 EXAMPLES = REPO / "examples"
@@ -113,8 +114,7 @@ def test_the_layers_of_a_unit_are_resampled_together(tmp_path, capsys):
     assert report["sentences"] == 4 and result["resampled"] == "documents" and result["units"] == 3
 
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
-SECTION = README[README.index("### Is a new annotator as good as one more human?"):README.index("## Gamma:")]
+SECTION = page("howto/annotator-test.md")
 
 
 def conll_documents(shared_data) -> list[int]:
@@ -130,7 +130,12 @@ def conll_documents(shared_data) -> list[int]:
     return documents
 
 
-def test_the_readme_conll_rows_come_out_of_the_code(conll_systems, shared_data):
+def test_the_docs_example_gives_the_verdict_its_page_explains():
+    assert run_code_cells(SECTION) == ["('inconclusive', -0.1162, 1)\n"]
+    assert "the answer is, rightly, `inconclusive`" in SECTION
+
+
+def test_the_docs_conll_rows_come_out_of_the_code(conll_systems, shared_data):
     references, systems = conll_systems
     documents = conll_documents(shared_data)
     assert len(documents) == len(references) and len(set(documents)) == 231
@@ -146,7 +151,7 @@ def test_the_readme_conll_rows_come_out_of_the_code(conll_systems, shared_data):
                 str(result["winning_rate"])] == [verdict, mean, interval, rate]
 
 
-def test_the_readme_command_prints_what_the_readme_shows(capsys, monkeypatch):
+def test_the_docs_command_prints_what_the_page_shows(capsys, monkeypatch):
     monkeypatch.chdir(REPO)
     (command,) = [line for line in re.findall(r"```bash\n(.*?)```", SECTION, re.S)[0].splitlines() if line]
     shown = re.findall(r"```text\n(.*?)```", SECTION, re.S)[0].splitlines()

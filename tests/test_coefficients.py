@@ -421,10 +421,9 @@ def test_counts_whose_total_overflows_are_refused():
         coefficients([[float("inf"), 1], [1, 1]])
 
 
-def test_readme_sparse_table_number():
-    from pathlib import Path
+def test_docs_sparse_table_number():
+    from docs_pages import page
 
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     kappa = coefficients([[999997, 1], [0, 2]])["cohen_kappa"]
-    assert f"{kappa:.7f} (= 999997/1249997)" in readme
+    assert f"{kappa:.7f} (= 999997/1249997)" in page("howto/coefficients-and-noise.md")
     assert kappa == pytest.approx(999997 / 1249997, rel=1e-12)

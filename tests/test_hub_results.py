@@ -103,15 +103,17 @@ class _TmpFactory:
         return folder
 
 
-def test_the_readme_shows_the_eval_results_the_command_writes(tmp_path):
+def test_the_docs_show_the_eval_results_the_command_writes(tmp_path):
     import re
     import shutil
     import subprocess
     import sys
     from pathlib import Path
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### Eval Results and model-index"):]
+    from docs_pages import page
+
+    text = page("howto/leaderboard-and-hub.md")
+    section = text[text.index("### Eval Results and model-index"):]
     command = re.search(r"```bash\n(chance-agreement leaderboard [^\n]*--model-cards hub[^\n]*)\n```", section).group(1)
     shown_path, shown = re.search(r"`(hub/[^`]+\.yaml)`:\n\n```yaml\n(.*?)```", section, flags=re.S).groups()
     shutil.copytree(EXAMPLES, tmp_path / "examples")

@@ -1,4 +1,4 @@
-"""Input rules (README "Input rules"): seqeval's odd tags, bad tags and corpora, reserved type names.
+"""Input rules (docs/howto/annotation-files.md, "Input rules"): seqeval's odd tags, bad tags and corpora, reserved type names.
 
 Issue 9 gap 3 (tags seqeval accepts with a warning give seqeval's result), issue 10 item 4
 (reserved type names, one rule in every entry point) and item 6 (bad tags and corpora name the
@@ -395,16 +395,14 @@ def test_an_o_tag_with_a_type_is_not_an_entity_type():
     assert result["overall_f1"] == 1.0
 
 
-def test_readme_example_is_what_the_code_gives():
-    from conftest import REPO
+def test_the_docs_example_is_what_the_code_gives():
+    from docs_pages import page, run_code_cells
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("## Input rules"):]
-    call = '>>> spans_from_tags(["B-PER", "X", "I-PER", "O", "X", "B-LOC"])'
-    shown = section[section.index(call):].splitlines()[1]
+    shown, warning = run_code_cells(page("howto/annotation-files.md"))[1].splitlines()
     spans = quiet(spans_from_tags, ["B-PER", "X", "I-PER", "O", "X", "B-LOC"])
-    assert shown == repr(spans)
+    assert shown == repr(spans) == "[('PER', 0, 1), ('_', 1, 2), ('PER', 2, 3), ('_', 2, 5), ('LOC', 5, 6)]"
     assert spans == [(t, s, e + 1) for t, s, e in quiet(get_entities, ["B-PER", "X", "I-PER", "O", "X", "B-LOC"])]
+    assert warning.startswith("OddTagWarning: tag 'X' is neither 'O' nor")
 
 
 # Issue 24, 1a: datasets JSON-quotes a whole sentence holding one non-string tag (an unconverted

@@ -462,7 +462,7 @@ def test_bootstrap_interval_covers_the_population_value(templates):
                                      random_state=rng)["overall"]["corrected_f1"]
         covered += low <= truth <= high
     assert 0.93 <= covered / replications <= 0.97, covered / replications
-    assert f"in {covered / replications:.1%} of {replications:,} replications" in _readme_text()
+    assert f"in {covered / replications:.1%} of {replications:,} replications" in _docs_text()
     from conftest import REPO
 
     card = " ".join((REPO / "hub_cards" / "chance_f1.md").read_text(encoding="utf-8").split())
@@ -479,35 +479,28 @@ def test_permutation_test_keeps_its_size_for_equally_good_systems(templates):
         result = compare_statistics(system_a, system_b, n_resamples=1, n_permutations=500, random_state=rng)
         rejections += result["corrected_f1_p_value"] < 0.05
     assert rejections / replications <= 0.07, rejections / replications
-    assert f"at 5% in {rejections / replications:.1%} of {replications:,} replications" in _readme_text()
+    assert f"at 5% in {rejections / replications:.1%} of {replications:,} replications" in _docs_text()
 
 
-# --- the README's numbers -------------------------------------------------------------------------
+# --- the docs' numbers ---------------------------------------------------------------------------
 
 
-def _readme_text() -> str:
-    """README.md with its line breaks folded into spaces."""
-    from conftest import REPO
+def _docs_text() -> str:
+    """The docs page on intervals and tests with its line breaks folded into spaces."""
+    from docs_pages import folded, page
 
-    return " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
-
-
-def _readme_rows(heading: str) -> list[list[str]]:
-    from conftest import REPO
-
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    rows = []
-    for line in text[text.index(heading):].splitlines()[1:]:
-        if line.startswith("|"):
-            rows.append([cell.strip() for cell in line.strip("|").split("|")])
-        elif rows:
-            break
-    return rows[2:]
+    return folded(page("howto/intervals-and-tests.md"))
 
 
-def test_readme_conll_intervals_and_comparison(conll_systems):
+def _docs_rows(heading: str) -> list[list[str]]:
+    from docs_pages import page, table_after
+
+    return table_after(page("howto/intervals-and-tests.md"), heading)
+
+
+def test_docs_conll_intervals_and_comparison(conll_systems):
     references, systems = conll_systems
-    rows = _readme_rows("On the CoNLL-2003 test set (`random_state=0`")
+    rows = _docs_rows("On the CoNLL-2003 test set (`random_state=0`")
     assert [row[0] for row in rows] == list(systems)
     for name, observed, observed_ci, corrected, corrected_ci in rows:
         result = chance_f1(systems[name], references, confidence_level=0.95, random_state=0)
@@ -524,7 +517,7 @@ def test_readme_conll_intervals_and_comparison(conll_systems):
     low, high = result["corrected_f1_difference_ci"]
     sentence = (f"difference {result['corrected_f1_difference']:.4f}, interval {low:.4f}-{high:.4f}, "
                 f"p = {result['corrected_f1_p_value']:.3f}")
-    assert sentence in _readme_text()
+    assert sentence in _docs_text()
 
 
 def test_flatten_splits_interval_pairs_only():

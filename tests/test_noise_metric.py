@@ -159,15 +159,15 @@ def test_script_is_thin_and_documented():
     parameters = inspect.signature(module.NoiseMetric._compute).parameters
     assert all(p.kind != p.VAR_KEYWORD for p in parameters.values())  # as evaluate's own test
     for key in noise_report([["O"]], [["O"]]):
-        assert key in module._KWARGS_DESCRIPTION, key
-    assert "Beigman Klebanov" in module._CITATION
+        assert key in module._DOCS.inputs_description, key
+    assert "Beigman Klebanov" in module._DOCS.citation
     requirements = (METRIC_DIR / "requirements.txt").read_text().split()
     assert {"chance-agreement", "evaluate", "datasets", "seqeval", "numpy", "scipy"} <= set(requirements)
 
 
 def test_docstring_example_runs():
     module = _script_module()
-    text = module._KWARGS_DESCRIPTION.replace('"./noise_metric"', repr(str(METRIC_DIR)))
+    text = module._DOCS.inputs_description.replace('"./noise_metric"', repr(str(METRIC_DIR)))
     test = doctest.DocTestParser().get_doctest(text, {}, "noise_metric", None, 0)
     assert len(test.examples) >= 5
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)

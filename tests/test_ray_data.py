@@ -97,24 +97,22 @@ def test_bad_input_is_named(cluster):
         ray_chance_f1(whole, id_column="doc_id", **INTERVALS)
 
 
-def _readme_block(heading: str, index: int = 0) -> str:
-    from conftest import REPO
+def _docs_block(heading: str, index: int = 0) -> str:
+    """A ``python`` block of docs/howto/scale.md (not executed by the docs build: it needs a cluster)."""
+    from docs_pages import page, section
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index(heading):]
-    section = section[:section.index("\n## ")] if "\n## " in section else section
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)[index]
+    return re.findall(r"```python\n(.*?)```", section(page("howto/scale.md"), heading), flags=re.S)[index]
 
 
-def test_the_readme_recipe_runs_as_written(cluster, tmp_path, monkeypatch, capsys):
+def test_the_docs_recipe_runs_as_written(cluster, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    exec(compile(_readme_block("### Ray Data: score a Dataset where it lives"), "README.md", "exec"), {})
+    exec(compile(_docs_block("### Ray Data: score a Dataset where it lives"), "docs/howto/scale.md", "exec"), {})
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 2 and printed[0].startswith("0.") and "[" in printed[0]
     assert (tmp_path / "annotations.parquet").is_file()
 
 
-def test_the_readme_spark_functions_merge_pandas_batches_into_chance_f1(conll_systems):
+def test_the_docs_spark_functions_merge_pandas_batches_into_chance_f1(conll_systems):
     import functools
 
     import pandas as pd
@@ -122,7 +120,7 @@ def test_the_readme_spark_functions_merge_pandas_batches_into_chance_f1(conll_sy
     references, systems = conll_systems
     predictions = systems["CflairWglove_lstmCrf_9303"]
     namespace: dict = {}
-    exec(compile(_readme_block("### Spark: the same state in `mapInPandas`"), "README.md", "exec"), namespace)
+    exec(compile(_docs_block("### Spark: the same state in `mapInPandas`"), "docs/howto/scale.md", "exec"), namespace)
     frame = pd.DataFrame({"doc_id": range(len(references)), "predictions": predictions, "references": references})
     batches = [frame.iloc[start:start + 700] for start in range(0, len(frame), 700)]  # Spark's Arrow batches
     states = [row for out in namespace["batch_states"](iter(batches)) for row in out["state"]]

@@ -1,65 +1,61 @@
-"""The numbers printed in README.md come out of the code (rounded to the digits shown)."""
+"""README.md is an overview: at most 250 lines, the two commands first, one `evaluate` example whose
+numbers are what the code gives, one command whose output is what it prints, and links to docs
+pages that exist. The reference text lives in docs/ (tests/docs_pages.py reads it)."""
 
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
-import pytest
-from test_coefficients import FINN_ORDER, TABLE_6
-
-from chance_agreement import chance_f1, coefficients, noise_bound
-from chance_agreement.reports.paper_examples import SIMULATIONS
 from conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def table_after(heading: str) -> list[list[str]]:
-    """Cells of the first Markdown table after ``heading`` (header and rule rows dropped)."""
-    text = README[README.index(heading):]
-    rows = []
-    for line in text.splitlines():
-        if line.startswith("|"):
-            rows.append([cell.strip() for cell in line.strip("|").split("|")])
-        elif rows:
-            break
-    return rows[2:]
+def test_the_readme_is_an_overview_of_at_most_250_lines():
+    assert len(README.splitlines()) <= 250
 
 
 def test_readme_starts_with_the_two_commands():
     blocks = re.findall(r"```bash\n(.*?)```", README, flags=re.S)
     assert blocks[0].strip().endswith("chance-agreement demo")
     assert "pytest" in blocks[1]
-    assert blocks[1].strip() in (REPO / ".ci" / "run").read_text()
+    assert blocks[1].strip() == (REPO / ".ci" / "run").read_text().strip().splitlines()[-1]
 
 
-def test_simulation_table():
-    rows = table_after("### The paper's simulations")
-    assert len(rows) == 6
-    by_name = {s.name: s for s in SIMULATIONS}
-    for name, *printed in rows:
-        simulation = by_name[name.split(" (")[0]]
-        result = chance_f1(*map(lambda tags: [tags], simulation.tags()))
-        ours = [result["overall_observed_f1"], result["overall_chance_f1"], result["overall_corrected_f1"]]
-        assert [f"{value:.4f}" for value in ours] == printed, name
+def test_the_evaluate_example_gives_the_numbers_in_its_comments():
+    """Each ``expression  # (a, b)`` line of the Python example: the values, rounded to the digits shown."""
+    (block,) = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    namespace: dict = {}
+    checked = 0
+    for line in block.splitlines():
+        code, _, comment = line.partition("  #")
+        shown = re.fullmatch(r"\s*\((.*)\)\s*", comment)
+        if shown and code.strip():
+            values = eval(code, namespace)
+            printed = [cell.strip() for cell in shown.group(1).split(",")]
+            assert [f"{value:.{len(cell.split('.')[1])}f}" for value, cell in zip(values, printed)] == printed, line
+            checked += 1
+        else:
+            exec(line, namespace)
+    assert checked == 2
 
 
-def test_table_6_in_the_readme():
-    rows = table_after("| Table 6 case |")
-    columns = ["observed_agreement", "bennett_s", "finn_r", "scott_pi", "cohen_kappa", "f_measure", "slot_error_rate"]
-    assert len(rows) == 4
-    for number, row in enumerate(rows, start=1):
-        table, names, _ = TABLE_6[f"case {number}"]
-        result = coefficients(table, names, nothing="Nothing", finn_order=FINN_ORDER if number == 1 else None)
-        for column, cell in zip(columns, row[1:]):
-            if cell:
-                assert f"{result[column]:.5f}" == cell, (number, column)
+def test_the_command_prints_what_the_readme_shows():
+    (command,) = [block.strip() for block in re.findall(r"```bash\n(.*?)```", README, flags=re.S)[2:]]
+    shown = re.findall(r"```text\n(.*?)```", README, flags=re.S)[0].splitlines()
+    executable = Path(sys.executable).with_name("chance-agreement")
+    done = subprocess.run([str(executable), *command.split()[1:]], cwd=REPO, capture_output=True, text=True, check=True)
+    printed = done.stdout.splitlines()
+    assert len(shown) > 10 and all(line in printed for line in shown), (shown, printed)
+    assert shown[0] == printed[0]
 
 
-@pytest.mark.parametrize(
-    "n,d,p,bound",
-    [(1000, 100, 0.5, "0.1389"), (992, 121, 0.47, "0.1515"), (1000, 340, 0.0625, "0.0470"), (1000, 150, 0.25, "0.0753")],
-)
-def test_noise_table(n, d, p, bound):
-    assert f"| {bound} |" in README or f"bound {bound} |" in README
-    assert f"{noise_bound(n, d, p).noise:.4f}" == bound
+def test_every_linked_page_exists_and_every_docs_page_is_linked():
+    links = re.findall(r"\]\(([^)#]+\.md)\)", README)
+    assert all((REPO / link).is_file() for link in links), links
+    pages = {path.relative_to(REPO).as_posix() for path in (REPO / "docs").rglob("*.md")
+             if "_build" not in path.parts and path.name not in ("index.md", "changelog.md")}
+    assert pages <= set(links), pages - set(links)

@@ -1,5 +1,6 @@
 """README's first screen (issue 9 gap 5): what and why in at most three lines, then the two
-commands; every paper named where its method is first used; every `pip install` works today."""
+commands; every paper named where its method is first used (in the README and the docs pages);
+every `pip install` of the README, the docs and the code works today."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import tomllib
 import pytest
 
 from conftest import REPO
+from docs_pages import page, pages
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
@@ -41,7 +43,7 @@ def _pip_install_targets(text: str) -> list[str]:
 def test_every_pip_install_line_works_from_a_clone():
     """Local paths (with extras the project defines) or packages the project itself installs
     from PyPI; never `chance-agreement` by name, which no index has yet."""
-    sources = {"README.md": README}
+    sources = {"README.md": README, **{f"docs/{name}": text for name, text in pages().items()}}
     for path in (REPO / "src").rglob("*.py"):
         sources[str(path.relative_to(REPO))] = path.read_text(encoding="utf-8")
     extras = set(PYPROJECT["project"]["optional-dependencies"])
@@ -67,16 +69,21 @@ def test_every_pip_install_line_works_from_a_clone():
     assert ".[test]" in found and "matplotlib" in found
 
 
-@pytest.mark.parametrize("citation, first_use", [
-    ("*Estimating Agreement by Chance for Sequence Annotation* (an anonymous ACL submission", "## chance_f1_metric"),
+@pytest.mark.parametrize("citation, where, first_use", [
+    ("*Estimating Agreement by Chance for Sequence Annotation* (an anonymous ACL submission", "README.md",
+     "evaluate.load("),
+    ("*Estimating Agreement by Chance for Sequence Annotation* (an anonymous ACL submission",
+     "explanation/random-model.md", "Proposition 2"),
     ("Beata Beigman Klebanov and Eyal Beigman's, *From Annotator Agreement to Noise Models*\n(Computational "
-     "Linguistics 35(4), 2009", "equation 1 bounds"),
+     "Linguistics 35(4), 2009", "howto/coefficients-and-noise.md", "equation 1 bounds"),
     ("Rohan Ramanath, Monojit Choudhury,\nKalika Bali and Rishiraj Saha Roy, *Crowd Prefers the Middle Path* "
-     "(ACL 2013)", "sliding alignment"),
-    ("our copy of it has no title page, so we cannot name its authors, year or venue", "prevalence warning"),
+     "(ACL 2013)", "howto/coefficients-and-noise.md", "sliding alignment"),
+    ("our copy of it has no title page, so we cannot name its authors, year or venue", "howto/coefficients-and-noise.md",
+     "prevalence warning"),
 ])
-def test_each_paper_is_named_where_its_method_is_first_used(citation, first_use):
-    flat, citation = " ".join(README.split()), " ".join(citation.split())
+def test_each_paper_is_named_where_its_method_is_first_used(citation, where, first_use):
+    text = README if where == "README.md" else page(where)
+    flat, citation = " ".join(text.split()), " ".join(citation.split())
     assert citation in flat
     assert flat.index(citation) < flat.index(first_use)
 

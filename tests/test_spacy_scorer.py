@@ -147,11 +147,13 @@ def test_a_training_config_picks_the_best_model_on_the_corrected_f1(tmp_path):
     assert float(best_row[-2]) == round(100 * scores["ents_corrected_f1"], 2)
 
 
-def test_the_readme_config_names_the_scorer_and_the_weights_the_training_test_uses():
+def test_the_docs_config_names_the_scorer_and_the_weights_the_training_test_uses():
     from thinc.api import Config
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("### spaCy"):]
+    from docs_pages import page
+
+    text = page("howto/evaluate-and-trainer.md")
+    section = text[text.index("### spaCy"):]
     text = section[section.index("```ini\n") + 7:section.index("```", section.index("```ini\n") + 7)]
     parents = "[components]\n\n[components.ner]\n\n[training]\n\n"  # the rest of a full config
     config = Config().from_str(parents + text, interpolate=False)

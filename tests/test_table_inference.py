@@ -187,10 +187,10 @@ def test_coefficients_metric_reports_intervals_when_asked(load_metric):
     assert flat["all_intervals_cohen_kappa_standard_error"] == expected["cohen_kappa"]["standard_error"]
 
 
-def test_readme_table(abstractors):
-    from conftest import REPO
+def test_docs_table(abstractors):
+    from docs_pages import page
 
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = page("howto/intervals-and-tests.md")
     lines = text[text.index("| coefficient | value | standard error | 95% interval |"):].splitlines()
     rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in lines[2:8]]
     result = coefficient_intervals(abstractors[0])

@@ -146,11 +146,11 @@ def test_columns_of_one_file_and_the_command(conll_systems, shared_data, tmp_pat
     assert "## Fleiss' kappa and Krippendorff's alpha (nominal)" in out.read_text()
 
 
-def test_readme_excerpt_is_what_the_command_prints(shared_data, capsys):
-    from conftest import REPO
+def test_docs_excerpt_is_what_the_command_prints(shared_data, capsys):
+    from docs_pages import page
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = readme[readme.index("$ chance-agreement agreement conll03"):]
+    text = page("howto/command-line-and-reports.md")
+    block = text[text.index("$ chance-agreement agreement conll03"):]
     block = block[:block.index("```")].splitlines()
     command, excerpt = block[0].split()[2:], block[1:]
     derived = shared_data / "conll03_systems" / "derived" / command[1]

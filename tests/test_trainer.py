@@ -209,7 +209,7 @@ def test_hook_rejects_bad_configuration():
 
 @pytest.mark.parametrize("metric", ["coefficients", "noise"])
 def test_hook_refuses_options_the_metric_does_not_take_when_built(metric):
-    # the README's own arguments (zero_division=0) with another metric: refused when the function is built,
+    # the docs' own arguments (zero_division=0) with another metric: refused when the function is built,
     # not with a TypeError after the first evaluation loop
     with pytest.raises(ValueError, match=f"the '{metric}' metric takes no option 'zero_division' .*left out of the "
                                          "flat result.*; its options: .*scheme, mode, suffix"):

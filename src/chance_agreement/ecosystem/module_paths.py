@@ -20,7 +20,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 BUNDLE_DIR = PACKAGE_DIR / "metric_modules"  # in an installed wheel
 CHECKOUT_DIR = PACKAGE_DIR.parents[1]  # src/chance_agreement -> the clone (editable install, PYTHONPATH=src)
 CARDS_FOLDER = "hub_cards"
-EXAMPLES_FOLDER = "examples"  # small CoNLL, JSONL and brat files the README's commands use
+EXAMPLES_FOLDER = "examples"  # small CoNLL, JSONL and brat files the documented commands use
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def module_path(name: str) -> str:
 
 
 def examples_path() -> str:
-    """The folder of the sample files (CoNLL, JSONL, brat) the README's commands use, installed or in a clone."""
+    """The folder of the sample files (CoNLL, JSONL, brat) the documented commands use, installed or in a clone."""
     for base in _locations():
         folder = base / EXAMPLES_FOLDER
         if (folder / "gold.conll").is_file():

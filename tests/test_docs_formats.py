@@ -1,5 +1,6 @@
-"""The README's section on annotation tools' exports: each tool's one command runs as written from
-the repository root on the shipped example files, and gives the same numbers as the CoNLL file."""
+"""The docs section on annotation tools' exports (docs/howto/annotation-files.md): each tool's one
+command runs as written from the repository root on the shipped example files, and gives the same
+numbers as the CoNLL file."""
 
 from __future__ import annotations
 
@@ -12,18 +13,13 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+from docs_pages import page, section
 
 HEADING = "## Annotation tools' exports"
 
 
-def section() -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    start = text.index(HEADING)
-    return text[start:text.index("\n## ", start + len(HEADING))]
-
-
 def commands() -> list[str]:
-    block = re.search(r"```bash\n(.*?)```", section(), re.DOTALL).group(1)
+    block = re.search(r"```bash\n(.*?)```", section(page("howto/annotation-files.md"), HEADING), re.DOTALL).group(1)
     return [line.split("  #")[0].strip() for line in block.splitlines() if line.strip()]
 
 

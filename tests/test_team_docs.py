@@ -1,29 +1,26 @@
-"""The README's "Teams: several annotators" section: its examples run and its tables come out of
-the code (to the digits shown)."""
+"""The docs page "Score a team of annotators" (docs/howto/teams.md): its examples run and give the
+numbers below, and its tables come out of the code (to the digits shown)."""
 
 from __future__ import annotations
-
-import doctest
-import re
 
 import numpy as np
 
 from chance_agreement import by_item, multi_rater_agreement, team_chance_f1
-from conftest import REPO
-from test_readme import table_after  # cells of the first table after a heading (its headings are unique)
+from docs_pages import page, run_code_cells
+from docs_pages import table_after as _table_after
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
-SECTION = README[README.index("## Teams: several annotators"):README.index("## Training and distributed evaluation")]
+PAGE = page("howto/teams.md")
 
 
-def test_the_examples_run_and_print_what_the_readme_shows():
-    source = "\n".join(re.findall(r"```python\n(.*?)```", SECTION, re.DOTALL))
-    test = doctest.DocTestParser().get_doctest(source, {}, "README teams", "README.md", 0)
-    runner = doctest.DocTestRunner()
-    report: list[str] = []
-    runner.run(test, out=report.append)
-    results = runner.summarize(verbose=False)
-    assert results.attempted >= 6 and results.failed == 0, "".join(report)
+def table_after(heading: str) -> list[list[str]]:
+    return _table_after(PAGE, heading)
+
+
+def test_the_examples_run_and_give_these_numbers():
+    team, coefficients, levels = run_code_cells(PAGE)
+    assert team == "0.7619 0.259 0.6787\n{'ann': 0.7246, 'bob': 0.7246, 'cy': 0.5714}\n"
+    assert "'fleiss_kappa'" in coefficients and "'multi_rater'" in coefficients
+    assert levels == "Substantial 0.49 Moderate\n"
 
 
 def test_conll_team_table(conll_systems):

@@ -1,4 +1,5 @@
-"""Every ``chance-agreement`` command in the README's bash blocks runs as written from a clone: the
+"""Every ``chance-agreement`` command in the bash blocks of the README and the docs pages runs as
+written from a clone: the
 files they name ship in ``examples/`` (CoNLL, CoNLL-2003, JSONL, brat), and each command exits 0
 and prints or writes something."""
 
@@ -14,20 +15,21 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-
-README = (REPO / "README.md").read_text(encoding="utf-8")
-
+from docs_pages import page, pages, section
 
 # the section on annotation tools' exports runs its commands on tests/data/formats from the repository
-# root: tests/test_readme_formats.py runs those, and checks their numbers against the CoNLL file
+# root: tests/test_docs_formats.py runs those, and checks their numbers against the CoNLL file
 TOOL_EXPORTS = "## Annotation tools' exports"
 
 
-def readme_commands() -> list[str]:
-    """The ``chance-agreement`` command lines of the README's bash blocks (continuations joined),
-    outside the tool-exports section."""
-    start = README.index(TOOL_EXPORTS)
-    text = README[:start] + README[README.index("\n## ", start + len(TOOL_EXPORTS)):]
+def documented_commands() -> list[str]:
+    """The ``chance-agreement`` command lines of the bash blocks (continuations joined) of the README
+    and every docs page, outside the tool-exports section."""
+    files = page("howto/annotation-files.md")
+    texts = [(REPO / "README.md").read_text(encoding="utf-8"),
+             *(text for name, text in pages().items() if name != "howto/annotation-files.md"),
+             files.replace(section(files, TOOL_EXPORTS), "")]
+    text = "\n".join(texts)
     commands = []
     for block in re.findall(r"```bash\n(.*?)```", text, flags=re.S):
         for line in block.replace("\\\n", " ").splitlines():
@@ -36,10 +38,10 @@ def readme_commands() -> list[str]:
     return commands
 
 
-COMMANDS = readme_commands()
+COMMANDS = documented_commands()
 
 
-def test_the_readme_has_commands_and_their_files_are_in_examples():
+def test_the_docs_have_commands_and_their_files_are_in_examples():
     assert len(COMMANDS) >= 15
     named = {word.split(":")[0] for command in COMMANDS for word in command.split() if "/" in word and "." in word}
     named = {path for path in named if not path.startswith(("http", "-"))}
@@ -50,7 +52,7 @@ def test_the_readme_has_commands_and_their_files_are_in_examples():
 
 
 @pytest.mark.parametrize("command", COMMANDS)
-def test_readme_command_runs_as_written(command, tmp_path):
+def test_documented_command_runs_as_written(command, tmp_path):
     shutil.copytree(REPO / "examples", tmp_path / "examples")
     executable = Path(sys.executable).with_name("chance-agreement")
     assert executable.is_file(), "the test venv has no chance-agreement script (pip install -e .)"
