@@ -110,23 +110,3 @@ def test_the_docs_recipe_runs_as_written(cluster, tmp_path, monkeypatch, capsys)
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == 2 and printed[0].startswith("0.") and "[" in printed[0]
     assert (tmp_path / "annotations.parquet").is_file()
-
-
-def test_the_docs_spark_functions_merge_pandas_batches_into_chance_f1(conll_systems):
-    import functools
-
-    import pandas as pd
-
-    references, systems = conll_systems
-    predictions = systems["CflairWglove_lstmCrf_9303"]
-    namespace: dict = {}
-    exec(compile(_docs_block("### Spark: the same state in `mapInPandas`"), "docs/howto/scale.md", "exec"), namespace)
-    frame = pd.DataFrame({"doc_id": range(len(references)), "predictions": predictions, "references": references})
-    batches = [frame.iloc[start:start + 700] for start in range(0, len(frame), 700)]  # Spark's Arrow batches
-    states = [row for out in namespace["batch_states"](iter(batches)) for row in out["state"]]
-    merged = namespace["ChanceF1State"].from_json(functools.reduce(namespace["merge_json"], reversed(states)))
-    options = namespace["OPTIONS"]
-    for level in ("token", "entity"):
-        assert merged.result(level=level) == chance_f1(predictions, references, level=level,
-                                                       confidence_level=options["confidence_level"],
-                                                       resampling="poisson", random_state=options["random_state"])

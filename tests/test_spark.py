@@ -85,3 +85,22 @@ def test_bad_columns_and_tags_are_named(spark):
     numbers = spark.createDataFrame([([1, 2], ["O", "O"])], "predictions array<int>, references array<string>")
     with pytest.raises(TypeError, match=r"column 'predictions' \(predictions=\) is list<element: int32>"):
         spark_chance_f1(numbers)
+
+
+def test_the_docs_block_scores_a_dataframe(spark, conll_systems):
+    """docs/howto/scale.md's Spark block, run as written on a DataFrame of a CoNLL-2003 system."""
+    import re
+
+    from docs_pages import page, section
+
+    block = re.findall(r"```python\n(.*?)```", section(page("howto/scale.md"), "### Spark: `spark_chance_f1`"),
+                       flags=re.S)[0]
+    references, systems = conll_systems
+    predictions = systems["CflairWglove_lstmCrf_9303"]
+    rows = [(index, p, r) for index, (p, r) in enumerate(zip(predictions, references, strict=True))]
+    namespace = {"annotations": spark.createDataFrame(rows, "doc_id long, predictions array<string>, "
+                                                            "references array<string>").repartition(2)}
+    exec(compile(block, "docs/howto/scale.md", "exec"), namespace)
+    for level in ("token", "entity"):
+        assert namespace["state"].result(level=level) == chance_f1(
+            predictions, references, level=level, confidence_level=0.95, resampling="poisson", random_state=0)
