@@ -82,6 +82,8 @@ from itertools import pairwise
 
 import numpy as np
 
+from ..._numerics.compiled import compiled_kernels
+
 __all__ = ["side_bands", "side_bands_many", "tail_rows"]
 
 # Terms of V left out by the truncation in s, relative to V(t).
@@ -133,6 +135,18 @@ def _padded(shifts: np.ndarray, rows: int) -> np.ndarray:
 
 
 def _count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
+    """``_numpy_count_table``'s table, from the compiled kernel where it is built (the same bits)."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return _numpy_count_table(excesses, rows, columns, shifts)
+    table = np.empty((rows, columns))
+    carried = np.zeros(rows, dtype=np.int64) if shifts is None else _padded(np.asarray(shifts, dtype=np.int64), rows)
+    up = np.ldexp(1.0, carried[:-1] - carried[1:])  # 1 where nothing is carried: the same products
+    kernels.count_table(rows, columns, len(excesses), np.asarray(excesses, dtype=np.int64), up, table)
+    return table
+
+
+def _numpy_count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
     """``c[j, x]``: ``j``-subsets of ``excesses`` (all >= 1, sorted) with total excess ``x``,
     ``j < rows``, ``x < columns``; float64, exact while below ``2^53``. Segments are added in
     increasing excess, ``c_j(x) += c_{j-1}(x - e)``, each step over the part of the table that can
@@ -198,7 +212,7 @@ class _Group:
         self.cuts = np.array([items[i][3] for i in members])
         # k[j, i] of each item's table; rows past its job's own hold zero counts (any k)
         self.shifts = np.stack([_padded(job.shifts, rows) for job in jobs], axis=1)
-        widths = np.array([items[i][2] + 1 for i in members])
+        self.widths = widths = np.array([items[i][2] + 1 for i in members], dtype=np.int64)
         self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
         tables: list[np.ndarray] = []
         where: dict[tuple, int] = {}
@@ -256,6 +270,21 @@ def _staircase(rows: int) -> list[tuple[int, int, int]]:
 
 
 def _group_values(group: _Group) -> np.ndarray:
+    """``_numpy_group_values``' values, from the compiled kernel where it is built (the same bits:
+    it repeats each item's operations in their order, one item after the other)."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return _numpy_group_values(group)
+    rows, columns, count = group.rows, group.columns, group.scales.size
+    values = np.empty((columns, count))
+    up = np.ldexp(1.0, group.shifts[:-1] - group.shifts[1:])  # 1 where nothing is carried: the same products
+    kernels.group_values(rows, columns, count, group.sources.shape[2], group.sources, group.source, group.excess,
+                         group.widths, group.factors(), group.first_weights(), up, group.scales, group.slots,
+                         group.draws, values)
+    return values
+
+
+def _numpy_group_values(group: _Group) -> np.ndarray:
     """``V[t, i]`` (``t < columns``) of a group's items, one position at a time; every array
     operation works on whole rows of the items whose band reaches ``t`` (``active[t]``).
 
