@@ -202,6 +202,7 @@ def test_group_shapes_and_chunks_leave_every_value_as_it_is(monkeypatch):
     default = side_bands_many(jobs)
     for per_position, block in ((1.0, 1 << 21), (0.0, 1 << 21), (4e-5, 64)):
         monkeypatch.setattr(document_bands, "_PER_POSITION", per_position)
+        monkeypatch.setattr(document_bands, "_COMPILED_PER_POSITION", per_position)
         monkeypatch.setattr(document_bands, "_BLOCK", block)
         for bands, again in zip(default, side_bands_many(jobs)):
             for (band, flat), (other, other_flat) in zip(bands, again):

@@ -131,7 +131,12 @@ def _factor_shifts(scale: float, draws: int, rows: int) -> np.ndarray:
 
 def _padded(shifts: np.ndarray, rows: int) -> np.ndarray:
     """``shifts`` cut or extended (by its last value) to ``rows`` entries."""
-    return np.pad(shifts, (0, max(0, rows - shifts.size)), mode="edge")[:rows]
+    if shifts.size >= rows:
+        return shifts[:rows]
+    out = np.empty(rows, dtype=shifts.dtype)
+    out[: shifts.size] = shifts
+    out[shifts.size :] = shifts[-1] if shifts.size else 0
+    return out
 
 
 def _count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
@@ -211,7 +216,8 @@ class _Group:
         self.draws = np.array([items[i][1] for i in members], dtype=float)
         self.cuts = np.array([items[i][3] for i in members])
         # k[j, i] of each item's table; rows past its job's own hold zero counts (any k)
-        self.shifts = np.stack([_padded(job.shifts, rows) for job in jobs], axis=1)
+        padded = {id(job): _padded(job.shifts, rows) for job in jobs}  # one per job, not per item
+        self.shifts = np.stack([padded[id(job)] for job in jobs], axis=1)
         self.widths = widths = np.array([items[i][2] + 1 for i in members], dtype=np.int64)
         self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
         tables: list[np.ndarray] = []
@@ -354,16 +360,20 @@ _BLOCK = 1 << 21
 # choose the groups only; no value depends on them.
 _PER_POSITION = 4e-5
 _PER_ENTRY = 1.2e-9
+# The compiled kernel takes one item after the other: a group costs little more than its entries.
+_COMPILED_PER_POSITION = 1e-7
 
 
 def _item_groups(shapes: list[tuple[int, int]]):
     """``(members, rows, columns)``: the items as groups of consecutive ``rows`` (``S + 1``),
     chosen by dynamic programming over the distinct ``rows`` to minimise the estimated time
-    (``_PER_POSITION`` per position of the longest band, ``_PER_ENTRY`` per padded entry); the
+    (``_PER_POSITION`` per position of the longest band, ``_COMPILED_PER_POSITION`` with the
+    compiled kernel, ``_PER_ENTRY`` per padded entry); the
     members of a group in decreasing ``columns``, cut into chunks of at most ``_BLOCK`` entries."""
     by_rows: dict[int, list[int]] = {}
     for i, (height, _) in enumerate(shapes):
         by_rows.setdefault(height, []).append(i)
+    per_position = _PER_POSITION if compiled_kernels() is None else _COMPILED_PER_POSITION
     heights = sorted(by_rows)
     widths = [sum(shapes[i][1] for i in by_rows[h]) for h in heights]
     longest = [max(shapes[i][1] for i in by_rows[h]) for h in heights]
@@ -372,7 +382,7 @@ def _item_groups(shapes: list[tuple[int, int]]):
         total = top = 0
         for first in range(stop - 1, -1, -1):
             total, top = total + widths[first], max(top, longest[first])
-            cost = best[first] + _PER_POSITION * top + _PER_ENTRY * heights[stop - 1] ** 2 * total
+            cost = best[first] + per_position * top + _PER_ENTRY * heights[stop - 1] ** 2 * total
             if cost < best[stop]:
                 best[stop], cut[stop] = cost, first
     groups, stop = [], len(heights)
