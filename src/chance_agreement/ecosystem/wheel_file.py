@@ -51,7 +51,8 @@ def _wheel_from_clone(target: Path) -> Path:
     with tempfile.TemporaryDirectory(prefix="chance-agreement-wheel-") as scratch:
         copy = Path(scratch) / "source"
         copy.mkdir()
-        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist", *("*" + s for s in _COMPILED))
+        compiled = ["*" + suffix for suffix in _COMPILED]  # an in-place build's kernels
+        ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build", "dist", *compiled)
         for name in ("pyproject.toml", "README.md", "LICENSE"):
             shutil.copy2(CHECKOUT_DIR / name, copy / name)
         for folder in ("src", CARDS_FOLDER, EXAMPLES_FOLDER, *(metric.folder for metric in METRICS)):
