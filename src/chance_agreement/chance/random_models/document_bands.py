@@ -199,7 +199,7 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     out = []
     for job in prepared:
         out.append(_count_table(job.positive, job.rows, job.columns, job.shifts))
-        job.inexact = bool((out[-1] >= np.ldexp(1.0, 53 - job.shifts)[:, None]).any())
+        job.inexact = bool((out[-1].max(axis=1) >= np.ldexp(1.0, 53 - job.shifts)).any())  # a row's largest
     return out
 
 
