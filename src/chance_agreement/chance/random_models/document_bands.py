@@ -118,8 +118,14 @@ def _factor_shifts(scale: float, draws: int, rows: int) -> np.ndarray:
     """``k_j`` (``j < rows``): the power of two ``2^k_j`` that carries ``f_j = lambda^j / C(K', j)``
     (``K' = draws``) at or above ``2^_FACTOR_FLOOR``, 0 where it is there already. The factor is the running
     product of ``lambda j / (K' - j + 1)`` in ``_Group.factors``' order, renormalised by ``frexp`` (exact)
-    so that its exponent is that of the product on an unbounded exponent range."""
+    so that its exponent is that of the product on an unbounded exponent range. Where the plain running
+    product (numpy's ``cumprod``, the same roundings: a power of two changes no significand) stays at or
+    above ``2^_FACTOR_FLOOR``, every ``k_j`` is 0 without the loop."""
     shifts = np.zeros(rows, dtype=np.int64)
+    index = np.arange(1, min(rows, draws + 1), dtype=float)
+    plain = np.cumprod(scale * index / np.maximum(draws - index + 1.0, 1.0))
+    if plain.min(initial=1.0) >= 2.0**_FACTOR_FLOOR and plain.max(initial=1.0) <= 2.0**-_FACTOR_FLOOR:
+        return shifts
     mantissa, exponent = 1.0, 0
     for j in range(1, min(rows, draws + 1)):
         mantissa, step = math.frexp(mantissa * (scale * j / max(draws - j + 1.0, 1.0)))
