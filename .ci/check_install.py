@@ -39,6 +39,15 @@ def not_from_a_clone(module) -> None:
     assert "site-packages" in path.parts, f"{module.__name__} imported from {path}, not from the venv"
 
 
+def compiled(expected: bool) -> None:
+    """A plain install builds the compiled kernels (CI has a C compiler and Python's headers); a
+    Space's wheel is pure (hub-export) and computes the same bits with numpy."""
+    from chance_agreement._numerics.compiled import compiled_kernels
+
+    assert (compiled_kernels() is not None) == expected, f"compiled kernels expected: {expected}"
+    print(f"  compiled kernels: {'built' if expected else 'left out (pure wheel)'}")
+
+
 def check_wheel(spaces: Path) -> None:
     import evaluate
 
@@ -46,6 +55,7 @@ def check_wheel(spaces: Path) -> None:
     from chance_agreement import module_path
 
     not_from_a_clone(chance_agreement)
+    compiled(True)
     for name in FOLDERS:
         folder = Path(module_path(name))
         assert "site-packages" in folder.parts, folder
@@ -61,6 +71,7 @@ def check_space(space: Path) -> None:
     import chance_agreement
 
     not_from_a_clone(chance_agreement)
+    compiled(False)
     name = next(name for name, folder in FOLDERS.items() if folder == space.name)
     check(name, evaluate.load(str(space)).compute(predictions=PREDICTIONS, references=REFERENCES))
     spec = importlib.util.spec_from_file_location("app", space / "app.py")
@@ -84,6 +95,7 @@ def check_sdist() -> None:
     from chance_agreement import module_path
 
     not_from_a_clone(chance_agreement)
+    compiled(True)
     check("chance_f1", evaluate.load(module_path("chance_f1")).compute(predictions=PREDICTIONS, references=REFERENCES))
     distribution = metadata.distribution("chance-agreement")
     assert distribution.version == chance_agreement.__version__, (distribution.version, chance_agreement.__version__)

@@ -9,9 +9,10 @@ trap 'rm -rf "$scratch"' EXIT
 unset PYTHONPATH
 cd "$scratch"
 
-# The wheel, built from a clean copy of the sources (no build/ left in the clone).
+# The wheel, built from a clean copy of the sources (no build/ left in the clone): with setup.py, so
+# with the compiled kernels (this python's headers and gcc; the Spaces' wheel is pure, hub-export).
 mkdir source
-tar -C "$repo" --exclude=__pycache__ --exclude='*.egg-info' -cf - pyproject.toml README.md LICENSE src hub_cards \
+tar -C "$repo" --exclude=__pycache__ --exclude='*.egg-info' --exclude='*.so' -cf - pyproject.toml setup.py README.md LICENSE src hub_cards \
     examples chance_f1_metric coefficients_metric noise_metric | tar -C source -xf -
 python3 -m venv venv
 venv/bin/pip install -q "setuptools>=77"

@@ -19,6 +19,10 @@ document length: corpora of equal size (``GROWTH_TOKENS`` tokens) made of docume
 ``n`` in ``GROWTH_LENGTHS`` at the same density, and the fitted exponent of time per document in
 ``n`` (1: linear).
 
+``--numpy`` adds, for every ``chance_f1`` row, the same call on the numpy code instead of the
+compiled kernels (``CHANCE_AGREEMENT_PURE_PYTHON=1``, what a machine without a C compiler runs),
+timed in the same rounds: the kernels' speed-up as a same-run ratio.
+
 ``main()`` prints the table and returns 0; ``rows()`` returns it as a list of dicts.
 """
 
@@ -27,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -146,12 +151,20 @@ def _measure(path: str, documents: int, length: int | None) -> float:
     return time.perf_counter() - start
 
 
+# a path ending in this runs on the numpy code (no compiled kernels)
+NUMPY = "@numpy"
+
+
 def _fresh(path: str, documents: int, length: int | None) -> float:
     """``_measure`` in a new Python process."""
+    path, numpy_code, _ = path.partition(NUMPY)
     command = [sys.executable, str(Path(__file__).resolve()), "--measure", path, "--documents", str(documents)]
     if length:
         command += ["--length", str(length)]
-    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    environment = {key: value for key, value in os.environ.items() if key != "CHANCE_AGREEMENT_PURE_PYTHON"}
+    if numpy_code:
+        environment["CHANCE_AGREEMENT_PURE_PYTHON"] = "1"
+    done = subprocess.run(command, check=True, capture_output=True, text=True, env=environment)
     return float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
 
 
@@ -164,29 +177,37 @@ def _best(paths, repeats: int, documents: int, length: int | None = None) -> dic
     return best
 
 
-def rows(repeats: int = REPEATS, documents: int = DOCUMENTS) -> list[dict]:
+def _twins(paths: list[str], numpy_too: bool) -> list[str]:
+    """Each path, followed by its numpy-code twin when ``numpy_too``."""
+    return [twin for path in paths for twin in ((path, path + NUMPY) if numpy_too else (path,))]
+
+
+def rows(repeats: int = REPEATS, documents: int = DOCUMENTS, numpy_too: bool = False) -> list[dict]:
     predictions, references = long_document_corpus(documents)
     tokens = sum(map(len, references))
-    paths = ["classification_report", "f1_score", "token", "entity", "token+sentence_scores",
-             "entity+sentence_scores", "token+intervals", "entity+intervals"]
-    best = _best(paths, repeats, documents)
+    ours = ["token", "entity", "token+sentence_scores", "entity+sentence_scores", "token+intervals",
+            "entity+intervals"]
+    ours = _twins(ours, numpy_too)
+    best = _best(["classification_report", "f1_score", *ours], repeats, documents)
     peer = best["classification_report"]
     corpus = f"{documents} documents, {tokens:,} tokens"
     out = [{"path": f"seqeval f1_score ({corpus})", "ours_s": best["f1_score"], "peer_s": peer}]
-    for path in paths[2:]:
-        level, _, extra = path.partition("+")
+    for path in ours:
+        level, _, extra = path.partition(NUMPY)[0].partition("+")
         label = f"chance_f1, {level} level" + {"": ", first call", "sentence_scores": ", sentence scores",
                                                "intervals": ", 1,000-resample intervals"}[extra]
+        label += ", numpy code" if NUMPY in path else ""
         out.append({"path": label, "ours_s": best[path], "peer_s": peer, "goal": GOAL if not extra else None})
-    for level in ("token", "entity"):
+    for level in _twins(["token", "entity"], numpy_too):
         per_document = []
         for n in GROWTH_LENGTHS:
             count = GROWTH_TOKENS // n
             per_document.append(_best([level], repeats, count, n)[level] / count)
         exponent = float(np.polyfit(np.log(GROWTH_LENGTHS), np.log(per_document), 1)[0])
-        out.append({"path": f"chance_f1, {level} level: growth exponent of time per document, "
-                            f"n = {GROWTH_LENGTHS[0]:,} -> {GROWTH_LENGTHS[-1]:,}", "exponent": exponent,
-                    "per_document_s": per_document})
+        name, numpy_code, _ = level.partition(NUMPY)
+        out.append({"path": f"chance_f1, {name} level{', numpy code' if numpy_code else ''}: growth exponent of "
+                            f"time per document, n = {GROWTH_LENGTHS[0]:,} -> {GROWTH_LENGTHS[-1]:,}",
+                    "exponent": exponent, "per_document_s": per_document})
     return out
 
 
@@ -207,6 +228,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=REPEATS)
     parser.add_argument("--documents", type=int, default=DOCUMENTS)
+    parser.add_argument("--numpy", action="store_true", help="also time every chance_f1 row on the numpy code")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--length", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -214,7 +236,7 @@ def main(argv=None) -> int:
         print(json.dumps({"seconds": _measure(args.measure, args.documents, args.length)}))
         return 0
     print(f"long documents, first call in a fresh process, best of {args.repeats}, same-run ratios\n")
-    print(format_rows(rows(args.repeats, args.documents)))
+    print(format_rows(rows(args.repeats, args.documents, args.numpy)))
     return 0
 
 

@@ -73,3 +73,20 @@ def require_torch(*, module_level: bool = False):
             pytest.fail(f"CI installs them: {TORCH_REASON}", pytrace=False)
         pytest.skip(TORCH_REASON, allow_module_level=module_level)
     return torch
+
+
+@pytest.fixture
+def own_count_tables(monkeypatch):
+    """Every side's counts marked inexact, so that each segment's table is built from its own
+    others instead of leaving the segment out of the side's table (``document_bands._Group``)."""
+    from chance_agreement.chance.random_models import document_bands
+
+    counted = document_bands._job_counts
+
+    def all_inexact(prepared):
+        out = counted(prepared)
+        for job in prepared:
+            job.inexact = True
+        return out
+
+    monkeypatch.setattr(document_bands, "_job_counts", all_inexact)

@@ -202,6 +202,7 @@ def test_group_shapes_and_chunks_leave_every_value_as_it_is(monkeypatch):
     default = side_bands_many(jobs)
     for per_position, block in ((1.0, 1 << 21), (0.0, 1 << 21), (4e-5, 64)):
         monkeypatch.setattr(document_bands, "_PER_POSITION", per_position)
+        monkeypatch.setattr(document_bands, "_COMPILED_PER_POSITION", per_position)
         monkeypatch.setattr(document_bands, "_BLOCK", block)
         for bands, again in zip(default, side_bands_many(jobs)):
             for (band, flat), (other, other_flat) in zip(bands, again):
@@ -225,23 +226,13 @@ def test_a_start_band_read_by_the_sides_lengths_equals_the_one_read_by_its_other
                 assert among[1] == alone[1]
 
 
-def test_tables_built_from_each_segments_own_others_equal_the_left_out_ones(monkeypatch):
+def test_tables_built_from_each_segments_own_others_equal_the_left_out_ones(request):
     """The path for sides whose counts are not exact (each table from its own segments instead
     of leaving one out) gives the same bits where both are exact."""
-    from chance_agreement.chance.random_models import document_bands
-
     jobs = [(n, lengths, tuple(sorted({a - 1 for a in lengths})))
             for n, lengths in long_units(10, seed=10, n_range=(256, 1500), k_range=(3, 30), top=120)]
     default = side_bands_many(jobs)
-    counted = document_bands._job_counts
-
-    def all_inexact(prepared):
-        out = counted(prepared)
-        for job in prepared:
-            job.inexact = True
-        return out
-
-    monkeypatch.setattr(document_bands, "_job_counts", all_inexact)
+    request.getfixturevalue("own_count_tables")
     for bands, again in zip(default, side_bands_many(jobs)):
         for (band, flat), (other, other_flat) in zip(bands, again):
             np.testing.assert_array_equal(band, other)

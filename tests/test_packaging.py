@@ -104,17 +104,54 @@ def test_the_wheel_carries_the_licence_and_py_typed(wheel):
     assert (REPO / "LICENSE").read_text(encoding="utf-8").split()[:4] == ["Apache", "License", "Version", "2.0,"]
 
 
-def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path, wheel):
-    """Gap 1 in the suite (offline): the wheel installed with ``pip install --target`` (no clone
-    on the path, the shared venv's dependencies) loads each module through ``module_path`` and
-    runs ``hub-export``, whose Spaces then carry a wheel packed from the installed files."""
+@pytest.fixture(scope="module")
+def compiled_wheel(tmp_path_factory):
+    """The wheel ``pip install`` builds from a copy of the clone with its setup.py: with the compiled
+    kernels where a C compiler is there (under CI), else pure like ``wheel``."""
+    import shutil
+    import subprocess
+    import sys
+
+    source, out = tmp_path_factory.mktemp("source"), tmp_path_factory.mktemp("compiled")
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
+        shutil.copy2(REPO / name, source / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "*.so", "*.pyd")
+    for folder in ("src", CARDS_FOLDER, EXAMPLES_FOLDER, *(metric.folder for metric in METRICS)):
+        shutil.copytree(REPO / folder, source / folder, ignore=ignore)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--wheel-dir", str(out), str(source)], check=True, capture_output=True)
+    (built,) = out.glob("*.whl")
+    return built
+
+
+def test_the_space_wheel_is_pure_and_the_compiled_one_carries_the_kernels(wheel, compiled_wheel):
+    """hub-export's wheel installs on any Python 3 (a Space's may differ from this machine's) and
+    computes with the numpy code; a plain install carries the compiled kernels (CI has a compiler)."""
+    import os
+    import zipfile
+
+    assert wheel.name.endswith("-py3-none-any.whl")
+    with zipfile.ZipFile(wheel) as pure, zipfile.ZipFile(compiled_wheel) as built:
+        assert "chance_agreement/_numerics/kernels.pyi" in pure.namelist()
+        assert not [name for name in pure.namelist() if name.endswith((".so", ".pyd", ".c"))]
+        extensions = [name for name in built.namelist() if name.endswith((".so", ".pyd"))]
+    if os.environ.get("CI") or extensions:
+        assert [name.split(".")[0] for name in extensions] == ["chance_agreement/_numerics/kernels"]
+        assert "-py3-none-any" not in compiled_wheel.name
+
+
+def test_plain_install_loads_the_modules_and_exports_spaces(tmp_path, wheel, compiled_wheel):
+    """Gap 1 in the suite (offline): the wheel with the compiled kernels installed with ``pip
+    install --target`` (no clone on the path, the shared venv's dependencies) loads each module
+    through ``module_path`` and runs ``hub-export``, whose Spaces then carry a wheel packed from the
+    installed files: the pure wheel's files, the compiled module left out."""
     import os
     import subprocess
     import sys
     import zipfile
 
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
-                    "--target", str(tmp_path / "site"), str(wheel)], check=True, capture_output=True)
+                    "--target", str(tmp_path / "site"), str(compiled_wheel)], check=True, capture_output=True)
     script = f"""
 import sys, evaluate, chance_agreement
 from chance_agreement import module_path

@@ -5,7 +5,9 @@ kernel and every numpy SIMD level this processor can simulate.
 every other numeric path (long documents, nested spans, intervals, comparisons, coefficients with
 standard errors, segmentation and unitizing alphas, the noise bound). Each variant runs it in a
 fresh process with one simulated processor: OpenBLAS's kernels for older and newer x86 cores
-(``OPENBLAS_CORETYPE``) and numpy's baseline kernels without AVX2/FMA (``NPY_DISABLE_CPU_FEATURES``).
+(``OPENBLAS_CORETYPE``), numpy's baseline kernels without AVX2/FMA (``NPY_DISABLE_CPU_FEATURES``),
+and the numpy code in place of the compiled kernels (``CHANCE_AGREEMENT_PURE_PYTHON``: what a
+machine without a C compiler runs).
 Before issue 19 the per-sentence chance values differed by a few ulps between Prescott,
 Sandybridge and Haswell (BLAS in the random model's band and in the dot products); now nothing in a
 reported value goes through BLAS or a processor-dispatched transcendental function.
@@ -32,6 +34,7 @@ VARIANTS = {
     "Zen": {"OPENBLAS_CORETYPE": "Zen"},
     "numpy baseline (no X86_V3)": {"NPY_DISABLE_CPU_FEATURES": "X86_V3"},
     "Prescott + numpy baseline": {"OPENBLAS_CORETYPE": "Prescott", "NPY_DISABLE_CPU_FEATURES": "X86_V3"},
+    "numpy code, no compiled kernels": {"CHANCE_AGREEMENT_PURE_PYTHON": "1"},
 }
 
 
@@ -44,7 +47,8 @@ def _x86_v3_dispatched() -> bool:
 
 def run_probe(shared_data: Path, variables: dict[str, str]) -> dict:
     env = {key: value for key, value in os.environ.items()
-           if key not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "OPENBLAS_L2_SIZE")}
+           if key not in ("OPENBLAS_CORETYPE", "NPY_DISABLE_CPU_FEATURES", "OPENBLAS_L2_SIZE",
+                           "CHANCE_AGREEMENT_PURE_PYTHON")}
     env.update(variables, CHANCE_AGREEMENT_DATA=str(shared_data))
     done = subprocess.run([sys.executable, str(PROBE)], env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, f"{variables}: the probe failed:\n{done.stderr[-3000:]}"

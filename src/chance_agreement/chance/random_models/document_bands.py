@@ -82,6 +82,8 @@ from itertools import pairwise
 
 import numpy as np
 
+from ..._numerics.compiled import compiled_kernels
+
 __all__ = ["side_bands", "side_bands_many", "tail_rows"]
 
 # Terms of V left out by the truncation in s, relative to V(t).
@@ -116,8 +118,14 @@ def _factor_shifts(scale: float, draws: int, rows: int) -> np.ndarray:
     """``k_j`` (``j < rows``): the power of two ``2^k_j`` that carries ``f_j = lambda^j / C(K', j)``
     (``K' = draws``) at or above ``2^_FACTOR_FLOOR``, 0 where it is there already. The factor is the running
     product of ``lambda j / (K' - j + 1)`` in ``_Group.factors``' order, renormalised by ``frexp`` (exact)
-    so that its exponent is that of the product on an unbounded exponent range."""
+    so that its exponent is that of the product on an unbounded exponent range. Where the plain running
+    product (numpy's ``cumprod``, the same roundings: a power of two changes no significand) stays at or
+    above ``2^_FACTOR_FLOOR``, every ``k_j`` is 0 without the loop."""
     shifts = np.zeros(rows, dtype=np.int64)
+    index = np.arange(1, min(rows, draws + 1), dtype=float)
+    plain = np.cumprod(scale * index / np.maximum(draws - index + 1.0, 1.0))
+    if plain.min(initial=1.0) >= 2.0**_FACTOR_FLOOR and plain.max(initial=1.0) <= 2.0**-_FACTOR_FLOOR:
+        return shifts
     mantissa, exponent = 1.0, 0
     for j in range(1, min(rows, draws + 1)):
         mantissa, step = math.frexp(mantissa * (scale * j / max(draws - j + 1.0, 1.0)))
@@ -129,10 +137,27 @@ def _factor_shifts(scale: float, draws: int, rows: int) -> np.ndarray:
 
 def _padded(shifts: np.ndarray, rows: int) -> np.ndarray:
     """``shifts`` cut or extended (by its last value) to ``rows`` entries."""
-    return np.pad(shifts, (0, max(0, rows - shifts.size)), mode="edge")[:rows]
+    if shifts.size >= rows:
+        return shifts[:rows]
+    out = np.empty(rows, dtype=shifts.dtype)
+    out[: shifts.size] = shifts
+    out[shifts.size :] = shifts[-1] if shifts.size else 0
+    return out
 
 
 def _count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
+    """``_numpy_count_table``'s table, from the compiled kernel where it is built (the same bits)."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return _numpy_count_table(excesses, rows, columns, shifts)
+    table = np.empty((rows, columns))
+    carried = np.zeros(rows, dtype=np.int64) if shifts is None else _padded(np.asarray(shifts, dtype=np.int64), rows)
+    up = np.ldexp(1.0, carried[:-1] - carried[1:])  # 1 where nothing is carried: the same products
+    kernels.count_table(rows, columns, len(excesses), np.asarray(excesses, dtype=np.int64), up, table)
+    return table
+
+
+def _numpy_count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
     """``c[j, x]``: ``j``-subsets of ``excesses`` (all >= 1, sorted) with total excess ``x``,
     ``j < rows``, ``x < columns``; float64, exact while below ``2^53``. Segments are added in
     increasing excess, ``c_j(x) += c_{j-1}(x - e)``, each step over the part of the table that can
@@ -180,7 +205,7 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     out = []
     for job in prepared:
         out.append(_count_table(job.positive, job.rows, job.columns, job.shifts))
-        job.inexact = bool((out[-1] >= np.ldexp(1.0, 53 - job.shifts)[:, None]).any())
+        job.inexact = bool((out[-1].max(axis=1) >= np.ldexp(1.0, 53 - job.shifts)).any())  # a row's largest
     return out
 
 
@@ -197,8 +222,9 @@ class _Group:
         self.draws = np.array([items[i][1] for i in members], dtype=float)
         self.cuts = np.array([items[i][3] for i in members])
         # k[j, i] of each item's table; rows past its job's own hold zero counts (any k)
-        self.shifts = np.stack([_padded(job.shifts, rows) for job in jobs], axis=1)
-        widths = np.array([items[i][2] + 1 for i in members])
+        padded = {id(job): _padded(job.shifts, rows) for job in jobs}  # one per job, not per item
+        self.shifts = np.stack([padded[id(job)] for job in jobs], axis=1)
+        self.widths = widths = np.array([items[i][2] + 1 for i in members], dtype=np.int64)
         self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
         tables: list[np.ndarray] = []
         where: dict[tuple, int] = {}
@@ -256,6 +282,21 @@ def _staircase(rows: int) -> list[tuple[int, int, int]]:
 
 
 def _group_values(group: _Group) -> np.ndarray:
+    """``_numpy_group_values``' values, from the compiled kernel where it is built (the same bits:
+    it repeats each item's operations in their order, one item after the other)."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return _numpy_group_values(group)
+    rows, columns, count = group.rows, group.columns, group.scales.size
+    values = np.empty((columns, count))
+    up = np.ldexp(1.0, group.shifts[:-1] - group.shifts[1:])  # 1 where nothing is carried: the same products
+    kernels.group_values(rows, columns, count, group.sources.shape[2], group.sources, group.source, group.excess,
+                         group.widths, group.factors(), group.first_weights(), up, group.scales, group.slots,
+                         group.draws, values)
+    return values
+
+
+def _numpy_group_values(group: _Group) -> np.ndarray:
     """``V[t, i]`` (``t < columns``) of a group's items, one position at a time; every array
     operation works on whole rows of the items whose band reaches ``t`` (``active[t]``).
 
@@ -325,16 +366,20 @@ _BLOCK = 1 << 21
 # choose the groups only; no value depends on them.
 _PER_POSITION = 4e-5
 _PER_ENTRY = 1.2e-9
+# The compiled kernel takes one item after the other: a group costs little more than its entries.
+_COMPILED_PER_POSITION = 1e-7
 
 
 def _item_groups(shapes: list[tuple[int, int]]):
     """``(members, rows, columns)``: the items as groups of consecutive ``rows`` (``S + 1``),
     chosen by dynamic programming over the distinct ``rows`` to minimise the estimated time
-    (``_PER_POSITION`` per position of the longest band, ``_PER_ENTRY`` per padded entry); the
+    (``_PER_POSITION`` per position of the longest band, ``_COMPILED_PER_POSITION`` with the
+    compiled kernel, ``_PER_ENTRY`` per padded entry); the
     members of a group in decreasing ``columns``, cut into chunks of at most ``_BLOCK`` entries."""
     by_rows: dict[int, list[int]] = {}
     for i, (height, _) in enumerate(shapes):
         by_rows.setdefault(height, []).append(i)
+    per_position = _PER_POSITION if compiled_kernels() is None else _COMPILED_PER_POSITION
     heights = sorted(by_rows)
     widths = [sum(shapes[i][1] for i in by_rows[h]) for h in heights]
     longest = [max(shapes[i][1] for i in by_rows[h]) for h in heights]
@@ -343,7 +388,7 @@ def _item_groups(shapes: list[tuple[int, int]]):
         total = top = 0
         for first in range(stop - 1, -1, -1):
             total, top = total + widths[first], max(top, longest[first])
-            cost = best[first] + _PER_POSITION * top + _PER_ENTRY * heights[stop - 1] ** 2 * total
+            cost = best[first] + per_position * top + _PER_ENTRY * heights[stop - 1] ** 2 * total
             if cost < best[stop]:
                 best[stop], cut[stop] = cost, first
     groups, stop = [], len(heights)

@@ -1,0 +1,452 @@
+/* Compiled kernels with the bits of their numpy versions (chance_agreement._numerics.compiled).
+
+   Each function repeats, operation by operation, a loop of numpy code: the same IEEE 754 double
+   operations (+ - * / only, each rounded once) on the same operands in the same order, so every
+   result is the same bits as the numpy code's on every machine. The build (setup.py) compiles
+   this file with -O2 -ffp-contract=off -fno-fast-math (MSVC: /fp:precise): no fused multiply-add,
+   no reassociation, no -march; there is no call into libm or BLAS. A platform that evaluates
+   doubles in a wider format (x87 without SSE2) refuses to compile it, and the package then keeps
+   its numpy code. Arrays come in through the buffer protocol (C-contiguous float64 or int64);
+   the Python wrappers check their shapes, the functions here their lengths.
+
+   group_values   document_bands._numpy_group_values: the band V[t, i] of a group's items
+   count_table    document_bands._numpy_count_table: the subset-excess counts c[j, x]
+   ordered_matmul exact_sum.ordered_matmul's dense orders (increasing k; numpy's pairwise sum) */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <float.h>
+#include <stdint.h>
+#include <string.h>
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "doubles are evaluated in a wider format here: the package keeps its numpy code"
+#endif
+
+/* A C-contiguous buffer of `length` float64 ('d') or int64 ('q') items. */
+static int
+take_buffer(PyObject *object, Py_buffer *view, char kind, Py_ssize_t length, int writable, const char *name)
+{
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(object, view, flags) < 0) {
+        return -1;
+    }
+    const char *format = view->format ? view->format : "B";
+    if (*format == '<' || *format == '=' || *format == '@') {
+        format++;
+    }
+    int ok = view->itemsize == 8 && format[1] == '\0'
+             && (kind == 'd' ? format[0] == 'd' : (format[0] == 'q' || format[0] == 'l'));
+    if (!ok || view->len != length * 8) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd C-contiguous %s items", name, length,
+                     kind == 'd' ? "float64" : "int64");
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static void
+release_all(Py_buffer *views, int count)
+{
+    for (int k = 0; k < count; k++) {
+        if (views[k].obj != NULL) {
+            PyBuffer_Release(&views[k]);
+        }
+    }
+}
+
+/* take_buffer for each of `count` objects (the last one writable); releases them all on an error. */
+static int
+take_buffers(int count, PyObject **objects, Py_buffer *views, const char *kinds, const Py_ssize_t *lengths,
+             const char *const *names)
+{
+    memset(views, 0, sizeof(Py_buffer) * (size_t)count);
+    for (int k = 0; k < count; k++) {
+        if (take_buffer(objects[k], &views[k], kinds[k], lengths[k], k == count - 1, names[k]) < 0) {
+            release_all(views, k);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------ group_values */
+
+/* The Horner chains of one position (the numpy loop's blocks): rows p from the last down, so that
+   running[p - 1] still holds position t - 1 when row p reads it; only the entries the band reads
+   (p + j < rows, p <= t, j <= t). */
+static void
+horner_step(double *restrict running, const double *restrict powers, const double *restrict scaled,
+            Py_ssize_t rows, Py_ssize_t t)
+{
+    Py_ssize_t top = t < rows - 1 ? t : rows - 1;
+    for (Py_ssize_t p = top; p >= 0; p--) {
+        Py_ssize_t last = rows - 1 - p < t ? rows - 1 - p : t;
+        double power = powers[p];
+        double *row = running + p * rows;
+        if (p == 0) {
+            for (Py_ssize_t j = 0; j <= last; j++) {
+                double now = power * scaled[j];
+                row[j] = row[j] + now;
+            }
+        }
+        else {
+            const double *below = running + (p - 1) * rows + 1;
+            for (Py_ssize_t j = 0; j <= last; j++) {
+                double now = power * scaled[j];
+                now = now + below[j];
+                row[j] = row[j] + now;
+            }
+        }
+    }
+}
+
+typedef struct {
+    Py_ssize_t rows, columns, count, tables;
+    const double *sources, *factors, *weights, *up, *scales, *slots, *draws;
+    const int64_t *source, *excess, *widths;
+    double *values;
+} Group;
+
+/* V[t, i] of one item: its table without the segment left out, position by position. */
+static int
+item_values(const Group *g, Py_ssize_t i)
+{
+    Py_ssize_t rows = g->rows, columns = g->columns, count = g->count;
+    Py_ssize_t width = (Py_ssize_t)g->widths[i], excess = (Py_ssize_t)g->excess[i];
+    Py_ssize_t source = (Py_ssize_t)g->source[i];
+    if (width < 0 || width > columns || source < 0 || source >= g->tables) {
+        PyErr_SetString(PyExc_ValueError, "group_values: a width or table index out of range");
+        return -1;
+    }
+    double *table = PyMem_Malloc(sizeof(double) * (size_t)(width * rows + rows * rows + 5 * rows + 1));
+    if (table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    double *running = table + width * rows, *powers = running + rows * rows, *weights = powers + rows;
+    double *factors = weights + rows, *scaled = factors + rows, *up = scaled + rows;
+    for (Py_ssize_t x = 0; x < width; x++) {  /* c[x, j] of the item's source table */
+        for (Py_ssize_t j = 0; j < rows; j++) {
+            table[x * rows + j] = g->sources[(x * rows + j) * g->tables + source];
+        }
+    }
+    memset(running, 0, sizeof(double) * (size_t)(rows * rows));
+    for (Py_ssize_t s = 0; s < rows; s++) {
+        powers[s] = s ? 0.0 : 1.0;
+        weights[s] = g->weights[s * count + i];
+        factors[s] = g->factors[s * count + i];
+        up[s] = s < rows - 1 ? g->up[s * count + i] : 1.0;
+    }
+    double scale = g->scales[i], slots = g->slots[i], draws = g->draws[i];
+    double base = (slots - draws) + 1.0, top = slots + 1.0;
+    int leaving = rows > 1 && excess < columns;
+    for (Py_ssize_t t = 0; t < width; t++) {
+        double *row = table + t * rows;
+        if (leaving && t >= excess) {  /* c'_j(t) = c_j(t) - c'_{j-1}(t - e), times 2^(k_{j-1} - k_j) */
+            const double *back = table + (t - excess) * rows;
+            for (Py_ssize_t j = 1; j < rows; j++) {
+                double carried = back[j - 1] * up[j - 1];
+                row[j] = row[j] - carried;
+            }
+        }
+        if (t) {
+            for (Py_ssize_t p = rows - 1; p >= 1; p--) {  /* B_p(t) = B_p(t - 1) + lambda B_{p-1}(t - 1) */
+                double step = scale * powers[p - 1];
+                powers[p] = powers[p] + step;
+            }
+            double inverse = 1.0 / (top - (double)t);
+            for (Py_ssize_t s = 0; s < rows; s++) {  /* w_s(t) = w_s(t - 1) (N + 1 - K' + s - t) / (N + 1 - t) */
+                double numerator = (base + (double)s) - (double)t;
+                weights[s] = weights[s] * numerator;
+                weights[s] = weights[s] * inverse;
+            }
+        }
+        for (Py_ssize_t j = 0; j < rows; j++) {
+            scaled[j] = row[j] * factors[j];
+        }
+        horner_step(running, powers, scaled, rows, t);
+        double value = 0.0;
+        for (Py_ssize_t s = 0; s < rows; s++) {
+            double product = weights[s] * running[s * rows];
+            value = value + product;
+        }
+        g->values[t * count + i] = value;
+    }
+    for (Py_ssize_t t = width; t < columns; t++) {
+        g->values[t * count + i] = 0.0;
+    }
+    PyMem_Free(table);
+    return 0;
+}
+
+static PyObject *
+group_values(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t rows, columns, count, tables;
+    PyObject *objects[11];
+    if (!PyArg_ParseTuple(args, "nnnnOOOOOOOOOOO", &rows, &columns, &count, &tables, &objects[0], &objects[1],
+                          &objects[2], &objects[3], &objects[4], &objects[5], &objects[6], &objects[7], &objects[8],
+                          &objects[9], &objects[10])) {
+        return NULL;
+    }
+    if (rows < 1 || columns < 0 || count < 0 || tables < 0) {
+        PyErr_SetString(PyExc_ValueError, "group_values: negative sizes");
+        return NULL;
+    }
+    static const char *const names[11] = {"sources", "source", "excess", "widths", "factors", "weights", "up",
+                                    "scales", "slots", "draws", "values"};
+    const char kinds[11] = {'d', 'q', 'q', 'q', 'd', 'd', 'd', 'd', 'd', 'd', 'd'};
+    Py_ssize_t lengths[11] = {columns * rows * tables, count, count, count, rows * count, rows * count,
+                              (rows - 1) * count, count, count, count, columns * count};
+    Py_buffer views[11];
+    if (take_buffers(11, objects, views, kinds, lengths, names) < 0) {
+        return NULL;
+    }
+    Group g = {rows, columns, count, tables, views[0].buf, views[4].buf, views[5].buf, views[6].buf,
+               views[7].buf, views[8].buf, views[9].buf, views[1].buf, views[2].buf, views[3].buf,
+               views[10].buf};
+    int failed = 0;
+    for (Py_ssize_t i = 0; i < count && !failed; i++) {
+        failed = item_values(&g, i) < 0;
+    }
+    release_all(views, 11);
+    if (failed) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------------- count_table */
+
+/* c[j, x] += c[j - 1, x - e] (times up[j - 1]) for each excess in increasing order, over the part
+   of the table that can be non-zero after it; rows from the last down, so that row j - 1 still
+   holds the counts before this segment (numpy reads the old values). */
+static PyObject *
+count_table(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t rows, columns, segments;
+    PyObject *objects[3];
+    if (!PyArg_ParseTuple(args, "nnnOOO", &rows, &columns, &segments, &objects[0], &objects[1], &objects[2])) {
+        return NULL;
+    }
+    if (rows < 1 || columns < 1 || segments < 0) {
+        PyErr_SetString(PyExc_ValueError, "count_table: sizes out of range");
+        return NULL;
+    }
+    static const char *const names[3] = {"excesses", "up", "table"};
+    const char kinds[3] = {'q', 'd', 'd'};
+    Py_ssize_t lengths[3] = {segments, rows - 1, rows * columns};
+    Py_buffer views[3];
+    if (take_buffers(3, objects, views, kinds, lengths, names) < 0) {
+        return NULL;
+    }
+    const int64_t *excesses = views[0].buf;
+    const double *up = views[1].buf;
+    double *table = views[2].buf;
+    memset(table, 0, sizeof(double) * (size_t)(rows * columns));
+    table[0] = 1.0;
+    Py_ssize_t reach = 1;
+    for (Py_ssize_t added = 1; added <= segments; added++) {
+        Py_ssize_t excess = (Py_ssize_t)excesses[added - 1];
+        if (excess >= columns || rows == 1) {
+            break;
+        }
+        if (excess < 1) {
+            release_all(views, 3);
+            PyErr_SetString(PyExc_ValueError, "count_table: an excess below 1");
+            return NULL;
+        }
+        reach = reach + excess < columns ? reach + excess : columns;
+        Py_ssize_t height = added + 1 < rows ? added + 1 : rows;
+        for (Py_ssize_t j = height - 1; j >= 1; j--) {
+            double *row = table + j * columns;
+            const double *below = table + (j - 1) * columns - excess;
+            double factor = up[j - 1];
+            for (Py_ssize_t x = excess; x < reach; x++) {
+                double carried = below[x] * factor;
+                row[x] = row[x] + carried;
+            }
+        }
+    }
+    release_all(views, 3);
+    Py_RETURN_NONE;
+}
+
+/* ---------------------------------------------------------------------------- ordered_matmul */
+
+/* numpy's pairwise sum of n doubles (numpy/_core/src/umath/loops_utils.h.src, PW_BLOCKSIZE 128):
+   in order below 8 terms, eight interleaved sums up to 128, else two halves cut at a multiple of 8. */
+static double
+pairwise_sum(const double *a, Py_ssize_t n)
+{
+    if (n < 8) {
+        double res = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            res = res + a[i];
+        }
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int k = 0; k < 8; k++) {
+            r[k] = a[k];
+        }
+        Py_ssize_t i;
+        for (i = 8; i < n - (n % 8); i += 8) {
+            for (int k = 0; k < 8; k++) {
+                r[k] = r[k] + a[i + k];
+            }
+        }
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++) {
+            res = res + a[i];
+        }
+        return res;
+    }
+    Py_ssize_t half = n / 2;
+    half -= half % 8;
+    return pairwise_sum(a, half) + pairwise_sum(a + half, n - half);
+}
+
+static int
+sequential_products(const double *left, const double *right, double *out, Py_ssize_t m, Py_ssize_t inner,
+                    Py_ssize_t columns)
+{
+    memset(out, 0, sizeof(double) * (size_t)(m * columns));
+    int finite = 1;
+    for (Py_ssize_t k = 0; k < m * inner && finite; k++) {
+        finite = left[k] - left[k] == 0.0;  /* NaN for an infinity or a NaN */
+    }
+    Py_ssize_t nonzero = 0;
+    for (Py_ssize_t k = 0; k < inner * columns; k++) {
+        nonzero += right[k] != 0.0;
+    }
+    if (!finite || 2 * nonzero > inner * columns) {
+        for (Py_ssize_t i = 0; i < m; i++) {
+            double *row = out + i * columns;
+            for (Py_ssize_t k = 0; k < inner; k++) {
+                double factor = left[i * inner + k];
+                const double *terms = right + k * columns;
+                for (Py_ssize_t j = 0; j < columns; j++) {
+                    double product = factor * terms[j];
+                    row[j] = row[j] + product;
+                }
+            }
+        }
+        return 0;
+    }
+    Py_ssize_t *starts = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(inner + 1 + nonzero));
+    if (starts == NULL) {
+        return -1;
+    }
+    Py_ssize_t *where = starts + inner + 1, filled = 0;
+    for (Py_ssize_t k = 0; k < inner; k++) {
+        starts[k] = filled;
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            if (right[k * columns + j] != 0.0) {
+                where[filled++] = k * columns + j;
+            }
+        }
+    }
+    starts[inner] = filled;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        double *row = out + i * columns;
+        for (Py_ssize_t k = 0; k < inner; k++) {
+            double factor = left[i * inner + k];
+            for (Py_ssize_t e = starts[k]; e < starts[k + 1]; e++) {
+                Py_ssize_t at = where[e];
+                double product = factor * right[at];
+                row[at - k * columns] = row[at - k * columns] + product;
+            }
+        }
+    }
+    PyMem_Free(starts);
+    return 0;
+}
+
+static int
+pairwise_products(const double *left, const double *right, double *out, Py_ssize_t m, Py_ssize_t inner,
+                  Py_ssize_t columns)
+{
+    double *transposed = PyMem_Malloc(sizeof(double) * (size_t)(inner * columns + inner + 1));
+    if (transposed == NULL) {
+        return -1;
+    }
+    double *products = transposed + inner * columns;
+    for (Py_ssize_t k = 0; k < inner; k++) {
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            transposed[j * inner + k] = right[k * columns + j];
+        }
+    }
+    for (Py_ssize_t i = 0; i < m; i++) {
+        for (Py_ssize_t j = 0; j < columns; j++) {
+            for (Py_ssize_t k = 0; k < inner; k++) {
+                products[k] = left[i * inner + k] * transposed[j * inner + k];
+            }
+            out[i * columns + j] = 0.0 + pairwise_sum(products, inner);
+        }
+    }
+    PyMem_Free(transposed);
+    return 0;
+}
+
+/* out[i, j] = sum_k left[i, k] right[k, j]: for inner <= columns the products added in increasing k
+   from 0.0 (zero entries of right skipped when left is finite: adding l * 0 = +-0 to a sum that
+   started at +0.0 changes no bit); else each as numpy.add.reduce of the products (0.0 + the
+   pairwise sum). */
+static PyObject *
+ordered_matmul(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t m, inner, columns;
+    PyObject *objects[3];
+    if (!PyArg_ParseTuple(args, "nnnOOO", &m, &inner, &columns, &objects[0], &objects[1], &objects[2])) {
+        return NULL;
+    }
+    if (m < 0 || inner < 0 || columns < 0) {
+        PyErr_SetString(PyExc_ValueError, "ordered_matmul: negative sizes");
+        return NULL;
+    }
+    static const char *const names[3] = {"left", "right", "out"};
+    Py_ssize_t lengths[3] = {m * inner, inner * columns, m * columns};
+    Py_buffer views[3];
+    if (take_buffers(3, objects, views, "ddd", lengths, names) < 0) {
+        return NULL;
+    }
+    const double *left = views[0].buf, *right = views[1].buf;
+    double *out = views[2].buf;
+    int failed = 0;
+    if (inner <= columns) {
+        failed = sequential_products(left, right, out, m, inner, columns);
+    }
+    else {
+        failed = pairwise_products(left, right, out, m, inner, columns);
+    }
+    release_all(views, 3);
+    if (failed) {
+        return PyErr_NoMemory();
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"group_values", group_values, METH_VARARGS, "V[t, i] of a group's items (document_bands)."},
+    {"count_table", count_table, METH_VARARGS, "The subset-excess counts c[j, x] (document_bands)."},
+    {"ordered_matmul", ordered_matmul, METH_VARARGS, "left @ right in exact_sum.ordered_matmul's order."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "kernels", "Compiled kernels with the bits of their numpy versions.", -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit_kernels(void)
+{
+    return PyModule_Create(&module);
+}
