@@ -9,7 +9,9 @@ names the file and line (or document) for error messages.
 
 A reader is a ``Reader``: its name, a one-line description, ``sniff(head, path)`` (does this
 content look like the format? ``head`` is the file's first bytes) and ``read(path, options)``;
-optionally ``resembles(head, path)`` for content close to the format that no reader takes.
+optionally ``resembles(head, path)`` for content close to the format that no reader takes, and
+``near_misses``: the formats close to its own that its reader recognises and refuses, saying what
+to do (an older version of the tool's export, one task where the export has an array).
 """
 
 from __future__ import annotations
@@ -96,6 +98,9 @@ class Reader:
     # reader takes a file, the first that this says resembles it reads it, so that its own error
     # names the line that is off
     resembles: Callable | None = None
+    # near_misses: the formats close to this one that its ``read`` recognises and refuses with what
+    # to do (``resembles`` sends them to it): named when no reader takes a file
+    near_misses: tuple[str, ...] = ()
 
 
 def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint",
@@ -184,17 +189,38 @@ def _other_unit(text: str, tokens, char_spans, covered, unit: str, where: str) -
     return None
 
 
+def first_json_value(text: str):
+    """The first complete JSON value of ``text`` (None when it does not start one that is complete).
+
+    Parameters
+    ----------
+    text : str
+        The start of a file (``file_head`` decoded).
+
+    Returns
+    -------
+    object or None
+        The decoded value.
+
+    Examples
+    --------
+    >>> first_json_value('{"id": 1, "data": {}} trailing')
+    {'id': 1, 'data': {}}
+    >>> first_json_value('{"id": 1, "da') is None
+    True
+    """
+    try:
+        return _DECODER.raw_decode(text.lstrip("\ufeff \t\r\n"))[0]
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
 def first_array_item(text: str):
     """The first element of the JSON array that ``text`` starts (None when ``text`` does not start
     an array, the array is empty, or its first element is not complete JSON)."""
 
     text = text.lstrip("\ufeff \t\r\n")
-    if not text.startswith("["):
-        return None
-    try:
-        return _DECODER.raw_decode(text[1:].lstrip())[0]
-    except (json.JSONDecodeError, RecursionError):
-        return None
+    return first_json_value(text[1:]) if text.startswith("[") else None
 
 
 def _holds_first_record(head: bytes) -> bool:
@@ -366,6 +392,7 @@ __all__ = [
     "check_covered",
     "file_head",
     "first_array_item",
+    "first_json_value",
     "group_by_annotator",
     "json_document",
     "json_lines",

@@ -7,7 +7,8 @@ when there are none), tokens (``...segmentation.type.Token``) and the spans of o
 ``de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity`` with its label feature ``value``
 (``layer`` and ``feature`` choose others; a layer may be named by its last part). An XMI file needs
 its type system: ``TypeSystem.xml`` next to it (as INCEpTION's export has it), ``--typesystem``,
-else DKPro Core's type system as cassis ships it. A JSON CAS carries its type system.
+else DKPro Core's type system as cassis ships it. A JSON CAS carries its type system; INCEpTION's
+legacy UIMA CAS JSON (``_views``, ``_referenced_fss``) is recognised and refused with what to do.
 
 The annotator is the file (INCEpTION exports ``annotation/<document>/<user>.xmi``); units align by
 ``DocumentMetaData``'s ``documentTitle`` and the sentence number when the CAS has them, else by text.
@@ -17,6 +18,7 @@ its character offsets (``widen`` widens it).
 
 from __future__ import annotations
 
+import json
 import warnings
 from pathlib import Path
 
@@ -44,6 +46,35 @@ def _cassis():
 def _sniff_json(head: bytes, path: Path) -> bool:
     text = head.decode("utf-8-sig", errors="replace").lstrip()
     return text.startswith("{") and ('"%TYPES"' in text or '"%FEATURE_STRUCTURES"' in text)
+
+
+_LEGACY_KEYS = ('"_referenced_fss"', '"_views"', '"_context"')  # UIMA's JsonCasSerializer layout
+
+
+def _resembles_json(head: bytes, path: Path) -> bool:
+    """INCEpTION's legacy UIMA CAS JSON (``_context``, ``_views``, ``_referenced_fss``), which
+    ``_check_json`` refuses with what to do."""
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    return text.startswith("{") and any(key in text for key in _LEGACY_KEYS)
+
+
+def _check_json(path: Path) -> None:
+    """Refuse a JSON file that is not a UIMA CAS JSON one (``%TYPES`` and ``%FEATURE_STRUCTURES``)
+    before cassis reads it (its errors name nothing): the legacy layout says how to export again.
+    Text that is not JSON is left to cassis, whose error ``_load_quietly`` reports."""
+    try:
+        document = json.loads(read_text(path))  # UTF-8: a byte that is not is an error naming its line
+    except (json.JSONDecodeError, RecursionError):
+        return
+    if isinstance(document, dict) and ("%FEATURE_STRUCTURES" in document or "%TYPES" in document):
+        return
+    if isinstance(document, dict) and any(key.strip('"') in document for key in _LEGACY_KEYS):
+        raise ValueError(f"{path}: INCEpTION's legacy UIMA CAS JSON (the _views/_referenced_fss layout), which is "
+                         f"not read; export the documents again as 'UIMA CAS JSON' (the current format) or 'UIMA "
+                         f"CAS XMI'")
+    keys = list(document)[:6] if isinstance(document, dict) else type(document).__name__
+    raise ValueError(f"{path}: not a UIMA CAS JSON file: it has no %FEATURE_STRUCTURES (found {keys}); "
+                     f"export the documents from INCEpTION as 'UIMA CAS JSON' or 'UIMA CAS XMI'")
 
 
 def _sniff_xmi(head: bytes, path: Path) -> bool:
@@ -88,7 +119,7 @@ def _load(path: Path, options: ReadOptions, xmi: bool):
 def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
     cassis = _cassis()
     if not xmi:
-        read_text(path)  # JSON is UTF-8: a byte that is not is an error naming its line
+        _check_json(path)  # UTF-8 JSON in the current layout, else an error naming the line or the layout
     try:
         if not xmi:
             with path.open("rb") as handle:
@@ -166,7 +197,8 @@ def _read(path: Path, options: ReadOptions, xmi: bool) -> list[Annotator]:
 
 READERS = (
     Reader("uima-json", "UIMA CAS JSON (INCEpTION export; needs dkpro-cassis)", _sniff_json,
-           lambda path, options: _read(path, options, False), EXTRA),
+           lambda path, options: _read(path, options, False), EXTRA, resembles=_resembles_json,
+           near_misses=("INCEpTION's legacy UIMA CAS JSON",)),
     Reader("uima-xmi", "UIMA CAS XMI (INCEpTION export; needs dkpro-cassis)", _sniff_xmi,
            lambda path, options: _read(path, options, True), EXTRA),
 )

@@ -1,0 +1,79 @@
+"""Files close to a format the readers take, in the tools' own layouts (``tests/data/near_miss``):
+each gets the closest reader's own complaint, saying what to do, through the real command line,
+never "no reader takes this file" nor a leaked exception (issue 35 item 6)."""
+
+from __future__ import annotations
+
+import io
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from chance_agreement.reports.cli import main
+from chance_agreement.spans.readers import detect
+
+DATA = Path(__file__).resolve().parent / "data" / "near_miss"
+
+
+def error_line(*args) -> str:
+    """The single error line of a command that fails with status 1 (no traceback)."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main([str(arg) for arg in args])
+    assert status == 1, (status, out.getvalue(), err.getvalue())
+    assert "Traceback" not in err.getvalue()
+    lines = err.getvalue().strip().splitlines()
+    assert len(lines) == 1, err.getvalue()
+    return lines[0]
+
+
+NEAR_MISSES = [
+    # file, what its complaint must say (the file, the problem, what to do)
+    ("single_task.json", ["one Label Studio task (a JSON object)", "put the tasks into one array",
+                          "closest format: label-studio"]),
+    ("completions_1.json", ["a Label Studio 0.x completions file", "jq -s . completions/*.json"]),
+    ("predictions.json", ["no annotations, only predictions (1", "export again"]),
+    ("webanno_tsv2.tsv", ["line 1: a WebAnno TSV 1 or 2 file", "export it as 'WebAnno TSV 3.3'"]),
+    ("inception_legacy.json", ["INCEpTION's legacy UIMA CAS JSON", "export the documents again as 'UIMA CAS JSON'"]),
+    ("header_line.conll", ["line 3: expected 3 columns like the first line, found 4", "closest format: conll"]),
+]
+
+
+@pytest.mark.parametrize(("name", "said"), NEAR_MISSES)
+def test_a_near_miss_file_gets_its_closest_readers_complaint(name, said):
+    line = error_line("agreement", DATA / name)
+    assert str(DATA / name) in line
+    assert "no reader takes this file" not in line
+    for words in said:
+        assert words in line, line
+
+
+def test_the_legacy_uima_json_forced_as_uima_json_says_so_without_an_attribute_error():
+    pytest.importorskip("cassis")
+    line = error_line("agreement", DATA / "inception_legacy.json", "--input-format", "uima-json")
+    assert "AttributeError" not in line and "legacy UIMA CAS JSON" in line, line
+
+
+def test_a_json_object_of_no_known_layout_forced_as_uima_json_names_its_keys(tmp_path):
+    pytest.importorskip("cassis")
+    other = tmp_path / "other.json"
+    other.write_text('{"document": "Ada met Bob", "entities": []}\n', encoding="utf-8")
+    line = error_line("agreement", other, "--input-format", "uima-json")
+    assert "AttributeError" not in line and "no %FEATURE_STRUCTURES" in line and "'document'" in line, line
+
+
+def test_a_file_no_reader_takes_names_the_formats_recognised_but_not_read(tmp_path):
+    prose = tmp_path / "table.csv"
+    prose.write_text("token,alice,bob\nAda,B-PER,B-PER\nmet,O,O\n", encoding="utf-8")
+    line = error_line("agreement", prose)
+    assert "no reader takes this file" in line
+    assert "recognised but not read: " in line and "WebAnno TSV 1 and 2" in line
+    assert "legacy UIMA CAS JSON" in line and "Label Studio 0.x completions file" in line
+
+
+def test_near_misses_are_detected_by_the_reader_that_recognises_them():
+    assert detect(DATA / "webanno_tsv2.tsv").name == "webanno-tsv"
+    assert detect(DATA / "inception_legacy.json").name == "uima-json"
+    assert detect(DATA / "completions_1.json").name == "label-studio"
+    assert detect(DATA / "predictions.json").name == "label-studio"
