@@ -5,7 +5,9 @@ never "no reader takes this file" nor a leaked exception (issue 35 item 6)."""
 from __future__ import annotations
 
 import io
+import json
 from contextlib import redirect_stderr, redirect_stdout
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -77,3 +79,40 @@ def test_near_misses_are_detected_by_the_reader_that_recognises_them():
     assert detect(DATA / "inception_legacy.json").name == "uima-json"
     assert detect(DATA / "completions_1.json").name == "label-studio"
     assert detect(DATA / "predictions.json").name == "label-studio"
+
+
+# --- INCEpTION layers (issue 35 item 7) ---
+
+def run(*args) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main([str(arg) for arg in args])
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("suffix", ["xmi", "json"])
+def test_an_empty_named_entity_layer_beside_a_custom_layer_is_refused_naming_the_custom_layer(suffix):
+    pytest.importorskip("cassis")
+    folder = DATA / "inception_custom_layer"
+    line = error_line("agreement", folder / f"alice.{suffix}", folder / f"bob.{suffix}")
+    assert f"alice.{suffix}: the NamedEntity layer holds no annotation" in line
+    assert "webanno.custom.Entity (3, features: label)" in line and "--layer" in line, line
+
+
+def test_the_custom_layer_chosen_is_read():
+    pytest.importorskip("cassis")
+    folder = DATA / "inception_custom_layer"
+    status, out, err = run("agreement", folder / "alice.xmi", folder / "bob.xmi", "--layer", "Entity",
+                           "--feature", "label", "--format", "json")
+    assert status == 0, err
+    # alice: PER PER LOC, bob: PER LOC: two of three entities agree
+    assert Fraction(json.loads(out)["chance_f1"]["entity"]["overall_f1"]).limit_denominator(1000) == Fraction(4, 5)
+
+
+def test_an_xmi_without_its_type_system_says_dkpro_cores_was_used_and_what_it_lacks():
+    pytest.importorskip("cassis")
+    folder = DATA / "inception_no_typesystem"
+    status, out, err = run("agreement", folder / "alice.xmi", folder / "bob.xmi")
+    assert status == 1 and "Type with name" not in err and "Traceback" not in err
+    assert "read with DKPro Core's type system (no TypeSystem.xml beside the file" in err
+    assert "webanno.custom.Entity" in err and "--typesystem" in err, err

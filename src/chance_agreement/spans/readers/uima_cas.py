@@ -14,11 +14,18 @@ The annotator is the file (INCEpTION exports ``annotation/<document>/<user>.xmi`
 ``DocumentMetaData``'s ``documentTitle`` and the sentence number when the CAS has them, else by text.
 A span off token boundaries, without a label or across sentences is an error naming the file and
 its character offsets (``widen`` widens it).
+
+Layers: the default layer absent or empty while other layers hold spans (custom layers are
+common) is an error naming the layers that do, with their counts and features; a layer chosen
+with ``layer`` that is empty there is a warning. Types an XMI names that its type system lacks
+(cassis leaves their annotations out) are one warning, or part of that error, saying which type
+system was used (DKPro Core's when no TypeSystem.xml is beside the file) and what to do.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from pathlib import Path
 
@@ -109,11 +116,38 @@ def typesystem_file(path, chosen=None) -> Path | None:
     return next((p for p in (folder / "TypeSystem.xml", folder / "typesystem.xml") if p.is_file()), None)
 
 
-def _load(path: Path, options: ReadOptions, xmi: bool):
+_NOT_FOUND = re.compile(r"Type with name \[([^\]]+)\] not found")  # cassis's lenient XMI reading
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # cassis's own use of importlib.resources
-        return _load_quietly(path, options, xmi)
+
+def _load(path: Path, options: ReadOptions, xmi: bool):
+    """The CAS of ``path`` and the types its XMI names that the type system lacks (cassis leaves
+    their annotations out, warning once each: gathered here into ``_missing_types``' one line)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cas = _load_quietly(path, options, xmi)
+    missing = []
+    for warning in caught:
+        found = _NOT_FOUND.search(str(warning.message))
+        if found:
+            missing.append(found.group(1))
+        elif not issubclass(warning.category, DeprecationWarning):  # cassis's own use of importlib.resources
+            warnings.warn(warning.message, warning.category, stacklevel=2)
+    return cas, sorted(set(missing))
+
+
+def _types_source(path: Path, options: ReadOptions) -> str:
+    """How messages name the type system an XMI file was read with."""
+    chosen = typesystem_file(path, options.typesystem)
+    if chosen is None:
+        return "DKPro Core's type system (no TypeSystem.xml beside the file, no --typesystem)"
+    return f"the type system {chosen}"
+
+
+def _missing_types(path: Path, options: ReadOptions, missing: list) -> str:
+    """The sentence saying which types the type system lacks (their annotations left out), and what to do."""
+    return (f"read with {_types_source(path, options)}, which has no {', '.join(missing)}: their annotations are "
+            f"left out; put the project's TypeSystem.xml (INCEpTION's export has it) beside the file or give "
+            f"--typesystem")
 
 
 def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
@@ -141,13 +175,48 @@ def _load_quietly(path: Path, options: ReadOptions, xmi: bool):
                          f"({type(error).__name__}: {error})") from None
 
 
-def _type(cas, name: str, path: Path, what: str):
-    types = [t.name for t in cas.typesystem.get_types()]
-    matches = [t for t in types if t == name or t.rsplit(".", 1)[-1] == name]
+_STRUCTURE = (f"{DKPRO}.segmentation.type.", f"{DKPRO}.metadata.type.", "uima.")  # not span layers
+
+
+def _span_layers(cas) -> str:
+    """The annotation types of ``cas`` that hold annotations, other than its structure (tokens,
+    sentences, metadata): each with its count and label features, for ``--layer``/``--feature``."""
+    counts: dict = {}
+    every = cas.select_all_annotations if hasattr(cas, "select_all_annotations") else cas.select_all
+    for annotation in every():
+        name = annotation.type.name
+        if hasattr(annotation, "begin") and not name.startswith(_STRUCTURE):
+            counts[name] = counts.get(name, 0) + 1
+    def features(name: str) -> str:
+        own = [f.name for f in cas.typesystem.get_type(name).all_features if f.name not in ("sofa", "begin", "end")]
+        return ", ".join(own) or "none"
+
+    return "; ".join(f"{name} ({count}, features: {features(name)})" for name, count in sorted(counts.items()))
+
+
+def _layer(cas, path: Path, options: ReadOptions, missing: list):
+    """The span layer read: ``options.layer`` or NamedEntity. A default layer absent or empty while
+    other layers hold spans (custom layers are common), or whose types the type system lacks, is
+    refused naming the layers that hold spans; a chosen layer that is empty there is a warning."""
+    wanted = options.layer or NAMED_ENTITY
+    names = [t.name for t in cas.typesystem.get_types()]
+    matches = [t for t in names if t == wanted or t.rsplit(".", 1)[-1] == wanted]
+    holding = _span_layers(cas)
+    where = f"the layers holding spans: {holding}" if holding else "no layer holds spans"
+    advice = _missing_types(path, options, missing) if missing else "choose one with --layer (its label: --feature)"
     if len(matches) != 1:
-        raise ValueError(f"{path}: {'no' if not matches else 'more than one'} {what} type {name!r} in the type system "
-                         f"(choose one with --layer)")
-    return cas.typesystem.get_type(matches[0])
+        raise ValueError(f"{path}: {'no' if not matches else 'more than one'} layer type {wanted!r} in the type "
+                         f"system ({where}); {advice}")
+    layer = cas.typesystem.get_type(matches[0])
+    if any(True for _ in cas.select(layer)) or not (holding or missing):
+        if missing:
+            warnings.warn(f"{path}: {_missing_types(path, options, missing)}", UserWarning, stacklevel=3)
+        return layer
+    empty = f"{path}: the {layer.name.rsplit('.', 1)[-1]} layer holds no annotation ({where}); {advice}"
+    if options.layer is None:
+        raise ValueError(empty)
+    warnings.warn(empty, UserWarning, stacklevel=3)
+    return layer
 
 
 def _title(cas) -> str | None:
@@ -173,8 +242,8 @@ def _spans(cas, layer, feature: str, begin: int, end: int, path: Path) -> list:
 
 
 def _read(path: Path, options: ReadOptions, xmi: bool) -> list[Annotator]:
-    cas = _load(path, options, xmi)
-    layer = _type(cas, options.layer or NAMED_ENTITY, path, "layer")
+    cas, missing = _load(path, options, xmi)
+    layer = _layer(cas, path, options, missing)
     feature = options.feature or DEFAULT_FEATURE
     if not any(f.name == feature for f in layer.all_features):
         raise ValueError(f"{path}: layer {layer.name} has no feature {feature!r} "
