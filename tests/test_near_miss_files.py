@@ -14,6 +14,7 @@ import pytest
 
 from chance_agreement.reports.cli import main
 from chance_agreement.spans.readers import detect
+from chance_agreement.spans.tokenizer import characters, tokenize
 
 DATA = Path(__file__).resolve().parent / "data" / "near_miss"
 
@@ -116,3 +117,51 @@ def test_an_xmi_without_its_type_system_says_dkpro_cores_was_used_and_what_it_la
     assert status == 1 and "Type with name" not in err and "Traceback" not in err
     assert "read with DKPro Core's type system (no TypeSystem.xml beside the file" in err
     assert "webanno.custom.Entity" in err and "--typesystem" in err, err
+
+
+# --- texts without word separators, a CAS without tokens (issue 38 item 4) ---
+
+def entity_f1(out: str) -> Fraction:
+    return Fraction(json.loads(out)["chance_f1"]["entity"]["overall_f1"]).limit_denominator(1000)
+
+
+def test_chinese_spans_are_read_per_character_and_scored_not_refused():
+    # alice: 艾达 PER, 伦敦 LOC, 巴贝奇 PER; bob: 艾达 PER, 巴贝奇 PER: two of three entities agree
+    status, out, err = run("agreement", DATA / "label_studio_chinese.json", "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["tokens"] == 11  # one per character, the full stop too
+    assert entity_f1(out) == Fraction(4, 5)
+
+
+def test_thai_says_the_text_has_no_word_separators_and_the_tokenizer_option_reads_it():
+    files = [DATA / "thai_alice.jsonl", DATA / "thai_bob.jsonl"]
+    line = error_line("agreement", *files)
+    assert "thai_alice.jsonl line 1" in line and "no word separators (Thai" in line
+    assert "--tokenizer characters" in line and "--widen" not in line, line
+    status, out, err = run("agreement", *files, "--tokenizer", "characters", "--format", "json")
+    assert status == 0, err
+    assert entity_f1(out) == Fraction(2, 3)  # alice: PER, LOC; bob: PER
+
+
+def test_a_cas_without_tokens_is_tokenized_and_says_so():
+    pytest.importorskip("cassis")
+    folder = DATA / "inception_no_tokens"
+    status, out, err = run("agreement", folder / "alice.json", folder / "bob.json", "--format", "json")
+    assert status == 0, err
+    assert "alice.json: no Token annotations: tokens from the tokenizer (words" in err
+    assert entity_f1(out) == Fraction(4, 5)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("東京タワーに行った", ["東", "京", "タ", "ワ", "ー", "に", "行", "っ", "た"]),
+    ("か\u3099き", ["か\u3099", "き"]),  # a combining sound mark stays with its kana
+    ("ｶﾞｽ", ["ｶﾞ", "ｽ"]),  # halfwidth: the voiced sound mark stays too
+    ("IBM的中文", ["IBM", "的", "中", "文"]),  # Latin words stay words
+])
+def test_chinese_and_japanese_characters_are_tokens_of_their_own(text, expected):
+    assert [text[a:b] for a, b in tokenize(text)] == expected
+
+
+def test_the_characters_tokenizer_keeps_grapheme_clusters_whole():
+    text = "ก\u0e49า 🇫🇷"  # a Thai tone mark, a flag
+    assert [text[a:b] for a, b in characters(text)] == ["ก\u0e49", "า", "🇫🇷"]

@@ -3,7 +3,8 @@
 The ``inception`` extra (``pip install ".[inception]"`` in a clone) adds ``dkpro-cassis``; without it
 these files get an error saying so. The CAS's own annotations give everything: sentences
 (``de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence``, one unit each; the whole text
-when there are none), tokens (``...segmentation.type.Token``) and the spans of one layer, by default
+when there are none), tokens (``...segmentation.type.Token``; a CAS without any is tokenized by
+``options.tokenizer``, by default ``tokenize``, with a warning saying so) and the spans of one layer, by default
 ``de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity`` with its label feature ``value``
 (``layer`` and ``feature`` choose others; a layer may be named by its last part). An XMI file needs
 its type system: ``TypeSystem.xml`` next to it (as INCEpTION's export has it), ``--typesystem``,
@@ -27,9 +28,11 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from bisect import bisect_left
 from pathlib import Path
 
 from ..annotated_text import annotate, warn_widened
+from ..tokenizer import TOKENIZERS
 from .base import Annotator, Reader, ReadOptions, read_text, unit_of
 
 DKPRO = "de.tudarmstadt.ukp.dkpro.core.api"
@@ -241,6 +244,12 @@ def _spans(cas, layer, feature: str, begin: int, end: int, path: Path) -> list:
     return spans
 
 
+def _tokenizer_name(options: ReadOptions) -> str:
+    """The name ``--tokenizer`` gives the tokenizer of ``options`` (``words``: the default)."""
+    return next((name for name, tokenizer in TOKENIZERS.items() if tokenizer is options.tokenizer),
+                "words" if options.tokenizer is None else "the one given")
+
+
 def _read(path: Path, options: ReadOptions, xmi: bool) -> list[Annotator]:
     cas, missing = _load(path, options, xmi)
     layer = _layer(cas, path, options, missing)
@@ -251,11 +260,19 @@ def _read(path: Path, options: ReadOptions, xmi: bool) -> list[Annotator]:
     text, title = cas.sofa_string or "", _title(cas)
     sentences = list(cas.select(SENTENCE)) if cas.typesystem.contains_type(SENTENCE) else []
     bounds = [(s.begin, s.end) for s in sentences] or [(0, len(text))]
-    has_tokens = cas.typesystem.contains_type(TOKEN)
+    cas_tokens = sorted((t.begin, t.end) for t in cas.select(TOKEN)) if cas.typesystem.contains_type(TOKEN) else []
+    if not cas_tokens and text.strip():
+        warnings.warn(f"{path}: no Token annotations: tokens from the tokenizer ({_tokenizer_name(options)}; "
+                      f"--tokenizer chooses)", UserWarning, stacklevel=2)
+    starts = [start for start, _ in cas_tokens]
     units, texts = [], []
     for number, (begin, end) in enumerate(bounds, start=1):
-        tokens = ([(t.begin - begin, t.end - begin) for t in cas.select(TOKEN) if begin <= t.begin and t.end <= end]
-                  if has_tokens else None)
+        tokens: list | None
+        if cas_tokens:
+            tokens = [(a - begin, b - begin) for a, b in cas_tokens[bisect_left(starts, begin):bisect_left(starts, end)]
+                      if b <= end]
+        else:
+            tokens = None if options.tokenizer is None else options.tokenizer(text[begin:end])
         annotated = annotate(text[begin:end], tokens, _spans(cas, layer, feature, begin, end, path),
                              f"{path} sentence {number}", options.widen)
         texts.append(annotated)
