@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..annotated_text import annotate, convert_offset, offset_table
+from ..annotated_text import AnnotatedText, annotate, convert_offset, offset_table
 from ..conll import decode_lines
 from ..nested import TokenSpan
 
@@ -275,6 +275,61 @@ def file_head(path: Path) -> bytes:
     return head
 
 
+def split_at_line_breaks(texts: list) -> list[list]:
+    r"""The ``AnnotatedText`` s of one text (the annotators of one task) cut into lines: at every
+    line break between two tokens that no span of any of them crosses, the same cuts for all.
+
+    Parameters
+    ----------
+    texts : list of AnnotatedText
+        One per annotator, all of the same text and tokens (else none is cut).
+
+    Returns
+    -------
+    list of list of (int or None, AnnotatedText)
+        Per text, its pieces with the 1-based line of the text each starts on (None when the text
+        is not cut).
+
+    Examples
+    --------
+    >>> from chance_agreement.spans.annotated_text import annotate
+    >>> text = "Ada met Bob.\nBob left.\nAda stayed in\nLondon."
+    >>> alice = annotate(text, None, [(0, 3, "PER", "a"), (34, 43, "LOC", "a")], "alice")
+    >>> [(line, piece.text, piece.spans) for line, piece in split_at_line_breaks([alice])[0]]
+    [(1, 'Ada met Bob.', [(0, 1, 'PER')]), (2, 'Bob left.', []), (3, 'Ada stayed in\nLondon.', [(2, 4, 'LOC')])]
+    """
+    first = texts[0]
+    tokens = first.tokens
+    if any(t.text != first.text or t.tokens != tokens for t in texts[1:]):
+        return [[(None, t)] for t in texts]
+    crossing = [0] * (len(tokens) + 1)  # crossing[c]: spans holding tokens c - 1 and c (a difference array)
+    for text in texts:
+        for start, end, _ in text.spans:
+            if end - start > 1:
+                crossing[start + 1] += 1
+                crossing[end] -= 1
+    cuts, open_spans = [], 0
+    for cut in range(1, len(tokens)):
+        open_spans += crossing[cut]
+        if not open_spans and "\n" in first.text[tokens[cut - 1][1]:tokens[cut][0]]:
+            cuts.append(cut)
+    if not cuts:
+        return [[(None, t)] for t in texts]
+    bounds = list(zip([0, *cuts], [*cuts, len(tokens)], strict=True))
+    return [[_piece(text, a, b, index == 0) for index, (a, b) in enumerate(bounds)] for text in texts]
+
+
+def _piece(annotated, first: int, stop: int, keep_widened: bool):
+    """``(line, AnnotatedText)`` of tokens ``first`` to ``stop`` of ``annotated`` (its widened count
+    on the first piece only)."""
+    begin, end = annotated.tokens[first][0], annotated.tokens[stop - 1][1]
+    line = annotated.text.count("\n", 0, begin) + 1
+    tokens = [(a - begin, b - begin) for a, b in annotated.tokens[first:stop]]
+    spans = [(s - first, e - first, label) for s, e, label in annotated.spans if first <= s and e <= stop]
+    return line, AnnotatedText(annotated.text[begin:end], tokens, spans, f"{annotated.source} line {line}",
+                               annotated.widened if keep_widened else 0)
+
+
 def unit_of(annotated, key: str | None = None) -> Unit:
     """The ``Unit`` of an ``AnnotatedText`` (token strings cut from its text)."""
     return Unit([annotated.text[a:b] for a, b in annotated.tokens], annotated.source, spans=list(annotated.spans),
@@ -397,6 +452,7 @@ __all__ = [
     "json_document",
     "json_lines",
     "read_text",
+    "split_at_line_breaks",
     "unit_of",
     "warn_skipped",
 ]

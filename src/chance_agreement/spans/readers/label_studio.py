@@ -17,6 +17,10 @@
   (``"label": [{"start", "end", "text", "labels": [...]}]``); ``layer`` chooses among several
   controls by that name, as above.
 
+Each line of a task's text is one sentence unit (as brat's), cut at every line break that no
+span of the task's annotations crosses (so a three-paragraph task is three units, not one long
+"sentence"); units are keyed ``TASK line N`` then.
+
 A span with several labels counts once per label. A region's ``text`` must be the text at its
 offsets (as brat's covered text must): shifted offsets are an error naming the task and annotation,
 with ``--offsets`` suggested when another unit fits. Tasks align across annotators (and files) by
@@ -38,6 +42,7 @@ from .base import (
     first_json_value,
     group_by_annotator,
     json_document,
+    split_at_line_breaks,
     unit_of,
     warn_skipped,
 )
@@ -154,7 +159,7 @@ def _unit(text: str, items, where: str, key, options: ReadOptions):
 def _collect(path: Path, entries, options: ReadOptions):
     """``group_by_annotator`` of ``(annotator, text, span items, key, where)`` entries, refusing
     two annotations of one task by one annotator."""
-    records, texts = [], []
+    read, texts = [], []
     seen: dict = {}
     for annotator, text, items, key, where in entries:
         if (annotator, key) in seen and key is not None:
@@ -162,10 +167,18 @@ def _collect(path: Path, entries, options: ReadOptions):
         seen[annotator, key] = where
         annotated, unit_key = _unit(text, items, where, key, options)
         texts.append(annotated)
-        records.append((annotator, unit_of(annotated, unit_key)))
-    if not records:
+        read.append((annotator, unit_key))
+    if not read:
         raise ValueError(f"{path}: no annotations")
     warn_widened(texts, str(path))
+    tasks: dict = {}  # the annotations of each task, cut at the same line breaks
+    for index, (_, unit_key) in enumerate(read):
+        tasks.setdefault(("task", unit_key) if unit_key is not None else ("annotation", index), []).append(index)
+    pieces: dict = {}
+    for indices in tasks.values():
+        pieces.update(zip(indices, split_at_line_breaks([texts[i] for i in indices]), strict=True))
+    records = [(annotator, unit_of(piece, unit_key if line is None or unit_key is None else f"{unit_key} line {line}"))
+               for index, (annotator, unit_key) in enumerate(read) for line, piece in pieces[index]]
     return group_by_annotator(records, str, str(path), path.stem)
 
 
