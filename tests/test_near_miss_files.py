@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from fractions import Fraction
 from pathlib import Path
@@ -165,3 +166,30 @@ def test_chinese_and_japanese_characters_are_tokens_of_their_own(text, expected)
 def test_the_characters_tokenizer_keeps_grapheme_clusters_whole():
     text = "ก\u0e49า 🇫🇷"  # a Thai tone mark, a flag
     assert [text[a:b] for a, b in characters(text)] == ["ก\u0e49", "า", "🇫🇷"]
+
+
+# --- the readers' part of "the same options everywhere" (issue 35 item 11) ---
+
+def test_a_three_paragraph_label_studio_task_is_three_sentence_units():
+    status, out, err = run("agreement", DATA / "label_studio_paragraphs.json", "--format", "json")
+    assert status == 0, err
+    assert json.loads(out)["sentences"] == 3 and json.loads(out)["tokens"] == 49
+
+
+def test_binary_prodigy_ner_teach_records_are_refused_with_what_to_do():
+    line = error_line("agreement", DATA / "prodigy_ner_teach.jsonl")
+    assert "prodigy_ner_teach.jsonl line 1: a binary ner.teach record" in line
+    assert "ner.manual" in line and "ner.silver-to-gold" in line, line
+
+
+def test_gamma_figures_keep_long_names_apart_with_the_full_name_as_tooltip(tmp_path):
+    page = tmp_path / "report.html"
+    status, out, err = run("report", DATA / "label_studio_long_names.json", "-o", page, "--gamma-samples", "5")
+    assert status == 0, err
+    gamma = page.read_text(encoding="utf-8").split('<section id="gamma">', 1)[1].split("</section>", 1)[0]
+    labels = re.findall(r'<text x="4" [^>]*><title>([^<]*)</title>([^<]*)</text>', gamma)
+    full = ["annotation-team-berlin-clinical-notes-annotator-01@example.org",
+            "annotation-team-berlin-clinical-notes-annotator-02@example.org"]
+    assert [title for title, _ in labels[:2]] == full
+    shown = [text.strip("\u2068\u2069") for _, text in labels[:2]]
+    assert shown[0] != shown[1] and all("\u2026" in text and len(text) <= 32 for text in shown), shown

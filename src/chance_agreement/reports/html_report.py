@@ -16,7 +16,6 @@ system.
 
 from __future__ import annotations
 
-import html
 import math
 from typing import Any
 
@@ -39,6 +38,7 @@ from ..spans.validation import complete_items, pair_shared
 from .annotator_report import annotator_html
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
+from .html_text import escape, isolated_name
 from .leaderboard import build_leaderboard
 from .table_output import most_used
 from .team_report import reading_notes
@@ -160,7 +160,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     shown_names = names if team else names[:2]
     check_tag_types([annotations[name] for name in shown_names], suffix)  # a table too large: refused before the work
     data: dict[str, Any]
-    data = {"title": title or "Agreement report: " + " vs ".join(names[:6]) + (" ..." if len(names) > 6 else ""),
+    data = {"title": title or _default_title(names, str),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "sentence_count": len(tokens),
             "no_interval": _no_interval_reason(team, confidence_level)}
@@ -199,6 +199,19 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
                                    sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
     return data
+
+
+def _default_title(names: list, show) -> str:
+    """The report's title when none is given, each name shown by ``show``."""
+    return "Agreement report: " + " vs ".join(show(who) for who in names[:6]) + (" ..." if len(names) > 6 else "")
+
+
+def _title(data: dict) -> str:
+    """The page heading: the default title with each name isolated (``html_text.name``), else the
+    title given, isolated as a whole."""
+    if data["title"] == _default_title(data["annotators"], str):
+        return _default_title(data["annotators"], isolated_name)
+    return f"<bdi>{_e(data['title'])}</bdi>"
 
 
 def _check_report_arguments(names: list, level: str, model, max_sentences: int) -> None:
@@ -265,8 +278,8 @@ TYPE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#ffc9c9"
 
 
 def _e(text) -> str:
-    """Text escaped for HTML content and attribute values (also inside SVG)."""
-    return html.escape(str(text), quote=True)
+    """Text escaped for HTML content and attribute values (also inside SVG; ``html_text.escape``)."""
+    return escape(text)
 
 
 def _f(value, digits: int = 4) -> str:
@@ -492,6 +505,7 @@ p.meta { color: #57606a; margin-top: 0; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.92em; }
 th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; white-space: nowrap; }
 th { background: #f6f8fa; }
+bdi.name { display: inline-block; max-width: 24em; white-space: normal; overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted { color: #6e7781; font-size: 0.9em; }
 .ci { color: #424a53; }
@@ -674,10 +688,9 @@ def _sentences(data: dict) -> str:
     for row in sentences["shown"]:
         key = f"sentences/{row['sentence']}"
         if stacked:
-            lines = "".join(f'<div class="who">{_e(name)}</div>'
-                            f'<div>{_annotated(row["tokens"], row["spans"][name], colours)}</div>'
-                            if name in row["spans"] else f'<div class="who">{_e(name)}</div><div class="muted">not '
-                            f'annotated</div>' for name in names)
+            lines = "".join(f'<div class="who">{isolated_name(who)}</div>'
+                            + (f'<div>{_annotated(row["tokens"], row["spans"][who], colours)}</div>'
+                               if who in row["spans"] else '<div class="muted">not annotated</div>') for who in names)
             texts = f'<td class="sentence stacked"><div class="stack">{lines}</div></td>'
         else:
             texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
@@ -709,16 +722,17 @@ def _team(data: dict) -> str:
     present = [v for row in values for v in row if v is not None]
     chart = heat_map(labels, labels, values, "pairwise corrected F1", digits=3, low=min([*present, 0.0]), high=1.0,
                      row_title="annotator", column_title="other annotator")
-    grid = "".join(f"<tr><th>{_e(labels[a])}</th>" + "".join(
+    grid = "".join(f"<tr><th>{isolated_name(labels[a])}</th>" + "".join(
         _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
         for a in range(len(labels)))
-    rows = "".join(f"<tr><th>{_e(name)}</th>" + "".join(
-        (_score(f"annotators/{name}/{key}", team["per_annotator"][name][key]) if team["per_annotator"][name] else
-         _num(f"annotators/{name}/{key}", None)) for key in SCORES) + "</tr>" for name in labels)
-    bars = bar_chart([(name, [(team["per_annotator"][name] or {}).get(key) for key in SCORES]) for name in labels],
+    rows = "".join(f"<tr><th>{isolated_name(who)}</th>" + "".join(
+        (_score(f"annotators/{who}/{key}", team["per_annotator"][who][key]) if team["per_annotator"][who] else
+         _num(f"annotators/{who}/{key}", None)) for key in SCORES) + "</tr>" for who in labels)
+    bars = bar_chart([(who, [(team["per_annotator"][who] or {}).get(key) for key in SCORES]) for who in labels],
                      label="each annotator against the rest")
+    heads = "".join(f"<th>{isolated_name(who)}</th>" for who in labels)
     body = ('<h3>Pairwise corrected F1</h3><div '
-            f'class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
+            f'class="figures">{chart}<table><tr><th></th>{heads}</tr>{grid}</table></div>'
             f'{note}<h3>Each annotator against the rest</h3><p class="muted">The pooled statistics of the '
             f'annotator\'s pairs.</p><div class="figures"><table>'
             f'{_header("annotator", "observed F1", "chance F1", "corrected F1")}{rows}</table>{bars}</div>')
@@ -741,7 +755,8 @@ def _leaderboard(data: dict) -> str:
         arrow = (f'<span class="up">&#9650; +{change:d}</span>' if change and change > 0 else
                  f'<span class="down">&#9660; {change:d}</span>' if change else "0")
         scores = "".join(_score(f"{key}/{k}", row[k]) for k in SCORES)
-        rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
+        rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}"
+                    f"<th>{isolated_name(row['system'])}</th>"
                     + scores
                     + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci', _row_reason(row, data))}</td>"
                     + f"{_num(key + '/observed_rank', row['observed_rank'])}<td>{arrow}</td></tr>")
@@ -778,12 +793,12 @@ def render_report(data: dict) -> str:
         parts.append(gamma_html(data["gamma"]))
     if "annotator_test" in data:
         parts.append(annotator_html(data["annotator_test"]))
-    names = ", ".join(_e(name) for name in data["annotators"][:MAX_ROWS])
+    names = ", ".join(isolated_name(who) for who in data["annotators"][:MAX_ROWS])
     more = f" and {len(data['annotators']) - MAX_ROWS} more" if len(data["annotators"]) > MAX_ROWS else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_e(data['title'])}</title><style>{STYLE}</style></head><body><main>"
-            f"<h1>{_e(data['title'])}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
+            f"<h1>{_title(data)}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
             f"{_e(data['compared'])}; {data.get('sentence_count', '?')} sentences; {_e(data['level'])} level, "
             f"{_e(data['model'].replace('_', '-'))} random model. Made by chance-agreement.</p>"
             + _reading_notes(data) + "".join(parts) + "</main></body></html>\n")
