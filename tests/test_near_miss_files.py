@@ -38,6 +38,7 @@ NEAR_MISSES = [
                           "closest format: label-studio"]),
     ("completions_1.json", ["a Label Studio 0.x completions file", "jq -s . completions/*.json"]),
     ("predictions.json", ["no annotations, only predictions (1", "export again"]),
+    ("label_studio_tasks.jsonl", ["Label Studio tasks one per line (JSON Lines)", "jq -s . label_studio_tasks.jsonl"]),
     ("webanno_tsv2.tsv", ["line 1: a WebAnno TSV 1 or 2 file", "export it as 'WebAnno TSV 3.3'"]),
     ("inception_legacy.json", ["INCEpTION's legacy UIMA CAS JSON", "export the documents again as 'UIMA CAS JSON'"]),
     ("header_line.conll", ["line 3: expected 3 columns like the first line, found 4", "closest format: conll"]),

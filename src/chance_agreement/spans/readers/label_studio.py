@@ -42,6 +42,7 @@ from .base import (
     first_json_value,
     group_by_annotator,
     json_document,
+    read_text,
     split_at_line_breaks,
     unit_of,
     warn_skipped,
@@ -83,7 +84,14 @@ def _sniff_min(head: bytes, path: Path) -> bool:
 
 
 def _tasks(path: Path) -> list:
-    tasks = json_document(path)
+    try:
+        tasks = json_document(path)
+    except ValueError:
+        if not _is_task(first_json_value(read_text(path))):
+            raise
+        raise ValueError(f"{path}: Label Studio tasks one per line (JSON Lines), not an export's array of tasks; "
+                         f"export the project from Label Studio as JSON, or put the tasks into one array (jq -s . "
+                         f"{path.name} > tasks.json)") from None
     if _is_task(tasks):
         old = "completions" in tasks and "annotations" not in tasks
         raise ValueError(f"{path}: one Label Studio task (a JSON object), not an export's array of tasks"
