@@ -194,3 +194,7 @@ def test_gamma_figures_keep_long_names_apart_with_the_full_name_as_tooltip(tmp_p
     assert [title for title, _ in labels[:2]] == full
     shown = [text.strip("\u2068\u2069") for _, text in labels[:2]]
     assert shown[0] != shown[1] and all("\u2026" in text and len(text) <= 32 for text in shown), shown
+    # the heat map of the pairs labels its rows and columns apart too (they were cut at the end)
+    team = page.read_text(encoding="utf-8").split('<section id="annotators">', 1)[1].split("</section>", 1)[0]
+    heat = [label for label in re.findall(r'text-anchor="end">([^<]*)</text>', team) if "\u2026" in label]
+    assert len(set(heat[:2])) == 2 and all(label.endswith("le.org") for label in heat[:2]), heat

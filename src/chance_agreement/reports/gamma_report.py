@@ -4,7 +4,7 @@ sentences (``chance-agreement report --gamma-samples N``).
 ``gamma_data`` gathers plain values (the sentences ranked by the summed disorder of the unitary
 alignments that start in them); ``gamma_html`` draws them: one row per annotator, each unit a box
 over its tokens coloured by category, the units of one unitary alignment joined by a line whose
-darkness grows with its disorder. Names are shortened (``short_name``) with the full name as tooltip,
+darkness grows with its disorder. Names are shortened (``short_names``) with the full name as tooltip,
 and isolated (FSI ... PDI) against a right-to-left override (``html_text``).
 """
 
@@ -14,13 +14,13 @@ import math
 
 from ..reliability.gamma import gamma_agreement
 from ..spans.validation import complete_items
-from .html_text import escape
+from .html_text import escape, short_names
 
-__all__ = ["gamma_data", "gamma_html", "short_name"]
+__all__ = ["gamma_data", "gamma_html"]
 
 COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#ffc9c9", "#99e9f2", "#d0bfff")
 ROW, LEFT, TOP = 34, 110, 26  # pixels: annotator row height, label column (at least), token line
-CHAR, LONGEST = 7, 32  # pixels per character of a name; the most characters a name shows
+CHAR, SHORTEST = 7, 24  # pixels per character of a name; the fewest characters a long name shows (``short_names``)
 
 
 def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, span_options: dict,
@@ -58,52 +58,23 @@ def _f(value, digits: int = 4) -> str:
     return "&ndash;" if value is None else f"{value:.{digits}f}"
 
 
-def short_name(name: str, limit: int = LONGEST) -> str:
-    """``name`` in at most ``limit`` characters: its start and end around an ellipsis, so that
-    names that differ only at the end (``team-a-annotator-1``, ``...-2``) stay apart.
-
-    Parameters
-    ----------
-    name : str
-        An annotator's name.
-    limit : int
-        The most characters shown.
-
-    Returns
-    -------
-    str
-        The name, shortened when longer than ``limit``.
-
-    Examples
-    --------
-    >>> short_name("alice")
-    'alice'
-    >>> short_name("annotation-team-berlin-annotator-01", 20)
-    'annotation…otator-01'
-    """
-    if len(name) <= limit:
-        return name
-    tail = (limit - 1) // 2
-    return f"{name[:limit - 1 - tail]}\u2026{name[-tail:]}"
-
-
-def _label(name: str, x: int, y: int) -> str:
-    """An annotator's label in a drawing: shortened (``short_name``) with the full name as its
-    tooltip, isolated (FSI ... PDI) so that a right-to-left override in it stays inside it."""
-    return (f'<text x="{x}" y="{y}" font-size="11"><title>{_e(name)}</title>'
-            f'\u2068{_e(short_name(name))}\u2069</text>')
+def _label(name: str, shown: str, x: int, y: int) -> str:
+    """An annotator's label in a drawing: ``shown`` (``short_names``) with the full name as its
+    tooltip, isolated (FSI ... PDI) so that a right-to-left name does not reorder the drawing."""
+    return f'<text x="{x}" y="{y}" font-size="11"><title>{_e(name)}</title>\u2068{_e(shown)}\u2069</text>'
 
 
 def _drawing(sentence: dict, names: list, colours: dict) -> str:
     tokens = sentence["tokens"]
-    edges = [max(LEFT, CHAR * max((len(short_name(name)) for name in names), default=0) + 12)]
+    labels = short_names(names, SHORTEST)
+    edges = [max(LEFT, CHAR * max((len(label) for label in labels), default=0) + 12)]
     for token in tokens:
         edges.append(edges[-1] + max(28, 7 * len(token) + 10))
     width, height = edges[-1] + 10, TOP + ROW * len(names) + 6
     parts = [f'<text x="{(edges[i] + edges[i + 1]) / 2:.0f}" y="16" text-anchor="middle" '
              f'font-size="11">{_e(token)}</text>'
              for i, token in enumerate(tokens)]
-    parts += [_label(name, 4, TOP + ROW * a + 21) for a, name in enumerate(names)]
+    parts += [_label(name, labels[a], 4, TOP + ROW * a + 21) for a, name in enumerate(names)]
     for alignment in sentence["alignments"]:
         centres = []
         for a, name in enumerate(names):

@@ -38,7 +38,7 @@ from ..spans.validation import complete_items, pair_shared
 from .annotator_report import annotator_html
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
-from .html_text import escape, isolated_name
+from .html_text import escape, isolated_name, short_name, short_names
 from .leaderboard import build_leaderboard
 from .table_output import most_used
 from .team_report import reading_notes
@@ -350,7 +350,8 @@ def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar c
     low = min([0.0, *values])
     high = max([1.0, *values])
     plot_h, top = 220.0, 26.0
-    left = max(46.0, 10.0 + 5.6 * max([len(_short(name)) for name, _ in groups] + [0]))  # room for slanted labels
+    shown = short_names([name for name, _ in groups], 18)
+    left = max(46.0, 10.0 + 5.6 * max([len(label) for label in shown] + [0]))  # room for slanted labels
     group_w = max(28.0, 14.0 * len(series) + 14)
     width = max(left + group_w * len(groups) + 20, left + 120 * len(series) + 10)
     height = top + plot_h + 70
@@ -377,14 +378,9 @@ def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar c
                         f'<title>{_e(name)}: {_e(series[s][0])} {value:.4f}</title></rect>')
         cx = x0 + (group_w - 10) / 2
         body.append(f'<text x="{cx:.1f}" y="{top + plot_h + 14:.1f}" class="small" text-anchor="end" '
-                    f'transform="rotate(-35 {cx:.1f} {top + plot_h + 14:.1f})">{_e(_short(name))}</text>')
+                    f'transform="rotate(-35 {cx:.1f} {top + plot_h + 14:.1f})">{_e(shown[g])}</text>')
     body.append(f'<line x1="{left:.1f}" x2="{width - 10:.1f}" y1="{y(0.0):.1f}" y2="{y(0.0):.1f}" class="axis"/>')
     return _svg(width, height, "".join(body), label)
-
-
-def _short(name, limit: int = 18) -> str:
-    name = str(name)
-    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def heat_map(rows: list[str], columns: list[str], values: list[list], label: str, digits: int = 0,
@@ -396,19 +392,20 @@ def heat_map(rows: list[str], columns: list[str], values: list[list], label: str
     low = scale(min(present)) if low is None and present else (low if low is not None else 0.0)
     high = scale(max(present)) if high is None and present else (high if high is not None else 1.0)
     cell = 58.0 if digits else 64.0
-    left = 16 + 7.0 * max([len(_short(r)) for r in rows] + [4])
-    top = 30 + 6.0 * max([len(_short(c)) for c in columns] + [4])
+    row_labels, column_labels = short_names(rows, 18), short_names(columns, 18)
+    left = 16 + 7.0 * max([len(label) for label in row_labels] + [4])
+    top = 30 + 6.0 * max([len(label) for label in column_labels] + [4])
     width, height = left + cell * len(columns) + 10, top + cell * len(rows) + 24
     body = [f'<text x="{left:.1f}" y="12" class="small">{_e(column_title)}</text>']
-    for j, column in enumerate(columns):
+    for j, column in enumerate(column_labels):
         cx = left + (j + 0.5) * cell
         body.append(f'<text x="{cx:.1f}" y="{top - 6:.1f}" class="small" transform="rotate(-40 {cx:.1f} '
                     f'{top - 6:.1f})">'
-                    f'{_e(_short(column))}</text>')
+                    f'{_e(column)}</text>')
     for i, row in enumerate(rows):
         cy = top + (i + 0.5) * cell
         body.append(f'<text x="{left - 6:.1f}" y="{cy + 4:.1f}" class="small" '
-                    f'text-anchor="end">{_e(_short(row))}</text>')
+                    f'text-anchor="end">{_e(row_labels[i])}</text>')
         for j, value in enumerate(values[i]):
             fill = _colour(None if value is None else scale(value), low, high)
             dark = value is not None and high > low and (scale(value) - low) / (high - low) > 0.55
@@ -480,7 +477,7 @@ def scatter_plot(points: list[dict], label: str = "observed against corrected F1
                         'class="errorbar"/>')
         body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{CORRECTED}"><title>{_e(p["label"])}: observed '
                     f'{p["x"]:.4f}, corrected {p["y"]:.4f}</title></circle>'
-                    f'<text x="{x + 7:.1f}" y="{y - 6:.1f}" class="small">{_e(_short(p["mark"], 24))}</text>')
+                    f'<text x="{x + 7:.1f}" y="{y - 6:.1f}" class="small">{_e(short_name(p["mark"], 24))}</text>')
     body.append(f'<text x="{left + size / 2:.1f}" y="{top + size + 34:.1f}" class="small" '
                 'text-anchor="middle">observed F1</text>'
                 f'<text x="14" y="{top + size / 2:.1f}" class="small" text-anchor="middle" '
