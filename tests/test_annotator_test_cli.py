@@ -169,8 +169,9 @@ def test_the_html_report_has_the_annotator_test_section(tmp_path, capsys):
                             "--format", "json"))["candidates"]["sysB"]
     text = page.read_text(encoding="utf-8")
     section = text[text.index('<section id="annotator-test">'):]
-    assert f"<h3>sysB: {report['verdict']}</h3>" in section
+    assert f"<h3><bdi class=\"name\" title=\"sysB\">sysB</bdi>: {report['verdict']}</h3>" in section  # the name isolated
     assert f"Mean advantage {report['mean_advantage']:.4f}" in section
-    assert f'<th>ben</th><td class="num">{report["human_corrected_f1"]["ben"]:.4f}</td>' in section
+    ben = report["human_corrected_f1"]["ben"]
+    assert f'<th><bdi class="name" title="ben">ben</bdi></th><td class="num">{ben:.4f}</td>' in section
     assert main(["report", *map(str, humans), "--candidate", str(EXAMPLES / "sysB.conll"), "-o", str(page)]) == 2
     assert "--candidate needs --margin" in capsys.readouterr().err

@@ -11,13 +11,13 @@ prediction). A unit whose spans of different types overlap is scored one layer p
 
 from __future__ import annotations
 
-import html
 import json
 
 from ..chance.annotator_test import annotator_test
 from ..spans.annotators import read_annotators
 from ..spans.validation import by_item
 from .command_io import UsageError
+from .html_text import escape, isolated_name
 from .table_output import csv_text
 from .team_report import reading_notes
 
@@ -123,21 +123,21 @@ def to_csv(report: dict) -> str:
 
 
 def _cells(values, digits: int = 4) -> str:
-    return "".join(f'<td class="num">{html.escape(_number(value, digits))}</td>' for value in values)
+    return "".join(f'<td class="num">{escape(_number(value, digits))}</td>' for value in values)
 
 
 def _candidate_html(result: dict) -> str:
     low, high = result["mean_advantage_ci"]
-    rows = "".join(f"<tr><th>{html.escape(human)}</th>{_cells(result[key][human] for key in PER_HUMAN)}"
+    rows = "".join(f"<tr><th>{isolated_name(human)}</th>{_cells(result[key][human] for key in PER_HUMAN)}"
                    f"<td>{'yes' if human in result['beats'] else 'no'}</td></tr>" for human in result["humans"])
-    notes = "".join(f'<p class="note">{html.escape(note)}</p>' for note in result["notes"])
-    return (f'<h3>{html.escape(result["candidate"])}: {html.escape(result["verdict"])}</h3>'
+    notes = "".join(f'<p class="note">{escape(note)}</p>' for note in result["notes"])
+    return (f'<h3>{isolated_name(result["candidate"])}: {escape(result["verdict"])}</h3>'
             f'<p>Mean advantage {_number(result["mean_advantage"], 4)}, {result["confidence_level"]:.0%} interval '
             f'[{_number(low, 4)}, {_number(high, 4)}]; p-values: non-inferiority {_number(result["p_value"], 4)}, '
             f'inferiority {_number(result["inferiority_p_value"], 4)}. Winning rate '
             f'{_number(result["winning_rate"], 4)}: {"replaceable" if result["replaceable"] else "not replaceable"} '
             f'by the alt-test rule (at least 1/2). Unparsed sentences: {result["unparsed"]} '
-            f'({html.escape(result["unparsed_policy"])}).</p><table><tr><th>human</th><th>human F1</th>'
+            f'({escape(result["unparsed_policy"])}).</p><table><tr><th>human</th><th>human F1</th>'
             f'<th>candidate F1</th><th>advantage</th><th>p</th><th>adjusted p</th><th>beaten</th></tr>{rows}</table>'
             f'{notes}')
 
@@ -147,9 +147,9 @@ def annotator_html(report: dict) -> str:
     first = next(iter(report["candidates"].values()))
     return (f'<section id="annotator-test"><h2>Is a candidate as good as one more human?</h2><p>For each human h: '
             f'the candidate\'s corrected F1 against the other humans minus h\'s own (the advantage of replacing h), '
-            f'{html.escape(first["level"])} level. The mean advantage over the {len(report["humans"])} humans is '
+            f'{escape(first["level"])} level. The mean advantage over the {len(report["humans"])} humans is '
             f'tested against &minus;{first["margin"]:g} (alpha {first["alpha"]:g}, {first["n_resamples"]} '
-            f'resamples of the {html.escape(first["resampled"])}); per human, one-sided tests with Benjamini-Yekutieli '
+            f'resamples of the {escape(first["resampled"])}); per human, one-sided tests with Benjamini-Yekutieli '
             f'control give the winning rate (Calderon, Reichart and Dror 2025).</p>'
             + "".join(_candidate_html(result) for result in report["candidates"].values()) + "</section>")
 

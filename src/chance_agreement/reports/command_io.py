@@ -24,6 +24,7 @@ from ..spans.readers import format_names
 from ..spans.readers.base import CROSSING, OFFSET_UNITS
 from ..spans.readers.uima_cas import typesystem_file
 from ..spans.tags import SCHEMES
+from ..spans.tokenizer import TOKENIZERS
 
 IMAGE_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
 
@@ -105,6 +106,9 @@ def add_input_options(parser) -> None:
                         help="the files' format (default auto: detected from each file's content)")
     parser.add_argument("--widen", action="store_true",
                         help="widen spans off token boundaries to the tokens they touch")
+    parser.add_argument("--tokenizer", choices=list(TOKENIZERS), default="words",
+                        help="tokens of texts that come without (default words: words and punctuation, each Chinese "
+                             "or Japanese character one; characters: every character, for Thai, Khmer, Lao, Burmese)")
     parser.add_argument("--offsets", choices=OFFSET_UNITS, default=None,
                         help="what character offsets count (default: the format's own; doccano: utf16)")
     parser.add_argument("--layer", help="INCEpTION files: the span layer (default: NamedEntity); Label Studio: the "
@@ -119,7 +123,8 @@ def add_input_options(parser) -> None:
 def read_options(args) -> dict:
     """``read_annotators``'s reading options from ``add_input_options``' arguments."""
     return {"input_format": args.input_format, "widen": args.widen, "offsets": args.offsets, "layer": args.layer,
-            "feature": args.feature, "typesystem": args.typesystem}
+            "feature": args.feature, "typesystem": args.typesystem,
+            "tokenizer": None if args.tokenizer == "words" else TOKENIZERS[args.tokenizer]}
 
 
 def split_names(text) -> list | None:

@@ -4,21 +4,23 @@ sentences (``chance-agreement report --gamma-samples N``).
 ``gamma_data`` gathers plain values (the sentences ranked by the summed disorder of the unitary
 alignments that start in them); ``gamma_html`` draws them: one row per annotator, each unit a box
 over its tokens coloured by category, the units of one unitary alignment joined by a line whose
-darkness grows with its disorder. Self-contained (its own escaping), so ``html_report`` imports it.
+darkness grows with its disorder. Names are shortened (``short_names``) with the full name as tooltip,
+and isolated (FSI ... PDI) against a right-to-left override (``html_text``).
 """
 
 from __future__ import annotations
 
-import html
 import math
 
 from ..reliability.gamma import gamma_agreement
 from ..spans.validation import complete_items
+from .html_text import escape, short_names
 
 __all__ = ["gamma_data", "gamma_html"]
 
 COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#ffc9c9", "#99e9f2", "#d0bfff")
-ROW, LEFT, TOP = 34, 110, 26  # pixels: annotator row height, label column, token line
+ROW, LEFT, TOP = 34, 110, 26  # pixels: annotator row height, label column (at least), token line
+CHAR, SHORTEST = 7, 24  # pixels per character of a name; the fewest characters a long name shows (``short_names``)
 
 
 def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, span_options: dict,
@@ -49,24 +51,30 @@ def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, 
 
 
 def _e(text) -> str:
-    return html.escape(str(text), quote=True)
+    return escape(text)
 
 
 def _f(value, digits: int = 4) -> str:
     return "&ndash;" if value is None else f"{value:.{digits}f}"
 
 
+def _label(name: str, shown: str, x: int, y: int) -> str:
+    """An annotator's label in a drawing: ``shown`` (``short_names``) with the full name as its
+    tooltip, isolated (FSI ... PDI) so that a right-to-left name does not reorder the drawing."""
+    return f'<text x="{x}" y="{y}" font-size="11"><title>{_e(name)}</title>\u2068{_e(shown)}\u2069</text>'
+
+
 def _drawing(sentence: dict, names: list, colours: dict) -> str:
     tokens = sentence["tokens"]
-    edges = [LEFT]
+    labels = short_names(names, SHORTEST)
+    edges = [max(LEFT, CHAR * max((len(label) for label in labels), default=0) + 12)]
     for token in tokens:
         edges.append(edges[-1] + max(28, 7 * len(token) + 10))
     width, height = edges[-1] + 10, TOP + ROW * len(names) + 6
     parts = [f'<text x="{(edges[i] + edges[i + 1]) / 2:.0f}" y="16" text-anchor="middle" '
              f'font-size="11">{_e(token)}</text>'
              for i, token in enumerate(tokens)]
-    parts += [f'<text x="4" y="{TOP + ROW * a + 21}" font-size="11">{_e(name[:16])}</text>'
-              for a, name in enumerate(names)]
+    parts += [_label(name, labels[a], 4, TOP + ROW * a + 21) for a, name in enumerate(names)]
     for alignment in sentence["alignments"]:
         centres = []
         for a, name in enumerate(names):

@@ -16,7 +16,6 @@ system.
 
 from __future__ import annotations
 
-import html
 import math
 from typing import Any
 
@@ -39,6 +38,7 @@ from ..spans.validation import complete_items, pair_shared
 from .annotator_report import annotator_html
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
+from .html_text import escape, isolated_name, short_name, short_names
 from .leaderboard import build_leaderboard
 from .table_output import most_used
 from .team_report import reading_notes
@@ -223,7 +223,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     shown_names = names if team else names[:2]
     check_tag_types([annotations[name] for name in shown_names], suffix)  # a table too large: refused before the work
     data: dict[str, Any]
-    data = {"title": title or "Agreement report: " + " vs ".join(names[:6]) + (" ..." if len(names) > 6 else ""),
+    data = {"title": title or _default_title(names, str),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "sentence_count": len(tokens),
             "no_interval": _no_interval_reason(team, confidence_level)}
@@ -262,6 +262,19 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
                                    sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
     return data
+
+
+def _default_title(names: list, show) -> str:
+    """The report's title when none is given, each name shown by ``show``."""
+    return "Agreement report: " + " vs ".join(show(who) for who in names[:6]) + (" ..." if len(names) > 6 else "")
+
+
+def _title(data: dict) -> str:
+    """The page heading: the default title with each name isolated (``html_text.name``), else the
+    title given, isolated as a whole."""
+    if data["title"] == _default_title(data["annotators"], str):
+        return _default_title(data["annotators"], isolated_name)
+    return f"<bdi>{_e(data['title'])}</bdi>"
 
 
 def _check_report_arguments(names: list, level: str, model, max_sentences: int) -> None:
@@ -328,8 +341,8 @@ TYPE_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#ffc9c9"
 
 
 def _e(text) -> str:
-    """Text escaped for HTML content and attribute values (also inside SVG)."""
-    return html.escape(str(text), quote=True)
+    """Text escaped for HTML content and attribute values (also inside SVG; ``html_text.escape``)."""
+    return escape(text)
 
 
 def _f(value, digits: int = 4) -> str:
@@ -400,7 +413,8 @@ def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar c
     low = min([0.0, *values])
     high = max([1.0, *values])
     plot_h, top = 220.0, 26.0
-    left = max(46.0, 10.0 + 5.6 * max([len(_short(name)) for name, _ in groups] + [0]))  # room for slanted labels
+    shown = short_names([name for name, _ in groups], 18)
+    left = max(46.0, 10.0 + 5.6 * max([len(label) for label in shown] + [0]))  # room for slanted labels
     group_w = max(28.0, 14.0 * len(series) + 14)
     width = max(left + group_w * len(groups) + 20, left + 120 * len(series) + 10)
     height = top + plot_h + 70
@@ -427,14 +441,9 @@ def bar_chart(groups: list[tuple[str, list]], series=SERIES, label: str = "bar c
                         f'<title>{_e(name)}: {_e(series[s][0])} {value:.4f}</title></rect>')
         cx = x0 + (group_w - 10) / 2
         body.append(f'<text x="{cx:.1f}" y="{top + plot_h + 14:.1f}" class="small" text-anchor="end" '
-                    f'transform="rotate(-35 {cx:.1f} {top + plot_h + 14:.1f})">{_e(_short(name))}</text>')
+                    f'transform="rotate(-35 {cx:.1f} {top + plot_h + 14:.1f})">{_e(shown[g])}</text>')
     body.append(f'<line x1="{left:.1f}" x2="{width - 10:.1f}" y1="{y(0.0):.1f}" y2="{y(0.0):.1f}" class="axis"/>')
     return _svg(width, height, "".join(body), label)
-
-
-def _short(name, limit: int = 18) -> str:
-    name = str(name)
-    return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
 def heat_map(rows: list[str], columns: list[str], values: list[list], label: str, digits: int = 0,
@@ -446,19 +455,20 @@ def heat_map(rows: list[str], columns: list[str], values: list[list], label: str
     low = scale(min(present)) if low is None and present else (low if low is not None else 0.0)
     high = scale(max(present)) if high is None and present else (high if high is not None else 1.0)
     cell = 58.0 if digits else 64.0
-    left = 16 + 7.0 * max([len(_short(r)) for r in rows] + [4])
-    top = 30 + 6.0 * max([len(_short(c)) for c in columns] + [4])
+    row_labels, column_labels = short_names(rows, 18), short_names(columns, 18)
+    left = 16 + 7.0 * max([len(label) for label in row_labels] + [4])
+    top = 30 + 6.0 * max([len(label) for label in column_labels] + [4])
     width, height = left + cell * len(columns) + 10, top + cell * len(rows) + 24
     body = [f'<text x="{left:.1f}" y="12" class="small">{_e(column_title)}</text>']
-    for j, column in enumerate(columns):
+    for j, column in enumerate(column_labels):
         cx = left + (j + 0.5) * cell
         body.append(f'<text x="{cx:.1f}" y="{top - 6:.1f}" class="small" transform="rotate(-40 {cx:.1f} '
                     f'{top - 6:.1f})">'
-                    f'{_e(_short(column))}</text>')
+                    f'{_e(column)}</text>')
     for i, row in enumerate(rows):
         cy = top + (i + 0.5) * cell
         body.append(f'<text x="{left - 6:.1f}" y="{cy + 4:.1f}" class="small" '
-                    f'text-anchor="end">{_e(_short(row))}</text>')
+                    f'text-anchor="end">{_e(row_labels[i])}</text>')
         for j, value in enumerate(values[i]):
             fill = _colour(None if value is None else scale(value), low, high)
             dark = value is not None and high > low and (scale(value) - low) / (high - low) > 0.55
@@ -530,7 +540,7 @@ def scatter_plot(points: list[dict], label: str = "observed against corrected F1
                         'class="errorbar"/>')
         body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{CORRECTED}"><title>{_e(p["label"])}: observed '
                     f'{p["x"]:.4f}, corrected {p["y"]:.4f}</title></circle>'
-                    f'<text x="{x + 7:.1f}" y="{y - 6:.1f}" class="small">{_e(_short(p["mark"], 24))}</text>')
+                    f'<text x="{x + 7:.1f}" y="{y - 6:.1f}" class="small">{_e(short_name(p["mark"], 24))}</text>')
     body.append(f'<text x="{left + size / 2:.1f}" y="{top + size + 34:.1f}" class="small" '
                 'text-anchor="middle">observed F1</text>'
                 f'<text x="14" y="{top + size / 2:.1f}" class="small" text-anchor="middle" '
@@ -555,6 +565,7 @@ p.meta { color: #57606a; margin-top: 0; }
 table { border-collapse: collapse; margin: 8px 0; font-size: 0.92em; }
 th, td { border: 1px solid #d0d7de; padding: 3px 8px; text-align: left; vertical-align: top; white-space: nowrap; }
 th { background: #f6f8fa; }
+bdi.name { display: inline-block; max-width: 24em; white-space: normal; overflow-wrap: anywhere; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .muted { color: #6e7781; font-size: 0.9em; }
 .ci { color: #424a53; }
@@ -737,10 +748,9 @@ def _sentences(data: dict) -> str:
     for row in sentences["shown"]:
         key = f"sentences/{row['sentence']}"
         if stacked:
-            lines = "".join(f'<div class="who">{_e(name)}</div>'
-                            f'<div>{_annotated(row["tokens"], row["spans"][name], colours)}</div>'
-                            if name in row["spans"] else f'<div class="who">{_e(name)}</div><div class="muted">not '
-                            f'annotated</div>' for name in names)
+            lines = "".join(f'<div class="who">{isolated_name(who)}</div>'
+                            + (f'<div>{_annotated(row["tokens"], row["spans"][who], colours)}</div>'
+                               if who in row["spans"] else '<div class="muted">not annotated</div>') for who in names)
             texts = f'<td class="sentence stacked"><div class="stack">{lines}</div></td>'
         else:
             texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
@@ -772,16 +782,17 @@ def _team(data: dict) -> str:
     present = [v for row in values for v in row if v is not None]
     chart = heat_map(labels, labels, values, "pairwise corrected F1", digits=3, low=min([*present, 0.0]), high=1.0,
                      row_title="annotator", column_title="other annotator")
-    grid = "".join(f"<tr><th>{_e(labels[a])}</th>" + "".join(
+    grid = "".join(f"<tr><th>{isolated_name(labels[a])}</th>" + "".join(
         _num(f"pairwise/{labels[a]}/{labels[b]}", values[a][b]) for b in range(len(labels))) + "</tr>"
         for a in range(len(labels)))
-    rows = "".join(f"<tr><th>{_e(name)}</th>" + "".join(
-        (_score(f"annotators/{name}/{key}", team["per_annotator"][name][key]) if team["per_annotator"][name] else
-         _num(f"annotators/{name}/{key}", None)) for key in SCORES) + "</tr>" for name in labels)
-    bars = bar_chart([(name, [(team["per_annotator"][name] or {}).get(key) for key in SCORES]) for name in labels],
+    rows = "".join(f"<tr><th>{isolated_name(who)}</th>" + "".join(
+        (_score(f"annotators/{who}/{key}", team["per_annotator"][who][key]) if team["per_annotator"][who] else
+         _num(f"annotators/{who}/{key}", None)) for key in SCORES) + "</tr>" for who in labels)
+    bars = bar_chart([(who, [(team["per_annotator"][who] or {}).get(key) for key in SCORES]) for who in labels],
                      label="each annotator against the rest")
+    heads = "".join(f"<th>{isolated_name(who)}</th>" for who in labels)
     body = ('<h3>Pairwise corrected F1</h3><div '
-            f'class="figures">{chart}<table>{_header("", *labels)}{grid}</table></div>'
+            f'class="figures">{chart}<table><tr><th></th>{heads}</tr>{grid}</table></div>'
             f'{note}<h3>Each annotator against the rest</h3><p class="muted">The pooled statistics of the '
             f'annotator\'s pairs.</p><div class="figures"><table>'
             f'{_header("annotator", "observed F1", "chance F1", "corrected F1")}{rows}</table>{bars}</div>')
@@ -804,7 +815,8 @@ def _leaderboard(data: dict) -> str:
         arrow = (f'<span class="up">&#9650; +{change:d}</span>' if change and change > 0 else
                  f'<span class="down">&#9660; {change:d}</span>' if change else "0")
         scores = "".join(_score(f"{key}/{k}", row[k]) for k in SCORES)
-        rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}<th>{_e(row['system'])}</th>"
+        rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}"
+                    f"<th>{isolated_name(row['system'])}</th>"
                     + scores
                     + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci', _row_reason(row, data))}</td>"
                     + f"{_num(key + '/observed_rank', row['observed_rank'])}<td>{arrow}</td></tr>")
@@ -869,12 +881,12 @@ def render_report(data: dict) -> str:
         parts.append(gamma_html(data["gamma"]))
     if "annotator_test" in data:
         parts.append(annotator_html(data["annotator_test"]))
-    names = ", ".join(_e(name) for name in data["annotators"][:MAX_ROWS])
+    names = ", ".join(isolated_name(who) for who in data["annotators"][:MAX_ROWS])
     more = f" and {len(data['annotators']) - MAX_ROWS} more" if len(data["annotators"]) > MAX_ROWS else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_e(data['title'])}</title><style>{STYLE}</style></head><body><main>"
-            f"<h1>{_e(data['title'])}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
+            f"<h1>{_title(data)}</h1><p class=\"meta\">Annotations: {names}{more}. Compared: "
             f"{_e(data['compared'])}; {data.get('sentence_count', '?')} sentences; {_e(data['level'])} level, "
             f"{_e(data['model'].replace('_', '-'))} random model. Made by chance-agreement.</p>"
             + _reading_notes(data) + "".join(parts) + "</main></body></html>\n")

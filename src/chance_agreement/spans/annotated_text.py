@@ -54,7 +54,8 @@ def annotate(text: str, tokens, char_spans, source: str, widen: bool = False) ->
     ``tokens`` are character offsets (``None``: ``tokenize(text)``); ``where`` names the file and
     line of each span for error messages.
     """
-    tokens = tokenize(text) if tokens is None else [tuple(token) for token in tokens]
+    tokenized = tokens is None
+    tokens = tokenize(text) if tokenized else [tuple(token) for token in tokens]
     previous_end = 0
     for index, token in enumerate(tokens):
         if len(token) != 2 or not previous_end <= token[0] < token[1] <= len(text):
@@ -74,13 +75,33 @@ def annotate(text: str, tokens, char_spans, source: str, widen: bool = False) ->
             spans.append((first[start], last[end] + 1, label))
             continue
         touched = [index for index, (a, b) in enumerate(tokens) if a < end and b > start]
-        if not widen or not touched:
+        unspaced = _unspaced_script(text, tokens, touched) if tokenized else None
+        if not widen or not touched or unspaced:
             problem = "covers no token" if not touched else "does not fall on token boundaries"
             hint = "" if not touched else " (widen=True / --widen widens it to the tokens it touches)"
+            if unspaced:
+                hint = (f": the text has no word separators ({unspaced} is written without spaces) and the default "
+                        f"tokenizer takes the whole run as one word; give --tokenizer characters "
+                        f"(tokenizer=chance_agreement.spans.tokenizer.characters)")
             raise ValueError(f"{where}: span {shown!r} {text[start:end]!r} {problem}{hint}")
         spans.append((touched[0], touched[-1] + 1, label))
         widened += 1
     return AnnotatedText(text, tokens, spans, source, widened)
+
+
+_UNSPACED = ("THAI", "LAO", "KHMER", "MYANMAR", "TIBETAN", "JAVANESE", "BALINESE", "NEW TAI LUE", "TAI THAM")
+
+
+def _unspaced_script(text: str, tokens: list, touched: list) -> str | None:
+    """The script written without spaces (``_UNSPACED``: the default tokenizer takes a run of it
+    as one word) of the tokens a span cuts into, else None."""
+    for index in touched:
+        for char in text[slice(*tokens[index])]:
+            name = unicodedata.name(char, "")
+            script = next((s for s in _UNSPACED if name.startswith(s + " ")), None)
+            if script:
+                return script.title()
+    return None
 
 
 _EXTEND = {0x200C, 0x200D} | set(range(0xFE00, 0xFE10)) | set(range(0x1F3FB, 0x1F400)) | set(range(0xE0020, 0xE0080))

@@ -57,28 +57,38 @@ def describe(head: bytes, path: Path) -> str:
     return f"text whose first line is {first[:60]!r}"
 
 
-def detect(path) -> Reader:
-    """The first reader (in ``READER_MODULES`` order) whose ``sniff`` takes the file's content, else
-    the first that ``resembles`` it (so that its error names the line that is off)."""
-    path = Path(path)
+def _detect(path: Path) -> tuple[Reader, bool]:
+    """The reader of ``path`` and whether it only ``resembles`` the file (see ``detect``)."""
     if not path.exists():
         raise FileNotFoundError(2, "no such file", str(path))
     head = file_head(path)
     for reader in readers().values():
         if reader.sniff(head, path):
-            return reader
-    for reader in readers().values():  # close to a format: its reader's error names the line
+            return reader, False
+    for reader in readers().values():  # close to a format: its reader's error names what is off
         if reader.resembles is not None and reader.resembles(head, path):
-            return reader
+            return reader, True
+    near = [name for reader in readers().values() for name in reader.near_misses]
+    recognised = f"; recognised but not read: {'; '.join(near)}" if near else ""
     raise ValueError(f"{path}: no reader takes this file: it looks like {describe(head, path)}; the formats are "
-                     f"{', '.join(format_names())} (give --input-format to force one)")
+                     f"{', '.join(format_names())} (give --input-format to force one){recognised}")
+
+
+def detect(path) -> Reader:
+    """The first reader (in ``READER_MODULES`` order) whose ``sniff`` takes the file's content, else
+    the first that ``resembles`` it (so that its error names the line that is off, or the near-miss
+    format it recognises); a file no reader takes is a ValueError naming what it looks like, the
+    formats, and the near-miss formats recognised but not read."""
+    return _detect(Path(path))[0]
 
 
 def read_file(path, input_format: str | None = None, options: ReadOptions = ReadOptions()) -> list[Annotator]:
-    """The annotators of one file or folder, read by ``input_format`` or by the detected reader."""
+    """The annotators of one file or folder, read by ``input_format`` or by the detected reader; a
+    file that only resembles a format gets that reader's own complaint, saying it was the closest."""
     path = Path(path)
+    close = False
     if input_format in (None, "auto"):
-        reader = detect(path)
+        reader, close = _detect(path)
     else:
         known = readers()
         if input_format not in known:
@@ -88,7 +98,13 @@ def read_file(path, input_format: str | None = None, options: ReadOptions = Read
             raise FileNotFoundError(2, "no such file", str(path))
     if path.is_dir() and not reader.folders:
         raise IsADirectoryError(21, "is a folder, not a file", str(path))
-    return reader.read(path, options)
+    try:
+        return reader.read(path, options)
+    except ValueError as error:
+        if not close:
+            raise
+        raise ValueError(f"{error} (the closest format: {reader.name}; give --input-format to force "
+                         f"another)") from None
 
 
 __all__ = [

@@ -9,7 +9,9 @@ names the file and line (or document) for error messages.
 
 A reader is a ``Reader``: its name, a one-line description, ``sniff(head, path)`` (does this
 content look like the format? ``head`` is the file's first bytes) and ``read(path, options)``;
-optionally ``resembles(head, path)`` for content close to the format that no reader takes.
+optionally ``resembles(head, path)`` for content close to the format that no reader takes, and
+``near_misses``: the formats close to its own that its reader recognises and refuses, saying what
+to do (an older version of the tool's export, one task where the export has an array).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..annotated_text import annotate, convert_offset, offset_table
+from ..annotated_text import AnnotatedText, annotate, convert_offset, offset_table
 from ..conll import decode_lines
 from ..nested import TokenSpan
 
@@ -96,6 +98,9 @@ class Reader:
     # reader takes a file, the first that this says resembles it reads it, so that its own error
     # names the line that is off
     resembles: Callable | None = None
+    # near_misses: the formats close to this one that its ``read`` recognises and refuses with what
+    # to do (``resembles`` sends them to it): named when no reader takes a file
+    near_misses: tuple[str, ...] = ()
 
 
 def annotate_text(text: str, tokens, char_spans, where: str, options: ReadOptions, unit: str = "codepoint",
@@ -184,17 +189,38 @@ def _other_unit(text: str, tokens, char_spans, covered, unit: str, where: str) -
     return None
 
 
+def first_json_value(text: str):
+    """The first complete JSON value of ``text`` (None when it does not start one that is complete).
+
+    Parameters
+    ----------
+    text : str
+        The start of a file (``file_head`` decoded).
+
+    Returns
+    -------
+    object or None
+        The decoded value.
+
+    Examples
+    --------
+    >>> first_json_value('{"id": 1, "data": {}} trailing')
+    {'id': 1, 'data': {}}
+    >>> first_json_value('{"id": 1, "da') is None
+    True
+    """
+    try:
+        return _DECODER.raw_decode(text.lstrip("\ufeff \t\r\n"))[0]
+    except (json.JSONDecodeError, RecursionError):
+        return None
+
+
 def first_array_item(text: str):
     """The first element of the JSON array that ``text`` starts (None when ``text`` does not start
     an array, the array is empty, or its first element is not complete JSON)."""
 
     text = text.lstrip("\ufeff \t\r\n")
-    if not text.startswith("["):
-        return None
-    try:
-        return _DECODER.raw_decode(text[1:].lstrip())[0]
-    except (json.JSONDecodeError, RecursionError):
-        return None
+    return first_json_value(text[1:]) if text.startswith("[") else None
 
 
 def _holds_first_record(head: bytes) -> bool:
@@ -247,6 +273,61 @@ def file_head(path: Path) -> bytes:
                 break
             head += more
     return head
+
+
+def split_at_line_breaks(texts: list) -> list[list]:
+    r"""The ``AnnotatedText`` s of one text (the annotators of one task) cut into lines: at every
+    line break between two tokens that no span of any of them crosses, the same cuts for all.
+
+    Parameters
+    ----------
+    texts : list of AnnotatedText
+        One per annotator, all of the same text and tokens (else none is cut).
+
+    Returns
+    -------
+    list of list of (int or None, AnnotatedText)
+        Per text, its pieces with the 1-based line of the text each starts on (None when the text
+        is not cut).
+
+    Examples
+    --------
+    >>> from chance_agreement.spans.annotated_text import annotate
+    >>> text = "Ada met Bob.\nBob left.\nAda stayed in\nLondon."
+    >>> alice = annotate(text, None, [(0, 3, "PER", "a"), (34, 43, "LOC", "a")], "alice")
+    >>> [(line, piece.text, piece.spans) for line, piece in split_at_line_breaks([alice])[0]]
+    [(1, 'Ada met Bob.', [(0, 1, 'PER')]), (2, 'Bob left.', []), (3, 'Ada stayed in\nLondon.', [(2, 4, 'LOC')])]
+    """
+    first = texts[0]
+    tokens = first.tokens
+    if any(t.text != first.text or t.tokens != tokens for t in texts[1:]):
+        return [[(None, t)] for t in texts]
+    crossing = [0] * (len(tokens) + 1)  # crossing[c]: spans holding tokens c - 1 and c (a difference array)
+    for text in texts:
+        for start, end, _ in text.spans:
+            if end - start > 1:
+                crossing[start + 1] += 1
+                crossing[end] -= 1
+    cuts, open_spans = [], 0
+    for cut in range(1, len(tokens)):
+        open_spans += crossing[cut]
+        if not open_spans and "\n" in first.text[tokens[cut - 1][1]:tokens[cut][0]]:
+            cuts.append(cut)
+    if not cuts:
+        return [[(None, t)] for t in texts]
+    bounds = list(zip([0, *cuts], [*cuts, len(tokens)], strict=True))
+    return [[_piece(text, a, b, index == 0) for index, (a, b) in enumerate(bounds)] for text in texts]
+
+
+def _piece(annotated, first: int, stop: int, keep_widened: bool):
+    """``(line, AnnotatedText)`` of tokens ``first`` to ``stop`` of ``annotated`` (its widened count
+    on the first piece only)."""
+    begin, end = annotated.tokens[first][0], annotated.tokens[stop - 1][1]
+    line = annotated.text.count("\n", 0, begin) + 1
+    tokens = [(a - begin, b - begin) for a, b in annotated.tokens[first:stop]]
+    spans = [(s - first, e - first, label) for s, e, label in annotated.spans if first <= s and e <= stop]
+    return line, AnnotatedText(annotated.text[begin:end], tokens, spans, f"{annotated.source} line {line}",
+                               annotated.widened if keep_widened else 0)
 
 
 def unit_of(annotated, key: str | None = None) -> Unit:
@@ -366,10 +447,12 @@ __all__ = [
     "check_covered",
     "file_head",
     "first_array_item",
+    "first_json_value",
     "group_by_annotator",
     "json_document",
     "json_lines",
     "read_text",
+    "split_at_line_breaks",
     "unit_of",
     "warn_skipped",
 ]

@@ -39,10 +39,11 @@ def _sniff(head: bytes, path: Path) -> bool:
 
 
 def _resembles(head: bytes, path: Path) -> bool:
-    """Ragged columns (rows of different widths) whose first row ends in a tag: a column file with a
-    line off, which ``read_column_file`` names."""
+    """Ragged columns (rows of different widths, a header line) at least half of whose rows end in
+    a tag: a column file with a line off, which ``read_column_file`` names."""
     rows = _rows(head)
-    return bool(rows) and len(rows[0]) >= 2 and bool(_TAG.match(rows[0][-1]))
+    tagged = sum(len(fields) >= 2 and bool(_TAG.match(fields[-1])) for fields in rows)
+    return bool(rows) and 2 * tagged >= len(rows) and not _json(head, rows)
 
 
 def units_of(columns: ColumnFile, column: int) -> list[Unit]:

@@ -3,9 +3,11 @@
 - ``JSON`` (``project-1-at-....json``): an array of tasks, each ``{"id", "data": {"text": ...},
   "annotations": [{"id", "completed_by", "was_cancelled", "result": [{"type": "labels", "value":
   {"start", "end", "text", "labels": [...]}, ...}]}], "predictions": [...]}`` (older exports say
-  ``completions``). Every annotation is one annotator's reading of the task; the annotator is
+  ``completions``; one task object, as a Label Studio 0.x ``completions/`` file holds, is refused
+  with what to do). Every annotation is one annotator's reading of the task; the annotator is
   ``completed_by`` (a user id, or a user object: its ``email``, else its ``id``). Cancelled
-  (skipped) annotations are left out, with one warning giving the count; predictions are not read.
+  (skipped) annotations are left out, with one warning giving the count; predictions are not
+  read (a file of predictions only is refused, saying so).
   Only regions of ``type`` ``labels`` (Labels on Text) are read: regions of other span types
   (``hypertextlabels``, ``paragraphlabels``, ...) are counted in one warning, and a file with
   only those is refused. With several labels controls, ``layer`` (``--layer NAME``) chooses one by
@@ -14,6 +16,10 @@
   (the task), ``annotator``, ``annotation_id`` and the spans under the name of the labels control
   (``"label": [{"start", "end", "text", "labels": [...]}]``); ``layer`` chooses among several
   controls by that name, as above.
+
+Each line of a task's text is one sentence unit (as brat's), cut at every line break that no
+span of the task's annotations crosses (so a three-paragraph task is three units, not one long
+"sentence"); units are keyed ``TASK line N`` then.
 
 A span with several labels counts once per label. A region's ``text`` must be the text at its
 offsets (as brat's covered text must): shifted offsets are an error naming the task and annotation,
@@ -33,8 +39,11 @@ from .base import (
     ReadOptions,
     annotate_text,
     first_array_item,
+    first_json_value,
     group_by_annotator,
     json_document,
+    read_text,
+    split_at_line_breaks,
     unit_of,
     warn_skipped,
 )
@@ -46,8 +55,23 @@ def _first_task(head: bytes):
     return item if isinstance(item, dict) else None
 
 
+_READINGS = ("annotations", "completions", "predictions")  # what a task holds besides its data
+
+
 def _is_task(item) -> bool:
-    return item is not None and ("annotations" in item or "completions" in item) and "data" in item
+    return isinstance(item, dict) and "data" in item and any(key in item for key in _READINGS)
+
+
+def _resembles(head: bytes, path: Path) -> bool:
+    """One task object where the export has an array of them (Label Studio 0.x keeps one task per
+    file in ``completions/``): refused by ``_tasks`` with what to do."""
+    text = head.decode("utf-8-sig", errors="replace").lstrip()
+    if not text.startswith("{"):
+        return False
+    task = first_json_value(text)
+    if task is not None:
+        return _is_task(task)
+    return '"data"' in text and any(f'"{key}"' in text for key in _READINGS)  # longer than the head
 
 
 def _sniff_json(head: bytes, path: Path) -> bool:
@@ -60,7 +84,20 @@ def _sniff_min(head: bytes, path: Path) -> bool:
 
 
 def _tasks(path: Path) -> list:
-    tasks = json_document(path)
+    try:
+        tasks = json_document(path)
+    except ValueError:
+        if not _is_task(first_json_value(read_text(path))):
+            raise
+        raise ValueError(f"{path}: Label Studio tasks one per line (JSON Lines), not an export's array of tasks; "
+                         f"export the project from Label Studio as JSON, or put the tasks into one array (jq -s . "
+                         f"{path.name} > tasks.json)") from None
+    if _is_task(tasks):
+        old = "completions" in tasks and "annotations" not in tasks
+        raise ValueError(f"{path}: one Label Studio task (a JSON object), not an export's array of tasks"
+                         f"{' (a Label Studio 0.x completions file: one task per file)' if old else ''}; export "
+                         f"the project from Label Studio as JSON, or put the tasks into one array (jq -s . "
+                         f"{'completions/*.json' if old else 'FILES'} > tasks.json)")
     if not isinstance(tasks, list) or not all(isinstance(task, dict) for task in tasks):
         raise ValueError(f"{path}: expected a JSON array of Label Studio tasks (objects)")
     return tasks
@@ -130,7 +167,7 @@ def _unit(text: str, items, where: str, key, options: ReadOptions):
 def _collect(path: Path, entries, options: ReadOptions):
     """``group_by_annotator`` of ``(annotator, text, span items, key, where)`` entries, refusing
     two annotations of one task by one annotator."""
-    records, texts = [], []
+    read, texts = [], []
     seen: dict = {}
     for annotator, text, items, key, where in entries:
         if (annotator, key) in seen and key is not None:
@@ -138,10 +175,18 @@ def _collect(path: Path, entries, options: ReadOptions):
         seen[annotator, key] = where
         annotated, unit_key = _unit(text, items, where, key, options)
         texts.append(annotated)
-        records.append((annotator, unit_of(annotated, unit_key)))
-    if not records:
+        read.append((annotator, unit_key))
+    if not read:
         raise ValueError(f"{path}: no annotations")
     warn_widened(texts, str(path))
+    tasks: dict = {}  # the annotations of each task, cut at the same line breaks
+    for index, (_, unit_key) in enumerate(read):
+        tasks.setdefault(("task", unit_key) if unit_key is not None else ("annotation", index), []).append(index)
+    pieces: dict = {}
+    for indices in tasks.values():
+        pieces.update(zip(indices, split_at_line_breaks([texts[i] for i in indices]), strict=True))
+    records = [(annotator, unit_of(piece, unit_key if line is None or unit_key is None else f"{unit_key} line {line}"))
+               for index, (annotator, unit_key) in enumerate(read) for line, piece in pieces[index]]
     return group_by_annotator(records, str, str(path), path.stem)
 
 
@@ -183,16 +228,21 @@ def _span_results(annotation: dict, where: str) -> list:
 
 
 def _read_json(path: Path, options: ReadOptions):
-    kept, cancelled = [], 0
+    kept, cancelled, predictions = [], 0, 0
     for index, task in enumerate(_tasks(path)):
         where = f"{path} task {_short(task.get('id', index))}"
         key, text = _task_id(task.get("id"), where), _text_of(task.get("data") or {}, where)
+        predictions += len(task["predictions"]) if isinstance(task.get("predictions"), list) else 0
         for annotation in _objects(task.get("annotations", task.get("completions")), "annotations", where):
             if annotation.get("was_cancelled"):
                 cancelled += 1
                 continue
             annotation_where = f"{where} annotation {_short(annotation.get('id'))}"
             kept.append((annotation, text, key, annotation_where, _span_results(annotation, annotation_where)))
+    if not kept and predictions:
+        raise ValueError(f"{path}: no annotations, only predictions ({predictions}: a model's pre-annotations, "
+                         f"which are not read as an annotator's); annotate the tasks (or accept the predictions) "
+                         f"in Label Studio and export again")
     control = _control(path, [_kind(r) for *_, results in kept for r in results], options)
     entries = ((_annotator(annotation.get("completed_by")), text,
                 [r for r in results if _kind(r) == ("labels", control)], key, where)
@@ -232,7 +282,8 @@ def _read_min(path: Path, options: ReadOptions):
 
 READERS = (
     Reader("label-studio", "Label Studio JSON export (a task array with annotations[].completed_by and "
-                           "result[].value start/end/labels)", _sniff_json, _read_json),
+                           "result[].value start/end/labels)", _sniff_json, _read_json, resembles=_resembles,
+           near_misses=("one Label Studio task object, such as a Label Studio 0.x completions file",)),
     Reader("label-studio-min", "Label Studio JSON-MIN export (one object per annotation: text, annotator, "
                                "spans with start/end/labels)", _sniff_min, _read_min),
 )

@@ -10,6 +10,9 @@ One JSON object per line as the ``ner_manual`` interface saves it: ``text``, Pro
 - Tokens are Prodigy's; a span is placed by its token indices (its character offsets must agree
   with them), or by its character offsets when it has no token indices.
 - Records of one input align across annotators by ``_input_hash``.
+- Binary ``ner.teach`` records (view ``ner``: one span the model suggested, answered accept or
+  reject; without a view id, one span with the model's ``score``) are not full annotations: the
+  file is refused, naming the record and what to do.
 """
 
 from __future__ import annotations
@@ -30,6 +33,18 @@ def _sniff(head: bytes, path: Path) -> bool:
         return False
     spans = record.get("spans") or []
     return any(key in record for key in HASH_KEYS) or any(isinstance(s, dict) and "token_start" in s for s in spans)
+
+
+def _binary(record) -> bool:
+    """A binary ``ner.teach`` record: view ``ner`` (one span the model suggested, answered accept
+    or reject), or, without a view id, one span carrying the model's ``score``/``rank``."""
+    if not isinstance(record, dict):
+        return False
+    if "_view_id" in record:
+        return record["_view_id"] == "ner"
+    spans = record.get("spans")
+    return (isinstance(spans, list) and len(spans) == 1 and isinstance(spans[0], dict)
+            and ("score" in spans[0] or "rank" in spans[0]))
 
 
 def _token_offsets(record: dict, text: str, where: str) -> list | None:
@@ -66,6 +81,11 @@ def _read(path: Path, options: ReadOptions):
     records, texts, left_out = [], [], 0
     for number, record in json_lines(path):
         where = f"{path} line {number}"
+        if _binary(record):
+            raise ValueError(f"{where}: a binary ner.teach record (one span the model suggested, answered "
+                             f"{record.get('answer', 'accept or reject')}), not a full annotation of the text; read "
+                             f"the records of ner.manual or ner.correct (view 'ner_manual'), or make full annotations "
+                             f"of the binary answers first (prodigy ner.silver-to-gold)")
         if isinstance(record, dict) and record.get("answer") in LEFT_OUT:
             left_out += 1
             continue

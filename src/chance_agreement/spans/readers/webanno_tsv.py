@@ -11,7 +11,8 @@ The default layer is ``de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity`` 
 ``value``; ``layer`` (the type name, or its last part such as ``NamedEntity``) and ``feature``
 choose others. Tokens are the file's; a sentence is one unit, keyed by its number. An annotation
 without a value, on a part of a token (``1-3.1`` lines), or across sentences is an error naming
-the file and line.
+the file and line. WebAnno TSV 1 and 2 (WebAnno 2.x: a first line such as ``# ...NamedEntity |
+value``) are recognised and refused with what to do.
 """
 
 from __future__ import annotations
@@ -31,6 +32,19 @@ _CELL = re.compile(r"^(.*?)(?:\[(\d+)\])?$", re.DOTALL)
 
 def _sniff(head: bytes, path: Path) -> bool:
     return head.decode("utf-8-sig", errors="replace").lstrip().startswith("#FORMAT=WebAnno TSV 3")
+
+
+# WebAnno TSV 1 and 2 (WebAnno 2.x): a first line `` # layer type | feature # ...``, or a version other than 3
+_OLD_HEADER = re.compile(r"^(?:#FORMAT=WebAnno TSV [12]\b|#\s*[\w.]+\s*\|)")
+
+
+def _old_version(text: str) -> bool:
+    """Text in the WebAnno TSV 1 or 2 layout (``_OLD_HEADER``), which ``_read`` refuses."""
+    return bool(_OLD_HEADER.match(text.lstrip("\ufeff \t\r\n")))
+
+
+def _resembles(head: bytes, path: Path) -> bool:
+    return _old_version(head.decode("utf-8-sig", errors="replace"))
 
 
 def _unescape(text: str) -> str:
@@ -129,7 +143,12 @@ def _blocks(lines: list[str]):
 
 
 def _read(path: Path, options: ReadOptions) -> list[Annotator]:
-    lines = read_text(path).replace("\r\n", "\n").split("\n")
+    text = read_text(path)
+    if _old_version(text):
+        raise ValueError(f"{path} line 1: a WebAnno TSV 1 or 2 file (WebAnno 2.x's export), which is not read; "
+                         f"open the project in WebAnno 3 or INCEpTION and export it as 'WebAnno TSV 3.3' (or UIMA "
+                         f"CAS XMI)")
+    lines = text.replace("\r\n", "\n").split("\n")
     header = [line for line in lines if line.startswith("#T_")]
     layers = _layers(header)
     column = _column(layers, options, path)
@@ -142,6 +161,6 @@ def _read(path: Path, options: ReadOptions) -> list[Annotator]:
 
 
 READERS = (Reader("webanno-tsv", "WebAnno TSV 3.x (INCEpTION/WebAnno export; the NamedEntity layer by default)",
-                  _sniff, _read),)
+                  _sniff, _read, resembles=_resembles, near_misses=("WebAnno TSV 1 and 2",)),)
 
 __all__ = ["DEFAULT_FEATURE", "NAMED_ENTITY", "READERS"]
