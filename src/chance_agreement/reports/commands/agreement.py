@@ -6,7 +6,6 @@ from ...chance.random_models import model_names
 from ..command_io import (
     Command,
     add_input_options,
-    add_output_option,
     add_span_options,
     check_outputs,
     emit,
@@ -16,7 +15,6 @@ from ..command_io import (
     split_names,
     whole_number,
 )
-from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 
 
@@ -32,7 +30,6 @@ def arguments(parser) -> None:
     parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    add_output_option(parser, "the report")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text and Markdown")
     parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
                         help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
@@ -41,7 +38,6 @@ def arguments(parser) -> None:
                              "random_model (the random annotation model of chance F1)")
     add_span_options(parser)
     add_input_options(parser)
-    add_quiet_option(parser)
 
 
 def run(args) -> int:
@@ -58,6 +54,7 @@ def run(args) -> int:
 
 COMMAND = Command(
     "agreement", "one report on two or more annotators: chance-corrected F1, coefficients, noise bound", arguments, run,
+    output="the report", description=
     "Annotators come from files of any supported format, detected by content: CoNLL column files (their last "
     "column, FILE:COLUMN, or one file whose tag columns are the annotators), JSONL, brat, Label Studio, doccano, "
     "Prodigy, INCEpTION (CAS JSON/XMI, WebAnno TSV). A file holding several annotators gives them all, named by "

@@ -21,7 +21,6 @@ from ..command_io import (
     whole_number,
 )
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
-from ..progress import add_quiet_option
 
 
 def run(args) -> int:
@@ -60,7 +59,6 @@ def arguments(parser) -> None:
     parser.add_argument("annotations", nargs="+", metavar="FILE[:COLUMN]",
                         help="annotation files of any supported format (first: the reference or gold; FILE:COLUMN "
                              "picks a 0-based column of a column file; one file holding several annotators is enough)")
-    parser.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="the page to write")
     parser.add_argument("--leaderboard", action="store_true",
                         help="the first file is the gold standard, the others systems to rank")
     parser.add_argument("--names", help="comma-separated names of the annotations (default: ids or file names)")
@@ -88,9 +86,9 @@ def arguments(parser) -> None:
     parser.add_argument("--margin", type=open_fraction, default=None, help="the annotator test's margin")
     add_span_options(parser)
     add_input_options(parser)
-    add_quiet_option(parser)
 
 
-COMMAND = Command("report", "one self-contained HTML page about the agreement of annotations", arguments, run)
+COMMAND = Command("report", "one self-contained HTML page about the agreement of annotations", arguments, run,
+                  output="the page", output_required=True, output_metavar="REPORT.html")
 
 __all__ = ["COMMAND"]
