@@ -11,6 +11,7 @@ from ..command_io import (
     emit,
     input_files,
     open_fraction,
+    positive_number,
     read_options,
     split_names,
     whole_number,
@@ -29,6 +30,11 @@ def arguments(parser) -> None:
     parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
     parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
+    parser.add_argument("--confidence-level", type=open_fraction, default=None,
+                        help="add sentence-bootstrap intervals of the corrected F1 at this level (e.g. 0.95), for "
+                             "two annotators or a team")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--random-state", type=whole_number, default=0, help="seed of the bootstrap (default 0)")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text and Markdown")
     parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
@@ -47,7 +53,8 @@ def run(args) -> int:
                                    crossing=args.crossing, **read_options(args))
     report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
                           progress=False if args.quiet else None, gamma_samples=args.gamma_samples,
-                          gamma_sampler=args.gamma_sampler, **span)
+                          gamma_sampler=args.gamma_sampler, confidence_level=args.confidence_level,
+                          n_resamples=args.n_resamples, random_state=args.random_state, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 
