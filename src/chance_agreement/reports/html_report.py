@@ -25,6 +25,7 @@ import numpy as np
 from ..chance.bootstrap_intervals import add_intervals
 from ..chance.chance_corrected import chance_corrected, defined_scores, undefined_reason, with_defined_scores
 from ..chance.corrected_f1 import chance_f1, sentence_scores
+from ..chance.document_scores import document_chance_f1
 from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_scores, team_statistics
@@ -149,13 +150,15 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                 model: str = "non_overlapping", scheme=None, mode=None, suffix: bool = False,
                 max_sentences: int = MAX_SENTENCES, confidence_level: float | None = 0.95,
                 n_resamples: int = 1000, random_state: int = 0, title: str | None = None,
-                gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
+                gamma_samples: int = 0, gamma_sampler: str = "statistical", documents=None) -> dict:
     """Plain result dicts for ``render_report``.
 
     ``tokens``: the sentences' tokens; ``annotations``: {name: tag sequences}, in order (two or
     more; with ``leaderboard`` the first is the gold standard). ``confidence_level`` None turns
     intervals off; otherwise they are asked from ``chance_f1`` when it has bootstrap options.
     ``gamma_samples`` > 0 adds gamma with the best alignment of the most disordered sentences.
+    ``documents`` (per sentence, its document's name) adds the scores of each document and names
+    the document beside every sentence number, when there are several.
     """
     names = list(annotations)
     _check_report_arguments(names, level, model, max_sentences)
@@ -204,7 +207,19 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     if gamma_samples:
         data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
                                    sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
+    if documents is not None and len(set(documents)) > 1:
+        _add_documents(data, annotations, shown_names, documents, span_options, intervals)
     return data
+
+
+def _add_documents(data: dict, annotations: dict, names: list, documents: list, span_options: dict,
+                   intervals: dict) -> None:
+    """The scores of each document (``document_chance_f1`` of the compared annotations, with
+    intervals when asked) and the document of every sentence the page shows."""
+    data["documents"] = document_chance_f1(by_item([annotations[name] for name in names]), documents, names=names,
+                                           level=data["level"], model=data["model"], **span_options, **intervals)
+    for row in data["sentences"]["shown"] + data.get("gamma", {}).get("sentences", []):
+        row["document"] = documents[row["sentence"] - 1]
 
 
 def _check_report_arguments(names: list, level: str, model, max_sentences: int) -> None:
@@ -645,6 +660,34 @@ def _per_type(data: dict) -> str:
     return _section("Per entity type", "types", body)
 
 
+def _documents(data: dict) -> str:
+    """The scores of each document (``data["documents"]``), as the per-type table shows types."""
+    ci_level = data.get("confidence_level")
+    rows, shown = [], data["documents"][:MAX_ROWS * 5]
+    for row in shown:
+        key = f"documents/{row['document']}"
+        reason = _document_reason(row, data)
+        interval = f"<td>{_interval(row, 'corrected_f1', f'{key}/corrected_f1_ci', reason, ci_level)}</td>"
+        rows.append(f"<tr><th>{_e(row['document'])}</th>{_num(key + '/sentences', row['sentences'])}"
+                    + "".join(_score(f"{key}/{score}", row[score]) for score in SCORES) + interval + "</tr>")
+    left_out = len(data["documents"]) - len(shown)
+    head = _header("document", "sentences", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
+    note = (f'<p class="note">{left_out} more documents left out (showing the first {len(shown)}).</p>'
+            if left_out else "")
+    body = (f'<p class="muted">{_e(data["compared"])}, document by document: the statistics of the document\'s '
+            f'sentences summed (every pair pooled for a team). Sentence numbers elsewhere on the page name their '
+            f'document.</p><table>{head}{"".join(rows)}</table>{note}')
+    return _section(f"Per document ({len(data['documents'])} documents)", "documents", body)
+
+
+def _document_reason(row: dict, data: dict) -> str:
+    if row["corrected_f1"] is None:
+        return "none: corrected F1 is undefined"
+    if row["sentences"] < 2 and data.get("confidence_level") is not None:
+        return "none: one sentence, nothing to resample"
+    return data["no_interval"]
+
+
 def _square(categories: list[str], matrix: list[list], keep: int) -> tuple[list[str], list[list], str]:
     """The ``keep`` most used categories (O always kept) of a square matrix, and a note on the rest."""
     categories, matrix, left_out = most_used(categories, matrix, keep, always=NOTHING)
@@ -695,7 +738,9 @@ def _sentences(data: dict) -> str:
     all_types = sorted({span[0] for row in sentences["shown"] for spans in row["spans"].values() for span in spans})
     colours = {name: TYPE_COLOURS[i % len(TYPE_COLOURS)] for i, name in enumerate(all_types)}
     stacked = len(names) > 2  # side by side, three or more would run past the window
-    head = _header("sentence", "annotated", "observed", "chance", "corrected", *(["annotations"] if stacked else names))
+    named = any("document" in row for row in sentences["shown"])
+    head = _header("sentence", *(["document"] if named else []), "annotated", "observed", "chance", "corrected",
+                   *(["annotations"] if stacked else names))
     rows = []
     for row in sentences["shown"]:
         key = f"sentences/{row['sentence']}"
@@ -708,7 +753,9 @@ def _sentences(data: dict) -> str:
         else:
             texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
                             for name in names)
-        rows.append(f"<tr>{_num(key + '/sentence', row['sentence'])}{_num(key + '/denominator', row['denominator'], 0)}"
+        document = f"<td>{_e(row['document'])}</td>" if named else ""
+        rows.append(f"<tr>{_num(key + '/sentence', row['sentence'])}{document}"
+                    f"{_num(key + '/denominator', row['denominator'], 0)}"
                     + "".join(_num(f"{key}/{score}", row[score]) for score in SCORES) + texts + "</tr>")
     note = (f'<p class="note">{sentences["left_out"]} more sentences with disagreement beyond chance left out '
             f'(showing the first {len(sentences["shown"])}).</p>' if sentences["left_out"] else "")
@@ -799,7 +846,7 @@ def render_report(data: dict) -> str:
         parts.append(_leaderboard(data))
     if "team" in data:
         parts.append(_team(data))
-    parts += [_per_type(data), _contingency(data)]
+    parts += [_per_type(data)] + ([_documents(data)] if "documents" in data else []) + [_contingency(data)]
     parts.append(_sentences(data))
     if "gamma" in data:
         parts.append(gamma_html(data["gamma"]))
@@ -821,7 +868,7 @@ def render_report(data: dict) -> str:
 
 def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
                      scheme=None, mode=None, suffix: bool = False, notes: list | None = None, partial: bool = True,
-                     **read_options) -> tuple[list, dict]:
+                     documents: list | None = None, **read_options) -> tuple[list, dict]:
     """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
     (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
@@ -832,7 +879,8 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     its annotator did not annotate the sentence; the notes say the coverage), else every file must
     have the first one's documents. A document's tokens must be the same for every annotator.
     Crossing spans follow ``crossing``; overlapping types become layers; what that changed is
-    appended to ``notes`` when given (``team_report.reading_notes``).
+    appended to ``notes`` when given (``team_report.reading_notes``), and each sentence's document
+    to ``documents`` (``Team.documents``).
     """
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
@@ -844,6 +892,8 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
     if notes is not None:
         notes += reading_notes(team)
+    if documents is not None:
+        documents += team.documents(tokens)
     return tokens, dict(zip(names or team.names, tags, strict=True))
 
 

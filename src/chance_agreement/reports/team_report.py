@@ -26,6 +26,7 @@ import numpy as np
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import corpus_total, scores_from_statistics
+from ..chance.document_scores import document_chance_f1
 from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_chance_f1, team_scores, team_statistics
@@ -84,6 +85,13 @@ class Annotations:
     sources: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what reading changed (``reading_notes``)
     coverage: dict = field(default_factory=dict)  # documents per annotator and pair (``coverage_of``)
+    documents: list = field(default_factory=list)  # per sentence, its document's name (``Team.documents``)
+
+    def sentence_label(self, index: int) -> str:
+        """How a report names sentence ``index`` (0-based): its 1-based number, with its document
+        when the sentences come from several documents ("12 (doc3.ann)")."""
+        several = len(set(self.documents)) > 1
+        return f"{index + 1} ({self.documents[index]})" if several else str(index + 1)
 
     @property
     def items(self) -> list:
@@ -120,7 +128,8 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
             raise UsageError(f"{len(names)} names for {len(team.names)} annotators")
         team.names = list(names)
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
-    return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team), coverage_of(team))
+    return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team), coverage_of(team),
+                       team.documents(tokens))
 
 
 def coverage_of(team) -> dict:
@@ -342,6 +351,30 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
     return Section("team_chance_f1", title, data, tables, notes, readings)
 
 
+def documents_section(annotations: Annotations, options: dict) -> Section | None:
+    """Sentences from two or more documents: observed, chance and corrected F1 of each document at
+    both levels (``document_chance_f1``: the pair's, or every pair of the team pooled), with
+    bootstrap intervals over each document's sentences when ``confidence_level`` asks for them."""
+    if len(set(annotations.documents)) < 2:
+        return None
+    data, tables, notes = {}, [], []
+    asked = options.get("confidence_level")
+    interval = [f"corrected F1 {asked:.0%} interval"] if asked is not None else []
+    for level in LEVELS:
+        rows = document_chance_f1(annotations.items, annotations.documents, names=annotations.names, level=level,
+                                  model=options["model"], confidence_level=asked,
+                                  n_resamples=options["n_resamples"], random_state=options["random_state"],
+                                  **options["span"])
+        data[level] = rows
+        tables.append(Table(f"{level} level, per document", ["document", "sentences", "observed F1", "chance F1",
+                                                             "corrected F1", *interval],
+                            [[row["document"], row["sentences"], *_shown(row), *_interval_cells(row, interval)]
+                             for row in rows]))
+        notes += _undefined_notes(level, [(row["document"], row) for row in rows])
+    return Section("documents", f"Chance-corrected F1 per document ({len(data['token'])} documents)", data, tables,
+                   notes)
+
+
 def _coefficient_rows() -> list[str]:
     """``COEFFICIENTS`` with every further coefficient of the registry after Cohen's kappa."""
     extra = [name for name, title in titles().items() if name not in COEFFICIENTS and get_coefficient(name).unweighted]
@@ -459,6 +492,10 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
     data = result.to_dict(alignment=False)
     rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
     offsets = result.alignment.continuum.text_offsets
+    for row in rows:  # which sentence (1-based) of which document each alignment is in
+        row["sentence"] = indices[row["text"]] + 1
+        if annotations.documents:
+            row["document"] = annotations.documents[indices[row["text"]]]
     data["most_disordered"] = rows
     values = [[key, data[key]] for key in ("gamma", "gamma_se", "observed_disorder", "expected_disorder",
                                             "expected_disorder_se", "gamma_cat", "n_samples", "sampler")]
@@ -466,8 +503,9 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
               Table("gamma-k per category", ["category", "gamma_k"], [[k, v] for k, v in data["gamma_k"].items()]),
               Table(f"the {len(rows)} most disordered unitary alignments (sentence: type start-end, tokens)",
                     ["disorder", "sentence", *annotations.names],
-                    [[row["disorder"], indices[row["text"]], *(_unit_cell(tokens, offsets, row["text"], unit)
-                                                               for unit in row["units"].values())] for row in rows])]
+                    [[row["disorder"], annotations.sentence_label(indices[row["text"]]),
+                      *(_unit_cell(tokens, offsets, row["text"], unit) for unit in row["units"].values())]
+                     for row in rows])]
     return Section("gamma", f"Gamma ({result.sampler} sampler, {result.n_samples} samples)", data, tables,
                    [coverage] * bool(coverage) + list(result.warnings))
 
@@ -484,8 +522,8 @@ def _unit_cell(tokens: list, offsets, sentence: int, unit) -> str:
 GAMMA_WORST = 10  # unitary alignments shown in the gamma section
 
 # (annotations, options) -> Section or None; a new section is one more function here.
-SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, several_annotators_section,
-            noise_section, gamma_section]
+SECTIONS = [chance_f1_section, team_chance_f1_section, documents_section, coefficients_section,
+            several_annotators_section, noise_section, gamma_section]
 
 
 def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
@@ -615,6 +653,7 @@ __all__ = [
     "coefficients_section",
     "coverage_notes",
     "coverage_of",
+    "documents_section",
     "gamma_section",
     "load_annotations",
     "noise_section",

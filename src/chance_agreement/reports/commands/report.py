@@ -30,16 +30,17 @@ def run(args) -> int:
         raise UsageError("--leaderboard needs a gold file and at least one system")
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     notes: list = []
+    documents: list = []
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
-                                           crossing=args.crossing, notes=notes, partial=not args.leaderboard, **span,
-                                           **read_options(args))
+                                           crossing=args.crossing, notes=notes, partial=not args.leaderboard,
+                                           documents=documents, **span, **read_options(args))
     tested = candidate_test(args, names, span) if args.candidate else None
     html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
                 model=args.model,
                 max_sentences=args.max_sentences, title=args.title,
                 confidence_level=None if args.no_intervals else args.confidence_level,
                 n_resamples=args.resamples, random_state=args.seed, gamma_samples=args.gamma_samples,
-                gamma_sampler=args.gamma_sampler, annotator_test=tested, **span)
+                gamma_sampler=args.gamma_sampler, annotator_test=tested, documents=documents, **span)
     print(args.output)
     sys.stdout.flush()
     return 0
