@@ -868,7 +868,7 @@ def render_report(data: dict) -> str:
 
 def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
                      scheme=None, mode=None, suffix: bool = False, notes: list | None = None, partial: bool = True,
-                     documents: list | None = None, **read_options) -> tuple[list, dict]:
+                     documents: list | None = None, redact: bool = False, **read_options) -> tuple[list, dict]:
     """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
     (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
@@ -880,11 +880,14 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     have the first one's documents. A document's tokens must be the same for every annotator.
     Crossing spans follow ``crossing``; overlapping types become layers; what that changed is
     appended to ``notes`` when given (``team_report.reading_notes``), and each sentence's document
-    to ``documents`` (``Team.documents``).
+    to ``documents`` (``Team.documents``). ``redact`` replaces the token text by positions
+    (``Team.redact``) before anything is built from it.
     """
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
     team = read_annotators(specs, columns=columns, partial=partial, **read_options)
+    if redact:
+        team.redact()
     if len(team.names) < 2:
         raise ValueError(f"give at least two annotations, got {len(team.names)} in {specs}")
     if names is not None and len(names) != len(team.names):

@@ -56,6 +56,8 @@ NOISE_UNITS = ("token", "entity")
 UNDEFINED_NOISE = ("kappa",)  # noise values whose None means undefined (tolerable_disagreements' None: none)
 SHOWN_CATEGORIES = 40  # categories of a contingency table in text, Markdown and CSV (JSON: all)
 UNDEFINED = "undefined"  # how text, Markdown and CSV show an undefined score (JSON: null)
+REDACTED_NOTE = ("redacted (--redact): no token text in this report; each token is shown as its 0-based position in "
+                 "its sentence, spans as type and token offsets")
 
 
 @dataclass
@@ -113,13 +115,16 @@ class Annotations:
 
 
 def load_annotations(specs, column: int | None = None, names=None, scheme=None, mode=None, suffix=False, *,
-                     crossing: str = "error", **read_options) -> Annotations:
+                     crossing: str = "error", redact: bool = False, **read_options) -> Annotations:
     """Annotators from any mix of files (``spans.annotators.read_annotators``: any format of the
     reader registry, ``FILE:COLUMN`` for column files, one multi-column or multi-annotator file
     alone meaning all of its annotators), as tags (``Team.flat``: crossing spans by ``crossing``,
     overlapping types one layer each). Fewer than two annotators, or a wrong number of ``names``,
-    is a ``UsageError``; bad files are ValueErrors naming the file and line or document."""
+    is a ``UsageError``; bad files are ValueErrors naming the file and line or document. ``redact``
+    replaces the token text by positions (``Team.redact``) before anything is built from it."""
     team = read_annotators(specs, column=column, partial=True, **read_options)
+    if redact:
+        team.redact()
     if len(team.names) < 2:
         raise UsageError("give two or more annotators: files, FILE:COLUMN, or one file with two or more annotators "
                          "(tag columns, or annotator ids)")
@@ -204,6 +209,8 @@ def reading_notes(team) -> list[str]:
     if team.layered:
         notes.append(f"{team.layered} sentence unit(s) hold overlapping spans of different types: each type is "
                      f"scored in its own layer there (one copy of the unit per type)")
+    if team.redacted:
+        notes.append(REDACTED_NOTE)
     if team.skipped:
         notes.append(f"{len(team.skipped)} crossing span(s) left out (--crossing skip):")
         notes += [f"  {line}" for line in team.skipped]
@@ -640,6 +647,7 @@ __all__ = [
     "GAMMA_WORST",
     "NOISE_KEYS",
     "NOISE_UNITS",
+    "REDACTED_NOTE",
     "SCORES",
     "SECTIONS",
     "SHOWN_CATEGORIES",

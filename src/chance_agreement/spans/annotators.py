@@ -44,6 +44,7 @@ class Team:
     layered: int = 0  # units scored one layer per type
     left_out: list = field(default_factory=list)  # partial coverage: (where, annotator index) of units one holds
     origins: list = field(default_factory=list)  # origins[a]: the index in ``specs`` annotator a was read from
+    redacted: bool = False  # token text replaced by positions (``redact``)
 
     @property
     def tokens(self) -> list:
@@ -107,6 +108,26 @@ class Team:
             return names
         position = {id(_present(units).tokens): u for u, units in enumerate(zip(*self.units, strict=True))}
         return [names[position[id(sentence)]] for sentence in tokens]
+
+    def redact(self) -> None:
+        """Replace the text of every token by its 0-based position in its unit ("0", "1", ...) and
+        drop the units' texts, for reports that may not hold the annotated text (``--redact``):
+        whatever is built from the team afterwards (``flat``'s tokens, the notes on spans left
+        out) holds offsets, labels and ids only. Spans, tags and keys are kept.
+
+        Examples
+        --------
+        >>> team = read_annotators(["examples/anna.conll", "examples/ben.conll"])
+        >>> team.redact()
+        >>> team.flat()[0][0][:4], team.redacted
+        (['0', '1', '2', '3'], True)
+        """
+        for units in self.units:
+            for unit in units:
+                if unit is not None:
+                    unit.tokens = [str(position) for position in range(len(unit.tokens))]
+                    unit.text = None
+        self.redacted = True
 
     def flat(self, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list]:
         """``(tokens, tags)`` with ``tags[a][s]`` annotator a's tags of (layered) sentence s."""

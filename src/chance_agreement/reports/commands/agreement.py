@@ -42,6 +42,9 @@ def arguments(parser) -> None:
     parser.add_argument("--gamma-sampler", default="statistical",
                         help="random continua of gamma's expected disorder: statistical (default), shuffle or "
                              "random_model (the random annotation model of chance F1)")
+    parser.add_argument("--redact", action="store_true",
+                        help="no token text in the output: tokens shown as their positions, spans as type and "
+                             "offsets (for text that may not leave its system, e.g. patient records)")
     add_span_options(parser)
     add_input_options(parser)
 
@@ -50,7 +53,7 @@ def run(args) -> int:
     check_outputs({"--output": args.output}, input_files(args.annotators, args.typesystem))
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
-                                   crossing=args.crossing, **read_options(args))
+                                   crossing=args.crossing, redact=args.redact, **read_options(args))
     report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
                           progress=False if args.quiet else None, gamma_samples=args.gamma_samples,
                           gamma_sampler=args.gamma_sampler, confidence_level=args.confidence_level,

@@ -33,7 +33,7 @@ def run(args) -> int:
     documents: list = []
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
                                            crossing=args.crossing, notes=notes, partial=not args.leaderboard,
-                                           documents=documents, **span, **read_options(args))
+                                           documents=documents, redact=args.redact, **span, **read_options(args))
     tested = candidate_test(args, names, span) if args.candidate else None
     html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
                 model=args.model,
@@ -85,6 +85,9 @@ def arguments(parser) -> None:
                         help="add the annotator test of this candidate against the annotations as humans (repeat "
                              "for several; see annotator-test)")
     parser.add_argument("--margin", type=open_fraction, default=None, help="the annotator test's margin")
+    parser.add_argument("--redact", action="store_true",
+                        help="no token text in the output: tokens shown as their positions, spans as type and "
+                             "offsets (for text that may not leave its system, e.g. patient records)")
     add_span_options(parser)
     add_input_options(parser)
 
