@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from chance_agreement import chance_f1
-from chance_agreement.reports.cli import main
+from chance_agreement.reports.cli import build_parser, main
 from chance_agreement.reports.commands.demo import demo_rows
 from chance_agreement.spans.conll import read_conll, write_conll
 from chance_agreement.reports.paper_examples import SIMULATIONS
@@ -102,6 +102,7 @@ RESULT_COMMANDS = {
     "spans": [EXAMPLES / "annotator_a.jsonl", EXAMPLES / "brat" / "doc.ann"],
     "annotator-test": [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", "--candidate", EXAMPLES / "carl.conll",
                        "--margin", "0.1", "--resamples", "20"],
+    "demo": [],
 }
 
 
@@ -114,7 +115,22 @@ def test_every_command_writes_its_result_with_dash_o_and_takes_dash_q(command, t
     assert main([*arguments, "-o", str(written), "-q"]) == 0
     assert capsys.readouterr().out == "" and written.read_text(encoding="utf-8") == printed
     # the output may not be one of the inputs
-    assert main([*arguments, "-o", str(RESULT_COMMANDS[command][0])]) == 2
+    if RESULT_COMMANDS[command]:
+        assert main([*arguments, "-o", str(RESULT_COMMANDS[command][0])]) == 2
+
+
+def test_every_registered_command_takes_the_common_options_from_one_place():
+    """-o and -q on every command (figure1, hub-export and demo too), added by add_common_options:
+    the same flags, the same dest, the same help wording."""
+    from chance_agreement.reports.commands import commands
+
+    parser = build_parser()
+    subparsers = next(action for action in parser._actions if action.dest == "command").choices
+    for command in commands():
+        options = {flag: action for action in subparsers[command.name]._actions for flag in action.option_strings}
+        assert options["-o"] is options["--output"] and options["-o"].dest == "output", command.name
+        assert options["-q"] is options["--quiet"] and options["-q"].dest == "quiet", command.name
+        assert options["-o"].help.startswith(f"write {command.output} to "), command.name
 
 
 def test_report_takes_dash_q(tmp_path, capsys):

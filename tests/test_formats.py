@@ -71,6 +71,9 @@ def report_json(*paths) -> dict:
     assert status == 0, err
     report = json.loads(out)
     report.pop("sources")
+    documents = report.pop("documents", None)  # per document: one per record here, a CoNLL file is one document
+    if documents is not None:
+        assert len(documents["token"]) >= 2 and set(documents) == {"token", "entity"}
     return report
 
 

@@ -405,6 +405,7 @@ def test_team_page_support_and_interval_reasons():
     assert shown["types/overall/number"] == (str(total), str(total))
     assert "Support: the entity spans of each type, all 3 annotators together" in page
     assert "interval: not computed</span>" not in page
-    assert "not computed for several annotators" in page
+    assert "not computed for several annotators" not in page  # issue 35 item 3: a team has its interval
+    assert 'data-key="types/overall/corrected_f1_ci/low"' in page and "95% interval " in page
     pair = html_report([["x", "y", "z"], ["u", "v", "w"]], {"a": tags["a"], "b": tags["b"]}, confidence_level=None)
     assert "interval: not computed</span>" not in pair and "no confidence level was asked for" in pair

@@ -233,6 +233,18 @@ def test_start_distributions_api_and_figure1_cli(tmp_path, capsys):
     _check_png(figure, 800, 400)
 
 
+def test_leaderboard_plot_checks_matplotlib_before_computing(tmp_path, monkeypatch, capsys):
+    """Issue 35 item 11: --plot without matplotlib is refused before the board is computed or
+    written (it used to print the whole table, then fail)."""
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # what an install without the extra sees
+    table = tmp_path / "board.md"
+    assert main(["leaderboard", str(EXAMPLES / "gold.conll"), str(EXAMPLES / "sysA.conll"), "--plot",
+                 str(tmp_path / "board.png"), "-o", str(table)]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == "chance-agreement: error: plotting needs matplotlib: pip install matplotlib\n"
+    assert not table.exists() and not (tmp_path / "board.png").exists()
+
+
 def test_missing_matplotlib_is_a_clear_cli_error(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # what an install without the extra sees
     assert main(["figure1", "--output", str(tmp_path / "f.png")]) == 1

@@ -63,6 +63,7 @@ _EXPORTS = {
     "compare_systems": "chance.system_comparison",
     "compare_statistics": "chance.system_comparison",
     "team_chance_f1": "chance.team_f1",
+    "document_chance_f1": "chance.document_scores",
     "annotator_test": "chance.annotator_test",
     "sentence_statistics_array": "chance.corrected_f1",
     # coefficients (prevalence paper, unitizing and segmentation alphas)
@@ -141,6 +142,7 @@ if TYPE_CHECKING:
     from .chance.corrected_f1 import chance_f1 as chance_f1
     from .chance.corrected_f1 import sentence_statistics as sentence_statistics
     from .chance.corrected_f1 import sentence_statistics_array as sentence_statistics_array
+    from .chance.document_scores import document_chance_f1 as document_chance_f1
     from .chance.nested_f1 import nested_chance_f1 as nested_chance_f1
     from .chance.random_model import coverage_probabilities as coverage_probabilities
     from .chance.random_model import expected_overlap as expected_overlap

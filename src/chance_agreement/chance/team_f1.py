@@ -28,8 +28,11 @@ import itertools
 from collections.abc import Sequence
 from typing import Any, Literal
 
+import numpy as np
+
 from ..spans.tags import effective_scheme, pair_span_arrays, shared_span_arrays, spans_from_tags
 from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
+from .bootstrap_intervals import add_intervals
 from .chance_corrected import zero_division_value
 from .corrected_f1 import (
     chance_scores,
@@ -151,7 +154,8 @@ def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, nam
                    level: str = "token", model: str | RandomModel = "non_overlapping", suffix: bool = False,
                    scheme: str | type | None = None, mode: str | None = None,
                    zero_division: Literal["warn"] | float = "warn",
-                   return_sentence_scores: bool = False) -> dict[str, Any]:
+                   return_sentence_scores: bool = False, confidence_level: float | None = None,
+                   n_resamples: int = 1000, random_state: int | np.random.Generator | None = None) -> dict[str, Any]:
     r"""Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
 
     Parameters
@@ -169,6 +173,17 @@ def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, nam
     return_sentence_scores : bool, default False
         Add ``sentence_scores`` as ``chance_f1`` gives them, every pair of the sentence pooled
         (``None`` scores where fewer than two annotators have entities).
+    confidence_level : float, optional
+        None (default): no intervals. Otherwise sentence-bootstrap percentile intervals of the team
+        scores (``overall_corrected_f1_ci`` ... and ``corrected_f1_ci`` ... per type, ``[low,
+        high]``, as ``chance_f1`` gives them): each resample draws the sentences with replacement
+        and sums their statistics, every pair of a sentence together (``bootstrap_intervals``).
+        With two annotators they equal ``chance_f1``'s for the same seed, bit for bit.
+    n_resamples : int, default 1000
+        Bootstrap resamples.
+    random_state : int, numpy.random.Generator or None
+        The bootstrap's seed (``np.random.default_rng``): the same seed gives the same interval,
+        the same bits on every machine.
 
     Returns
     -------
@@ -222,13 +237,13 @@ def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, nam
     {'ann': 0.7246, 'bob': 0.7246, 'cy': 0.5714}
     """
     zero_division_value(zero_division)
-    sentences: list | None = [] if return_sentence_scores else None
+    sentences: list | None = [] if return_sentence_scores or confidence_level is not None else None
     names, pairs = team_statistics(annotations, names=names, level=level, model=model, suffix=suffix,
                                    scheme=scheme, mode=mode, sentences=sentences, function="team_chance_f1")
     result = team_scores(names, pairs, level, zero_division)
     if return_sentence_scores:
         result["sentence_scores"] = sentence_scores(sentences, level)
-    return result
+    return add_intervals(result, sentences, level, zero_division, confidence_level, n_resamples, random_state)
 
 
 def team_scores(names, pairs: dict, level: str = "token", zero_division="warn") -> dict:

@@ -4,7 +4,10 @@ Each module folder's ``app.py`` (what a Gradio Space runs) is two lines around `
 name)``: the page has a text box for CoNLL columns (``token reference prediction``, or
 ``token annotator-1 annotator-2``), an upload for one such file or for two annotators' files
 (``token tag`` each, the first the reference), and for ``chance_f1`` the level and the random
-annotation model; "Score" shows every number of the metric's result in a table. The page loads
+annotation model; "Score" shows the result as a person reads it first (``summary_html``: the
+headline score read in words on the Landis and Koch scale, a table per entity type or coefficient,
+what each noise number means), then every number of the metric's result in a table that opens on
+a click. The page loads
 nothing from outside (system fonts, no analytics). The work is done here without Gradio, so the
 tests run it directly: ``read_annotations`` -> ``compute`` -> ``scores_html``; ``score`` chains them
 and turns bad input into one line naming the file and line.
@@ -23,11 +26,15 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import chance_f1
 from ..chance.random_models import model_names
 from ..chance.statistics import LEVELS
+from ..noise.key_meanings import NOISE_MEANINGS
 from ..noise.noise_model import noise_report
 from ..reliability.agreement_coefficients import agreement_report
+from ..reliability.benchmark_scales import READING_SCALE, SCALE_TITLES, reading
+from ..reliability.table_coefficients import titles
 from ..spans.conll import check_same_tokens, read_column_file
 from .flat import flatten
 from .module_paths import examples_path
@@ -108,14 +115,100 @@ def _cell(key: str, value) -> str:
             f"{html.escape(shown)}</td>")
 
 
-def scores_html(result: dict, sentences: int, notes=()) -> str:
-    """The result as an HTML table: one row per score, every number with data-key and data-value;
-    ``notes`` (the library's warnings) above it."""
+def _shown(value) -> str:
+    """A number as the summary shows it: 4 decimals, counts whole, None "undefined"."""
+    if value is None:
+        return "undefined"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def _words(what: str, value, reason=None) -> str:
+    """One sentence: ``what`` is ``value``, read in words (``benchmark_scales.reading``), or why it
+    is undefined."""
+    if value is None:
+        return f"{what} is undefined: {reason or 'no value'}."
+    return f"{what} is {value:.4f}: {reading(value)}."
+
+
+def _table(header, rows) -> str:
+    head = "".join(f"<th>{html.escape(str(cell))}</th>" for cell in header)
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows)
+    return f'<table class="summary"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _f1_summary(scores: dict) -> tuple[str, list]:
+    """The headline sentence and per-type rows of a ``chance_f1`` result whose undefined scores are
+    None (``defined_scores``)."""
+    overall = {key: scores[f"overall_{key}"] for key in ("observed_f1", "chance_f1", "corrected_f1")}
+    text = (_words("Chance-corrected F1", overall["corrected_f1"], undefined_reason(overall))
+            + f" Observed F1 {_shown(overall['observed_f1'])}, chance F1 {_shown(overall['chance_f1'])} (what two "
+            "annotators placing the same spans at random would reach). 1 is perfect agreement, 0 is chance level.")
+    rows = [[name, values["number"], *(_shown(values[key]) for key in ("observed_f1", "chance_f1", "corrected_f1")),
+             reading(values["corrected_f1"]) or f"undefined: {undefined_reason(values)}"]
+            for name, values in scores.items() if isinstance(values, dict)]
+    return text, rows
+
+
+def summary_html(name: str, references, predictions, *, level: str = "token", model: str = "non_overlapping") -> str:
+    """What a person reads first: the metric's headline number in words on a named verbal scale
+    (Landis and Koch 1977, made for kappa), a table per entity type or coefficient, or (noise) each
+    number with its meaning in one sentence. Undefined scores say so, with their reason.
+
+    Parameters
+    ----------
+    name : str
+        A metric of ``TITLES``.
+    references, predictions : list of list of str
+        The two annotations' tags per sentence (the reference first).
+    level, model : str
+        ``chance_f1``'s options.
+
+    Returns
+    -------
+    str
+        HTML.
+
+    Examples
+    --------
+    >>> tags = [["B-PER", "I-PER", "O", "B-LOC"]]
+    >>> "almost perfect agreement" in summary_html("chance_f1", tags, tags)
+    True
+    """
+    scale = f'<p class="muted">Words: the {SCALE_TITLES[READING_SCALE]} scale, made for kappa.</p>'
+    if name == "chance_f1":
+        text, rows = _f1_summary(defined_scores(lambda fill: chance_f1(predictions, references, level=level,
+                                                                        model=model, zero_division=fill)))
+        table = _table(["type", "support", "observed F1", "chance F1", "corrected F1", "in words"], rows)
+    elif name == "coefficients":
+        result = agreement_report(predictions, references)
+        text = _words("Cohen's kappa on all tokens", result["all"].get("cohen_kappa"))
+        table = _table(["coefficient (all tokens)", "value", "in words"],
+                       [[title, _shown(result["all"].get(key)), reading(result["all"].get(key)) or "undefined"]
+                        for key, title in titles().items() if key in result["all"]])
+    elif name == "noise":
+        result = noise_report(predictions, references)
+        text = (f"With {result['confidence']:.0%} confidence, at most {_shown(result['noise_bound'])} of the "
+                f"{result['agreed']} agreed tokens ({result['noisy_items']} tokens) are hard cases agreed on by luck.")
+        table = _table(["number", "value", "what it means"],
+                       [[key, _shown(result[key]), meaning]
+                        for key, meaning in NOISE_MEANINGS.items() if key in result])
+        scale = ""
+    else:
+        raise ValueError(f"unknown metric {name!r}: use one of {sorted(TITLES)}")
+    return f'<p class="reading" data-reading="headline">{html.escape(text)}</p>{table}{scale}'
+
+
+def scores_html(result: dict, sentences: int, notes=(), summary: str = "") -> str:
+    """The result as HTML: ``summary`` (``summary_html``) first, then every number in a table that
+    opens on a click (one row per score, with data-key and data-value); ``notes`` (the library's
+    warnings) above them."""
     keys = sorted(result, key=lambda key: not key.startswith("overall_"))  # the overall scores first
     rows = "".join(f"<tr><th>{html.escape(key)}</th>{_cell(key, result[key])}</tr>" for key in keys)
     shown = "".join(f'<p class="note" data-key="warning">{html.escape(note)}</p>' for note in notes)
-    return (f'<p data-key="sentences" data-value="{sentences}">{sentences} sentences scored</p>{shown}'
-            f'<table class="scores"><thead><tr><th>score</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>')
+    return (f'<p data-key="sentences" data-value="{sentences}">{sentences} sentences scored</p>{shown}{summary}'
+            f'<details><summary>Every number of the result ({len(keys)})</summary>'
+            f'<table class="scores"><thead><tr><th>score</th><th>value</th></tr></thead><tbody>{rows}</tbody></table>'
+            f'</details>')
 
 
 def error_html(message: str) -> str:
@@ -130,10 +223,11 @@ def score(name: str, text: str = "", files=(), level: str = "token", model: str 
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             result = compute(name, references, predictions, level=level, model=model)
+            summary = summary_html(name, references, predictions, level=level, model=model)
     except (ValueError, OSError) as error:
         return error_html(str(error))
     notes = list(dict.fromkeys(str(warning.message) for warning in caught))
-    return scores_html(result, len(references), notes)
+    return scores_html(result, len(references), notes, summary)
 
 
 def score_result(name: str, text: str, *, level: str = "token", model: str = "non_overlapping") -> dict:
@@ -239,4 +333,4 @@ def launch(gr, demo) -> None:
 
 
 __all__ = ["TITLES", "api_function", "build_demo", "compute", "launch", "read_annotations", "score", "score_result",
-           "scores_html"]
+           "scores_html", "summary_html"]

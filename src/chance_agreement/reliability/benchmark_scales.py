@@ -46,6 +46,89 @@ SCALES = {
 }
 
 
+SCALE_TITLES = {
+    "landis_koch": "Landis and Koch (1977)",
+    "fleiss": "Fleiss (1981)",
+    "altman": "Altman (1991)",
+}
+READING_SCALE = "landis_koch"  # the scale reports read scores on
+
+
+def level_of(value, scale=READING_SCALE) -> str:
+    """The label of the level of ``scale`` that holds ``value`` (a value below the lowest level's
+    lower bound, as a corrected F1 under -1 can be, falls in the lowest level).
+
+    Parameters
+    ----------
+    value : float
+        A coefficient or chance-corrected score, at most 1.
+    scale : str or list of (lower, upper, label), default "landis_koch"
+        As in ``benchmark``.
+
+    Returns
+    -------
+    str
+        The level's label, lower case (``"substantial"``).
+
+    Examples
+    --------
+    >>> level_of(0.7731), level_of(0.8), level_of(1.0), level_of(-2.5)
+    ('substantial', 'almost perfect', 'almost perfect', 'poor')
+    """
+    _, levels = _scale(scale)
+    for lower, upper, label in levels:
+        if lower <= value < upper or (value >= upper == levels[0][1]):
+            return label.lower()
+    return levels[-1][2].lower()
+
+
+def reading(value, interval=None, scale=READING_SCALE, confidence_level=None) -> str | None:
+    """A score read in words on a named verbal scale, for a report: "substantial agreement (0.6
+    to 0.8 on the Landis and Koch (1977) scale)", and with an ``interval`` the levels its ends
+    fall in. The scales were made for kappa; reports apply them to chance-corrected F1 as a
+    convention, which the sentence says.
+
+    Parameters
+    ----------
+    value : float or None
+        The score; None (undefined) gives None: no words for a value that does not exist.
+    interval : (low, high), optional
+        Its interval; None or absent: not read.
+    scale : str, default "landis_koch"
+        A scale of ``SCALES``.
+    confidence_level : float, optional
+        The interval's level, named in the sentence (e.g. 0.95 -> "95% interval").
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> reading(0.7731)
+    'substantial agreement (0.6 to 0.8 on the Landis and Koch (1977) scale)'
+    >>> reading(0.7731, (0.6280, 0.9288), confidence_level=0.95)
+    'substantial agreement (0.6 to 0.8 on the Landis and Koch (1977) scale); its 95% interval runs from \
+substantial to almost perfect'
+    >>> reading(None) is None
+    True
+    """
+    if value is None:
+        return None
+    name, levels = _scale(scale)
+    label = level_of(value, scale)
+    lower, upper = next((lo, hi) for lo, hi, text in levels if text.lower() == label)
+    lower = max(lower, -1.0)
+    text = f"{label} agreement ({lower:g} to {upper:g} on the {SCALE_TITLES.get(name, 'given')} scale)"
+    if interval is None or None in interval:
+        return text
+    low, high = (level_of(bound, scale) for bound in interval)
+    named = f"{confidence_level:.0%} interval" if confidence_level is not None else "interval"
+    if low == high:
+        return f"{text}; its {named} lies within {low}"
+    return f"{text}; its {named} runs from {low} to {high}"
+
+
 def _scale(scale):
     if isinstance(scale, str):
         if scale not in SCALES:
@@ -155,4 +238,4 @@ def benchmark(value, standard_error, scale="landis_koch", threshold=0.95) -> dic
     }
 
 
-__all__ = ["SCALES", "benchmark"]
+__all__ = ["READING_SCALE", "SCALES", "SCALE_TITLES", "benchmark", "level_of", "reading"]

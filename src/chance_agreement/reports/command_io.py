@@ -25,19 +25,27 @@ from ..spans.readers.base import CROSSING, OFFSET_UNITS
 from ..spans.readers.uima_cas import typesystem_file
 from ..spans.tags import SCHEMES
 from ..spans.tokenizer import TOKENIZERS
+from .progress import add_quiet_option
 
 IMAGE_FORMATS = ("png", "pdf", "svg", "jpg", "jpeg")
 
 
 @dataclass(frozen=True)
 class Command:
-    """One sub-command: ``arguments(parser)`` adds its options, ``run(args)`` returns the exit status."""
+    """One sub-command: ``arguments(parser)`` adds its options, ``run(args)`` returns the exit status.
+
+    Every command also takes ``-o``/``--output`` (``output``: what it writes there, required with
+    ``output_required``) and ``-q``/``--quiet``, added once for all by ``add_common_options``.
+    """
 
     name: str
     help: str
     arguments: Callable
     run: Callable
     description: str | None = None
+    output: str = "the result"
+    output_required: bool = False
+    output_metavar: str = "FILE"
 
 
 class UsageError(ValueError):
@@ -199,10 +207,30 @@ def write_text(path, text: str) -> Path:
     return write_file(check_output_path(path), text)
 
 
-def add_output_option(parser, what: str = "the result") -> None:
-    """``--output``/``-o FILE``: write ``what`` to FILE instead of standard output (``args.output``;
-    the same option on every command that prints a result)."""
-    parser.add_argument("--output", "-o", metavar="FILE", help=f"write {what} to FILE instead of standard output")
+def add_common_options(parser, command: Command) -> None:
+    """The options every command takes, in one place: ``-o``/``--output`` (``args.output``: write
+    ``command.output`` to that file, exactly that name, instead of standard output; required when
+    the command has nothing to print, as ``report``'s page) and ``-q``/``--quiet`` (``args.quiet``:
+    no progress bar on standard error, ``progress.add_quiet_option``).
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The command's sub-parser.
+    command : Command
+        The command (its ``output``, ``output_required`` and ``output_metavar``).
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser()
+    >>> add_common_options(parser, Command("f1", "", print, print))
+    >>> vars(parser.parse_args(["-o", "scores.txt", "-q"]))
+    {'output': 'scores.txt', 'quiet': True}
+    """
+    where = "" if command.output_required else " instead of standard output"
+    parser.add_argument("--output", "-o", metavar=command.output_metavar, required=command.output_required,
+                        help=f"write {command.output} to {command.output_metavar}{where}")
+    add_quiet_option(parser)
 
 
 def note(text: str) -> None:
@@ -229,8 +257,8 @@ __all__ = [
     "IMAGE_FORMATS",
     "Command",
     "UsageError",
+    "add_common_options",
     "add_input_options",
-    "add_output_option",
     "add_span_options",
     "check_output_path",
     "check_outputs",

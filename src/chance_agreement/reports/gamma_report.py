@@ -95,6 +95,11 @@ def _drawing(sentence: dict, names: list, colours: dict) -> str:
             f'height="{height}" viewBox="0 0 {width} {height}">{"".join(parts)}</svg>')
 
 
+def _of(sentence: dict) -> str:
+    """" of DOCUMENT" when the report knows the sentence's document (several documents), else ""."""
+    return f" of {_e(sentence['document'])}" if "document" in sentence else ""
+
+
 def gamma_html(data: dict) -> str:
     """The report's gamma section."""
     names = data["annotators"]
@@ -105,8 +110,8 @@ def gamma_html(data: dict) -> str:
         ("expected_disorder", "expected disorder"), ("gamma_cat", "gamma-cat")))
     per_category = "".join(f'<tr><th style="background:{colours[c]}">{_e(c)}</th><td>{_f(data["gamma_k"][c])}</td></tr>'
                            for c in categories)
-    drawings = "".join(f'<h3>Sentence {s["sentence"]} (disorder {s["disorder"]:.4f})</h3>{_drawing(s, names, colours)}'
-                       for s in data["sentences"])
+    drawings = "".join(f'<h3>Sentence {s["sentence"]}{_of(s)} (disorder {s["disorder"]:.4f})</h3>'
+                       f'{_drawing(s, names, colours)}' for s in data["sentences"])
     notes = ([data["on_sentences"]] if "on_sentences" in data else []) + list(data["warnings"])
     warnings = "".join(f'<p class="note">{_e(w)}</p>' for w in notes)
     return (f'<section id="gamma"><h2>Gamma</h2><p>Gamma (Mathet, Widl&ouml;cher and M&eacute;tivier 2015) of '

@@ -21,14 +21,18 @@ from typing import Any
 
 import numpy as np
 
+from ..chance.bootstrap_intervals import add_intervals
 from ..chance.chance_corrected import chance_corrected, defined_scores, undefined_reason, with_defined_scores
 from ..chance.corrected_f1 import chance_f1, sentence_scores
+from ..chance.document_scores import document_chance_f1
 from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS
 from ..chance.team_f1 import by_item, team_scores, team_statistics
 from ..ecosystem.output_files import write_file
+from ..noise.key_meanings import noise_meaning
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients
+from ..reliability.benchmark_scales import READING_SCALE, SCALE_TITLES, reading
 from ..reliability.contingency_table import NOTHING, check_tag_types, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
 from ..reliability.table_coefficients import titles
@@ -40,7 +44,7 @@ from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
 from .html_text import escape, isolated_name, short_name, short_names
 from .leaderboard import build_leaderboard
-from .table_output import most_used
+from .table_output import interval_text, most_used
 from .team_report import reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
@@ -61,23 +65,26 @@ def _interval_options(confidence_level, n_resamples, random_state) -> dict:
     if confidence_level is None:
         return {}
     return {"confidence_level": confidence_level, "n_resamples": n_resamples, "random_state": random_state}
-def _no_interval_reason(team: bool, confidence_level) -> str:
+def _no_interval_reason(confidence_level) -> str:
     """Why a score has no interval on the page (shown in its place)."""
-    if team:
-        return "not computed for several annotators"
     if confidence_level is None:
         return "not computed: no confidence level was asked for (--confidence-level)"
     return "not computed"
 
 
-def _team_results(annotations: dict, level: str, model: str, span_options: dict) -> dict:
+def _team_results(annotations: dict, level: str, model: str, span_options: dict,
+                  interval_options: dict | None = None) -> dict:
     """Several annotators: ``team_chance_f1``'s result (pairwise micro average, each annotator against
-    the rest, the m x m pairwise matrix; undefined scores None) with its pooled per-sentence scores."""
+    the rest, the m x m pairwise matrix; undefined scores None) with its pooled per-sentence scores
+    and, when ``interval_options`` ask for them, its sentence-bootstrap intervals."""
     sentences: list = []
     names, pairs = team_statistics(by_item(list(annotations.values())), names=list(annotations), level=level,
                                    model=model, sentences=sentences, **span_options)
     result = defined_scores(lambda fill: team_scores(names, pairs, level, fill))  # as team_chance_f1, undefined None
     result["sentence_scores"] = sentence_scores(sentences, level)
+    if interval_options:
+        add_intervals(result, sentences, level, 0, interval_options["confidence_level"],
+                      interval_options["n_resamples"], interval_options["random_state"])
     return result
 
 
@@ -143,7 +150,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                 model: str = "non_overlapping", scheme=None, mode=None, suffix: bool = False,
                 max_sentences: int = MAX_SENTENCES, confidence_level: float | None = 0.95,
                 n_resamples: int = 1000, random_state: int = 0, title: str | None = None,
-                gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
+                gamma_samples: int = 0, gamma_sampler: str = "statistical", documents=None) -> dict:
     r"""Gather the plain result dicts that :func:`render_report` turns into the HTML report.
 
     Parameters
@@ -179,6 +186,10 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
         alignment of the most disordered sentences.
     gamma_sampler : str, default "statistical"
         The sampler of gamma's random continua.
+    documents : list of str, optional
+        Per sentence, the name of its document: adds the scores of each document
+        (:func:`document_chance_f1`) and names the document beside every sentence number, when
+        there are several.
 
     Returns
     -------
@@ -225,11 +236,11 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     data: dict[str, Any]
     data = {"title": title or _default_title(names, str),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
-            "intervals_requested": confidence_level is not None, "sentence_count": len(tokens),
-            "no_interval": _no_interval_reason(team, confidence_level)}
+            "intervals_requested": confidence_level is not None, "confidence_level": confidence_level,
+            "sentence_count": len(tokens), "no_interval": _no_interval_reason(confidence_level)}
     items = by_item([annotations[name] for name in names])
     if team:
-        data["result"] = _team_results(annotations, level, model, span_options)
+        data["result"] = _team_results(annotations, level, model, span_options, intervals)
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator",
                                                                  "pairwise_corrected_f1")}
         table, categories = _pooled_contingency(annotations, span_options)
@@ -261,6 +272,8 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     if gamma_samples:
         data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
                                    sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
+    if documents is not None and len(set(documents)) > 1:
+        _add_documents(data, annotations, shown_names, documents, span_options, intervals)
     return data
 
 
@@ -275,6 +288,16 @@ def _title(data: dict) -> str:
     if data["title"] == _default_title(data["annotators"], str):
         return _default_title(data["annotators"], isolated_name)
     return f"<bdi>{_e(data['title'])}</bdi>"
+
+
+def _add_documents(data: dict, annotations: dict, names: list, documents: list, span_options: dict,
+                   intervals: dict) -> None:
+    """The scores of each document (``document_chance_f1`` of the compared annotations, with
+    intervals when asked) and the document of every sentence the page shows."""
+    data["documents"] = document_chance_f1(by_item([annotations[name] for name in names]), documents, names=names,
+                                           level=data["level"], model=data["model"], **span_options, **intervals)
+    for row in data["sentences"]["shown"] + data.get("gamma", {}).get("sentences", []):
+        row["document"] = documents[row["sentence"] - 1]
 
 
 def _check_report_arguments(names: list, level: str, model, max_sentences: int) -> None:
@@ -366,15 +389,17 @@ def _score(key: str, value, tag: str = "td") -> str:
     return _num(key, value, tag=tag)
 
 
-def _interval(result: dict, key: str, data_key: str, reason: str = "not computed") -> str:
-    """The ``[low, high]`` interval of ``result[key]``, or ``interval: <reason>`` when there is none."""
+def _interval(result: dict, key: str, data_key: str, reason: str = "not computed", level=None) -> str:
+    """The interval of ``result[key]`` labelled with its ``level`` ("95% interval 0.7560-0.8506",
+    ``table_output.interval_text``; each bound in a ``data-key`` span), or ``interval: <reason>``
+    when there is none."""
     ci = result.get(f"{key}_ci")
     if ci is None:
         return f'<span class="muted">interval: {_e(reason)}</span>'
-    low, high = ci
-    return (f'<span class="ci">[<span data-key="{_e(data_key)}/low" '
-            f'data-value="{_e(repr(float(low)))}">{low:.4f}</span>, '
-            f'<span data-key="{_e(data_key)}/high" data-value="{_e(repr(float(high)))}">{high:.4f}</span>]</span>')
+    def bound(side, value, shown):
+        return f'<span data-key="{_e(data_key)}/{side}" data-value="{_e(repr(float(value)))}">{shown}</span>'
+
+    return f'<span class="ci">{interval_text(ci, 4, level, bound)}</span>'
 
 
 def _capped(items: list, limit: int) -> tuple[list, str]:
@@ -600,9 +625,19 @@ def _section(heading: str, anchor: str, body: str) -> str:
     return f'<section id="{_e(anchor)}"><h2>{_e(heading)}</h2>{body}</section>'
 
 
-def _card(title: str, value_html: str, details: str, reading: str) -> str:
+def _card(title: str, value_html: str, details: str, how: str) -> str:
     return (f'<div class="card"><h3>{_e(title)}</h3><div class="big">{value_html}</div>'
-            f'<div>{details}</div><p class="read">{reading}</p></div>')
+            f'<div>{details}</div><p class="read">{how}</p></div>')
+
+
+SHOWN_NOISE = ("noise_bound", "noisy_items", "p", "p_least_favourable", "noise_bound_least_favourable")
+
+
+def _noise_meanings() -> str:
+    """What the noise card's numbers mean, one plain sentence each (``noise.key_meanings``)."""
+    items = "".join(f"<li><b>{_e(key)}</b>: {_e(noise_meaning(key))}</li>" for key in SHOWN_NOISE)
+    return f'<details><summary>What these numbers mean</summary><ul class="muted">{items}</ul></details>'
+
 
 
 def _least_favourable(noise: dict, notes: list) -> str:
@@ -615,19 +650,23 @@ def _least_favourable(noise: dict, notes: list) -> str:
 
 
 def _summary(data: dict) -> str:
-    result, noise, team = data["result"], data["noise"], "team" in data
+    result, noise, team, ci_level = data["result"], data["noise"], "team" in data, data.get("confidence_level")
     corrected = result["overall_corrected_f1"]
+    words = reading(corrected, result.get("overall_corrected_f1_ci"), confidence_level=ci_level)
     f1_card = _card(
         "Chance-corrected F1" + (" (all pairs pooled)" if team else ""),
         _score("summary/overall_corrected_f1", corrected, tag="span"),
-        f'{_interval(result, "overall_corrected_f1", "summary/overall_corrected_f1_ci", data["no_interval"])}<br>'
+        _interval(result, "overall_corrected_f1", "summary/overall_corrected_f1_ci", data["no_interval"], ci_level)
+        + f'<br>'
         f'observed F1 {_score("summary/overall_observed_f1", result["overall_observed_f1"], tag="span")}, '
         f'chance F1 {_score("summary/overall_chance_f1", result["overall_chance_f1"], tag="span")}'
         + (f'<br><span class="muted">undefined: {_e(reason)}</span>' if (reason := undefined_reason(
             {key: result[f"overall_{key}"] for key in SCORES})) else ""),
-        f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
+        (f"In words: {_e(words)}. " if words else "")
+        + f"How to read it: 1 is perfect agreement, 0 is what two annotators reach when they place the same "
         f"number of spans of the same lengths at random ({_e(data['model'].replace('_', '-'))} random model, "
-        f"{_e(data['level'])} level), below 0 is worse than chance.")
+        f"{_e(data['level'])} level), below 0 is worse than chance. The words follow the "
+        f"{_e(SCALE_TITLES[READING_SCALE])} scale, made for kappa and applied to corrected F1 as a convention.")
     names = {**titles(), **_NAMES}
     family = list(KAPPA_FAMILY) + [key for key in titles() if key not in KAPPA_FAMILY and key in data["coefficients"]]
     rows = "".join(f"<tr><th>{_e(names[key])}</th>{_num('summary/' + key, data['coefficients'][key])}</tr>"
@@ -635,13 +674,14 @@ def _summary(data: dict) -> str:
     if team:
         rows += "".join(f"<tr><th>{_e(_NAMES[key])}</th>{_num('summary/' + key, data['multi'][key])}</tr>"
                         for key in TEAM_KAPPA)
+    kappa = data["multi"]["fleiss_kappa"] if team else data["coefficients"]["cohen_kappa"]
+    kappa_words = reading(kappa)
     kappa_card = _card(
-        "Kappa family", _num("summary/headline_kappa",
-                             data["multi"]["fleiss_kappa"] if team else data["coefficients"]["cohen_kappa"],
-                             tag="span"),
+        "Kappa family", _num("summary/headline_kappa", kappa, tag="span"),
         (f"{_NAMES['fleiss_kappa']}; the first four rows from the contingency table of all pairs"
          if team else _NAMES["cohen_kappa"]) + f"<table>{rows}</table>",
-        "How to read it: agreement on each token's category (entity type or O) beyond what the category "
+        (f"In words: {_e(kappa_words)}. " if kappa_words else "")
+        + "How to read it: agreement on each token's category (entity type or O) beyond what the category "
         "proportions predict, from the <a href=\"#contingency\">contingency table</a>; the many tokens both "
         "leave as O count as agreement, so on sparse entities these run higher than the corrected F1.")
     noise_card = _card(
@@ -650,7 +690,7 @@ def _summary(data: dict) -> str:
         f'{_num("summary/noisy_items", noise["noisy_items"], tag="span")} of '
         f'{_num("summary/agreed", noise["agreed"], tag="span")} agreed tokens '
         f'({noise["disagreed"]} of {noise["instances"]} disagreed; hard-case agreement p = {_f(noise["p"])})'
-        + _least_favourable(noise, data.get("noise_notes", [])),
+        + _least_favourable(noise, data.get("noise_notes", [])) + _noise_meanings(),
         f"How to read it: with {noise['confidence']:.0%} confidence, at most this share of the tokens the "
         "annotators agree on are hard cases they agreed on by luck, i.e. noise in a gold standard built "
         "from the agreed tokens (Beigman Klebanov &amp; Beigman 2009, eq. 1).")
@@ -668,6 +708,7 @@ def _types(result: dict) -> list[str]:
 
 def _per_type(data: dict) -> str:
     result, support, reason = data["result"], data["sentences"]["support"], data["no_interval"]
+    ci_level = data.get("confidence_level")
     types, note = _capped(_types(result), MAX_TYPES)
     head = _header("type", "support", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
     rows = []
@@ -676,21 +717,51 @@ def _per_type(data: dict) -> str:
         count = support.get(name, 0) if support else scores.get("number")
         rows.append(f"<tr><th>{_e(name)}</th>{_num(f'types/{name}/number', count)}"
                     + "".join(_score(f"types/{name}/{key}", scores[key]) for key in SCORES)
-                    + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci', reason)}</td></tr>")
+                    + f"<td>{_interval(scores, 'corrected_f1', f'types/{name}/corrected_f1_ci', reason, ci_level)}"
+                    + "</td></tr>")
     overall_support = _num("types/overall/number", support["overall"]) if support else "<td></td>"
     rows.append(f"<tr><th>overall</th>{overall_support}"
                 + "".join(_score(f"types/overall/{key}", result[f"overall_{key}"]) for key in SCORES)
-                + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci', reason)}</td></tr>")
+                + f"<td>{_interval(result, 'overall_corrected_f1', 'types/overall/corrected_f1_ci', reason, ci_level)}"
+                + "</td></tr>")
     chart = bar_chart([(name, [result[name][key] for key in SCORES]) for name in types]
                       + [("overall", [result[f"overall_{key}"] for key in SCORES])], label="F1 per entity type")
     support = (f"the entity spans of each type, all {len(data['annotators'])} annotators together" if "team" in data
                else f"the entity spans of {_e(data['annotators'][0])}")
-    if "team" in data:
-        support += (". The bootstrap intervals of the corrected F1 are for two annotations; with several "
-                    "annotators none is computed")
+    if "team" in data and ci_level is not None:
+        support += (". The intervals of the team come from a bootstrap over sentences, every pair of a sentence "
+                    "resampled together")
     body = (f'<p class="muted">{_e(data["compared"])}. Support: {support}.</p>'
             f'<div class="figures"><div><table>{head}{"".join(rows)}</table>{note}</div>{chart}</div>')
     return _section("Per entity type", "types", body)
+
+
+def _documents(data: dict) -> str:
+    """The scores of each document (``data["documents"]``), as the per-type table shows types."""
+    ci_level = data.get("confidence_level")
+    rows, shown = [], data["documents"][:MAX_ROWS * 5]
+    for row in shown:
+        key = f"documents/{row['document']}"
+        reason = _document_reason(row, data)
+        interval = f"<td>{_interval(row, 'corrected_f1', f'{key}/corrected_f1_ci', reason, ci_level)}</td>"
+        rows.append(f"<tr><th>{_e(row['document'])}</th>{_num(key + '/sentences', row['sentences'])}"
+                    + "".join(_score(f"{key}/{score}", row[score]) for score in SCORES) + interval + "</tr>")
+    left_out = len(data["documents"]) - len(shown)
+    head = _header("document", "sentences", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
+    note = (f'<p class="note">{left_out} more documents left out (showing the first {len(shown)}).</p>'
+            if left_out else "")
+    body = (f'<p class="muted">{_e(data["compared"])}, document by document: the statistics of the document\'s '
+            f'sentences summed (every pair pooled for a team). Sentence numbers elsewhere on the page name their '
+            f'document.</p><table>{head}{"".join(rows)}</table>{note}')
+    return _section(f"Per document ({len(data['documents'])} documents)", "documents", body)
+
+
+def _document_reason(row: dict, data: dict) -> str:
+    if row["corrected_f1"] is None:
+        return "none: corrected F1 is undefined"
+    if row["sentences"] < 2 and data.get("confidence_level") is not None:
+        return "none: one sentence, nothing to resample"
+    return data["no_interval"]
 
 
 def _square(categories: list[str], matrix: list[list], keep: int) -> tuple[list[str], list[list], str]:
@@ -743,7 +814,9 @@ def _sentences(data: dict) -> str:
     all_types = sorted({span[0] for row in sentences["shown"] for spans in row["spans"].values() for span in spans})
     colours = {name: TYPE_COLOURS[i % len(TYPE_COLOURS)] for i, name in enumerate(all_types)}
     stacked = len(names) > 2  # side by side, three or more would run past the window
-    head = _header("sentence", "annotated", "observed", "chance", "corrected", *(["annotations"] if stacked else names))
+    named = any("document" in row for row in sentences["shown"])
+    head = _header("sentence", *(["document"] if named else []), "annotated", "observed", "chance", "corrected",
+                   *(["annotations"] if stacked else names))
     rows = []
     for row in sentences["shown"]:
         key = f"sentences/{row['sentence']}"
@@ -755,7 +828,9 @@ def _sentences(data: dict) -> str:
         else:
             texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
                             for name in names)
-        rows.append(f"<tr>{_num(key + '/sentence', row['sentence'])}{_num(key + '/denominator', row['denominator'], 0)}"
+        document = f"<td>{_e(row['document'])}</td>" if named else ""
+        rows.append(f"<tr>{_num(key + '/sentence', row['sentence'])}{document}"
+                    f"{_num(key + '/denominator', row['denominator'], 0)}"
                     + "".join(_num(f"{key}/{score}", row[score]) for score in SCORES) + texts + "</tr>")
     note = (f'<p class="note">{sentences["left_out"]} more sentences with disagreement beyond chance left out '
             f'(showing the first {len(sentences["shown"])}).</p>' if sentences["left_out"] else "")
@@ -806,7 +881,7 @@ def _row_reason(row: dict, data: dict) -> str:
 
 
 def _leaderboard(data: dict) -> str:
-    board = data["leaderboard"]
+    board, ci_level = data["leaderboard"], data.get("confidence_level")
     systems, note = _capped(board["systems"], MAX_ROWS)
     rows = []
     for row in systems:
@@ -815,10 +890,11 @@ def _leaderboard(data: dict) -> str:
         arrow = (f'<span class="up">&#9650; +{change:d}</span>' if change and change > 0 else
                  f'<span class="down">&#9660; {change:d}</span>' if change else "0")
         scores = "".join(_score(f"{key}/{k}", row[k]) for k in SCORES)
+        interval = _interval(row, "corrected_f1", f"{key}/corrected_f1_ci", _row_reason(row, data), ci_level)
         rows.append(f"<tr>{_num(key + '/corrected_rank', row['corrected_rank'])}"
                     f"<th>{isolated_name(row['system'])}</th>"
                     + scores
-                    + f"<td>{_interval(row, 'corrected_f1', key + '/corrected_f1_ci', _row_reason(row, data))}</td>"
+                    + f"<td>{interval}</td>"
                     + f"{_num(key + '/observed_rank', row['observed_rank'])}<td>{arrow}</td></tr>")
     head = _header("rank", "system", "observed F1", "chance F1", "corrected F1", "corrected F1 interval",
                    "observed rank", "rank change")
@@ -875,7 +951,7 @@ def render_report(data: dict) -> str:
         parts.append(_leaderboard(data))
     if "team" in data:
         parts.append(_team(data))
-    parts += [_per_type(data), _contingency(data)]
+    parts += [_per_type(data)] + ([_documents(data)] if "documents" in data else []) + [_contingency(data)]
     parts.append(_sentences(data))
     if "gamma" in data:
         parts.append(gamma_html(data["gamma"]))
@@ -897,7 +973,7 @@ def render_report(data: dict) -> str:
 
 def load_annotations(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
                      scheme=None, mode=None, suffix: bool = False, notes: list | None = None, partial: bool = True,
-                     **read_options) -> tuple[list, dict]:
+                     documents: list | None = None, redact: bool = False, **read_options) -> tuple[list, dict]:
     """``(tokens, {name: tags})`` from annotation files of any format the reader registry reads
     (``spans.annotators.read_annotators``), given as ``FILE`` or ``FILE:COLUMN``.
 
@@ -908,11 +984,15 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     its annotator did not annotate the sentence; the notes say the coverage), else every file must
     have the first one's documents. A document's tokens must be the same for every annotator.
     Crossing spans follow ``crossing``; overlapping types become layers; what that changed is
-    appended to ``notes`` when given (``team_report.reading_notes``).
+    appended to ``notes`` when given (``team_report.reading_notes``), and each sentence's document
+    to ``documents`` (``Team.documents``). ``redact`` replaces the token text by positions
+    (``Team.redact``) before anything is built from it.
     """
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
     team = read_annotators(specs, columns=columns, partial=partial, **read_options)
+    if redact:
+        team.redact()
     if len(team.names) < 2:
         raise ValueError(f"give at least two annotations, got {len(team.names)} in {specs}")
     if names is not None and len(names) != len(team.names):
@@ -920,6 +1000,8 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
     if notes is not None:
         notes += reading_notes(team)
+    if documents is not None:
+        documents += team.documents(tokens)
     return tokens, dict(zip(names or team.names, tags, strict=True))
 
 
@@ -993,6 +1075,7 @@ __all__ = [
     "MAX_TYPES",
     "SCORES",
     "SERIES",
+    "SHOWN_NOISE",
     "STYLE",
     "TEAM_KAPPA",
     "TYPE_COLOURS",

@@ -18,12 +18,34 @@ FIGURE1_LENGTHS = (1, 5, 10, 15)
 _MISSING = "plotting needs matplotlib: pip install matplotlib"
 
 
-def _new_axes(width: float, height: float):
+def require_matplotlib():
+    """matplotlib's ``Figure`` class, or an ImportError saying how to install it: a command that
+    draws calls it before any work, so a missing extra costs nothing.
+
+    Returns
+    -------
+    type
+        ``matplotlib.figure.Figure``.
+
+    Raises
+    ------
+    ImportError
+        When matplotlib cannot be imported: "plotting needs matplotlib: pip install matplotlib".
+
+    Examples
+    --------
+    >>> require_matplotlib().__name__
+    'Figure'
+    """
     try:
         from matplotlib.figure import Figure
     except ImportError:
         raise ImportError(_MISSING) from None
-    figure = Figure(figsize=(width, height), dpi=120)
+    return Figure
+
+
+def _new_axes(width: float, height: float):
+    figure = require_matplotlib()(figsize=(width, height), dpi=120)
     return figure.add_subplot()
 
 
@@ -112,4 +134,5 @@ def plot_leaderboard(board: dict, path=None, ax=None):
     return ax
 
 
-__all__ = ["FIGURE1_LENGTHS", "plot_leaderboard", "plot_start_distributions", "save_start_distributions"]
+__all__ = ["FIGURE1_LENGTHS", "plot_leaderboard", "plot_start_distributions", "require_matplotlib",
+           "save_start_distributions"]

@@ -17,7 +17,7 @@ import csv
 import io
 import numbers
 
-__all__ = ["csv_cell", "csv_text", "markdown_cell", "markdown_table", "most_used"]
+__all__ = ["csv_cell", "csv_text", "interval_text", "markdown_cell", "markdown_table", "most_used"]
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -66,3 +66,40 @@ def csv_text(header, rows) -> str:
     writer.writerow([csv_cell(cell) for cell in header])
     writer.writerows([csv_cell(cell) for cell in row] for row in rows)
     return handle.getvalue()
+
+
+def interval_text(interval, digits: int = 4, confidence_level: float | None = None, bound=None) -> str | None:
+    """An interval as people read it, labelled with its level: "95% interval 0.7560-0.8506" ("to"
+    between the bounds when one is negative, so no minus sign reads as a dash); None for no
+    interval (None: the model supports no corrected F1 in some resample).
+
+    Parameters
+    ----------
+    interval : (low, high) or None
+    digits : int, default 4
+    confidence_level : float, optional
+        Named in front ("95% interval"); without it only the bounds.
+    bound : callable, optional
+        ``bound(side, value, shown)`` -> the text of a bound (``side`` "low" or "high", ``shown``
+        the rounded number), e.g. HTML around it; default the rounded number.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> interval_text([0.756, 0.85061], confidence_level=0.95)
+    '95% interval 0.7560-0.8506'
+    >>> interval_text([-0.125, 0.5], 2)
+    '-0.12 to 0.50'
+    """
+    if interval is None or None in interval:
+        return None
+    low, high = interval
+    between = "-" if low >= 0 and high >= 0 else " to "
+    shown = [f"{value:.{digits}f}" for value in interval]
+    if bound is not None:
+        shown = [bound(side, value, text) for side, value, text in zip(("low", "high"), interval, shown, strict=True)]
+    bounds = f"{shown[0]}{between}{shown[1]}"
+    return bounds if confidence_level is None else f"{confidence_level:.0%} interval {bounds}"

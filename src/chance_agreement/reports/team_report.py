@@ -26,11 +26,14 @@ import numpy as np
 
 from ..chance.chance_corrected import defined_scores, undefined_reason
 from ..chance.corrected_f1 import corpus_total, scores_from_statistics
+from ..chance.document_scores import document_chance_f1
 from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS
-from ..chance.team_f1 import by_item, team_scores, team_statistics
+from ..chance.team_f1 import by_item, team_chance_f1, team_scores, team_statistics
+from ..noise.key_meanings import noise_meaning
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients, plain
+from ..reliability.benchmark_scales import READING_SCALE, SCALE_TITLES, reading
 from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
 from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
@@ -40,7 +43,7 @@ from ..spans.annotators import read_annotators
 from ..spans.validation import complete_items
 from .command_io import UsageError
 from .progress import progress as show_progress
-from .table_output import csv_text, markdown_table, most_used
+from .table_output import csv_text, interval_text, markdown_table, most_used
 
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
@@ -53,6 +56,8 @@ NOISE_UNITS = ("token", "entity")
 UNDEFINED_NOISE = ("kappa",)  # noise values whose None means undefined (tolerable_disagreements' None: none)
 SHOWN_CATEGORIES = 40  # categories of a contingency table in text, Markdown and CSV (JSON: all)
 UNDEFINED = "undefined"  # how text, Markdown and CSV show an undefined score (JSON: null)
+REDACTED_NOTE = ("redacted (--redact): no token text in this report; each token is shown as its 0-based position in "
+                 "its sentence, spans as type and token offsets")
 
 
 @dataclass
@@ -69,6 +74,7 @@ class Section:
     data: dict
     tables: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # why a value is missing ("-"), shown under the tables
+    readings: list = field(default_factory=list)  # how to read the numbers: in words, what a row means
 
 
 @dataclass
@@ -81,6 +87,13 @@ class Annotations:
     sources: list = field(default_factory=list)
     notes: list = field(default_factory=list)  # what reading changed (``reading_notes``)
     coverage: dict = field(default_factory=dict)  # documents per annotator and pair (``coverage_of``)
+    documents: list = field(default_factory=list)  # per sentence, its document's name (``Team.documents``)
+
+    def sentence_label(self, index: int) -> str:
+        """How a report names sentence ``index`` (0-based): its 1-based number, with its document
+        when the sentences come from several documents ("12 (doc3.ann)")."""
+        several = len(set(self.documents)) > 1
+        return f"{index + 1} ({self.documents[index]})" if several else str(index + 1)
 
     @property
     def items(self) -> list:
@@ -102,13 +115,16 @@ class Annotations:
 
 
 def load_annotations(specs, column: int | None = None, names=None, scheme=None, mode=None, suffix=False, *,
-                     crossing: str = "error", **read_options) -> Annotations:
+                     crossing: str = "error", redact: bool = False, **read_options) -> Annotations:
     """Annotators from any mix of files (``spans.annotators.read_annotators``: any format of the
     reader registry, ``FILE:COLUMN`` for column files, one multi-column or multi-annotator file
     alone meaning all of its annotators), as tags (``Team.flat``: crossing spans by ``crossing``,
     overlapping types one layer each). Fewer than two annotators, or a wrong number of ``names``,
-    is a ``UsageError``; bad files are ValueErrors naming the file and line or document."""
+    is a ``UsageError``; bad files are ValueErrors naming the file and line or document. ``redact``
+    replaces the token text by positions (``Team.redact``) before anything is built from it."""
     team = read_annotators(specs, column=column, partial=True, **read_options)
+    if redact:
+        team.redact()
     if len(team.names) < 2:
         raise UsageError("give two or more annotators: files, FILE:COLUMN, or one file with two or more annotators "
                          "(tag columns, or annotator ids)")
@@ -117,7 +133,8 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
             raise UsageError(f"{len(names)} names for {len(team.names)} annotators")
         team.names = list(names)
     tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
-    return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team), coverage_of(team))
+    return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team), coverage_of(team),
+                       team.documents(tokens))
 
 
 def coverage_of(team) -> dict:
@@ -192,6 +209,8 @@ def reading_notes(team) -> list[str]:
     if team.layered:
         notes.append(f"{team.layered} sentence unit(s) hold overlapping spans of different types: each type is "
                      f"scored in its own layer there (one copy of the unit per type)")
+    if team.redacted:
+        notes.append(REDACTED_NOTE)
     if team.skipped:
         notes.append(f"{len(team.skipped)} crossing span(s) left out (--crossing skip):")
         notes += [f"  {line}" for line in team.skipped]
@@ -231,10 +250,54 @@ def _undefined_notes(level: str, rows) -> list[str]:
 
 
 def _type_rows(result: dict) -> list[tuple[str, dict]]:
-    """``(name, scores)`` of every entity type, then ``("overall", ...)``."""
+    """``(name, scores)`` of every entity type, then ``("overall", ...)`` (with its interval when
+    there is one)."""
     rows = [(name, value) for name, value in result.items()
             if isinstance(value, dict) and name != "per_annotator"]
-    return [*rows, ("overall", {key: result[f"overall_{key}"] for key in SCORES})]
+    overall = {key: result[f"overall_{key}"] for key in SCORES}
+    if "overall_corrected_f1_ci" in result:
+        overall["corrected_f1_ci"] = result["overall_corrected_f1_ci"]
+    return [*rows, ("overall", overall)]
+
+
+def _add_intervals(result: dict, annotations: Annotations, level: str, options: dict) -> list:
+    """With ``options["confidence_level"]``: the bootstrap intervals of the team's (or the pair's)
+    scores per type and overall (``team_chance_f1``: a sentence bootstrap seeded by
+    ``random_state``; for two annotators ``chance_f1``'s own, bit for bit) put into ``result``, and
+    the interval column's title in a list (else [] and ``result`` unchanged)."""
+    level_asked = options.get("confidence_level")
+    if level_asked is None:
+        return []
+    intervals = team_chance_f1(annotations.items, names=annotations.names, level=level, model=options["model"],
+                               zero_division=0, confidence_level=level_asked, n_resamples=options["n_resamples"],
+                               random_state=options["random_state"], **options["span"])
+    for key in SCORES:
+        result[f"overall_{key}_ci"] = intervals[f"overall_{key}_ci"]
+        for name, scores in intervals.items():
+            if isinstance(scores, dict) and name in result and f"{key}_ci" in scores:
+                result[name][f"{key}_ci"] = scores[f"{key}_ci"]
+    return [f"corrected F1 {level_asked:.0%} interval"]
+
+
+def _interval_cells(scores, columns: list) -> list:
+    """The interval column's cell of a row (a ``(low, high)`` pair; ``UNDEFINED`` where the model
+    supports no corrected F1 in some resample), or nothing when no interval was asked."""
+    if not columns:
+        return []
+    interval = (scores or {}).get("corrected_f1_ci")
+    return [UNDEFINED if interval is None else tuple(interval)]
+
+
+def _readings(level: str, what: str, scores: dict, confidence_level=None) -> list[str]:
+    """The overall corrected F1 read in words on the report's scale (``benchmark_scales.reading``),
+    as a note; none for an undefined score (its reason is noted already)."""
+    words = reading(scores["corrected_f1"], scores.get("corrected_f1_ci"), confidence_level=confidence_level)
+    return [f"{level} level, {what}: corrected F1 {scores['corrected_f1']:.4f} is {words}"] if words else []
+
+
+SCALE_NOTE = (f"corrected F1 is 1 for perfect agreement, 0 for what the random annotation model gives by "
+              f"chance, below 0 for worse than chance; words follow the {SCALE_TITLES[READING_SCALE]} scale, "
+              f"made for kappa and applied to corrected F1 as a convention")
 
 
 def chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
@@ -244,19 +307,22 @@ def chance_f1_section(annotations: Annotations, options: dict) -> Section | None
         return None
     reference, other = annotations.tags
     total = corpus_total(other, reference, model=options["model"], levels=LEVELS, **options["span"])
-    data, tables, notes = {}, [], []
+    data, tables, notes, readings = {}, [], [], [SCALE_NOTE]
     for level in LEVELS:
         result = defined_scores(partial(scores_from_statistics, total, level))
         data[level] = result
+        interval = _add_intervals(result, annotations, level, options)
         rows = _type_rows(result)
         support = [result[name]["number"] for name, _ in rows[:-1]]
-        tables.append(Table(f"{level} level", ["type", "support", "observed F1", "chance F1", "corrected F1"],
-                            [[name, number, *_shown(scores)]
+        tables.append(Table(f"{level} level",
+                            ["type", "support", "observed F1", "chance F1", "corrected F1", *interval],
+                            [[name, number, *_shown(scores), *_interval_cells(scores, interval)]
                              for (name, scores), number in zip(rows, [*support, sum(support)], strict=True)]))
         notes += _undefined_notes(level, rows)
+        readings += _readings(level, "overall", rows[-1][1], options.get("confidence_level"))
     title = (f"Chance-corrected F1, {annotations.names[1]} against {annotations.names[0]} "
              f"({options['model'].replace('_', '-')} random model)")
-    return Section("chance_f1", title, data, tables, notes)
+    return Section("chance_f1", title, data, tables, notes, readings)
 
 
 def team_chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
@@ -265,17 +331,19 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
     undefined scores None with the reason in the notes."""
     if len(annotations.tags) < 3:
         return None
-    data, tables, notes = {}, [], []
+    data, tables, notes, readings = {}, [], [], [SCALE_NOTE]
     names = annotations.names
     for level in LEVELS:
         _, pairs = team_statistics(annotations.items, names=names, level=level, model=options["model"],
                                    **options["span"])
         result = defined_scores(partial(team_scores, names, pairs, level))
         data[level] = result
+        interval = _add_intervals(result, annotations, level, options)
         rows = _type_rows(result)
         tables.append(Table(f"{level} level, the team (every pair pooled)",
-                            ["type", "observed F1", "chance F1", "corrected F1"],
-                            [[name, *_shown(scores)] for name, scores in rows]))
+                            ["type", "observed F1", "chance F1", "corrected F1", *interval],
+                            [[name, *_shown(scores), *_interval_cells(scores, interval)] for name, scores in rows]))
+        readings += _readings(level, "the team", rows[-1][1], options.get("confidence_level"))
         tables.append(Table(f"{level} level, each annotator against the rest",
                             ["annotator", "observed F1", "chance F1", "corrected F1"],
                             [[name, *_shown(scores)] for name, scores in result["per_annotator"].items()]))
@@ -287,7 +355,31 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
                      for (i, j), totals in pairs.items() if totals is not None]
         notes += _undefined_notes(level, rows + list(result["per_annotator"].items()) + pair_rows)
     title = f"Chance-corrected F1 of the team ({options['model'].replace('_', '-')} random model)"
-    return Section("team_chance_f1", title, data, tables, notes)
+    return Section("team_chance_f1", title, data, tables, notes, readings)
+
+
+def documents_section(annotations: Annotations, options: dict) -> Section | None:
+    """Sentences from two or more documents: observed, chance and corrected F1 of each document at
+    both levels (``document_chance_f1``: the pair's, or every pair of the team pooled), with
+    bootstrap intervals over each document's sentences when ``confidence_level`` asks for them."""
+    if len(set(annotations.documents)) < 2:
+        return None
+    data, tables, notes = {}, [], []
+    asked = options.get("confidence_level")
+    interval = [f"corrected F1 {asked:.0%} interval"] if asked is not None else []
+    for level in LEVELS:
+        rows = document_chance_f1(annotations.items, annotations.documents, names=annotations.names, level=level,
+                                  model=options["model"], confidence_level=asked,
+                                  n_resamples=options["n_resamples"], random_state=options["random_state"],
+                                  **options["span"])
+        data[level] = rows
+        tables.append(Table(f"{level} level, per document", ["document", "sentences", "observed F1", "chance F1",
+                                                             "corrected F1", *interval],
+                            [[row["document"], row["sentences"], *_shown(row), *_interval_cells(row, interval)]
+                             for row in rows]))
+        notes += _undefined_notes(level, [(row["document"], row) for row in rows])
+    return Section("documents", f"Chance-corrected F1 per document ({len(data['token'])} documents)", data, tables,
+                   notes)
 
 
 def _coefficient_rows() -> list[str]:
@@ -327,7 +419,10 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
                            "prevalence paper case 3)", ["coefficient", "all tokens", "entity tokens"], rows))
     notes = [f"{view}: {warning}" for view, result in data.items() for warning in result.get("warnings", [])]
     notes += shown_notes
-    return Section("coefficients", "Agreement coefficients and their contingency tables", data, tables, notes)
+    kappa = data["all"].get("cohen_kappa")
+    readings = [f"Cohen's kappa on all tokens {kappa:.4f} is {reading(kappa)}"] if kappa is not None else []
+    return Section("coefficients", "Agreement coefficients and their contingency tables", data, tables, notes,
+                   readings)
 
 
 def several_annotators_section(annotations: Annotations, options: dict) -> Section | None:
@@ -345,8 +440,10 @@ def several_annotators_section(annotations: Annotations, options: dict) -> Secti
     tables = [Table("token-level coefficients", ["coefficient", "value"], values),
               Table("tokens per category and annotator", ["category", *annotations.names],
                     [[category, *row] for category, row in zip(categories, counts, strict=True)])]
+    kappa = result["fleiss_kappa"]
+    words = [f"Fleiss' kappa {kappa:.4f} is {reading(kappa)}"] if kappa is not None else []
     return Section("several_annotators", "Fleiss' kappa and Krippendorff's alpha (nominal)", result, tables,
-                   list(result["warnings"]))
+                   list(result["warnings"]), words)
 
 
 def category_counts(ratings, categories: list, annotators: int) -> list:
@@ -383,7 +480,8 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     notes = [coverage] * bool(coverage)
     notes += [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
     table = Table("instances = tokens, or spans anyone proposed", ["", *NOISE_UNITS], rows)
-    return Section("noise", title, data, [table], notes)
+    meanings = [f"row {key}: {noise_meaning(key)}" for key in NOISE_KEYS]  # what each row means, one sentence each
+    return Section("noise", title, data, [table], notes, meanings)
 
 
 def gamma_section(annotations: Annotations, options: dict) -> Section | None:
@@ -401,6 +499,10 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
     data = result.to_dict(alignment=False)
     rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
     offsets = result.alignment.continuum.text_offsets
+    for row in rows:  # which sentence (1-based) of which document each alignment is in
+        row["sentence"] = indices[row["text"]] + 1
+        if annotations.documents:
+            row["document"] = annotations.documents[indices[row["text"]]]
     data["most_disordered"] = rows
     values = [[key, data[key]] for key in ("gamma", "gamma_se", "observed_disorder", "expected_disorder",
                                             "expected_disorder_se", "gamma_cat", "n_samples", "sampler")]
@@ -408,8 +510,9 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
               Table("gamma-k per category", ["category", "gamma_k"], [[k, v] for k, v in data["gamma_k"].items()]),
               Table(f"the {len(rows)} most disordered unitary alignments (sentence: type start-end, tokens)",
                     ["disorder", "sentence", *annotations.names],
-                    [[row["disorder"], indices[row["text"]], *(_unit_cell(tokens, offsets, row["text"], unit)
-                                                               for unit in row["units"].values())] for row in rows])]
+                    [[row["disorder"], annotations.sentence_label(indices[row["text"]]),
+                      *(_unit_cell(tokens, offsets, row["text"], unit) for unit in row["units"].values())]
+                     for row in rows])]
     return Section("gamma", f"Gamma ({result.sampler} sampler, {result.n_samples} samples)", data, tables,
                    [coverage] * bool(coverage) + list(result.warnings))
 
@@ -426,23 +529,28 @@ def _unit_cell(tokens: list, offsets, sentence: int, unit) -> str:
 GAMMA_WORST = 10  # unitary alignments shown in the gamma section
 
 # (annotations, options) -> Section or None; a new section is one more function here.
-SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, several_annotators_section,
-            noise_section, gamma_section]
+SECTIONS = [chance_f1_section, team_chance_f1_section, documents_section, coefficients_section,
+            several_annotators_section, noise_section, gamma_section]
 
 
 def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
-                 sections=None, progress=False, gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
+                 sections=None, progress=False, gamma_samples: int = 0, gamma_sampler: str = "statistical",
+                 confidence_level: float | None = None, n_resamples: int = 1000, random_state=None) -> dict:
     """``{"annotators": [...], "sources": [...], "sentences", "tokens", "reading_notes", "coverage"
     (``coverage_of``: documents per annotator and pair), "sections": [Section, ...]}``.
 
     ``progress``: a bar over the report's parts on standard error (None: only on a terminal).
     ``gamma_samples`` > 0 adds gamma (``gamma_section``) with that many random continua.
+    ``confidence_level`` adds sentence-bootstrap intervals of the corrected F1 (per type and
+    overall, for a pair or a team: ``team_chance_f1``) from ``n_resamples`` resamples seeded by
+    ``random_state``.
     """
     get_model(model)  # a registered name or a RandomModel, else ValueError
     options = {"model": model, "confidence": confidence, "max_noise": max_noise,
                "span": {"scheme": scheme, "mode": mode, "suffix": suffix},
-               "gamma_samples": gamma_samples, "gamma_sampler": gamma_sampler}
+               "gamma_samples": gamma_samples, "gamma_sampler": gamma_sampler,
+               "confidence_level": confidence_level, "n_resamples": n_resamples, "random_state": random_state}
     parts = SECTIONS if sections is None else sections
     built = [section(annotations, options)
              for section in show_progress(parts, "agreement report", unit="part", enabled=progress)]
@@ -458,6 +566,8 @@ def build_report(annotations: Annotations, model: str = "non_overlapping", confi
 def _cell(value, digits: int) -> str:
     if value is None:
         return "-"
+    if isinstance(value, tuple):  # an interval; its level is in the column title
+        return interval_text(value, digits) or UNDEFINED
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)
@@ -483,6 +593,8 @@ def to_text(report: dict, digits: int = 4) -> str:
                                        for i, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip())
         if section.notes:
             lines += [""] + [f"note: {note}" for note in section.notes]
+        if section.readings:
+            lines += [""] + [f"reading: {text}" for text in section.readings]
     return "\n".join(lines) + "\n"
 
 
@@ -496,14 +608,19 @@ def to_markdown(report: dict, digits: int = 4) -> str:
             lines += markdown_table(table.columns, [[_cell(v, digits) for v in row] for row in table.rows])
         if section.notes:
             lines += [""] + [f"- {note}" for note in section.notes]
+        if section.readings:
+            lines += [""] + [f"- reading: {text}" for text in section.readings]
     return "\n".join(lines) + "\n"
 
 
 def to_csv(report: dict) -> str:
-    """Long format: one line per table cell (section, table, row, column, value); full precision."""
-    rows = [[section.key, table.title, row[0], column, value]
+    """Long format: one line per table cell (section, table, row, column, value); full precision;
+    an interval cell is two lines, its column's title with " low" and " high"."""
+    rows = [[section.key, table.title, row[0], column + side, bound]
             for section in report["sections"] for table in section.tables
-            for row in table.rows for column, value in zip(table.columns[1:], row[1:], strict=True)]
+            for row in table.rows for column, value in zip(table.columns[1:], row[1:], strict=True)
+            for side, bound in (zip((" low", " high"), value, strict=True) if isinstance(value, tuple)
+                                else [("", value)])]
     return csv_text(["section", "table", "row", "column", "value"], rows)
 
 
@@ -511,6 +628,7 @@ def to_json(report: dict) -> str:
     body = {key: value for key, value in report.items() if key != "sections"}
     body.update({section.key: section.data for section in report["sections"]})
     body["notes"] = {section.key: section.notes for section in report["sections"] if section.notes}
+    body["readings"] = {section.key: section.readings for section in report["sections"] if section.readings}
     return json.dumps(body, indent=2) + "\n"
 
 
@@ -529,6 +647,7 @@ __all__ = [
     "GAMMA_WORST",
     "NOISE_KEYS",
     "NOISE_UNITS",
+    "REDACTED_NOTE",
     "SCORES",
     "SECTIONS",
     "SHOWN_CATEGORIES",
@@ -542,6 +661,7 @@ __all__ = [
     "coefficients_section",
     "coverage_notes",
     "coverage_of",
+    "documents_section",
     "gamma_section",
     "load_annotations",
     "noise_section",

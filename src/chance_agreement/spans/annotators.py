@@ -44,6 +44,7 @@ class Team:
     layered: int = 0  # units scored one layer per type
     left_out: list = field(default_factory=list)  # partial coverage: (where, annotator index) of units one holds
     origins: list = field(default_factory=list)  # origins[a]: the index in ``specs`` annotator a was read from
+    redacted: bool = False  # token text replaced by positions (``redact``)
 
     @property
     def tokens(self) -> list:
@@ -73,6 +74,60 @@ class Team:
                 "per_annotator": {name: sum(row) + extra
                                   for name, row, extra in zip(self.names, held, alone, strict=True)},
                 "pairs": pairs}
+
+    def documents(self, tokens=None) -> list[str]:
+        """The name of each unit's document, or with ``tokens`` (``flat``'s, whose layered copies
+        share their unit's token list) of each of those sentences: what a report writes next to a
+        sentence number.
+
+        A unit keyed ``document:sentence`` (brat) or ``document#sentence`` (INCEpTION) belongs to
+        that document; a unit with another key is a document of its own, named where the first
+        annotator holding it has it (a Label Studio task, a doccano, Prodigy or JSONL line, without
+        the annotator's own annotation id); a sentence of a column file (CoNLL, WebAnno TSV) belongs
+        to its file.
+
+        Parameters
+        ----------
+        tokens : list of list, optional
+            ``flat()``'s tokens.
+
+        Returns
+        -------
+        list of str
+
+        Examples
+        --------
+        >>> team = read_annotators(["tests/data/formats/brat/alice", "tests/data/formats/brat/bob"])
+        >>> team.documents()
+        ['doc.ann', 'doc.ann']
+        >>> read_annotators(["examples/anna.conll", "examples/ben.conll"]).documents()[:2]
+        ['examples/anna.conll', 'examples/anna.conll']
+        """
+        names = [_document_of(_present(units)) for units in zip(*self.units, strict=True)]
+        if tokens is None:
+            return names
+        position = {id(_present(units).tokens): u for u, units in enumerate(zip(*self.units, strict=True))}
+        return [names[position[id(sentence)]] for sentence in tokens]
+
+    def redact(self) -> None:
+        """Replace the text of every token by its 0-based position in its unit ("0", "1", ...) and
+        drop the units' texts, for reports that may not hold the annotated text (``--redact``):
+        whatever is built from the team afterwards (``flat``'s tokens, the notes on spans left
+        out) holds offsets, labels and ids only. Spans, tags and keys are kept.
+
+        Examples
+        --------
+        >>> team = read_annotators(["examples/anna.conll", "examples/ben.conll"])
+        >>> team.redact()
+        >>> team.flat()[0][0][:4], team.redacted
+        (['0', '1', '2', '3'], True)
+        """
+        for units in self.units:
+            for unit in units:
+                if unit is not None:
+                    unit.tokens = [str(position) for position in range(len(unit.tokens))]
+                    unit.text = None
+        self.redacted = True
 
     def flat(self, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list]:
         """``(tokens, tags)`` with ``tags[a][s]`` annotator a's tags of (layered) sentence s."""
@@ -177,6 +232,17 @@ def align(annotators: list[Annotator], *, partial: bool = False, left_out: list 
         _same_tokens([(a, units[position]) for a, units in zip(annotators, aligned, strict=True)
                       if units[position] is not None])
     return aligned
+
+
+def _document_of(unit: Unit) -> str:
+    """The document a unit belongs to (``Team.documents``)."""
+    key = unit.key or ""
+    for separator in (":", "#"):
+        if separator in key:
+            return key.rpartition(separator)[0]
+    tail = " line " if unit.token_lines is not None else " annotation "  # a column file's sentence: its file
+    head, found, number = unit.where.rpartition(tail)
+    return head if found and number.isdigit() else unit.where
 
 
 def _present(units):

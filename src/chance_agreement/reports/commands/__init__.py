@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 
+from ..command_io import add_common_options
+
 COMMAND_MODULES = ("f1", "agreement", "annotator_test", "report", "spans", "leaderboard", "figure1", "hub_export",
                    "demo")
 
@@ -22,10 +24,12 @@ def commands() -> list:
 
 
 def add_commands(subparsers) -> None:
-    """One sub-parser per command, its ``run`` set as the ``run`` default."""
+    """One sub-parser per command, its ``run`` set as the ``run`` default; every command gets the
+    common options (``command_io.add_common_options``: ``-o`` and ``-q``)."""
     for command in commands():
         parser = subparsers.add_parser(command.name, help=command.help, description=command.description or command.help)
         command.arguments(parser)
+        add_common_options(parser, command)
         parser.set_defaults(run=command.run)
 
 

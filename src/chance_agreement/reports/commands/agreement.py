@@ -6,17 +6,16 @@ from ...chance.random_models import model_names
 from ..command_io import (
     Command,
     add_input_options,
-    add_output_option,
     add_span_options,
     check_outputs,
     emit,
     input_files,
     open_fraction,
+    positive_number,
     read_options,
     split_names,
     whole_number,
 )
-from ..progress import add_quiet_option
 from ..team_report import FORMATS, build_report, load_annotations, render
 
 
@@ -31,33 +30,41 @@ def arguments(parser) -> None:
     parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
     parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
+    parser.add_argument("--confidence-level", type=open_fraction, default=None,
+                        help="add sentence-bootstrap intervals of the corrected F1 at this level (e.g. 0.95), for "
+                             "two annotators or a team")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--random-state", type=whole_number, default=0, help="seed of the bootstrap (default 0)")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    add_output_option(parser, "the report")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text and Markdown")
     parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
                         help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
     parser.add_argument("--gamma-sampler", default="statistical",
                         help="random continua of gamma's expected disorder: statistical (default), shuffle or "
                              "random_model (the random annotation model of chance F1)")
+    parser.add_argument("--redact", action="store_true",
+                        help="no token text in the output: tokens shown as their positions, spans as type and "
+                             "offsets (for text that may not leave its system, e.g. patient records)")
     add_span_options(parser)
     add_input_options(parser)
-    add_quiet_option(parser)
 
 
 def run(args) -> int:
     check_outputs({"--output": args.output}, input_files(args.annotators, args.typesystem))
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
-                                   crossing=args.crossing, **read_options(args))
+                                   crossing=args.crossing, redact=args.redact, **read_options(args))
     report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
                           progress=False if args.quiet else None, gamma_samples=args.gamma_samples,
-                          gamma_sampler=args.gamma_sampler, **span)
+                          gamma_sampler=args.gamma_sampler, confidence_level=args.confidence_level,
+                          n_resamples=args.n_resamples, random_state=args.random_state, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 
 
 COMMAND = Command(
     "agreement", "one report on two or more annotators: chance-corrected F1, coefficients, noise bound", arguments, run,
+    output="the report", description=
     "Annotators come from files of any supported format, detected by content: CoNLL column files (their last "
     "column, FILE:COLUMN, or one file whose tag columns are the annotators), JSONL, brat, Label Studio, doccano, "
     "Prodigy, INCEpTION (CAS JSON/XMI, WebAnno TSV). A file holding several annotators gives them all, named by "

@@ -11,7 +11,6 @@ from ..command_io import (
     Command,
     UsageError,
     add_input_options,
-    add_output_option,
     add_span_options,
     check_outputs,
     closed_fraction,
@@ -23,7 +22,6 @@ from ..command_io import (
     split_names,
     whole_number,
 )
-from ..progress import add_quiet_option
 
 
 def run(args) -> int:
@@ -62,11 +60,9 @@ def arguments(parser) -> None:
     parser.add_argument("--resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=whole_number, default=0, help="bootstrap random seed (default 0)")
     parser.add_argument("--format", choices=FORMATS, default="text")
-    add_output_option(parser)
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text")
     add_span_options(parser)
     add_input_options(parser)
-    add_quiet_option(parser)
 
 
 COMMAND = Command(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...chance.corrected_f1 import chance_f1
-from ..command_io import Command
+from ..command_io import Command, check_outputs, emit
 from ..paper_examples import SIMULATIONS
 
 PAPER = '"Estimating Agreement by Chance for Sequence Annotation" (anonymous ACL submission)'
@@ -22,20 +22,23 @@ def demo_rows():
 
 
 def run(args) -> int:
-    print(f"{PAPER}, Tables 2-9: the simulated annotations")
-    print("token-level F1, non-overlapping random annotation model; ours | paper\n")
-    print(f"{'case':<26}{'ObsF1':>16}{'ChanceF1':>18}{'CorrF1':>18}")
+    check_outputs({"--output": args.output}, [])
+    lines = [f"{PAPER}, Tables 2-9: the simulated annotations",
+             "token-level F1, non-overlapping random annotation model; ours | paper", "",
+             f"{'case':<26}{'ObsF1':>16}{'ChanceF1':>18}{'CorrF1':>18}"]
     for name, ours, paper in demo_rows():
         cells = "".join(f"{o:>9.4f} |{p:>6.4f}" for o, p in zip(ours, paper, strict=True))
-        print(f"{name:<26}{cells}")
-    print("\nThe paper truncates where we round (Sim4 annotator 2: 32/47 = 0.68085 prints as 0.6808).")
+        lines.append(f"{name:<26}{cells}")
+    lines += ["", "The paper truncates where we round (Sim4 annotator 2: 32/47 = 0.68085 prints as 0.6808)."]
+    emit("\n".join(lines) + "\n", args.output)
     return 0
 
 
 def arguments(parser) -> None:
-    """The demo takes no options."""
+    """The demo takes only the common options (``-o``, ``-q``)."""
 
 
-COMMAND = Command("demo", "the paper's simulations, ours beside the paper's values", arguments, run)
+COMMAND = Command("demo", "the paper's simulations, ours beside the paper's values", arguments, run,
+                  output="the table")
 
 __all__ = ["COMMAND", "PAPER", "demo_rows"]

@@ -11,7 +11,6 @@ from ...chance.statistics import LEVELS
 from ...spans.conll import check_tag_columns, read_column_file
 from ..command_io import (
     Command,
-    add_output_option,
     add_span_options,
     check_outputs,
     emit,
@@ -20,7 +19,6 @@ from ..command_io import (
     positive_number,
     whole_number,
 )
-from ..progress import add_quiet_option
 
 
 def format_report(result: dict, digits: int = 4) -> str:
@@ -114,8 +112,6 @@ def arguments(parser) -> None:
     parser.add_argument("--random-state", type=whole_number, default=None,
                         help="seed of the bootstrap (default: not seeded)")
     add_span_options(parser)
-    add_output_option(parser)
-    add_quiet_option(parser)
 
 
 COMMAND = Command("f1", "observed, chance and corrected F1 of a CoNLL column file", arguments, run)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ...ecosystem.hub_export import export_all
 from ...ecosystem.module_paths import METRICS, module_path
-from ..command_io import Command, refuse_written_inputs
+from ..command_io import Command, check_output_path, emit, refuse_written_inputs
 
 
 def run(args) -> int:
@@ -17,9 +17,10 @@ def run(args) -> int:
         except FileNotFoundError:  # not installed and no clone: export_all says so
             continue
         refuse_written_inputs({"DIRECTORY": Path(args.directory) / metric.folder}, [source])
+    if args.output:
+        check_output_path(args.output)
     folders = export_all(args.directory, args.source, args.metric, args.force, args.wheel)
-    for folder in folders:
-        print(folder)
+    emit("".join(f"{folder}\n" for folder in folders), args.output)
     exported = {folder.name for folder in folders}
     skipped = [m.name for m in METRICS if m.folder not in exported]
     if skipped and not args.metric:
@@ -38,6 +39,6 @@ def arguments(parser) -> None:
 
 
 COMMAND = Command("hub-export", "assemble Hub Space folders (script, card, app.py, wheel) for the metrics", arguments,
-                  run)
+                  run, output="the list of folders written")
 
 __all__ = ["COMMAND"]

@@ -11,7 +11,6 @@ from ..command_io import (
     Command,
     UsageError,
     add_input_options,
-    add_output_option,
     add_span_options,
     check_outputs,
     closed_fraction,
@@ -34,8 +33,7 @@ from ..leaderboard import (
     render,
     system_name,
 )
-from ..plots import plot_leaderboard
-from ..progress import add_quiet_option
+from ..plots import plot_leaderboard, require_matplotlib
 
 
 def run(args) -> int:
@@ -44,6 +42,11 @@ def run(args) -> int:
                          "eriktks/conll2003): the cards must not claim a dataset you did not name")
     check_outputs({"--output": args.output, "--plot": args.plot},
                   input_files([args.gold, *args.systems], args.typesystem))
+    if args.plot:  # a missing matplotlib is said before any file is read or score computed
+        try:
+            require_matplotlib()
+        except ImportError as error:
+            raise ValueError(str(error)) from None
     names = split_names(args.names)
     if args.model_cards:  # every refusal before anything is read, computed or written
         check_model_repos(names or [system_name(spec) for spec in args.systems], args.model_cards,
@@ -63,10 +66,7 @@ def run(args) -> int:
     if args.model_cards:
         _write_model_repos(board, args)
     if args.plot:
-        try:
-            plot_leaderboard(board, args.plot)
-        except ImportError as error:
-            raise ValueError(str(error)) from None
+        plot_leaderboard(board, args.plot)
     return 0
 
 
@@ -105,7 +105,6 @@ def arguments(parser) -> None:
     parser.add_argument("--gold-noise", type=open_fraction, default=None,
                         help="share of noisy items in the gold: adds the noise paper's chance difference")
     parser.add_argument("--format", choices=FORMATS, default="markdown")
-    add_output_option(parser, "the table")
     parser.add_argument("--plot", metavar="FILE.png", help="draw observed against corrected F1 per system")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in the Markdown table")
     parser.add_argument("--model-cards", metavar="DIR",
@@ -123,9 +122,9 @@ def arguments(parser) -> None:
     parser.add_argument("--dataset-config", default=None, help="dataset configuration in the model cards")
     add_span_options(parser)
     add_input_options(parser)
-    add_quiet_option(parser)
 
 
-COMMAND = Command("leaderboard", "rank systems by observed and by chance-corrected F1", arguments, run)
+COMMAND = Command("leaderboard", "rank systems by observed and by chance-corrected F1", arguments, run,
+                  output="the table")
 
 __all__ = ["COMMAND"]

@@ -21,7 +21,6 @@ from ..command_io import (
     whole_number,
 )
 from ..html_report import MAX_SENTENCES, html_report, load_annotations
-from ..progress import add_quiet_option
 
 
 def run(args) -> int:
@@ -31,16 +30,17 @@ def run(args) -> int:
         raise UsageError("--leaderboard needs a gold file and at least one system")
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     notes: list = []
+    documents: list = []
     tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
-                                           crossing=args.crossing, notes=notes, partial=not args.leaderboard, **span,
-                                           **read_options(args))
+                                           crossing=args.crossing, notes=notes, partial=not args.leaderboard,
+                                           documents=documents, redact=args.redact, **span, **read_options(args))
     tested = candidate_test(args, names, span) if args.candidate else None
     html_report(tokens, annotations, args.output, reading_notes=notes, leaderboard=args.leaderboard, level=args.level,
                 model=args.model,
                 max_sentences=args.max_sentences, title=args.title,
                 confidence_level=None if args.no_intervals else args.confidence_level,
                 n_resamples=args.resamples, random_state=args.seed, gamma_samples=args.gamma_samples,
-                gamma_sampler=args.gamma_sampler, annotator_test=tested, **span)
+                gamma_sampler=args.gamma_sampler, annotator_test=tested, documents=documents, **span)
     print(args.output)
     sys.stdout.flush()
     return 0
@@ -60,7 +60,6 @@ def arguments(parser) -> None:
     parser.add_argument("annotations", nargs="+", metavar="FILE[:COLUMN]",
                         help="annotation files of any supported format (first: the reference or gold; FILE:COLUMN "
                              "picks a 0-based column of a column file; one file holding several annotators is enough)")
-    parser.add_argument("-o", "--output", required=True, metavar="REPORT.html", help="the page to write")
     parser.add_argument("--leaderboard", action="store_true",
                         help="the first file is the gold standard, the others systems to rank")
     parser.add_argument("--names", help="comma-separated names of the annotations (default: ids or file names)")
@@ -86,11 +85,14 @@ def arguments(parser) -> None:
                         help="add the annotator test of this candidate against the annotations as humans (repeat "
                              "for several; see annotator-test)")
     parser.add_argument("--margin", type=open_fraction, default=None, help="the annotator test's margin")
+    parser.add_argument("--redact", action="store_true",
+                        help="no token text in the output: tokens shown as their positions, spans as type and "
+                             "offsets (for text that may not leave its system, e.g. patient records)")
     add_span_options(parser)
     add_input_options(parser)
-    add_quiet_option(parser)
 
 
-COMMAND = Command("report", "one self-contained HTML page about the agreement of annotations", arguments, run)
+COMMAND = Command("report", "one self-contained HTML page about the agreement of annotations", arguments, run,
+                  output="the page", output_required=True, output_metavar="REPORT.html")
 
 __all__ = ["COMMAND"]

@@ -11,7 +11,6 @@ from ..command_io import (
     Command,
     UsageError,
     add_input_options,
-    add_output_option,
     check_outputs,
     emit,
     input_files,
@@ -19,7 +18,6 @@ from ..command_io import (
     split_names,
     whole_number,
 )
-from ..progress import add_quiet_option
 from ..span_agreement import VIEWS, format_span_table, team_span_scores
 
 
@@ -68,8 +66,6 @@ def arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument("--digits", type=whole_number, default=4)
     add_input_options(parser)
-    add_output_option(parser)
-    add_quiet_option(parser)
 
 
 COMMAND = Command("spans", "observed, chance and corrected F1 of annotators' span files (nested or a flat view)",
