@@ -26,6 +26,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "spans_from_tags": "spans.tags",
     "OddTagWarning": "spans.tags",
+    "AnnotationSet": "spans.annotation_set",
     "TagTypeError": "spans.validation",
     # several annotators: one layout (per sentence, the annotators' tags), stated or converted
     "as_items": "spans.validation",
@@ -134,6 +135,7 @@ __all__ = [*sorted(_EXPORTS), "__version__"]
 # What type checkers and editors see (py.typed): the same names from the same modules, imported at run time only
 # when first used (``__getattr__``); tests/test_layout.py checks that this list and _EXPORTS agree.
 if TYPE_CHECKING:
+    from .spans.annotation_set import AnnotationSet as AnnotationSet
     from .chance.annotator_test import annotator_test as annotator_test
     from .chance.bootstrap_intervals import bootstrap_scores as bootstrap_scores
     from .chance.corrected_f1 import chance_f1 as chance_f1

@@ -1,0 +1,159 @@
+"""``AnnotationSet``: every annotator's spans, chunked once, equal to the chunker's spans."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+
+from chance_agreement import AnnotationSet
+from chance_agreement.spans.nested import tags_from_spans
+from chance_agreement.spans.tags import SCHEMES, OddTagWarning, corpus_spans, effective_scheme
+
+PREFIXES = {"IOB1": "IB", "IOB2": "IB", "IOE1": "IE", "IOE2": "IE", "IOBES": "BIES", "BILOU": "BILU"}
+STRICT_SEQUENCES = {  # valid entities of each scheme, as prefix strings of one entity's tokens
+    "IOB2": ["B", "BI", "BII"], "IOE2": ["E", "IE", "IIE"], "IOBES": ["S", "BE", "BIE"], "BILOU": ["U", "BL", "BIL"],
+    "IOB1": ["I", "II"], "IOE1": ["I", "II"],
+}
+
+
+def random_corpus(rng: random.Random, sentences: int, letters: str, odd: bool = False, none: float = 0.0):
+    corpus = []
+    for _ in range(sentences):
+        if rng.random() < none:
+            corpus.append(None)
+            continue
+        tags = []
+        for _ in range(rng.randint(0, 12)):
+            if rng.random() < 0.4:
+                tags.append("O")
+            elif odd and rng.random() < 0.05:
+                tags.append(rng.choice(["X", "PER", "B_PER"]))
+            else:
+                tags.append(f"{rng.choice(letters)}-{rng.choice(['PER', 'LOC', 'ORG'])}")
+        corpus.append(tags)
+    return corpus
+
+
+def strict_corpus(rng: random.Random, sentences: int, scheme: str):
+    corpus = []
+    for _ in range(sentences):
+        tags: list[str] = []
+        for _ in range(rng.randint(0, 4)):
+            tags += ["O"] * rng.randint(1, 2)
+            kind = rng.choice(["PER", "LOC"])
+            tags += [f"{letter}-{kind}" for letter in rng.choice(STRICT_SEQUENCES[scheme])]
+        corpus.append(tags)
+    return corpus
+
+
+def same_lengths(corpora):
+    """Cut every annotator's sentence to the shortest of that sentence (None stays None)."""
+    out = [list(c) for c in corpora]
+    for s in range(len(out[0])):
+        given = [c[s] for c in out if c[s] is not None]
+        n = min(map(len, given), default=0)
+        for c in out:
+            if c[s] is not None:
+                c[s] = c[s][:n]
+    return out
+
+
+@pytest.mark.parametrize("sentences", [30, 300])  # the loop chunker and the array chunker
+@pytest.mark.parametrize("letters", ["BI", "BIES", "BILU", "IE", "BIESLUO"])
+@pytest.mark.parametrize("seed", range(4))
+def test_default_mode_spans_are_the_chunkers(sentences, letters, seed):
+    rng = random.Random(seed)
+    corpora = same_lengths([random_corpus(rng, sentences, letters, odd=seed % 2 == 1, none=0.1) for _ in range(3)])
+    corpora = [[None if t is not None and not t else t for t in c] for c in corpora]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", OddTagWarning)
+        try:
+            expected = [corpus_spans([t or [] for t in c], f"a{i}") for i, c in enumerate(corpora)]
+        except ValueError as error:  # seqeval's chunker refuses it: so does the set, with the same message
+            with pytest.raises(ValueError) as caught:
+                AnnotationSet.from_tags(dict(zip(["a0", "a1", "a2"], corpora, strict=True)))
+            assert str(caught.value) == str(error)
+            return
+        annotations = AnnotationSet.from_tags(dict(zip(["a0", "a1", "a2"], corpora, strict=True)))
+    for a, corpus in enumerate(corpora):
+        assert annotations.sentence_spans(a) == [None if t is None else spans
+                                                 for t, spans in zip(corpus, expected[a], strict=True)]
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("given", [True, False])
+def test_strict_mode_spans_are_the_chunkers(scheme, given):
+    rng = random.Random(7)
+    corpora = [strict_corpus(rng, 40, scheme) for _ in range(2)]
+    corpora = same_lengths(corpora)
+    if not given and scheme in ("IOB1", "IOE1"):  # seqeval detects neither
+        with pytest.raises(ValueError, match="cannot detect the tagging scheme"):
+            AnnotationSet.from_tags(corpora, mode="strict")
+        return
+    resolved = effective_scheme(corpora[0] + corpora[1], scheme if given else None, "strict")
+    annotations = AnnotationSet.from_tags(corpora, scheme=scheme if given else None, mode="strict")
+    assert annotations.scheme is resolved
+    for a, corpus in enumerate(corpora):
+        assert annotations.sentence_spans(a) == corpus_spans(corpus, "x", resolved, "strict")
+
+
+def test_the_layouts_and_span_lists_give_the_same_set():
+    rng = random.Random(3)
+    corpora = same_lengths([random_corpus(rng, 50, "BI") for _ in range(2)])
+    by_tags = AnnotationSet.from_tags(corpora)
+    by_items = AnnotationSet.from_items([list(row) for row in zip(*corpora, strict=True)],
+                                        names=["annotator_1", "annotator_2"])
+    # the same spans written as IOB2 tags: chunked back, the same spans and the IOB2 tags' codes
+    spans = [[[(b, e, t) for t, b, e in sentence] for sentence in by_tags.sentence_spans(a)] for a in range(2)]
+    lengths = by_tags.lengths.tolist()
+    by_spans = AnnotationSet.from_spans(spans, lengths)
+    iob2 = AnnotationSet.from_tags([tags_from_spans(s, lengths) for s in spans])
+    for a in range(2):
+        assert by_items.sentence_spans(a) == by_tags.sentence_spans(a) == by_spans.sentence_spans(a)
+        assert by_spans.sentence_spans(a) == iob2.sentence_spans(a)
+    assert by_spans.equal_tags(0, 1).tolist() == iob2.equal_tags(0, 1).tolist()
+    assert by_tags.equal_tags(0, 1).tolist() == [sum(x == y for x, y in zip(p, q, strict=True))
+                                                 for p, q in zip(*corpora, strict=True)]
+
+
+def test_select_keeps_the_spans_of_the_chosen_annotators_and_sentences():
+    rng = random.Random(5)
+    corpora = same_lengths([random_corpus(rng, 40, "BI", none=0.2) for _ in range(3)])
+    annotations = AnnotationSet.from_tags(corpora)
+    shared = annotations.shared_items(2, 0)
+    pair = annotations.select([2, 0], shared)
+    assert pair.names == ("annotator_3", "annotator_1")
+    assert pair.sentence_spans(0) == [annotations.sentence_spans(2)[s] for s in shared]
+    assert pair.sentence_spans(1) == [annotations.sentence_spans(0)[s] for s in shared]
+    assert pair.equal_tags(0, 1).tolist() == annotations.equal_tags(2, 0)[shared].tolist()
+    arrays = annotations.span_arrays(0, shared)
+    assert np.array_equal(arrays.begin, pair.span_arrays(1).begin)
+    assert np.array_equal(arrays.sentence, pair.span_arrays(1).sentence)
+    assert arrays.sentence.tolist() == sorted(arrays.sentence.tolist())
+    assert len(arrays.begin) == sum(len(annotations.sentence_spans(0)[s] or []) for s in shared)
+
+
+@pytest.mark.parametrize("corpora, message", [
+    ({"ann": [["O"], ["O", "B-PER", 3]]}, "ann[1], position 2: the tag is an int (3), not a string"),
+    ({"ann": [["O", "B-PER"]], "bob": [["O"]]}, "sentence 0: ann has 2 tags but bob has 1"),
+    ({"ann": [["O"]], "bob": [["O"], ["O"]]}, "different numbers of sentences (ann 1, bob 2)"),
+    ({"ann": [["O"], ["B-PER", "X", "I-PER"]]}, None),
+])
+def test_bad_tags_are_refused_naming_the_annotator_sentence_and_position(corpora, message):
+    if message is None:
+        with pytest.warns(OddTagWarning, match=r"'X' \(first in ann\[1\]\)"):
+            AnnotationSet.from_tags(corpora)
+        return
+    with pytest.raises((ValueError, TypeError)) as caught:
+        AnnotationSet.from_tags(corpora)
+    assert message in str(caught.value)
+
+
+def test_bad_spans_are_refused_naming_the_annotator_and_sentence():
+    with pytest.raises(ValueError, match=r"bob\[1\]: span \(2, 4, 'PER'\) is not a non-empty token range"):
+        AnnotationSet.from_spans({"ann": [[], []], "bob": [[], [(2, 4, "PER")]]}, [2, 3])
+    with pytest.raises(ValueError, match=r"ann\[0\]: spans \(0, 2, 'PER'\) and \(1, 2, 'LOC'\) share tokens"):
+        AnnotationSet.from_spans({"ann": [[(0, 2, "PER"), (1, 2, "LOC")]]}, [2])
