@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 import warnings
 
 import numpy as np
@@ -157,3 +158,73 @@ def test_bad_spans_are_refused_naming_the_annotator_and_sentence():
         AnnotationSet.from_spans({"ann": [[], []], "bob": [[], [(2, 4, "PER")]]}, [2, 3])
     with pytest.raises(ValueError, match=r"ann\[0\]: spans \(0, 2, 'PER'\) and \(1, 2, 'LOC'\) share tokens"):
         AnnotationSet.from_spans({"ann": [[(0, 2, "PER"), (1, 2, "LOC")]]}, [2])
+
+
+# --- the HTML report chunks each annotator's sentence once --------------------------------------
+
+
+def chunked_sentences(run) -> int:
+    """Sentences that seqeval's chunkers (the loop, the array pass, the strict automaton) chunk
+    while ``run()`` runs: every real call counted, weighted by the sentences it was given."""
+    from chance_agreement.spans import tags
+
+    chunkers = {tags._lenient_small.__code__, tags._lenient_arrays.__code__, tags._strict_corpus.__code__}
+    counted = [0]
+
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code in chunkers:
+            counted[0] += len(frame.f_locals["sequences"])
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        run()
+    finally:
+        sys.setprofile(previous)
+    return counted[0]
+
+
+def report_annotations(annotators: int, sentences: int = 100, seed: int = 0):
+    rng = random.Random(seed)
+    lengths = [rng.randint(5, 15) for _ in range(sentences)]
+    tokens = [[f"w{i}" for i in range(n)] for n in lengths]
+    annotations = {}
+    for a in range(annotators):
+        corpus = []
+        for n in lengths:
+            tags: list[str] = []
+            for _ in range(n):
+                if rng.random() < 0.6:
+                    tags.append("O")
+                elif tags and tags[-1] != "O" and rng.random() < 0.5:
+                    tags.append("I-" + tags[-1][2:])
+                else:
+                    tags.append("B-" + rng.choice(["PER", "LOC", "ORG"]))
+            corpus.append(tags)
+        annotations[f"a{a}"] = corpus
+    return tokens, annotations
+
+
+@pytest.mark.parametrize("annotators", [2, 3])
+@pytest.mark.parametrize("options", [{}, {"mode": "strict", "scheme": "IOB2"}, {"level": "entity"}])
+def test_the_html_report_chunks_each_annotator_sentence_at_most_once_and_a_half(annotators, options):
+    """Before the annotation set, this report chunked every annotator's sentence 5.3 times (3
+    annotators; 4.3 with 2): every section chunked the tags again."""
+    from chance_agreement.reports.html_report import html_report
+
+    tokens, annotations = report_annotations(annotators)
+    chunked = chunked_sentences(lambda: html_report(tokens, annotations, confidence_level=None, **options))
+    assert chunked <= 1.5 * annotators * len(tokens), chunked / (annotators * len(tokens))
+    assert chunked >= annotators * len(tokens)  # the counter sees the chunkers: each sentence once at least
+
+
+def test_span_chance_f1_writes_no_tags_and_chunks_nothing():
+    from chance_agreement import chance_f1, span_chance_f1
+
+    references = [[(0, 2, "PER"), (4, 5, "LOC")], [(1, 3, "ORG")]]
+    predictions = [[(0, 3, "PER"), (4, 5, "LOC")], []]
+    lengths = [6, 4]
+    result: dict = {}
+    assert chunked_sentences(lambda: result.update(span_chance_f1(predictions, references, lengths))) == 0
+    as_tags = chance_f1(tags_from_spans(predictions, lengths), tags_from_spans(references, lengths))
+    assert result == as_tags  # every value, bit for bit, and the IOB2 tag accuracy

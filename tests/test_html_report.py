@@ -13,7 +13,7 @@ import sys
 import html5lib
 import pytest
 
-from chance_agreement import chance_f1, coefficients, contingency, multi_annotator_agreement, noise_report
+from chance_agreement import AnnotationSet, chance_f1, coefficients, contingency, multi_annotator_agreement, noise_report
 from chance_agreement.reports.html_report import (
     MAX_TYPES,
     _team_results,
@@ -117,7 +117,7 @@ def test_intervals_render_when_the_ci_keys_are_present():
 
 def test_team_results_pool_the_pairs_of_chance_f1():
     annotations = {"a": A, "b": B, "c": C}
-    team = _team_results(annotations, "token", "non_overlapping", {"scheme": None, "mode": None, "suffix": False})
+    team = _team_results(AnnotationSet.from_tags(annotations), "token", "non_overlapping")
     pairs = {}
     for first, second in (("a", "b"), ("a", "c"), ("b", "c")):
         result = chance_f1(annotations[second], annotations[first], zero_division=0, return_sentence_scores=True)

@@ -135,7 +135,6 @@ __all__ = [*sorted(_EXPORTS), "__version__"]
 # What type checkers and editors see (py.typed): the same names from the same modules, imported at run time only
 # when first used (``__getattr__``); tests/test_layout.py checks that this list and _EXPORTS agree.
 if TYPE_CHECKING:
-    from .spans.annotation_set import AnnotationSet as AnnotationSet
     from .chance.annotator_test import annotator_test as annotator_test
     from .chance.bootstrap_intervals import bootstrap_scores as bootstrap_scores
     from .chance.corrected_f1 import chance_f1 as chance_f1
@@ -214,6 +213,7 @@ if TYPE_CHECKING:
     from .reports.html_report import render_report as render_report
     from .reports.html_report import report_data as report_data
     from .spans.annotated_text import pair_annotations as pair_annotations
+    from .spans.annotation_set import AnnotationSet as AnnotationSet
     from .spans.annotators import read_annotators as read_annotators
     from .spans.nested import innermost_tags as innermost_tags
     from .spans.nested import outermost_tags as outermost_tags

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, pairwise
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from .tags import (
     chunk_corpus,
     effective_scheme,
     first_odd,
+    paired_scheme,
     span_arrays_of,
     warn_odd_tags,
 )
@@ -292,7 +293,7 @@ class AnnotationSet:
             raise ValueError(f"{function}: the annotation set was chunked with suffix=False: give suffix=True "
                              "when building the set")
         if scheme is not None and self.mode == "strict" and effective_scheme((), scheme, "strict") is not self.scheme:
-            raise ValueError(f"{function}: the annotation set was chunked with scheme {self.scheme.__name__}, not "
+            raise ValueError(f"{function}: the annotation set was chunked with scheme {self.scheme!r}, not "
                              f"{scheme!r}: give the scheme when building the set")
 
 
@@ -345,16 +346,16 @@ def _checked_corpora(corpora, names) -> list[list]:
     return checked
 
 
-def _chunked(corpora, names, scheme, mode, suffix: bool) -> tuple[AnnotationSet, list[dict]]:
+def _chunked(corpora, names, scheme, mode, suffix: bool, order=None) -> tuple[AnnotationSet, list[dict]]:
     """The set of checked corpora (``None``: not annotated) and each annotator's odd tags (not
-    warned): every corpus chunked once (``tags.chunk_corpus``)."""
+    warned): every corpus chunked once (``tags.chunk_corpus``), in ``order`` (default: in turn;
+    the first error raised is that of the first corpus chunked)."""
     n = len(corpora[0])
     present = np.array([[tags is not None for tags in corpus] for corpus in corpora], dtype=bool).reshape(-1, n)
-    arrays, odd = [], []
-    for name, corpus in zip(names, corpora, strict=True):
-        found, odd_tags = chunk_corpus([[] if tags is None else tags for tags in corpus], name, scheme, mode, suffix)
-        arrays.append(found)
-        odd.append(odd_tags)
+    found: dict = {}
+    for a in range(len(corpora)) if order is None else order:
+        found[a] = chunk_corpus([[] if tags is None else tags for tags in corpora[a]], names[a], scheme, mode, suffix)
+    arrays, odd = [found[a][0] for a in range(len(corpora))], [found[a][1] for a in range(len(corpora))]
     lengths = [len(next((tags for tags in row if tags is not None), ())) for row in zip(*corpora, strict=True)]
     return _assembled(names, lengths, present, arrays, corpora, (scheme, mode, suffix)), odd
 
@@ -369,16 +370,43 @@ def _merged_odd(odd: list[dict]) -> dict:
     return merged
 
 
-def pair_odd(odd: list[dict]) -> dict:
-    """The odd tags of a (references, predictions) pair as ``paired_spans`` warns them."""
-    return first_odd(*odd)
+def pair_set(predictions, references, scheme=None, mode=None, suffix: bool = False) -> AnnotationSet:
+    """Two annotations' tags as a set: annotator 0 ``"references"``, 1 ``"predictions"`` (the team
+    functions' pair order), with ``paired_spans``' checks, errors and odd-tag warnings: the one
+    conversion at the entry of the two-annotator functions."""
+    resolved = paired_scheme(predictions, references, scheme, mode, suffix)
+    built, odd = _chunked([list(references), list(predictions)], ["references", "predictions"], resolved, mode,
+                          suffix, order=(1, 0))
+    warn_odd_tags(first_odd(*odd), suffix)
+    return built
+
+
+def as_pair(predictions, references, scheme=None, mode=None, suffix: bool = False, *,
+            function: str) -> AnnotationSet:
+    """``pair_set`` of two tag corpora, or a two-annotator ``AnnotationSet`` given alone (as
+    ``predictions``, ``references`` None: annotator 0 the references, 1 the predictions) over the
+    sentences both annotated."""
+    if not isinstance(predictions, AnnotationSet):
+        if isinstance(references, AnnotationSet):
+            raise TypeError(f"{function}: give an AnnotationSet as the first argument, alone")
+        return pair_set(predictions, references, scheme, mode, suffix)
+    if references is not None:
+        raise TypeError(f"{function}: an AnnotationSet holds both annotations: give it alone, without references")
+    if predictions.n_annotators != 2:
+        raise ValueError(f"{function}: the AnnotationSet has {predictions.n_annotators} annotators, expected 2 "
+                         "(the references, then the predictions); use select([i, j]) to pick two")
+    predictions.chunked_as(scheme, mode, suffix, function)
+    shared = predictions.shared_items(0, 1)
+    if not predictions.lengths[shared].any():
+        raise ValueError(f"{function}: empty input: the two annotators share no sentence with tokens")
+    return predictions if len(shared) == predictions.n_items else predictions.select([0, 1], shared)
 
 
 def _flat_order(spans: list, where: str) -> list[Span]:
     """One sentence's checked ``(start, end, label)`` spans as ``(type, start, end)`` in order;
     two spans sharing a token are an error (``nested.tags_from_spans``' message)."""
     ordered = sorted(spans)
-    for previous, span in zip(ordered, ordered[1:], strict=False):
+    for previous, span in pairwise(ordered):
         if span[0] < previous[1]:
             raise ValueError(f"{where}: spans {previous!r} and {span!r} share tokens, so they have no flat BIO form")
     return [(label, start, end) for start, end, label in ordered]
@@ -455,4 +483,4 @@ def as_annotation_set(annotations, *, scheme=None, mode=None, suffix: bool = Fal
     return AnnotationSet.from_items(annotations, scheme=scheme, mode=mode, suffix=suffix, function=function)
 
 
-__all__ = ["AnnotationSet", "as_annotation_set", "pair_odd"]
+__all__ = ["AnnotationSet", "as_annotation_set", "as_pair", "pair_set"]

@@ -478,15 +478,21 @@ def paired_spans(predictions, references, scheme=None, mode=None, suffix: bool =
     """``(prediction spans, reference spans)`` per sentence, after ``check_pairs``; as seqeval,
     strict mode without a scheme detects it from the references. One OddTagWarning per distinct
     odd tag of either side, naming the first sentence that has it."""
-    check_pairs(predictions, references)
-    check_mode(mode)
-    if mode == "strict":
-        _distinct_tags(references, "references")  # before seqeval's detection reads them
-    resolved = effective_scheme(references, scheme, mode, suffix)
+    resolved = paired_scheme(predictions, references, scheme, mode, suffix)
     pred_spans, pred_odd = _chunk(predictions, "predictions", resolved, mode, suffix)
     ref_spans, ref_odd = _chunk(references, "references", resolved, mode, suffix)
     warn_odd_tags(first_odd(ref_odd, pred_odd), suffix)
     return pred_spans, ref_spans
+
+
+def paired_scheme(predictions, references, scheme=None, mode=None, suffix: bool = False):
+    """``check_pairs``, then the scheme to chunk both sides with: as seqeval, strict mode without
+    a scheme detects it from the references (``effective_scheme``)."""
+    check_pairs(predictions, references)
+    check_mode(mode)
+    if mode == "strict":
+        _distinct_tags(references, "references")  # before seqeval's detection reads them
+    return effective_scheme(references, scheme, mode, suffix)
 
 
 def first_odd(ref_odd: dict, pred_odd: dict) -> dict:
@@ -573,6 +579,7 @@ __all__ = [
     "first_odd",
     "is_odd_tag",
     "pair_span_arrays",
+    "paired_scheme",
     "paired_span_arrays",
     "paired_spans",
     "resolve_scheme",
