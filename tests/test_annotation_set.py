@@ -228,3 +228,83 @@ def test_span_chance_f1_writes_no_tags_and_chunks_nothing():
     assert chunked_sentences(lambda: result.update(span_chance_f1(predictions, references, lengths))) == 0
     as_tags = chance_f1(tags_from_spans(predictions, lengths), tags_from_spans(references, lengths))
     assert result == as_tags  # every value, bit for bit, and the IOB2 tag accuracy
+
+
+# --- every consumer takes a set, with the numbers of its tag input ------------------------------
+
+
+def three_annotators(none: float = 0.0):
+    rng = random.Random(11)
+    corpora = same_lengths([random_corpus(rng, 40, "BI", none=none) for _ in range(3)])
+    return [[None if t is not None and not t else t for t in c] for c in corpora]
+
+
+def test_the_two_annotator_functions_give_their_tag_results_on_a_set():
+    from chance_agreement import chance_f1, contingency, noise_report
+
+    references, predictions = (c for c in three_annotators()[:2])
+    references = [t or ["O"] for t in references]
+    predictions = [p or ["O"] * len(r) for p, r in zip(predictions, references, strict=True)]
+    predictions = [p[:len(r)] + ["O"] * (len(r) - len(p)) for p, r in zip(predictions, references, strict=True)]
+    pair = AnnotationSet.from_tags({"ref": references, "pred": predictions})
+    assert chance_f1(pair, zero_division=0, return_sentence_scores=True, level="entity") == chance_f1(
+        predictions, references, zero_division=0, return_sentence_scores=True, level="entity")
+    assert chance_f1(pair, zero_division=0) == chance_f1(predictions, references, zero_division=0)
+    table, categories = contingency(pair)
+    expected_table, expected_categories = contingency(predictions, references)
+    assert (table.tolist(), categories) == (expected_table.tolist(), expected_categories)
+    assert noise_report(pair) == noise_report(predictions, references)
+    with pytest.raises(ValueError, match="chunked with mode=None, not 'strict'"):
+        chance_f1(pair, mode="strict")
+    with pytest.raises(TypeError, match="give it alone, without references"):
+        chance_f1(pair, references)
+
+
+def test_the_several_annotator_functions_give_their_tag_results_on_a_set():
+    from chance_agreement import (
+        by_item,
+        gamma_agreement,
+        multi_annotator_agreement,
+        noise_report_multi,
+        team_chance_f1,
+        unitizing_alpha,
+    )
+
+    partial = three_annotators(none=0.2)
+    annotations = AnnotationSet.from_tags(partial, names=["a", "b", "c"])
+    assert team_chance_f1(annotations, return_sentence_scores=True) == team_chance_f1(
+        by_item(partial), names=["a", "b", "c"], return_sentence_scores=True)
+    assert multi_annotator_agreement(annotations) == multi_annotator_agreement(by_item(partial))
+    complete = [[t or ["O"] * n for t in c] for c, n in zip([[c[s] for c in partial] for s in range(40)],
+                                                               annotations.lengths.tolist(), strict=True)]
+    complete = [list(item) for item in complete]
+    whole = AnnotationSet.from_items(complete)
+    assert noise_report_multi(whole) == noise_report_multi(complete)
+    assert unitizing_alpha(whole) == unitizing_alpha(complete)
+    assert unitizing_alpha(whole, variant="mu_alpha") == unitizing_alpha(complete, variant="mu_alpha")
+    mine = gamma_agreement(whole, n_samples=30, random_state=0)
+    theirs = gamma_agreement(complete, annotators=list(whole.names), n_samples=30, random_state=0)
+    for key in ("gamma", "observed_disorder", "expected_disorder", "gamma_cat", "gamma_k", "sample_disorders"):
+        assert getattr(mine, key) == getattr(theirs, key)
+    with pytest.raises(ValueError, match="the annotator is missing"):
+        noise_report_multi(annotations)
+    with pytest.raises(ValueError, match="not annotated; unitizing alpha needs every annotator"):
+        unitizing_alpha(annotations)
+
+
+def test_nested_sets_go_to_the_nested_function_only():
+    from chance_agreement import chance_f1, nested_chance_f1
+
+    references = [[(0, 4, "ORG"), (1, 3, "PER")], [], [(2, 5, "LOC")]]
+    predictions = [[(0, 4, "ORG"), (1, 2, "PER")], [(0, 1, "LOC")], [(2, 5, "LOC"), (3, 4, "PER")]]
+    lengths = [6, 3, 5]
+    annotations = AnnotationSet.from_spans({"r": references, "p": predictions}, lengths, nested=True)
+    for level in ("token", "entity"):
+        assert nested_chance_f1(annotations, level=level, zero_division=0) == nested_chance_f1(
+            predictions, references, lengths, level=level, zero_division=0)
+    with pytest.raises(ValueError, match="nested spans, which have no flat form"):
+        chance_f1(annotations)
+    flat = AnnotationSet.from_spans({"r": [[s[:2] + (s[2],) for s in r[:1]] for r in references],
+                                     "p": [p[:1] for p in predictions]}, lengths)
+    assert nested_chance_f1(flat, zero_division=0)["overall_corrected_f1"] == pytest.approx(
+        chance_f1(flat, zero_division=0)["overall_corrected_f1"])

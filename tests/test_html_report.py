@@ -143,7 +143,7 @@ def test_team_results_pool_the_pairs_of_chance_f1():
 
 
 def test_two_annotators_as_a_team_equal_their_pair():
-    team = _team_results({"a": A, "b": B}, "token", "non_overlapping", {"scheme": None, "mode": None, "suffix": False})
+    team = _team_results(AnnotationSet.from_tags({"a": A, "b": B}), "token", "non_overlapping")
     result = chance_f1(B, A, zero_division=0, return_sentence_scores=True)
     assert team["overall_corrected_f1"] == pytest.approx(result["overall_corrected_f1"])
     for ours, theirs in zip(team["sentence_scores"], result["sentence_scores"], strict=True):
@@ -352,8 +352,8 @@ def test_readme_numbers_are_the_reports(conll_systems):
     pairs = {("flair", "bert"): (flair, bert), ("lstm", "flair"): (lstm, flair), ("lstm", "bert"): (lstm, bert)}
     for (a, b), (first, second) in pairs.items():
         quoted.append(f"{a}-{b} {chance_f1(second, first, zero_division=0)['overall_corrected_f1']:.3f}")
-    team = _team_results({"lstm": lstm, "flair": flair, "bert": bert}, "token", "non_overlapping",
-                         {"scheme": None, "mode": None, "suffix": False})
+    team = _team_results(AnnotationSet.from_tags({"lstm": lstm, "flair": flair, "bert": bert}), "token",
+                         "non_overlapping")
     quoted.append(f"corrected F1 {team['overall_corrected_f1']:.4f}")
     multi = multi_annotator_agreement([list(item) for item in zip(lstm, flair, bert)])
     quoted.append(f"Krippendorff's alpha ({multi['fleiss_kappa']:.4f})")

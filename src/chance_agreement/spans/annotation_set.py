@@ -13,7 +13,7 @@ from itertools import chain, pairwise
 
 import numpy as np
 
-from .nested import check_lengths, check_span_lists
+from .nested import build_forest, check_lengths, check_span_lists
 from .tags import (
     SpanArrays,
     check_corpus,
@@ -48,7 +48,10 @@ class AnnotationSet:
     not annotate the sentence); equal tags have equal codes across annotators, and a set built from
     spans holds their IOB2 tags. ``present[a, s]`` is False where annotator ``a`` did not annotate
     sentence ``s`` (``None`` in the input). ``scheme``, ``mode`` and ``suffix`` record how the tags
-    were chunked (a set from spans: ``None``, ``None``, ``False``).
+    were chunked (a set from spans: ``None``, ``None``, ``False``). ``nested``: built by
+    ``from_spans(..., nested=True)``, spans may lie inside others (a forest per sentence, ordered
+    by start, then longest first); only the nested functions (``nested_chance_f1``) and gamma take
+    such a set, and its ``tag_codes`` are all ``-1`` (nested spans have no tags).
 
     Attributes
     ----------
@@ -70,6 +73,8 @@ class AnnotationSet:
         The tag of each tag code.
     scheme, mode, suffix
         The chunker's options (``scheme``: the resolved seqeval scheme class in strict mode).
+    nested : bool
+        Spans may nest (``from_spans(..., nested=True)``).
 
     Examples
     --------
@@ -98,6 +103,7 @@ class AnnotationSet:
     scheme: object = None
     mode: str | None = None
     suffix: bool = False
+    nested: bool = False
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     # --- building ------------------------------------------------------------------------------
@@ -183,8 +189,8 @@ class AnnotationSet:
         return cls.from_tags(by_annotator(rows), names=names, scheme=scheme, mode=mode, suffix=suffix)
 
     @classmethod
-    def from_spans(cls, annotations, lengths, *, names=None) -> AnnotationSet:
-        """The set of flat token span lists ``(start, end, label)`` (half-open, ``spans.nested``).
+    def from_spans(cls, annotations, lengths, *, names=None, nested: bool = False) -> AnnotationSet:
+        """The set of token span lists ``(start, end, label)`` (half-open, ``spans.nested``).
 
         Parameters
         ----------
@@ -195,17 +201,21 @@ class AnnotationSet:
             Tokens of each sentence.
         names : list of str, optional
             As in ``from_tags``.
+        nested : bool, default False
+            Spans may lie inside others (each sentence a forest, ``spans.nested.build_forest``);
+            else two spans sharing a token are an error.
 
         Returns
         -------
         AnnotationSet
-            Its tags (``tag_codes``) are the spans' IOB2 tags; nothing is chunked.
+            Its tags (``tag_codes``) are the spans' IOB2 tags (flat spans); nothing is chunked.
 
         Raises
         ------
         ValueError
-            A span outside its sentence, an empty label, two spans sharing a token (no flat form),
-            naming the annotator and the sentence.
+            A span outside its sentence, an empty label, two spans sharing a token (no flat form;
+            with ``nested``: two spans crossing or one given twice), naming the annotator and the
+            sentence.
 
         Examples
         --------
@@ -221,9 +231,10 @@ class AnnotationSet:
         per_annotator = []
         for name, corpus in zip(names, corpora, strict=True):
             checked = check_span_lists([[] if spans is None else spans for spans in corpus], lengths, name)
-            per_annotator.append([_flat_order(spans, f"{name}[{s}]") for s, spans in enumerate(checked)])
+            order = _forest_order if nested else _flat_order
+            per_annotator.append([order(spans, f"{name}[{s}]") for s, spans in enumerate(checked)])
         arrays = [span_arrays_of(sentences) for sentences in per_annotator]
-        return _assembled(names, lengths, present, arrays, None, (None, None, False))
+        return _assembled(names, lengths, present, arrays, "nested" if nested else None, (None, None, False))
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -281,11 +292,16 @@ class AnnotationSet:
         codes = self.tag_codes[np.ix_(annotators, tokens)] if annotators else self.tag_codes[:0]
         return _assembled([self.names[a] for a in annotators], self.lengths[items].tolist(),
                           self.present[np.ix_(annotators, items)], arrays, (codes, self.tag_names),
-                          (self.scheme, self.mode, self.suffix))
+                          (self.scheme, self.mode, self.suffix), self.nested)
 
-    def chunked_as(self, scheme=None, mode=None, suffix: bool = False, function: str = "this function") -> None:
+    def chunked_as(self, scheme=None, mode=None, suffix: bool = False, function: str = "this function",
+                   nested: bool = False) -> None:
         """Refuse chunker options other than the set's own: a set is chunked once, when it is built.
-        ``None``/``False`` (the defaults) always pass."""
+        ``None``/``False`` (the defaults) always pass. A nested set is refused unless ``nested``
+        (the function takes nested spans)."""
+        if self.nested and not nested:
+            raise ValueError(f"{function}: the annotation set holds nested spans, which have no flat form: use "
+                             "nested_chance_f1, or build the set from flat spans")
         if mode is not None and mode != self.mode:
             raise ValueError(f"{function}: the annotation set was chunked with mode={self.mode!r}, not {mode!r}: "
                              "give the chunker options when building the set")
@@ -382,10 +398,10 @@ def pair_set(predictions, references, scheme=None, mode=None, suffix: bool = Fal
 
 
 def as_pair(predictions, references, scheme=None, mode=None, suffix: bool = False, *,
-            function: str) -> AnnotationSet:
+            function: str, nested: bool = False) -> AnnotationSet:
     """``pair_set`` of two tag corpora, or a two-annotator ``AnnotationSet`` given alone (as
     ``predictions``, ``references`` None: annotator 0 the references, 1 the predictions) over the
-    sentences both annotated."""
+    sentences both annotated; ``nested``: the function takes a nested set."""
     if not isinstance(predictions, AnnotationSet):
         if isinstance(references, AnnotationSet):
             raise TypeError(f"{function}: give an AnnotationSet as the first argument, alone")
@@ -395,7 +411,7 @@ def as_pair(predictions, references, scheme=None, mode=None, suffix: bool = Fals
     if predictions.n_annotators != 2:
         raise ValueError(f"{function}: the AnnotationSet has {predictions.n_annotators} annotators, expected 2 "
                          "(the references, then the predictions); use select([i, j]) to pick two")
-    predictions.chunked_as(scheme, mode, suffix, function)
+    predictions.chunked_as(scheme, mode, suffix, function, nested)
     shared = predictions.shared_items(0, 1)
     if not predictions.lengths[shared].any():
         raise ValueError(f"{function}: empty input: the two annotators share no sentence with tokens")
@@ -412,10 +428,10 @@ def _flat_order(spans: list, where: str) -> list[Span]:
     return [(label, start, end) for start, end, label in ordered]
 
 
-def _assembled(names, lengths, present, arrays: list[SpanArrays], tags, options) -> AnnotationSet:
+def _assembled(names, lengths, present, arrays: list[SpanArrays], tags, options, nested: bool = False) -> AnnotationSet:
     """The set of per-annotator ``SpanArrays`` (sentences numbered as the set's); ``tags``: the
-    corpora (tag lists, ``None`` absent) to code, ``(codes, tag names)`` already coded, or ``None``
-    for the spans' IOB2 tags."""
+    corpora (tag lists, ``None`` absent) to code, ``(codes, tag names)`` already coded, ``None``
+    for the spans' IOB2 tags, ``"nested"`` for none (a nested set)."""
     lengths = np.asarray(lengths, dtype=np.intp).reshape(-1)
     n, m = len(lengths), len(arrays)
     types: dict = {}
@@ -430,7 +446,9 @@ def _assembled(names, lengths, present, arrays: list[SpanArrays], tags, options)
         columns[1].append(np.asarray(found.end, dtype=np.intp))
         columns[2].append(recode[found.type_code] if recode.size else np.zeros(0, dtype=np.intp))
     begin, end, type_code = (np.concatenate(column) if column else np.zeros(0, dtype=np.intp) for column in columns)
-    if tags is None:
+    if tags == "nested":
+        nested, codes, tag_names = True, np.full((m, int(lengths.sum())), -1, dtype=np.intp), []
+    elif tags is None:
         codes, tag_names = _iob2_codes(begin, end, type_code, offsets, lengths, list(types), present)
     elif isinstance(tags, tuple):
         codes, tag_names = tags
@@ -438,7 +456,7 @@ def _assembled(names, lengths, present, arrays: list[SpanArrays], tags, options)
         codes, tag_names = _tag_codes(tags, lengths)
     scheme, mode, suffix = options
     return AnnotationSet(tuple(names), lengths, np.asarray(present, dtype=bool).reshape(m, n), tuple(types), offsets,
-                         begin, end, type_code, codes, tuple(tag_names), scheme, mode, suffix)
+                         begin, end, type_code, codes, tuple(tag_names), scheme, mode, suffix, nested)
 
 
 def _tag_codes(corpora, lengths: np.ndarray) -> tuple[np.ndarray, list]:
@@ -454,6 +472,12 @@ def _tag_codes(corpora, lengths: np.ndarray) -> tuple[np.ndarray, list]:
         positions = np.concatenate([np.arange(starts[s], starts[s + 1]) for s in given] or [np.zeros(0, np.intp)])
         codes[a, positions] = np.fromiter(map(code_of.__getitem__, flat), dtype=np.intp, count=len(flat))
     return codes, list(code_of)
+
+
+def _forest_order(spans: list, where: str) -> list[Span]:
+    """One sentence's checked spans as ``(type, start, end)`` in forest order; crossing or repeated
+    spans are an error (``nested.build_forest``' message)."""
+    return [(node.label, node.start, node.end) for node in build_forest(spans, where)]
 
 
 def _iob2_codes(begin, end, type_code, offsets, lengths, types: list, present) -> tuple[np.ndarray, list]:

@@ -159,11 +159,12 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
 
     Parameters
     ----------
-    annotations : dict, list or Continuum
+    annotations : dict, list, AnnotationSet or Continuum
         ``{annotator: [(category, start, end), ...]}`` (one text, real positions);
         ``{annotator: read_jsonl(...) or read_brat(...)}`` (the readers' texts); or a list over
         texts of lists over annotators of tag sequences or of ``(category, start, end)`` token
-        spans (``lengths[t]`` tokens in text ``t``); texts are laid end to end.
+        spans (``lengths[t]`` tokens in text ``t``), or an ``AnnotationSet`` (its spans are not
+        chunked again); texts are laid end to end.
     dissimilarity : Dissimilarity, default ``Dissimilarity()`` (pygamma's combined default)
     sampler : {"statistical", "shuffle", "random_model"}, default="statistical"
     n_samples : int, default=30
