@@ -446,7 +446,8 @@ def _assembled(names, lengths, present, arrays: list[SpanArrays], tags, options,
         columns[1].append(np.asarray(found.end, dtype=np.intp))
         columns[2].append(recode[found.type_code] if recode.size else np.zeros(0, dtype=np.intp))
     begin, end, type_code = (np.concatenate(column) if column else np.zeros(0, dtype=np.intp) for column in columns)
-    if tags == "nested":
+    tag_names: list | tuple
+    if isinstance(tags, str):  # "nested": spans that have no tags
         nested, codes, tag_names = True, np.full((m, int(lengths.sum())), -1, dtype=np.intp), []
     elif tags is None:
         codes, tag_names = _iob2_codes(begin, end, type_code, offsets, lengths, list(types), present)
