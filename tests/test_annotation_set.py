@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import sys
 import warnings
 
@@ -308,3 +309,43 @@ def test_nested_sets_go_to_the_nested_function_only():
                                      "p": [p[:1] for p in predictions]}, lengths)
     assert nested_chance_f1(flat, zero_division=0)["overall_corrected_f1"] == pytest.approx(
         chance_f1(flat, zero_division=0)["overall_corrected_f1"])
+
+
+@pytest.mark.parametrize("specs", [
+    ["tests/data/partial/doccano/alice.jsonl", "tests/data/partial/doccano/bob.jsonl"],
+    ["tests/data/formats/team.conll"],
+    ["tests/data/formats/label_studio.json"],
+    ["tests/data/nested/annotator_a.jsonl", "tests/data/nested/annotator_b.jsonl"],  # types share tokens: layers
+    ["tests/data/formats/team.conll:1", "tests/data/formats/prodigy.jsonl"],
+])
+def test_a_set_from_the_readers_output_holds_the_flat_views_spans(specs):
+    from chance_agreement import read_annotators
+
+    try:
+        team = read_annotators(specs, partial=True)
+        tokens, tags = team.flat()
+    except ValueError as error:  # files that do not go together: the set refuses them alike
+        with pytest.raises(ValueError, match=re.escape(str(error)[:60])):
+            AnnotationSet.from_team(read_annotators(specs, partial=True))
+        return
+    expected = AnnotationSet.from_tags(tags, names=team.names)
+    chunked: list = []
+    assert chunked_sentences(lambda: chunked.append(AnnotationSet.from_team(team))) <= sum(
+        unit.tags is not None for units in team.units for unit in units if unit is not None) * 2
+    annotations = chunked[0]
+    assert annotations.names == tuple(team.names)
+    assert annotations.lengths.tolist() == [len(sentence) for sentence in tokens]
+    for a in range(len(team.names)):
+        assert annotations.sentence_spans(a) == expected.sentence_spans(a)
+        for b in range(a):
+            assert annotations.equal_tags(a, b).tolist() == expected.equal_tags(a, b).tolist()
+
+
+def test_spans_read_from_files_are_not_chunked():
+    from chance_agreement import read_annotators
+
+    team = read_annotators(["tests/data/partial/doccano/alice.jsonl", "tests/data/partial/doccano/bob.jsonl"],
+                           partial=True)
+    assert chunked_sentences(lambda: AnnotationSet.from_team(team)) == 0
+    assert chunked_sentences(lambda: team.flat()) == 0
+    assert chunked_sentences(lambda: AnnotationSet.from_tags(team.flat()[1])) > 0  # tags written, chunked back

@@ -13,7 +13,8 @@ from itertools import chain, pairwise
 
 import numpy as np
 
-from .nested import build_forest, check_lengths, check_span_lists
+from .annotators import flat_units
+from .nested import build_forest, check_lengths, check_span_lists, tags_from_spans
 from .tags import (
     SpanArrays,
     check_corpus,
@@ -236,6 +237,64 @@ class AnnotationSet:
         arrays = [span_arrays_of(sentences) for sentences in per_annotator]
         return _assembled(names, lengths, present, arrays, "nested" if nested else None, (None, None, False))
 
+    @classmethod
+    def from_team(cls, team, *, scheme=None, mode=None, suffix: bool = False, crossing: str = "error") -> AnnotationSet:
+        """The set of the annotators ``read_annotators`` read from files, in their flat view.
+
+        Units read with spans keep them (nothing is written as tags or chunked); units read with
+        tags (column files) are chunked once. As in ``Team.flat``, a unit where types share tokens
+        becomes one sentence per type, and spans of one type that cross follow ``crossing``.
+
+        Parameters
+        ----------
+        team : Team
+            ``read_annotators``' output (``spans.annotators``).
+        scheme, mode, suffix : optional
+            How the tags of column files are chunked (as in ``spans_from_tags``).
+        crossing : {"error", "skip"}
+            Spans of one type that cross: an error, or the later one left out (``team.skipped``).
+
+        Returns
+        -------
+        AnnotationSet
+            The same spans as ``from_tags`` of ``team.flat(...)``'s tags.
+
+        Raises
+        ------
+        ValueError
+            As ``Team.flat``: crossing spans, a bad tag naming the file and line.
+
+        Examples
+        --------
+        >>> from chance_agreement import read_annotators
+        >>> team = read_annotators(["tests/data/partial/doccano/alice.jsonl", "tests/data/partial/doccano/bob.jsonl"],
+        ...                        partial=True)
+        >>> annotations = AnnotationSet.from_team(team)
+        >>> annotations.names, annotations.present.sum(axis=1).tolist()
+        (('alice', 'bob'), [2, 2])
+        """
+        tokens, sentences, checked_scheme = flat_units(team, scheme=scheme, mode=mode, suffix=suffix,
+                                                       crossing=crossing)
+        tagged = [[unit for unit in units if isinstance(unit, list)] for units in sentences]
+        resolved = effective_scheme([tags for corpus in tagged for tags in corpus], checked_scheme, mode, suffix)
+        lengths = [len(words) for words in tokens]
+        arrays, odd = [], []
+        for name, units in zip(team.names, sentences, strict=True):
+            chunked, odd_tags = (chunk_corpus([unit if isinstance(unit, list) else [] for unit in units], name,
+                                              resolved, mode, suffix)
+                                 if any(isinstance(unit, list) for unit in units) else (span_arrays_of([]), {}))
+            given = span_arrays_of([_flat_order(unit, f"{name}[{s}]") if isinstance(unit, tuple) else []
+                                    for s, unit in enumerate(units)])
+            arrays.append(_merged(chunked, given))
+            odd.append(odd_tags)
+        warn_odd_tags(_merged_odd(odd), suffix)
+        present = np.array([[unit is not None for unit in units] for units in sentences], dtype=bool)
+        tags = [[tags_from_spans([unit], [n], name)[0] if isinstance(unit, tuple) else unit
+                 for unit, n in zip(units, lengths, strict=True)] for name, units in zip(team.names, sentences,
+                                                                                         strict=True)]
+        return _assembled(team.names, lengths, present.reshape(len(sentences), len(lengths)), arrays, tags,
+                          (resolved, mode, suffix))
+
     # --- reading -------------------------------------------------------------------------------
 
     @property
@@ -418,7 +477,7 @@ def as_pair(predictions, references, scheme=None, mode=None, suffix: bool = Fals
     return predictions if len(shared) == predictions.n_items else predictions.select([0, 1], shared)
 
 
-def _flat_order(spans: list, where: str) -> list[Span]:
+def _flat_order(spans: Sequence, where: str) -> list[Span]:
     """One sentence's checked ``(start, end, label)`` spans as ``(type, start, end)`` in order;
     two spans sharing a token are an error (``nested.tags_from_spans``' message)."""
     ordered = sorted(spans)
@@ -473,6 +532,18 @@ def _tag_codes(corpora, lengths: np.ndarray) -> tuple[np.ndarray, list]:
         positions = np.concatenate([np.arange(starts[s], starts[s + 1]) for s in given] or [np.zeros(0, np.intp)])
         codes[a, positions] = np.fromiter(map(code_of.__getitem__, flat), dtype=np.intp, count=len(flat))
     return codes, list(code_of)
+
+
+def _merged(first: SpanArrays, second: SpanArrays) -> SpanArrays:
+    """Two ``SpanArrays`` of the same sentences, each sentence's spans in one of them only."""
+    types = {name: code for code, name in enumerate(first.names)}
+    recode = np.array([types.setdefault(name, len(types)) for name in second.names], dtype=np.intp)
+    columns = [np.concatenate([a, b]) for a, b in zip(first[:4], (second.sentence, recode[second.type_code]
+                                                                   if recode.size else second.type_code,
+                                                                   second.begin, second.end), strict=True)]
+    order = np.argsort(columns[0], kind="stable")
+    sentence, type_code, begin, end = (column[order] for column in columns)
+    return SpanArrays(sentence, type_code, begin, end, list(types))
 
 
 def _forest_order(spans: list, where: str) -> list[Span]:
