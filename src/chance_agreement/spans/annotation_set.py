@@ -346,8 +346,7 @@ class AnnotationSet:
         annotators = list(range(self.n_annotators)) if annotators is None else list(annotators)
         items = np.arange(self.n_items) if items is None else np.asarray(items, dtype=np.intp)
         arrays = [self.span_arrays(a, items) for a in annotators]
-        cuts = np.concatenate(([0], np.cumsum(self.lengths)))
-        tokens = np.concatenate([np.arange(cuts[s], cuts[s + 1]) for s in items.tolist()] or [np.zeros(0, np.intp)])
+        tokens = _token_positions(self.lengths, items)
         codes = self.tag_codes[np.ix_(annotators, tokens)] if annotators else self.tag_codes[:0]
         return _assembled([self.names[a] for a in annotators], self.lengths[items].tolist(),
                           self.present[np.ix_(annotators, items)], arrays, (codes, self.tag_names),
@@ -523,15 +522,22 @@ def _tag_codes(corpora, lengths: np.ndarray) -> tuple[np.ndarray, list]:
     """Each token's tag code, one row per annotator (``-1`` where absent), and the tags."""
     code_of: dict = {}
     codes = np.full((len(corpora), int(lengths.sum())), -1, dtype=np.intp)
-    starts = np.concatenate(([0], np.cumsum(lengths)))
     for a, corpus in enumerate(corpora):
         given = [s for s, tags in enumerate(corpus) if tags is not None]
         flat = list(chain.from_iterable(corpus[s] for s in given))
-        for tag in dict.fromkeys(flat):
-            code_of.setdefault(tag, len(code_of))
-        positions = np.concatenate([np.arange(starts[s], starts[s + 1]) for s in given] or [np.zeros(0, np.intp)])
-        codes[a, positions] = np.fromiter(map(code_of.__getitem__, flat), dtype=np.intp, count=len(flat))
+        for tag in set(flat).difference(code_of):
+            code_of[tag] = len(code_of)
+        codes[a, _token_positions(lengths, given)] = np.fromiter(map(code_of.__getitem__, flat), dtype=np.intp,
+                                                                 count=len(flat))
     return codes, list(code_of)
+
+
+def _token_positions(lengths: np.ndarray, items) -> np.ndarray:
+    """The positions of the tokens of ``items`` (sentence indices) in the sentences laid end to end."""
+    items = np.asarray(items, dtype=np.intp)
+    sizes = lengths[items]
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[items]
+    return np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()), dtype=np.intp)
 
 
 def _merged(first: SpanArrays, second: SpanArrays) -> SpanArrays:
