@@ -13,7 +13,7 @@ import sys
 import html5lib
 import pytest
 
-from chance_agreement import chance_f1, coefficients, contingency, multi_annotator_agreement, noise_report
+from chance_agreement import AnnotationSet, chance_f1, coefficients, contingency, multi_annotator_agreement, noise_report
 from chance_agreement.reports.html_report import (
     MAX_TYPES,
     _team_results,
@@ -117,7 +117,7 @@ def test_intervals_render_when_the_ci_keys_are_present():
 
 def test_team_results_pool_the_pairs_of_chance_f1():
     annotations = {"a": A, "b": B, "c": C}
-    team = _team_results(annotations, "token", "non_overlapping", {"scheme": None, "mode": None, "suffix": False})
+    team = _team_results(AnnotationSet.from_tags(annotations), "token", "non_overlapping")
     pairs = {}
     for first, second in (("a", "b"), ("a", "c"), ("b", "c")):
         result = chance_f1(annotations[second], annotations[first], zero_division=0, return_sentence_scores=True)
@@ -143,7 +143,7 @@ def test_team_results_pool_the_pairs_of_chance_f1():
 
 
 def test_two_annotators_as_a_team_equal_their_pair():
-    team = _team_results({"a": A, "b": B}, "token", "non_overlapping", {"scheme": None, "mode": None, "suffix": False})
+    team = _team_results(AnnotationSet.from_tags({"a": A, "b": B}), "token", "non_overlapping")
     result = chance_f1(B, A, zero_division=0, return_sentence_scores=True)
     assert team["overall_corrected_f1"] == pytest.approx(result["overall_corrected_f1"])
     for ours, theirs in zip(team["sentence_scores"], result["sentence_scores"], strict=True):
@@ -349,8 +349,8 @@ def test_docs_numbers_are_the_reports(conll_systems):
     pairs = {("flair", "bert"): (flair, bert), ("lstm", "flair"): (lstm, flair), ("lstm", "bert"): (lstm, bert)}
     for (a, b), (first, second) in pairs.items():
         quoted.append(f"{a}-{b} {chance_f1(second, first, zero_division=0)['overall_corrected_f1']:.3f}")
-    team = _team_results({"lstm": lstm, "flair": flair, "bert": bert}, "token", "non_overlapping",
-                         {"scheme": None, "mode": None, "suffix": False})
+    team = _team_results(AnnotationSet.from_tags({"lstm": lstm, "flair": flair, "bert": bert}), "token",
+                         "non_overlapping")
     quoted.append(f"corrected F1 {team['overall_corrected_f1']:.4f}")
     multi = multi_annotator_agreement([list(item) for item in zip(lstm, flair, bert)])
     quoted.append(f"Krippendorff's alpha ({multi['fleiss_kappa']:.4f})")

@@ -26,6 +26,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "spans_from_tags": "spans.tags",
     "OddTagWarning": "spans.tags",
+    "AnnotationSet": "spans.annotation_set",
     "TagTypeError": "spans.validation",
     # several annotators: one layout (per sentence, the annotators' tags), stated or converted
     "as_items": "spans.validation",
@@ -218,6 +219,7 @@ if TYPE_CHECKING:
     from .reports.html_report import render_report as render_report
     from .reports.html_report import report_data as report_data
     from .spans.annotated_text import pair_annotations as pair_annotations
+    from .spans.annotation_set import AnnotationSet as AnnotationSet
     from .spans.annotators import read_annotators as read_annotators
     from .spans.nested import innermost_tags as innermost_tags
     from .spans.nested import outermost_tags as outermost_tags

@@ -25,18 +25,17 @@ from __future__ import annotations
 
 import gc
 import math
-import operator
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import contextmanager
-from itertools import chain
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from .._numerics.exact_sum import exact_partials, merge_exactly
-from ..spans.tags import SpanArrays, paired_span_arrays, paired_spans
+from ..spans.annotation_set import AnnotationSet, as_pair
+from ..spans.tags import SpanArrays
 from .bootstrap_intervals import add_intervals
 from .chance_corrected import (
     DEFINED,
@@ -153,28 +152,34 @@ def _collector_paused():
 
 def _corpus(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
     """One pass over the corpus: the exact total and, if asked, every sentence's statistics.
-    ``model``: a registered name or a ``RandomModel`` (resolved here, once)."""
+    ``model``: a registered name or a ``RandomModel``; tags: converted to an ``AnnotationSet``
+    (each side chunked once); both resolved here, once."""
     model = get_model(model)
+    return pair_statistics(as_pair(predictions, references, scheme, mode, suffix, function="chance_f1"), model=model,
+                           levels=levels, keep_sentences=keep_sentences)
+
+
+def pair_statistics(pair: AnnotationSet, *, model, levels, keep_sentences: bool):
+    """``(total, per-sentence statistics or None)`` of a two-annotator ``AnnotationSet`` (annotator
+    0 the references, 1 the predictions; every sentence annotated by both): the one corpus pass of
+    ``chance_f1`` and the team functions, on spans chunked once."""
     with _collector_paused():
-        return _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences)
+        return _corpus_pass(pair, get_model(model), levels, keep_sentences)
 
 
-def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, keep_sentences: bool):
+def _corpus_pass(pair: AnnotationSet, model, levels, keep_sentences: bool):
+    """The statistics of a two-annotator set (annotator 0 the references, 1 the predictions)."""
     levels = checked_levels(levels)
     with_matches, with_overlap = "entity" in levels, "token" in levels
+    lengths, equal = pair.lengths.tolist(), pair.equal_tags(0, 1).tolist()
     if not keep_sentences:
-        paired = paired_span_arrays(predictions, references, scheme, mode, suffix)
-        if paired is not None:
-            return span_array_total(*paired, references, model=model, levels=levels), None
-    pred_spans, true_spans = paired_spans(predictions, references, scheme, mode, suffix)
-    _prefetch_sentences(references, pred_spans, true_spans, model, with_matches, with_overlap)
+        return span_array_total(pair.span_arrays(1), pair.span_arrays(0), sum(equal), lengths, model=model,
+                                levels=levels), None
+    pred_spans, true_spans = pair.sentence_spans(1), pair.sentence_spans(0)
+    _prefetch_sentences(lengths, pred_spans, true_spans, model, with_matches, with_overlap)
     rows_by_type: dict[str, list[list]] = defaultdict(list)
-    sentences: list[ChanceStatistics] | None = [] if keep_sentences else None
-    for index, (pred_tags, true_tags, pred, true) in enumerate(zip(predictions, references, pred_spans, true_spans,
-                                                                   strict=True)):
-        if not pred and not true and not keep_sentences:
-            continue
-        n = len(true_tags)
+    sentences: list[ChanceStatistics] = []
+    for index, (n, same, pred, true) in enumerate(zip(lengths, equal, pred_spans, true_spans, strict=True)):
         if model.single_segment_uniform and len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
             rows = [(pred[0][0], _single_pair_row(n, pred[0], true[0], with_matches, with_overlap))]
         else:
@@ -184,31 +189,28 @@ def _corpus_pass(predictions, references, scheme, mode, suffix, model, levels, k
                 raise ValueError(f"sentence {index}: {error}") from None
         for name, row in rows:
             rows_by_type[name].append(row)
-        if sentences is not None:
-            sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows},
-                                              sum(map(operator.eq, pred_tags, true_tags)), n, model.name, levels))
-    correct = _correct_tokens(predictions, references)
-    tokens = sum(map(len, references))
+        sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows}, same, n,
+                                          model.name, levels))
     per_type: dict[str, np.ndarray] = {}
     partials: dict[str, tuple[list[float], list[float]]] = {}
     for name, type_rows in rows_by_type.items():
         columns = list(zip(*type_rows, strict=True))
         _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
                         columns[EXPECTED_OVERLAP], columns[EXPECTED_MATCHES])
-    return ChanceStatistics(per_type, correct, tokens, model.name, levels, partials), sentences
+    return ChanceStatistics(per_type, sum(equal), sum(lengths), model.name, levels, partials), sentences
 
 
-def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, references, *, model,
+def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, lengths, *, model,
                      levels) -> ChanceStatistics:
-    """``corpus_total`` of spans already found as arrays (``paired_span_arrays``' output, or
-    ``pair_span_arrays`` of annotators chunked once for all their pairs)."""
+    """``corpus_total`` of spans already found as arrays (an ``AnnotationSet``'s ``span_arrays``):
+    ``correct`` tokens with equal tags, ``lengths`` the tokens of each sentence."""
     model, levels = get_model(model), checked_levels(levels)
     with_matches, with_overlap = "entity" in levels, "token" in levels
-    per_type, partials = _type_totals(pred, true, references, model, with_matches, with_overlap)
-    return ChanceStatistics(per_type, correct, sum(map(len, references)), model.name, levels, partials)
+    per_type, partials = _type_totals(pred, true, lengths, model, with_matches, with_overlap)
+    return ChanceStatistics(per_type, correct, int(sum(lengths)), model.name, levels, partials)
 
 
-def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, with_matches: bool,
+def _prefetch_sentences(lengths, pred_spans, true_spans, model: RandomModel, with_matches: bool,
                         with_overlap: bool) -> None:
     """What the model computes ahead for the per-sentence pass, in one batch (``RandomModel.prefetch``:
     the long units' bands of the non-overlapping model), for the units of ``model.prefetch_length``
@@ -216,21 +218,15 @@ def _prefetch_sentences(references, pred_spans, true_spans, model: RandomModel, 
     if model.prefetch_length is None:
         return
     groups: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    for reference, pred, true in zip(references, pred_spans, true_spans, strict=True):
-        if len(reference) < model.prefetch_length or len(pred) + len(true) <= 2:
+    for n, pred, true in zip(lengths, pred_spans, true_spans, strict=True):
+        if n < model.prefetch_length or len(pred) + len(true) <= 2:
             continue
         by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
         for side, spans in enumerate((pred, true)):
             for name, start, end in spans:
                 by_type[name][side].append(end - start)
-        groups.extend((len(reference), tuple(sorted(a)), tuple(sorted(b))) for a, b in by_type.values() if a and b)
+        groups.extend((n, tuple(sorted(a)), tuple(sorted(b))) for a, b in by_type.values() if a and b)
     model.prefetch(groups, with_overlap, with_matches)
-
-
-def _correct_tokens(predictions, references) -> int:
-    """Tokens with equal tags (check_pairs made every prediction as long as its reference, so the
-    concatenations are compared)."""
-    return sum(map(operator.eq, chain.from_iterable(predictions), chain.from_iterable(references)))
 
 
 def _add_type_total(per_type: dict, partials: dict, name: str, total: list, overlaps, matches) -> None:
@@ -268,13 +264,13 @@ def _single_pair_overlaps(n: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.nda
 _VECTOR_N = 100_000
 
 
-def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: RandomModel, with_matches: bool,
+def _type_totals(pred: SpanArrays, true: SpanArrays, lengths, model: RandomModel, with_matches: bool,
                  with_overlap: bool) -> tuple[dict, dict]:
     """The per-type totals of ``_corpus_pass`` from the spans as arrays, in a few numpy passes over
     all (sentence, type) groups at once: counts, exact matches and token overlap by sorting;
     the one-span-each closed forms vectorised (``_single_pair_overlaps``); the other groups one
     cached signature call each, as ``_type_rows``. The same terms, so the same exact sums."""
-    spans = _SpanGroups(pred, true, references)
+    spans = _SpanGroups(pred, true, lengths)
     if not spans.types.size:
         return {}, {}
     k, annotated, tp, overlap = _group_counts(spans)
@@ -287,7 +283,7 @@ def _type_totals(pred: SpanArrays, true: SpanArrays, references, model: RandomMo
 class _SpanGroups:
     """Both sides' spans as arrays, grouped by (sentence, type): ``group[i]`` is span ``i``'s group."""
 
-    def __init__(self, pred: SpanArrays, true: SpanArrays, references):
+    def __init__(self, pred: SpanArrays, true: SpanArrays, lengths):
         self.names = list(dict.fromkeys(pred.names + true.names))
         code = {name: i for i, name in enumerate(self.names)}
         self.types = np.concatenate([np.array([code[name] for name in pred.names], dtype=np.int64)[pred.type_code],
@@ -299,7 +295,7 @@ class _SpanGroups:
         self.end = np.concatenate([pred.end, true.end]).astype(np.int64)
         self.side = np.zeros(self.types.size, dtype=np.int64)
         self.side[pred.sentence.size:] = 1
-        self.sizes = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
+        self.sizes = np.asarray(lengths, dtype=np.int64)
         self.width = int(self.sizes.max()) + 1  # begin and end lie in [0, width)
         self.groups, group = np.unique(self.sentence * len(self.names) + self.types, return_inverse=True)
         self.group = group.ravel()
@@ -572,8 +568,8 @@ def sentence_scores(sentences, level: str) -> list[dict]:
 
 
 def chance_f1(
-    predictions: Sequence[Sequence[str]],
-    references: Sequence[Sequence[str]],
+    predictions: Sequence[Sequence[str]] | AnnotationSet,
+    references: Sequence[Sequence[str]] | None = None,
     suffix: bool = False,
     scheme: str | type | None = None,
     mode: str | None = None,
@@ -717,6 +713,7 @@ __all__ = [
     "chance_f1",
     "corpus_statistics",
     "corpus_total",
+    "pair_statistics",
     "scores_from_statistics",
     "sentence_statistics",
     "sentence_statistics_array",

@@ -53,6 +53,7 @@ from itertools import pairwise
 import numpy as np
 
 from .._numerics.exact_sum import exact_dot, ordered_convolve
+from ..spans.annotation_set import AnnotationSet, as_pair
 from ..spans.nested import Node, check_lengths, forests
 from .corrected_f1 import checked_levels, scores_from_statistics
 from .random_models import RandomModel, get_model
@@ -284,17 +285,26 @@ def _depth_count(forest: list[Node]) -> int:
     return 1 + max((node.depth for node in forest), default=-1)
 
 
-def nested_statistics(predictions, references, lengths, *, model="non_overlapping",
+def nested_statistics(predictions, references=None, lengths=None, *, model="non_overlapping",
                       levels=LEVELS) -> list[ChanceStatistics]:
     """Corpus statistics of every depth, ``[depth 0, depth 1, ...]`` (see the module docstring).
 
     ``predictions`` and ``references``: per sentence, lists of ``(start, end, label)`` token spans
-    (half-open); ``lengths``: the number of tokens of each sentence. A sentence contributes to the
-    depths it has; at a deeper depth of the corpus its tokens all agree (no span on either side),
-    which is added as one count per depth.
+    (half-open); ``lengths``: the number of tokens of each sentence. Or an ``AnnotationSet`` of two
+    annotators alone (``from_spans(..., nested=True)``; annotator 0 the references, 1 the
+    predictions, over the sentences both annotated). A sentence contributes to the depths it has;
+    at a deeper depth of the corpus its tokens all agree (no span on either side), which is added
+    as one count per depth.
     """
     levels = checked_levels(levels)
     model = get_model(model)
+    if isinstance(predictions, AnnotationSet):
+        if lengths is not None:
+            raise TypeError("nested_chance_f1: an AnnotationSet has its own lengths: give it alone")
+        pair = as_pair(predictions, references, function="nested_chance_f1", nested=True)
+        predictions, references = ([[(start, end, label) for label, start, end in spans]
+                                    for spans in pair.sentence_spans(a)] for a in (1, 0))
+        lengths = pair.lengths.tolist()
     lengths = check_lengths(lengths)
     forests_a = forests(predictions, lengths, "predictions")
     forests_b = forests(references, lengths, "references")
@@ -320,9 +330,12 @@ def nested_statistics(predictions, references, lengths, *, model="non_overlappin
 
 
 def nested_chance_f1(
-    predictions, references, lengths, *, zero_division="warn", model="non_overlapping", level: str = "token"
+    predictions, references=None, lengths=None, *, zero_division="warn", model="non_overlapping", level: str = "token"
 ) -> dict:
     """Observed, chance and corrected F1 of nested span annotations, pooled and per depth.
+
+    ``predictions``, ``references``, ``lengths`` as in ``nested_statistics`` (span lists, or an
+    ``AnnotationSet`` of two annotators alone).
 
     Returns the pooled scores with the keys of ``chance_f1`` (seqeval's keys plus
     ``overall_observed_f1``, ``overall_chance_f1``, ``overall_corrected_f1`` and per-label dicts)

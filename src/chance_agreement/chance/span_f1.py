@@ -3,15 +3,16 @@
 A span list carries no sentence length, so span input is its own function with a ``lengths``
 argument rather than a mode of ``chance_f1``: ``span_chance_f1(predictions, references, lengths)``
 with, per sentence, ``(start, end, label)`` token spans (half-open: tokens ``start .. end - 1``).
-The spans are written as IOB2 tags (``spans.nested.tags_from_spans``), which seqeval's chunker
-reads back as exactly the same spans, and scored by ``chance_f1``: every number is the tag path's,
-``overall_accuracy`` is the IOB2 tag accuracy. Spans of one annotator that share tokens have no
-flat form: use ``nested_chance_f1`` (or the flat views ``outermost``/``innermost``).
+The spans become an ``AnnotationSet`` as they are (``AnnotationSet.from_spans``: nothing is
+written as tags and chunked back) and are scored by ``chance_f1``: every number is the tag path's
+on the spans' IOB2 tags, ``overall_accuracy`` the IOB2 tag accuracy. Spans of one annotator that
+share tokens have no flat form: use ``nested_chance_f1`` (or the flat views ``outermost``/``innermost``).
 """
 
 from __future__ import annotations
 
-from ..spans.nested import check_lengths, tags_from_spans
+from ..spans.annotation_set import AnnotationSet
+from ..spans.nested import check_lengths
 from .corrected_f1 import chance_f1
 
 
@@ -22,8 +23,11 @@ def span_chance_f1(predictions, references, lengths, **kwargs) -> dict:
         if kwargs.get(name):
             raise ValueError(f"{name} is a tag option and does not apply to span input")
     lengths = check_lengths(lengths)
-    return chance_f1(tags_from_spans(predictions, lengths, "predictions"),
-                     tags_from_spans(references, lengths, "references"), **kwargs)
+    for role, spans in (("predictions", predictions), ("references", references)):
+        if isinstance(spans, (list, tuple)) and None in spans:
+            raise TypeError(f"{role}[{spans.index(None)}]: expected a list of (start, end, label) spans, got None")
+    annotations = AnnotationSet.from_spans({"predictions": predictions, "references": references}, lengths)
+    return chance_f1(annotations.select([1, 0]), **kwargs)
 
 
 __all__ = ["span_chance_f1"]

@@ -23,25 +23,19 @@ the m x m matrices of the pairs. Input is per sentence, the annotators' tag sequ
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 import itertools
 from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
 
-from ..spans.tags import effective_scheme, pair_span_arrays, shared_span_arrays, spans_from_tags
+from ..spans.annotation_set import AnnotationSet
+from ..spans.tags import effective_scheme, spans_from_tags
 from ..spans.validation import as_items, by_annotator, by_item, check_annotations, problem
 from .bootstrap_intervals import add_intervals
 from .chance_corrected import zero_division_value
-from .corrected_f1 import (
-    chance_scores,
-    corpus_statistics,
-    corpus_total,
-    pooled_scores,
-    sentence_scores,
-    span_array_total,
-)
+from .corrected_f1 import chance_scores, pair_statistics, pooled_scores, sentence_scores
 from .random_models import RandomModel, get_model
 from .statistics import LEVELS, ChanceStatistics
 
@@ -84,44 +78,56 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
     model = get_model(model)
-    annotations, names, lengths = _check_annotations(annotations, names, function)
-    m = len(annotations)
-    resolved = effective_scheme(
-        [tags for sentences in annotations for tags in sentences if tags is not None], scheme, mode, suffix
-    )
-    check = functools.partial(_check_tags, annotations, names, resolved, mode, suffix, function)
+    team = _team_set(annotations, names, scheme, mode, suffix, function)
     keep = sentences is not None or pair_sentences is not None
-    chunked = _chunked_once(annotations, names, suffix, check) if not keep and mode is None else None
-    if chunked is None:
-        check()
-    by_sentence: list[list[ChanceStatistics]] | None = [[] for _ in lengths] if sentences is not None else None
-    options = dict(scheme=resolved, mode=mode, suffix=suffix, model=model, levels=(level,))
+    n = team.n_items
+    by_sentence: list[list[ChanceStatistics]] | None = [[] for _ in range(n)] if sentences is not None else None
     totals: dict[tuple[int, int], ChanceStatistics | None] = {}
-    for i, j in itertools.combinations(range(m), 2) if pairs is None else pairs:
-        if chunked is not None:  # every annotator on every sentence, each chunked once for all pairs
-            totals[i, j] = span_array_total(*pair_span_arrays(chunked[j], chunked[i], suffix), annotations[i],
-                                            model=model, levels=(level,))
+    for i, j in itertools.combinations(range(team.n_annotators), 2) if pairs is None else pairs:
+        shared = team.shared_items(i, j)
+        if not shared.size:
+            totals[i, j] = None
             continue
-        shared = [s for s in range(len(lengths)) if annotations[i][s] is not None and annotations[j][s] is not None]
-        predictions, references = [annotations[j][s] for s in shared], [annotations[i][s] for s in shared]
-        if not keep:  # the array pass of ``chance_f1``: the same exact sums, no sentence objects
-            totals[i, j] = corpus_total(predictions, references, **options) if shared else None
-            continue
-        totals[i, j], per_sentence = corpus_statistics(predictions, references, **options) if shared else (None, [])
+        pair = team.select([i, j], shared)  # i the references, j the predictions, as in chance_f1
+        totals[i, j], per_sentence = pair_statistics(pair, model=model, levels=(level,), keep_sentences=keep)
         if pair_sentences is not None:
-            pair_sentences[i, j] = [ChanceStatistics()] * len(lengths)
-            for s, stats in zip(shared, per_sentence, strict=True):
+            pair_sentences[i, j] = [ChanceStatistics()] * n
+            for s, stats in zip(shared.tolist(), per_sentence, strict=True):
                 pair_sentences[i, j][s] = stats
         if by_sentence is not None:
-            for s, stats in zip(shared, per_sentence, strict=True):
+            for s, stats in zip(shared.tolist(), per_sentence, strict=True):
                 by_sentence[s].append(stats)
     if by_sentence is not None:
         sentences.extend(sum(parts, ChanceStatistics()) for parts in by_sentence)
-    return names, totals
+    return list(team.names), totals
+
+
+def _team_set(annotations, names, scheme, mode, suffix, function) -> AnnotationSet:
+    """The annotators as an ``AnnotationSet``: a set as given (renamed by ``names``), or the tags in
+    the API's layout checked and chunked once; a tag the chunker refuses raises naming the sentence
+    and the annotator (``_check_tags``)."""
+    if isinstance(annotations, AnnotationSet):
+        annotations.chunked_as(scheme, mode, suffix, function)
+        if names is None:
+            return annotations
+        checked = [str(name) for name in names]
+        if len(checked) != annotations.n_annotators or len(set(checked)) != len(checked):
+            raise ValueError(problem(function, "names", f"must be {annotations.n_annotators} distinct names, one per "
+                                     f"annotator, got {names!r}"))
+        return dataclasses.replace(annotations, names=tuple(checked), _cache={})
+    corpora, names, _ = _check_annotations(annotations, names, function)
+    try:
+        return AnnotationSet.from_tags(corpora, names=names, scheme=scheme, mode=mode, suffix=suffix)
+    except ValueError:
+        resolved = effective_scheme([tags for corpus in corpora for tags in corpus if tags is not None], scheme, mode,
+                                    suffix)
+        _check_tags(corpora, names, resolved, mode, suffix, function)
+        raise
 
 
 def _check_tags(annotations, names, scheme, mode, suffix, function) -> None:
-    """Chunk every annotator's every sentence; the first error names the sentence and the annotator."""
+    """Chunk every annotator's every sentence; the first error names the sentence and the annotator
+    (run only to name a refused tag)."""
     for s in range(len(annotations[0])):
         for a, sentences in enumerate(annotations):
             if sentences[s] is not None:
@@ -129,19 +135,6 @@ def _check_tags(annotations, names, scheme, mode, suffix, function) -> None:
                     spans_from_tags(list(sentences[s]), scheme=scheme, mode=mode, suffix=suffix)
                 except ValueError as error:
                     raise ValueError(problem(function, "annotations", str(error), s, a, name=names[a])) from None
-
-
-def _chunked_once(annotations, names, suffix, check) -> list | None:
-    """Each annotator's corpus chunked once (``tags.shared_span_arrays``) when every annotator has
-    every sentence, else None. A corpus the array chunker refuses is checked sentence by sentence
-    (``check``), so that the error names the sentence and the annotator."""
-    if any(tags is None for sentences in annotations for tags in sentences):
-        return None
-    try:
-        return shared_span_arrays(annotations, suffix, roles=names)
-    except ValueError:
-        check()
-        raise
 
 
 def _pooled(pair_totals) -> ChanceStatistics | None:

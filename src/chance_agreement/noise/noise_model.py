@@ -40,7 +40,8 @@ import numpy as np
 
 from .._numerics.portable_math import betainc, betaln, exp, log, log1p, ndtri
 from ..reliability.multi_annotator import fleiss_kappa
-from ..spans.tags import corpus_spans, effective_scheme, paired_spans
+from ..spans.annotation_set import AnnotationSet, as_pair
+from ..spans.tags import corpus_spans, effective_scheme
 from ..spans.validation import check_annotations, problem
 from .annotation_instances import instance_labels
 
@@ -961,7 +962,7 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_n
 
 def noise_report(
     predictions,
-    references,
+    references=None,
     *,
     confidence=0.95,
     unit="token",
@@ -1040,9 +1041,9 @@ def noise_report(
     """
 
     confidence, max_noise = _check_options(unit, confidence, max_noise)
-    pred_spans, ref_spans = paired_spans(predictions, references, scheme, mode, suffix)
-    spans = [[r, q] for r, q in zip(ref_spans, pred_spans, strict=True)]
-    return _report(spans, [len(r) for r in references], unit, confidence, max_noise)
+    pair = as_pair(predictions, references, scheme, mode, suffix, function="noise_report")
+    spans = [[r, q] for r, q in zip(pair.sentence_spans(0), pair.sentence_spans(1), strict=True)]
+    return _report(spans, pair.lengths.tolist(), unit, confidence, max_noise)
 
 
 def noise_report_multi(
@@ -1128,6 +1129,21 @@ def noise_report_multi(
     (0.4286, 0.6)
     """
     confidence, max_noise = _check_options(unit, confidence, max_noise)
+    if isinstance(annotations, AnnotationSet):
+        annotations.chunked_as(scheme, mode, suffix, "noise_report_multi")
+        if not annotations.n_items:
+            raise ValueError(problem("noise_report_multi", "annotations", "expected a non-empty list of sentences, "
+                                     "each a list of the annotators' tag sequences"))
+        if not annotations.lengths.any():
+            raise ValueError(problem("noise_report_multi", "annotations", "empty input: every item has zero tokens"))
+        missing = np.argwhere(~annotations.present)
+        if missing.size:
+            a, i = missing[0].tolist()
+            raise ValueError(problem("noise_report_multi", "annotations", "the annotator is missing; the noise model "
+                                     "needs every annotator on every item", i, a))
+        by_annotator = [annotations.sentence_spans(a) for a in range(annotations.n_annotators)]
+        spans = [list(item) for item in zip(*by_annotator, strict=True)]
+        return _report(spans, annotations.lengths.tolist(), unit, confidence, max_noise)
     annotations = _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
     resolved = effective_scheme(all_sequences, scheme, mode, suffix)

@@ -26,6 +26,7 @@ from itertools import chain
 import numpy as np
 
 from ..spans import tags
+from ..spans.annotation_set import AnnotationSet, as_pair
 
 NOTHING = "O"
 GROUPED = "ENTITY"
@@ -91,22 +92,22 @@ def lenient_token_categories(tags_: Sequence[str], cache: dict, suffix: bool = F
         return [cache[tag] for tag in tags_]
 
 
-def _check_markables(markables, references) -> list[np.ndarray]:
-    if isinstance(markables, str) or len(markables) != len(references):
+def _check_markables(markables, lengths) -> list[np.ndarray]:
+    if isinstance(markables, str) or len(markables) != len(lengths):
         count = "a string" if isinstance(markables, str) else f"{len(markables)} masks"
         raise ValueError(
             f"markables must be one boolean mask per sentence: got {count} for "
-            f"{len(references)} sentences"
+            f"{len(lengths)} sentences"
         )
     masks = []
-    for index, (mask, ref) in enumerate(zip(markables, references, strict=True)):
+    for index, (mask, n) in enumerate(zip(markables, lengths, strict=True)):
         if isinstance(mask, str):
             raise ValueError(f"sentence {index}: the markables mask is a string, not booleans")
         array = np.asarray(mask)
-        if array.shape != (len(ref),):
+        if array.shape != (n,):
             raise ValueError(
                 f"sentence {index}: the markables mask has shape {array.shape} but the sentence "
-                f"has {len(ref)} tokens"
+                f"has {n} tokens"
             )
         if array.size and not (
             array.dtype == bool or np.all(np.isin(array, (0, 1)))
@@ -117,8 +118,8 @@ def _check_markables(markables, references) -> list[np.ndarray]:
 
 
 def contingency(
-    predictions: Sequence[Sequence[str]],
-    references: Sequence[Sequence[str]],
+    predictions: Sequence[Sequence[str]] | AnnotationSet,
+    references: Sequence[Sequence[str]] | None = None,
     scheme=None,
     mode=None,
     suffix: bool = False,
@@ -129,10 +130,13 @@ def contingency(
 
     Parameters
     ----------
-    predictions : list of list of str
-        Per sentence, the tags of one annotation (the table's columns).
-    references : list of list of str
-        Per sentence, the tags of the other (the rows), as long as the predictions.
+    predictions : list of list of str, or AnnotationSet
+        Per sentence, the tags of one annotation (the table's columns); or a two-annotator
+        ``AnnotationSet`` alone (annotator 0 the references, 1 the predictions, over the sentences
+        both annotated), whose spans are not chunked again.
+    references : list of list of str, optional
+        Per sentence, the tags of the other (the rows), as long as the predictions; None with an
+        ``AnnotationSet``.
     scheme, mode, suffix : optional
         As in seqeval and :func:`spans_from_tags`.
     view : {"all", "entities", "grouped"}, default "all"
@@ -187,7 +191,7 @@ def contingency(
     """
     if view not in VIEWS:
         raise ValueError(f"view must be one of {VIEWS}, got {view!r}")
-    if mode is None:
+    if mode is None and not isinstance(predictions, AnnotationSet):
         try:
             counts, types = _lenient_counts(predictions, references, scheme, suffix, view, markables)
         except TooManyCategories:
@@ -196,13 +200,14 @@ def contingency(
             counts = None
         if counts is not None:
             return _arrange(counts, types, view)
-    pred_spans, ref_spans = tags.paired_spans(predictions, references, scheme, mode, suffix)
-    masks = _check_markables(markables, references) if markables is not None else None
+    pair = as_pair(predictions, references, scheme, mode, suffix, function="contingency")
+    pred_spans, ref_spans, lengths = pair.sentence_spans(1), pair.sentence_spans(0), pair.lengths.tolist()
+    masks = _check_markables(markables, lengths) if markables is not None else None
 
     pairs: Counter = Counter()  # (reference, prediction) -> tokens: memory O(categories^2)
-    for index, (ref, p_spans, r_spans) in enumerate(zip(references, pred_spans, ref_spans, strict=True)):
-        ref_labels = token_categories(r_spans, len(ref))
-        pred_labels = token_categories(p_spans, len(ref))
+    for index, (n, p_spans, r_spans) in enumerate(zip(lengths, pred_spans, ref_spans, strict=True)):
+        ref_labels = token_categories(r_spans, n)
+        pred_labels = token_categories(p_spans, n)
         for position, (r, p) in enumerate(zip(ref_labels, pred_labels, strict=True)):
             if r == NOTHING and p == NOTHING:
                 if view == "entities" or (masks is not None and not masks[index][position]):
@@ -260,7 +265,7 @@ def _lenient_counts(predictions, references, scheme, suffix: bool, view: str, ma
 
     tags.check_pairs(predictions, references)
     tags.effective_scheme(references, scheme, None, suffix)  # validates scheme, as the span path
-    masks = _check_markables(markables, references) if markables is not None else None
+    masks = _check_markables(markables, list(map(len, references))) if markables is not None else None
     types = [NOTHING]
     type_index = {NOTHING: 0}
     code_of: dict = {}

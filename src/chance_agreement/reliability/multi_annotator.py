@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..spans import tags
+from ..spans.annotation_set import AnnotationSet
 from ..spans.validation import check_annotations, problem
 from .agreement_coefficients import check_distance_values, square_distance_matrix
 from .contingency_table import lenient_token_categories, token_categories
@@ -329,10 +330,12 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, 
 
     ``annotations[i]`` holds the tag sequences of the k annotators of item (sentence) i, None for
     a missing annotator (the API's one layout, ``spans.validation.check_annotations``; errors
-    name ``function``). Each token's label is the entity type of the span covering it, or "O"
+    name ``function``), or an ``AnnotationSet``. Each token's label is the entity type of the span covering it, or "O"
     (spans exactly as seqeval finds them; strict mode with no scheme detects it from every given
     sequence). Returns ``(ratings, k)``, ratings a list of rows with None for missing labels.
     """
+    if isinstance(annotations, AnnotationSet):
+        return _set_ratings(annotations, scheme, mode, suffix, function)
     annotations = check_annotations(annotations, function=function)
     k = len(annotations[0])
     resolved = tags.effective_scheme(
@@ -367,14 +370,31 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, 
     return ratings, k
 
 
+def _set_ratings(annotations: AnnotationSet, scheme, mode, suffix, function: str):
+    """``token_ratings`` of an ``AnnotationSet``: each token's category from the set's spans."""
+    annotations.chunked_as(scheme, mode, suffix, function)
+    spans = [annotations.sentence_spans(a) for a in range(annotations.n_annotators)]
+    ratings: list[list] = []
+    for s, length in enumerate(annotations.lengths.tolist()):
+        if not annotations.present[:, s].any():
+            continue
+        columns = [[None] * length if sentence[s] is None else token_categories(sentence[s], length)
+                   for sentence in spans]
+        ratings.extend([list(row) for row in zip(*columns, strict=True)])
+    if not ratings:
+        raise ValueError("annotations hold no tokens")
+    return ratings, annotations.n_annotators
+
+
 def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool = False) -> dict:
     r"""Compute token-level Fleiss' kappa and nominal Krippendorff's alpha of k annotators' tags.
 
     Parameters
     ----------
-    annotations : list of list of list of str or None
+    annotations : list of list of list of str or None, or AnnotationSet
         ``annotations[i]`` holds the tag sequences of the k annotators of item (sentence) ``i``,
-        None for a missing annotator (the API's one layout, :func:`as_items`).
+        None for a missing annotator (the API's one layout, :func:`as_items`); or an
+        ``AnnotationSet``, whose spans are not chunked again.
     scheme, mode, suffix : optional
         As in seqeval and :func:`spans_from_tags`.
 

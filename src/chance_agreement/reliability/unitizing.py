@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from ..spans.annotation_set import AnnotationSet
 from ..spans.tags import check_items, check_mode, effective_scheme, spans_from_tags
 
 __all__ = ["VARIANTS", "unitizing_alpha", "unitizing_alpha_from_units"]
@@ -62,7 +63,8 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
     annotations : list over texts of lists over annotators of tag sequences
         ``annotations[t][i]`` is annotator ``i``'s tag sequence for text ``t`` (items by
         annotators, as for every multi-annotator input of the package). Every text has the same
-        number of annotators and, within a text, every sequence has the same length.
+        number of annotators and, within a text, every sequence has the same length. Or an
+        ``AnnotationSet`` (every annotator on every text), whose spans are not chunked again.
     variant : {"u_alpha", "mu_alpha"}, default="u_alpha"
         Krippendorff's 1995/2004 unitizing alpha or Krippendorff et al. 2016 eq. 5a.
     scheme, mode, suffix
@@ -127,29 +129,43 @@ def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=Non
     0.7177
     """
     _check_variant(variant)
+    if isinstance(annotations, AnnotationSet):
+        annotations.chunked_as(scheme, mode, suffix, "unitizing_alpha")
+        missing = np.argwhere(~annotations.present)
+        if missing.size:
+            i, t = missing[0].tolist()
+            raise ValueError(f"text {t}, annotator {i}: not annotated; unitizing alpha needs every annotator on "
+                             "every text")
+        spans = [annotations.sentence_spans(i) for i in range(annotations.n_annotators)]
+        offset, units, breaks = _continuum_units(annotations.lengths.tolist(), len(spans), lambda t, i: spans[i][t])
+        return unitizing_alpha_from_units(offset, units, variant=variant, gap_breaks=breaks)
     check_mode(mode)
     check_items(annotations)
     texts = _check_annotations(annotations)
     scheme = effective_scheme([seq for text in texts for seq in text], scheme, mode, suffix)
-    offset, units, breaks = _continuum_units(texts, scheme, mode, suffix)
+
+    def chunked(t: int, i: int) -> list:
+        try:
+            return spans_from_tags(texts[t][i], scheme=scheme, mode=mode, suffix=suffix)
+        except ValueError as error:
+            raise ValueError(f"text {t}, annotator {i}: {error}") from None
+
+    offset, units, breaks = _continuum_units([len(text[0]) for text in texts], len(texts[0]), chunked)
     return unitizing_alpha_from_units(offset, units, variant=variant, gap_breaks=breaks)
 
 
-def _continuum_units(texts, scheme, mode, suffix) -> tuple[int, list, list]:
-    """The texts one after the other on one continuum: ``(length, units per annotator, breaks)``."""
-    units: list[list[tuple[Any, int, int]]] = [[] for _ in range(len(texts[0]))]
+def _continuum_units(lengths: list, annotators: int, spans_of) -> tuple[int, list, list]:
+    """The texts one after the other on one continuum: ``(length, units per annotator, breaks)``;
+    ``spans_of(t, i)``: annotator ``i``'s spans ``(type, start, end)`` of text ``t``."""
+    units: list[list[tuple[Any, int, int]]] = [[] for _ in range(annotators)]
     breaks = []
     offset = 0
-    for t, text in enumerate(texts):
+    for t, length in enumerate(lengths):
         if t:
             breaks.append(offset)
-        for i, tags in enumerate(text):
-            try:
-                spans = spans_from_tags(tags, scheme=scheme, mode=mode, suffix=suffix)
-            except ValueError as error:
-                raise ValueError(f"text {t}, annotator {i}: {error}") from None
-            units[i].extend((type_, offset + start, offset + end) for type_, start, end in spans)
-        offset += len(text[0])
+        for i in range(annotators):
+            units[i].extend((type_, offset + start, offset + end) for type_, start, end in spans_of(t, i))
+        offset += length
     return offset, units, [b for b in breaks if 0 < b < offset]  # empty texts add no break
 
 

@@ -27,7 +27,7 @@ from ..chance.corrected_f1 import chance_f1, sentence_scores
 from ..chance.document_scores import document_chance_f1
 from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS
-from ..chance.team_f1 import by_item, team_scores, team_statistics
+from ..chance.team_f1 import team_scores, team_statistics
 from ..ecosystem.output_files import write_file
 from ..noise.key_meanings import noise_meaning
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
@@ -36,9 +36,10 @@ from ..reliability.benchmark_scales import READING_SCALE, SCALE_TITLES, reading
 from ..reliability.contingency_table import NOTHING, check_tag_types, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
 from ..reliability.table_coefficients import titles
+from ..spans.annotation_set import AnnotationSet
 from ..spans.annotators import read_annotators
-from ..spans.tags import corpus_spans, effective_scheme
-from ..spans.validation import complete_items, pair_shared
+from ..spans.tags import effective_scheme
+from ..spans.validation import by_item
 from .annotator_report import annotator_html
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
@@ -72,14 +73,12 @@ def _no_interval_reason(confidence_level) -> str:
     return "not computed"
 
 
-def _team_results(annotations: dict, level: str, model: str, span_options: dict,
-                  interval_options: dict | None = None) -> dict:
+def _team_results(annotations: AnnotationSet, level: str, model: str, interval_options: dict | None = None) -> dict:
     """Several annotators: ``team_chance_f1``'s result (pairwise micro average, each annotator against
     the rest, the m x m pairwise matrix; undefined scores None) with its pooled per-sentence scores
     and, when ``interval_options`` ask for them, its sentence-bootstrap intervals."""
     sentences: list = []
-    names, pairs = team_statistics(by_item(list(annotations.values())), names=list(annotations), level=level,
-                                   model=model, sentences=sentences, **span_options)
+    names, pairs = team_statistics(annotations, level=level, model=model, sentences=sentences)
     result = defined_scores(lambda fill: team_scores(names, pairs, level, fill))  # as team_chance_f1, undefined None
     result["sentence_scores"] = sentence_scores(sentences, level)
     if interval_options:
@@ -88,23 +87,23 @@ def _team_results(annotations: dict, level: str, model: str, span_options: dict,
     return result
 
 
-def _team_noise(items, span_options: dict) -> tuple[dict, list]:
+def _team_noise(annotations: AnnotationSet) -> tuple[dict, list]:
     """``noise_report_multi`` with its notes, on the sentences every annotator annotated (the noise
     model needs every annotator on every sentence; a note says so when some are left out)."""
-    indices, complete = complete_items(items)
-    noise, notes = report_with_notes(noise_report_multi, complete, **span_options)
-    if len(indices) < len(items):
-        notes.insert(0, f"on the {len(indices)} of {len(items)} sentences every annotator annotated (the noise "
-                        f"model needs every annotator on every sentence)")
+    indices = np.flatnonzero(annotations.present.all(axis=0))
+    noise, notes = report_with_notes(noise_report_multi, annotations.select(items=indices))
+    if len(indices) < annotations.n_items:
+        notes.insert(0, f"on the {len(indices)} of {annotations.n_items} sentences every annotator annotated (the "
+                        f"noise model needs every annotator on every sentence)")
     return noise, notes
 
 
-def _pooled_contingency(annotations: dict, span_options: dict) -> tuple[list[list[int]], list[str]]:
+def _pooled_contingency(annotations: AnnotationSet) -> tuple[list[list[int]], list[str]]:
     """The token contingency table of every pair of annotators (first of the pair in the rows), summed
-    over the sentences both annotated (``pair_shared``)."""
-    names = list(annotations)
-    shared = [pair_shared(annotations[a], annotations[b]) for i, a in enumerate(names) for b in names[i + 1:]]
-    tables = [contingency(second, first, **span_options) for first, second in shared if first]
+    over the sentences both annotated."""
+    m = annotations.n_annotators
+    shared = [(a, b, annotations.shared_items(a, b)) for a in range(m) for b in range(a + 1, m)]
+    tables = [contingency(annotations.select([a, b], items)) for a, b, items in shared if items.size]
     categories = [*sorted({c for _, cats in tables for c in cats if c != NOTHING}), NOTHING]
     position = {c: i for i, c in enumerate(categories)}
     pooled = np.zeros((len(categories), len(categories)), dtype=np.int64)
@@ -238,25 +237,23 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "confidence_level": confidence_level,
             "sentence_count": len(tokens), "no_interval": _no_interval_reason(confidence_level)}
-    items = by_item([annotations[name] for name in names])
+    chunked = _chunked_once(annotations, shown_names, span_options)
     if team:
-        data["result"] = _team_results(annotations, level, model, span_options, intervals)
+        data["result"] = _team_results(chunked, level, model, intervals)
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator",
                                                                  "pairwise_corrected_f1")}
-        table, categories = _pooled_contingency(annotations, span_options)
-        data["multi"] = multi_annotator_agreement(items, **span_options)
-        data["noise"], data["noise_notes"] = _team_noise(items, span_options)
+        table, categories = _pooled_contingency(chunked)
+        data["multi"] = multi_annotator_agreement(chunked)
+        data["noise"], data["noise_notes"] = _team_noise(chunked)
         data["compared"] = f"every pair of the {len(names)} annotators, pooled"
     else:
         reference, other = names[0], names[1]
-        pair = {"predictions": annotations[other], "references": annotations[reference], "level": level,
-                "model": model, **span_options}
-        data["result"] = with_defined_scores(chance_f1(**pair, zero_division=0, return_sentence_scores=True,
-                                                       **intervals), lambda fill: chance_f1(**pair, zero_division=fill))
-        array, categories = contingency(annotations[other], annotations[reference], **span_options)
+        data["result"] = with_defined_scores(
+            chance_f1(chunked, level=level, model=model, zero_division=0, return_sentence_scores=True, **intervals),
+            lambda fill: chance_f1(chunked, level=level, model=model, zero_division=fill))
+        array, categories = contingency(chunked)
         table = array.tolist()
-        data["noise"], data["noise_notes"] = report_with_notes(noise_report, annotations[other], annotations[reference],
-                                                               **span_options)
+        data["noise"], data["noise_notes"] = report_with_notes(noise_report, chunked)
         data["compared"] = f"{other} against {reference}"
     data["coefficients"] = coefficients(table, categories, nothing=NOTHING)
     data["contingency"] = {"categories": categories, "table": table,
@@ -268,7 +265,7 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                                                    intervals)
     sentence_scores = data["result"].pop("sentence_scores")
     data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
-    data["sentences"] = _shown_sentences(tokens, annotations, sentence_scores, max_sentences, team, span_options)
+    data["sentences"] = _shown_sentences(tokens, chunked, sentence_scores, max_sentences, team)
     if gamma_samples:
         data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
                                    sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
@@ -310,31 +307,37 @@ def _check_report_arguments(names: list, level: str, model, max_sentences: int) 
         raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
 
 
-def _shown_sentences(tokens, annotations: dict, sentence_scores, max_sentences: int, team: bool,
-                     span_options: dict) -> dict:
-    """The sentences with the most disagreement beyond chance, with their tokens and spans."""
-    names = list(annotations)
-    shown_names = names if team else names[:2]
-    shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
-    detected_on = [tags for name in (names if team else names[:1]) for tags in annotations[name] if tags is not None]
+def _chunked_once(annotations: dict, shown_names: list, span_options: dict) -> AnnotationSet:
+    """The shown annotators' tags chunked once for every section: the one ``AnnotationSet`` of the page.
+    Strict mode without a scheme detects it as the scores do: from every annotator's tags (several
+    annotators), else from the reference's."""
+    detected_on = [tags for name in (shown_names if len(shown_names) > 2 else shown_names[:1])
+                   for tags in annotations[name] if tags is not None]
     scheme, mode, suffix = span_options["scheme"], span_options["mode"], span_options["suffix"]
-    resolved = effective_scheme(detected_on, scheme, mode, suffix)  # strict mode: the scores' scheme
+    resolved = effective_scheme(detected_on, scheme, mode, suffix)
+    return AnnotationSet.from_tags({name: annotations[name] for name in shown_names}, scheme=resolved, mode=mode,
+                                   suffix=suffix)
+
+
+def _shown_sentences(tokens, annotations: AnnotationSet, sentence_scores, max_sentences: int, team: bool) -> dict:
+    """The sentences with the most disagreement beyond chance, with their tokens and spans."""
+    shown, left_out = _ranked_sentences(sentence_scores, max_sentences)
+    spans = {name: annotations.sentence_spans(a) for a, name in enumerate(annotations.names)}
     for row in shown:
         i = row["sentence"] - 1
         row["tokens"] = [str(token) for token in tokens[i]]
-        row["spans"] = {name: [list(span)
-                               for span in corpus_spans([annotations[name][i]], name, resolved, mode, suffix)[0]]
-                        for name in shown_names if annotations[name][i] is not None}  # absent: not annotated
-    support = _team_support(annotations, resolved, mode, suffix) if team else None
-    return {"shown": shown, "left_out": left_out, "annotators": shown_names, "support": support}
+        row["spans"] = {name: [list(span) for span in found[i]]
+                        for name, found in spans.items() if found[i] is not None}  # absent: not annotated
+    support = _team_support(annotations) if team else None
+    return {"shown": shown, "left_out": left_out, "annotators": list(annotations.names), "support": support}
 
 
-def _team_support(annotations: dict, scheme, mode, suffix) -> dict:
+def _team_support(annotations: AnnotationSet) -> dict:
     """Entity spans per type, every annotator's together, and their total under ``"overall"``."""
     counts: dict = {"overall": 0}
-    for name, tags in annotations.items():
-        for spans in corpus_spans([t for t in tags if t is not None], name, scheme, mode, suffix):
-            for span in spans:
+    for a in range(annotations.n_annotators):
+        for spans in annotations.sentence_spans(a):
+            for span in spans or ():
                 counts[span[0]] = counts.get(span[0], 0) + 1
                 counts["overall"] += 1
     return counts

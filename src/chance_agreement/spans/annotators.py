@@ -402,24 +402,34 @@ def _layers(per_annotator: list) -> list[str]:
     return sorted({label for spans in per_annotator if spans is not None for _, _, label in spans})
 
 
-def _flat(team: Team, scheme, mode, suffix, crossing):
-
+def flat_units(team: Team, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list, object]:
+    """The flat view before any tag is written: ``(tokens, sentences, scheme)`` with
+    ``sentences[a][s]`` annotator a's tag list of (layered) sentence s, or its span list
+    ``(start, end, label)`` as a tuple (a unit read with spans, or a layer), or None (not
+    annotated); ``scheme``: the one the column files' tags were checked with."""
     scheme, rows = _views(team, scheme, mode, suffix, crossing, flat=True)
     tokens: list = []
-    tags: list[list] = [[] for _ in team.units]
+    sentences: list[list] = [[] for _ in team.units]
     for position, per_annotator, layered in rows:
         unit_tokens = _present(units[position] for units in team.units).tokens
         if per_annotator is None:  # every annotator's own tags (None: not annotated)
             tokens.append(unit_tokens)
             for a, units in enumerate(team.units):
-                tags[a].append(None if units[position] is None else list(units[position].tags))
+                sentences[a].append(None if units[position] is None else list(units[position].tags))
             continue
         for label in (_layers(per_annotator) if layered else [None]):
             tokens.append(unit_tokens)
             for a, spans in enumerate(per_annotator):
-                chosen = None if spans is None else [s for s in spans if label is None or s[2] == label]
-                tags[a].append(None if chosen is None else tags_from_spans([chosen], [len(unit_tokens)],
-                                                                            team.names[a])[0])
+                sentences[a].append(None if spans is None else
+                                    tuple(s for s in spans if label is None or s[2] == label))
+    return tokens, sentences, scheme
+
+
+def _flat(team: Team, scheme, mode, suffix, crossing):
+    tokens, sentences, _ = flat_units(team, scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    tags = [[tags_from_spans([unit], [len(words)], name)[0] if isinstance(unit, tuple) else unit
+             for unit, words in zip(units, tokens, strict=True)] for name, units in zip(team.names, sentences,
+                                                                                         strict=True)]
     return tokens, tags
 
 
@@ -436,4 +446,4 @@ def _nested(team: Team, scheme, mode, suffix, crossing):
     return spans, lengths
 
 
-__all__ = ["Team", "align", "read_annotators"]
+__all__ = ["Team", "align", "flat_units", "read_annotators"]

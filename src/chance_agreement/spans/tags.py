@@ -389,7 +389,30 @@ def _chunk(sequences, role, scheme, mode, suffix: bool) -> tuple[list[list[Span]
     return _lenient_corpus(sequences, suffix, role)
 
 
-def _warn_odd_tags(odd: dict, suffix: bool) -> None:
+def chunk_corpus(sequences, role, scheme=None, mode=None, suffix: bool = False) -> tuple[SpanArrays, dict]:
+    """Spans of a checked corpus as ``SpanArrays`` and ``{odd tag: (role, first sentence)}`` (not
+    warned yet): seqeval's chunker run once over the corpus (the array chunker from
+    ``_SMALL_CORPUS`` tokens, else the loop; strict mode: the automaton). ``scheme`` must already
+    be resolved in strict mode (``effective_scheme``). The one entry of ``AnnotationSet``."""
+    if mode != "strict":
+        n_tokens = sum(map(len, sequences))
+        if n_tokens >= _SMALL_CORPUS:
+            arrays, odd, _ = _lenient_arrays(sequences, suffix, role, n_tokens)
+            return arrays, odd
+    spans, odd = _chunk(sequences, role, scheme, mode, suffix)
+    return span_arrays_of(spans), odd
+
+
+def span_arrays_of(per_sentence) -> SpanArrays:
+    """``SpanArrays`` of span lists ``[(type, begin, end), ...]`` per sentence (the inverse of
+    ``_per_sentence``: the same order, types coded in order of first appearance)."""
+    names: dict = {}
+    flat = [(s, names.setdefault(t, len(names)), b, e) for s, spans in enumerate(per_sentence) for t, b, e in spans]
+    columns = np.array(flat, dtype=np.intp).reshape(-1, 4).T
+    return SpanArrays(columns[0], columns[1], columns[2], columns[3], list(names))
+
+
+def warn_odd_tags(odd: dict, suffix: bool) -> None:
     affix = "a -B/-I/-E/-S suffix" if suffix else "a B-/I-/E-/S- prefix"
     for tag, (role, sentence) in odd.items():
         first = f" (first in {where(role, sentence)})" if role is not None else ""
@@ -428,7 +451,7 @@ def spans_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = 
             scheme = detect_scheme([tags], suffix)
         spans, odd = _chunk([tags], None, scheme, mode, suffix)
     if odd:
-        _warn_odd_tags({tag: (None, 0) for tag in odd}, suffix)
+        warn_odd_tags({tag: (None, 0) for tag in odd}, suffix)
     return spans[0]
 
 
@@ -437,7 +460,7 @@ def corpus_spans(sequences, role: str, scheme=None, mode=None, suffix: bool = Fa
     sentence index. ``scheme`` must already be resolved (see ``effective_scheme``) in strict mode."""
     check_corpus(sequences, role)
     spans, odd = _chunk(sequences, role, scheme, mode, suffix)
-    _warn_odd_tags(odd, suffix)
+    warn_odd_tags(odd, suffix)
     return spans
 
 
@@ -455,18 +478,24 @@ def paired_spans(predictions, references, scheme=None, mode=None, suffix: bool =
     """``(prediction spans, reference spans)`` per sentence, after ``check_pairs``; as seqeval,
     strict mode without a scheme detects it from the references. One OddTagWarning per distinct
     odd tag of either side, naming the first sentence that has it."""
+    resolved = paired_scheme(predictions, references, scheme, mode, suffix)
+    pred_spans, pred_odd = _chunk(predictions, "predictions", resolved, mode, suffix)
+    ref_spans, ref_odd = _chunk(references, "references", resolved, mode, suffix)
+    warn_odd_tags(first_odd(ref_odd, pred_odd), suffix)
+    return pred_spans, ref_spans
+
+
+def paired_scheme(predictions, references, scheme=None, mode=None, suffix: bool = False):
+    """``check_pairs``, then the scheme to chunk both sides with: as seqeval, strict mode without
+    a scheme detects it from the references (``effective_scheme``)."""
     check_pairs(predictions, references)
     check_mode(mode)
     if mode == "strict":
         _distinct_tags(references, "references")  # before seqeval's detection reads them
-    resolved = effective_scheme(references, scheme, mode, suffix)
-    pred_spans, pred_odd = _chunk(predictions, "predictions", resolved, mode, suffix)
-    ref_spans, ref_odd = _chunk(references, "references", resolved, mode, suffix)
-    _warn_odd_tags(_first_odd(ref_odd, pred_odd), suffix)
-    return pred_spans, ref_spans
+    return effective_scheme(references, scheme, mode, suffix)
 
 
-def _first_odd(ref_odd: dict, pred_odd: dict) -> dict:
+def first_odd(ref_odd: dict, pred_odd: dict) -> dict:
     """Each odd tag of either side with the first sentence that has it (the references on a tie)."""
     odd = dict(ref_odd)
     for tag, place in pred_odd.items():
@@ -509,9 +538,9 @@ def pair_span_arrays(prediction, reference, suffix: bool = False) -> tuple[SpanA
     """``paired_span_arrays``' ``(predictions, references, equal tags)`` of two ``shared_span_arrays``
     entries, with its odd-tag warnings."""
     (pred, pred_odd, pred_codes), (ref, ref_odd, ref_codes) = prediction, reference
-    odd = _first_odd({tag: ("references", s) for tag, (_, s) in ref_odd.items()},
+    odd = first_odd({tag: ("references", s) for tag, (_, s) in ref_odd.items()},
                      {tag: ("predictions", s) for tag, (_, s) in pred_odd.items()})
-    _warn_odd_tags(odd, suffix)
+    warn_odd_tags(odd, suffix)
     return pred, ref, int(np.count_nonzero(pred_codes == ref_codes))
 
 
@@ -543,14 +572,19 @@ __all__ = [
     "SpanArrays",
     "check_mode",
     "check_pairs",
+    "chunk_corpus",
     "corpus_spans",
     "detect_scheme",
     "effective_scheme",
+    "first_odd",
     "is_odd_tag",
     "pair_span_arrays",
+    "paired_scheme",
     "paired_span_arrays",
     "paired_spans",
     "resolve_scheme",
     "shared_span_arrays",
+    "span_arrays_of",
     "spans_from_tags",
+    "warn_odd_tags",
 ]

@@ -30,6 +30,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from ...spans.annotated_text import pair_annotations
+from ...spans.annotation_set import AnnotationSet
 from ...spans.tags import corpus_spans, effective_scheme
 
 __all__ = ["Continuum", "continuum_from_annotated", "continuum_from_texts", "continuum_from_units"]
@@ -148,8 +149,16 @@ def continuum_from_texts(annotations, *, lengths=None, annotators=None, scheme=N
 
     Tag sequences are chunked as seqeval chunks a corpus (``scheme``, ``mode``, ``suffix`` as in
     :func:`chance_agreement.spans_from_tags`); span lists need ``lengths[t]``, the number of
-    tokens of text ``t``. ``annotators`` names them (default ``"annotator 0"``, ...).
+    tokens of text ``t``. ``annotators`` names them (default ``"annotator 0"``, ...). An
+    ``AnnotationSet`` (every annotator on every text) gives its spans as they are.
     """
+    if isinstance(annotations, AnnotationSet):
+        if lengths is not None:
+            raise ValueError("lengths are only for span lists: an AnnotationSet has its own lengths")
+        annotations.chunked_as(scheme, mode, suffix, "gamma_agreement")
+        names = list(annotations.names) if annotators is None else _annotator_names(annotators,
+                                                                                  annotations.n_annotators)
+        return _from_set(annotations, names)
     texts = _check_texts(annotations)
     n = len(texts[0])
     names = _annotator_names(annotators, n)
@@ -211,12 +220,25 @@ def _from_tags(texts, names, scheme, mode, suffix: bool) -> Continuum:
                 raise ValueError(f"text {t}: annotator {i} has {len(tags)} tags but annotator 0 has {len(text[0])}")
     scheme = effective_scheme([seq for text in texts for seq in text], scheme, mode, suffix)
     lengths = [len(text[0]) for text in texts]
+    per_annotator = [corpus_spans([text[i] for text in texts], names[i], scheme, mode, suffix) for i in range(n)]
+    return _from_text_spans(names, per_annotator, lengths)
+
+
+def _from_set(annotations: AnnotationSet, names) -> Continuum:
+    """The continuum of an ``AnnotationSet`` (every annotator on every text), its spans as they are."""
+    missing = np.argwhere(~annotations.present)
+    if missing.size:
+        i, t = missing[0].tolist()
+        raise ValueError(f"text {t}, annotator {i}: not annotated; gamma needs every annotator on every text")
+    per_annotator = [annotations.sentence_spans(i) for i in range(annotations.n_annotators)]
+    return _from_text_spans(names, per_annotator, annotations.lengths.tolist())
+
+
+def _from_text_spans(names, per_annotator: list, lengths: list) -> Continuum:
+    """``per_annotator[i][t]``: annotator ``i``'s spans ``(type, start, end)`` of text ``t``, laid end to end."""
     offsets = np.concatenate([[0], np.cumsum(lengths)])
-    rows = []
-    for i in range(n):
-        per_text = corpus_spans([text[i] for text in texts], names[i], scheme, mode, suffix)
-        rows += [(i, type_, float(offsets[t] + s), float(offsets[t] + e))
-                 for t, spans in enumerate(per_text) for type_, s, e in spans]
+    rows = [(i, type_, float(offsets[t] + s), float(offsets[t] + e))
+            for i, per_text in enumerate(per_annotator) for t, spans in enumerate(per_text) for type_, s, e in spans]
     return _from_rows(names, rows, offsets)
 
 

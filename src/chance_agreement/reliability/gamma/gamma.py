@@ -159,11 +159,11 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
 
     Parameters
     ----------
-    annotations : dict, list or Continuum
+    annotations : dict, list, AnnotationSet or Continuum
         ``{annotator: [(category, start, end), ...]}`` (one text, real positions);
         ``{annotator: read_jsonl(...) or read_brat(...)}`` (the readers' texts); or a list over
-        texts of lists over annotators of tag sequences or of ``(category, start, end)`` token spans;
-        texts are laid end to end.
+        texts of lists over annotators of tag sequences or of ``(category, start, end)`` token spans,
+        or an ``AnnotationSet`` (its spans are not chunked again); texts are laid end to end.
     lengths : list of int, optional
         For token spans, ``lengths[t]`` tokens in text ``t`` (tag sequences give their own).
     annotators : list of str, optional
