@@ -50,6 +50,7 @@ def document_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], do
         document's sentences (``None`` for a document of one sentence, or where some resample's
         chance F1 is 1).
     n_resamples : int, default 1000
+        Bootstrap resamples of each document's sentences.
     random_state : int, numpy.random.Generator or None
         The bootstrap's seed; each document's resamples start from it.
 

@@ -1050,7 +1050,7 @@ def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | N
     >>> annotations = {"anna": [["B-PER", "I-PER", "O", "B-PER", "O"], ["O", "O", "O", "B-LOC", "O"]],
     ...                "bob": [["B-PER", "I-PER", "O", "O", "O"], ["O", "O", "O", "B-LOC", "O"]]}
     >>> page = html_report(tokens, annotations, confidence_level=None, title="Two annotators")
-    >>> "<h1>Two annotators</h1>" in page
+    >>> "<h1><bdi>Two annotators</bdi></h1>" in page
     True
     >>> import pathlib, tempfile
     >>> with tempfile.TemporaryDirectory() as folder:

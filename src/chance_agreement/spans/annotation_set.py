@@ -32,7 +32,7 @@ Span = tuple[str, int, int]
 
 @dataclass(frozen=True, eq=False)
 class AnnotationSet:
-    """m annotators' entity spans of the same n sentences (items), chunked once, as arrays.
+    """The entity spans of m annotators on the same n sentences (items), chunked once, as arrays.
 
     Build one with :meth:`from_tags` (one tag list per annotator, or a ``{name: tags}`` dict),
     :meth:`from_items` (per sentence, the annotators' tags: the layout of the several-annotator
@@ -54,7 +54,7 @@ class AnnotationSet:
     by start, then longest first); only the nested functions (``nested_chance_f1``) and gamma take
     such a set, and its ``tag_codes`` are all ``-1`` (nested spans have no tags).
 
-    Attributes
+    Parameters
     ----------
     names : tuple of str
         The annotators' names (errors and warnings name them).
@@ -75,7 +75,8 @@ class AnnotationSet:
     scheme, mode, suffix
         The chunker's options (``scheme``: the resolved seqeval scheme class in strict mode).
     nested : bool
-        Spans may nest (``from_spans(..., nested=True)``).
+        Spans may nest (``from_spans(..., nested=True)``). The ``from_*`` constructors fill every
+        field; build a set with them.
 
     Examples
     --------
@@ -105,7 +106,7 @@ class AnnotationSet:
     mode: str | None = None
     suffix: bool = False
     nested: bool = False
-    _cache: dict = field(default_factory=dict, repr=False, compare=False)
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # --- building ------------------------------------------------------------------------------
 
