@@ -26,7 +26,7 @@ from chance_agreement.chance.statistics import ChanceStatistics
 from chance_agreement.chance.poisson_bootstrap import (
     GAMMA, POISSON_THRESHOLDS, PoissonSums, _mix64_int, document_key, limb_columns, limbs_value, poisson_weights,
 )
-from test_intervals import PREDICTIONS, REFERENCES, _readme_text, templates  # noqa: F401  (templates: a fixture)
+from test_intervals import PREDICTIONS, REFERENCES, _docs_text, templates  # noqa: F401  (templates: a fixture)
 
 TAGS = ["O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "B-ORG"]
 CI_KEYS = [f"overall_{score}_ci" for score in SCORES]
@@ -275,4 +275,4 @@ def test_poisson_interval_covers_the_population_value(templates):  # noqa: F811
         covered += low <= truth <= high
     assert 0.93 <= covered / replications <= 0.97, covered / replications
     assert f"Poisson intervals covered it in {covered / replications:.1%} of {replications:,} replications" \
-        in _readme_text()
+        in _docs_text()

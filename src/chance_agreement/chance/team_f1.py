@@ -114,7 +114,7 @@ def _team_set(annotations, names, scheme, mode, suffix, function) -> AnnotationS
         if len(checked) != annotations.n_annotators or len(set(checked)) != len(checked):
             raise ValueError(problem(function, "names", f"must be {annotations.n_annotators} distinct names, one per "
                                      f"annotator, got {names!r}"))
-        return dataclasses.replace(annotations, names=tuple(checked), _cache={})
+        return dataclasses.replace(annotations, names=tuple(checked))  # a fresh cache (init=False)
     corpora, names, _ = _check_annotations(annotations, names, function)
     try:
         return AnnotationSet.from_tags(corpora, names=names, scheme=scheme, mode=mode, suffix=suffix)
