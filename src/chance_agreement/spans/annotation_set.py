@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, pairwise
+from typing import Any
 
 import numpy as np
 
@@ -282,7 +283,7 @@ class AnnotationSet:
         arrays, odd = [], []
         for name, units in zip(team.names, sentences, strict=True):
             chunked, odd_tags = (chunk_corpus([unit if isinstance(unit, list) else [] for unit in units], name,
-                                              resolved, mode, suffix)
+                                              resolved, mode, suffix)[:2]
                                  if any(isinstance(unit, list) for unit in units) else (span_arrays_of([]), {}))
             given = span_arrays_of([_flat_order(unit, f"{name}[{s}]") if isinstance(unit, tuple) else []
                                     for s, unit in enumerate(units)])
@@ -428,11 +429,17 @@ def _chunked(corpora, names, scheme, mode, suffix: bool, order=None) -> tuple[An
     n = len(corpora[0])
     present = np.array([[tags is not None for tags in corpus] for corpus in corpora], dtype=bool).reshape(-1, n)
     found: dict = {}
+    table: dict = {}  # the array chunker's tag codes, shared by the corpora (1, 2, ...)
     for a in range(len(corpora)) if order is None else order:
-        found[a] = chunk_corpus([[] if tags is None else tags for tags in corpora[a]], names[a], scheme, mode, suffix)
+        found[a] = chunk_corpus([[] if tags is None else tags for tags in corpora[a]], names[a], scheme, mode, suffix,
+                                codes=table)
     arrays, odd = [found[a][0] for a in range(len(corpora))], [found[a][1] for a in range(len(corpora))]
-    lengths = [len(next((tags for tags in row if tags is not None), ())) for row in zip(*corpora, strict=True)]
-    return _assembled(names, lengths, present, arrays, corpora, (scheme, mode, suffix)), odd
+    lengths = (list(map(len, corpora[0])) if present.all() else  # checked: every annotator's as long
+               [len(next((tags for tags in row if tags is not None), ())) for row in zip(*corpora, strict=True)])
+    tags: Any = corpora
+    if present.all() and all(found[a][2] is not None for a in found):  # every token coded once by the chunker
+        tags = (np.stack([found[a][2] for a in range(len(corpora))]) - 1, list(table))
+    return _assembled(names, lengths, present, arrays, tags, (scheme, mode, suffix)), odd
 
 
 def _merged_odd(odd: list[dict]) -> dict:

@@ -389,18 +389,20 @@ def _chunk(sequences, role, scheme, mode, suffix: bool) -> tuple[list[list[Span]
     return _lenient_corpus(sequences, suffix, role)
 
 
-def chunk_corpus(sequences, role, scheme=None, mode=None, suffix: bool = False) -> tuple[SpanArrays, dict]:
-    """Spans of a checked corpus as ``SpanArrays`` and ``{odd tag: (role, first sentence)}`` (not
-    warned yet): seqeval's chunker run once over the corpus (the array chunker from
-    ``_SMALL_CORPUS`` tokens, else the loop; strict mode: the automaton). ``scheme`` must already
-    be resolved in strict mode (``effective_scheme``). The one entry of ``AnnotationSet``."""
+def chunk_corpus(sequences, role, scheme=None, mode=None, suffix: bool = False, *,
+                 codes: dict | None = None) -> tuple[SpanArrays, dict, np.ndarray | None]:
+    """Spans of a checked corpus as ``SpanArrays``, ``{odd tag: (role, first sentence)}`` (not
+    warned yet) and the code of every token, or None: seqeval's chunker run once over the corpus
+    (the array chunker from ``_SMALL_CORPUS`` tokens, which codes the tokens as it goes, else the
+    loop; strict mode: the automaton). ``scheme`` must already be resolved in strict mode
+    (``effective_scheme``); ``codes``: a tag-code table shared by several corpora, extended here
+    (codes 1, 2, ...; see ``_tag_codes``). The one entry of ``AnnotationSet``."""
     if mode != "strict":
         n_tokens = sum(map(len, sequences))
         if n_tokens >= _SMALL_CORPUS:
-            arrays, odd, _ = _lenient_arrays(sequences, suffix, role, n_tokens)
-            return arrays, odd
+            return _lenient_arrays(sequences, suffix, role, n_tokens, codes)
     spans, odd = _chunk(sequences, role, scheme, mode, suffix)
-    return span_arrays_of(spans), odd
+    return span_arrays_of(spans), odd, None
 
 
 def span_arrays_of(per_sentence) -> SpanArrays:
