@@ -6,9 +6,10 @@ import datasets
 import evaluate
 
 from chance_agreement.ecosystem.flat import flatten
-from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.ecosystem.metric_docs import NOISE_EXAMPLES
+from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.noise.noise_model import noise_report, noise_report_multi
+from chance_agreement.spans.deprecation import renamed_keywords
 from chance_agreement.spans.validation import as_items
 
 _CITATION = """\
@@ -53,7 +54,8 @@ Args:
     references (config "default"): list of tag sequences of the other annotator, same lengths.
     annotations (config "multi"): per item (sentence), the list of the k >= 2 annotators' tag
         sequences, all of the same length; every annotator must annotate every item.
-    confidence (float): confidence of the bound, in (0, 1). Default 0.95.
+    confidence_level (float): confidence level of the bound, in (0, 1). Default 0.95 (the old name
+        confidence still works in this release, with a FutureWarning).
     unit (str): "token" (default) or "entity".
     max_noise (float): noise level for tolerable_disagreements. Default 0.05.
     scheme (str): "IOB1", "IOB2", "IOE1", "IOE2", "IOBES" or "BILOU"; used with mode="strict".
@@ -61,7 +63,7 @@ Args:
     suffix (bool): tags carry their B/I/E/S marker as a suffix. Default False.
 Returns:
     instances, agreed, disagreed (ints); p (float; from all instances when none is disagreed);
-    t0, noisy_items (= t0 - disagreed) (ints); noise_bound (float); confidence (float);
+    t0, noisy_items (= t0 - disagreed) (ints); noise_bound (float); confidence_level (float);
     kappa (float, None when every label is the same); kappa_noise_estimate (float or None);
     tolerable_disagreements (int, None when even 0 disagreements exceed max_noise); max_noise;
     chance_difference (int, correct answers) and chance_difference_fraction (of the agreed size);
@@ -94,12 +96,13 @@ class NoiseMetric(CheckedInputs, evaluate.Metric):
             reference_urls=["https://doi.org/10.1162/coli.2009.35.4.35402"],
         )
 
+    @renamed_keywords(confidence="confidence_level")
     def _compute(
         self,
         predictions=None,
         references=None,
         annotations=None,
-        confidence=0.95,
+        confidence_level=0.95,
         unit="token",
         max_noise=0.05,
         scheme=None,
@@ -107,7 +110,7 @@ class NoiseMetric(CheckedInputs, evaluate.Metric):
         suffix=False,
     ):
         options = dict(
-            confidence=confidence, unit=unit, max_noise=max_noise, scheme=scheme, mode=mode, suffix=suffix
+            confidence_level=confidence_level, unit=unit, max_noise=max_noise, scheme=scheme, mode=mode, suffix=suffix
         )
         if self.config_name == "multi":
             return noise_report_multi(as_items(annotations), **options)  # one row per item: the features say so

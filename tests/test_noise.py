@@ -67,7 +67,7 @@ def test_paper_bounds(n, d, p, t0, gamma):
     assert bound.t0 == t0
     assert round(bound.noise, 4) == gamma
     assert bound.noise == (t0 - d) / (n - d)
-    assert (bound.n, bound.d, bound.p, bound.confidence) == (n, d, p, 0.95)
+    assert (bound.n, bound.d, bound.p, bound.confidence_level) == (n, d, p, 0.95)
     assert bound.t0 == exact_t0(n, d, Fraction(p), Fraction(95, 100))
 
 
@@ -75,7 +75,7 @@ def test_first_example_hides_125_coin_flips():
     bound = noise_bound(1000, 100, 0.5)
     assert bound.noisy_items == 125 and bound.agreed == 900
     assert bound.as_dict() == {
-        "n": 1000, "d": 100, "p": 0.5, "confidence": 0.95, "t0": 225,
+        "n": 1000, "d": 100, "p": 0.5, "confidence_level": 0.95, "t0": 225,
         "noise": 125 / 900, "agreed": 900, "noisy_items": 125,
     }
 
@@ -101,7 +101,7 @@ def test_tolerable_disagreements_edges():
     assert tolerable_disagreements(1, 0.5, max_noise=1.0) == 0
     assert tolerable_disagreements(50, 0.5, max_noise=1.0) == 49  # d == n is never a gold standard
     for max_noise in (0.01, 0.1, 0.3):
-        d = tolerable_disagreements(1000, 0.25, max_noise=max_noise, confidence=0.9)
+        d = tolerable_disagreements(1000, 0.25, max_noise=max_noise, confidence_level=0.9)
         assert noise_bound(1000, d, 0.25, 0.9).noise <= max_noise
         assert noise_bound(1000, d + 1, 0.25, 0.9).noise > max_noise
 
@@ -400,20 +400,20 @@ def test_strict_mode_and_suffix_are_passed_to_seqeval_spans():
         (lambda: noise_bound(10, 1, 0.0), r"p \(the probability of agreement on a hard instance\) must lie strictly between 0 and 1"),
         (lambda: noise_bound(10, 1, 1.0), r"p .* must lie strictly between 0 and 1, got 1.0"),
         (lambda: noise_bound(10, 1, "0.5"), r"p .* must be a number strictly between 0 and 1"),
-        (lambda: noise_bound(10, 1, 0.5, confidence=1.0), r"confidence must lie strictly between 0 and 1"),
-        (lambda: noise_bound(10, 1, 0.5, confidence=0), r"confidence must lie strictly between 0 and 1"),
+        (lambda: noise_bound(10, 1, 0.5, confidence_level=1.0), r"confidence_level must lie strictly between 0 and 1"),
+        (lambda: noise_bound(10, 1, 0.5, confidence_level=0), r"confidence_level must lie strictly between 0 and 1"),
         (lambda: tolerable_disagreements(10, 1.5), r"p .* must lie strictly between 0 and 1"),
         (lambda: tolerable_disagreements(10, 0.5, max_noise=2), r"max_noise must lie between 0 and 1"),
         (lambda: chance_difference(900, 125, method="bonferroni"), r"method must be one of \('chebyshev', 'normal'\), got 'bonferroni'"),
         (lambda: chance_difference(900, 901), r"noisy_items must lie between 0 and gold_size = 900"),
-        (lambda: chance_difference(900, 125, confidence=1.5), r"confidence must lie strictly between 0 and 1"),
+        (lambda: chance_difference(900, 125, confidence_level=1.5), r"confidence_level must lie strictly between 0 and 1"),
         (lambda: hard_agreement_probability([["A"], ["B"]]), r"need at least two annotators \(columns\), got 1"),
         (lambda: hard_agreement_probability([]), r"labels_on_disagreed is empty"),
         (lambda: hard_agreement_probability([["A", "B"], ["A"]]), r"item 1 has 1 labels but item 0 has 2"),
         (lambda: hard_agreement_probability([["A", None]]), r"item 0: annotator 1's label is missing"),
         (lambda: easy_proportion_from_kappa(1.5), r"kappa must be a finite number at most 1"),
         (lambda: noise_report([["O"]], [["O"]], unit="sentence"), r"unit must be one of \('token', 'entity'\), got 'sentence'"),
-        (lambda: noise_report([["O"]], [["O"]], confidence=1.2), r"confidence must lie strictly between 0 and 1"),
+        (lambda: noise_report([["O"]], [["O"]], confidence_level=1.2), r"confidence_level must lie strictly between 0 and 1"),
         (lambda: noise_report([["O"]], [["O", "O"]]), r"sentence 0: the prediction has 1 tags but the reference has 2"),
         (lambda: noise_report([["O", None]], [["O", "O"]]), r"predictions\[0\], position 1: the tag is None"),
         (lambda: noise_report([["O"]], [["O"]], unit="entity"), r"no instances: with unit='entity'"),

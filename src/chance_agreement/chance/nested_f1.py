@@ -53,6 +53,7 @@ from itertools import pairwise
 import numpy as np
 
 from .._numerics.exact_sum import exact_dot, ordered_convolve
+from ..spans.deprecation import renamed_keywords
 from ..spans.nested import Node, check_lengths, forests
 from .corrected_f1 import checked_levels, scores_from_statistics
 from .random_models import RandomModel, get_model
@@ -338,7 +339,8 @@ def nested_chance_f1(
     return result
 
 
-def sample_nested_annotation(forest: list[Node], n: int, rng=None,
+@renamed_keywords(rng="random_state")
+def sample_nested_annotation(forest: list[Node], n: int, random_state=None,
                              model="non_overlapping") -> list[tuple[int, int, str, int]]:
     """One draw of the nested random model: ``(start, end, label, depth)`` for every node, in order.
 
@@ -346,7 +348,7 @@ def sample_nested_annotation(forest: list[Node], n: int, rng=None,
     children of each label by ``sample_annotation`` inside the parent, shifted by its start.
     """
     model = get_model(model)
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(random_state)
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)
     for index, node in enumerate(forest):
         groups[(node.parent, node.label)].append(index)

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from .._numerics.exact_sum import exact_dot
+from ..spans.deprecation import renamed_keywords
 from .random_models import RandomModel, get_model
 
 __all__ = ["coverage_probabilities", "expected_overlap", "sample_annotation", "start_probabilities"]
@@ -142,21 +143,22 @@ def start_probabilities(n: int, lengths: Iterable[int], index: int,
     return model.start_distribution(n, tuple(sorted(others)), length).copy()
 
 
-def sample_annotation(n: int, lengths: Iterable[int], rng: np.random.Generator | int | None = None,
+@renamed_keywords(rng="random_state")
+def sample_annotation(n: int, lengths: Iterable[int], random_state: np.random.Generator | int | None = None,
                       model: str | RandomModel = "non_overlapping") -> np.ndarray:
     """Start positions (0-based, in the order of ``lengths``) of one random annotation.
 
     Drawn uniformly from the model: non-overlapping placements as a uniform order of the segments
     times a uniform choice of ``k`` slots among ``n - sum(a_i - 1)``; overlapping placements as
-    independent uniform starts. ``rng`` is a ``numpy.random.Generator`` or a seed.
+    independent uniform starts. ``random_state`` is a ``numpy.random.Generator`` or a seed.
     """
     model, n, lengths = _checked(n, lengths, model)
     try:
-        rng = np.random.default_rng(rng)
+        generator = np.random.default_rng(random_state)
     except (TypeError, ValueError):
-        raise ValueError(f"rng must be None, a seed (a whole number >= 0) or a numpy.random.Generator, "
-                         f"got {rng!r}") from None
-    return model.sample(n, lengths, rng)
+        raise ValueError(f"random_state must be None, a seed (a whole number >= 0) or a numpy.random.Generator, "
+                         f"got {random_state!r}") from None
+    return model.sample(n, lengths, generator)
 
 
 def expected_overlap(n: int, lengths_a: Iterable[int], lengths_b: Iterable[int],

@@ -231,7 +231,7 @@ NOISE_EXAMPLES = """
     1000 900 100 0.5 225 125 0.1389
     >>> print(out["tolerable_disagreements"], out["chance_difference"], round(out["chance_difference_fraction"], 4))
     33 35 0.0389
-    >>> out = noise.compute(predictions=predictions, references=references, confidence=0.99)
+    >>> out = noise.compute(predictions=predictions, references=references, confidence_level=0.99)
     >>> print(out["t0"], round(out["noise_bound"], 4))
     236 0.1511
 

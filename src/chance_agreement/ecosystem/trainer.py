@@ -87,19 +87,20 @@ def check_options(function: Callable, compute_kwargs: dict, what: str) -> None:
     Examples
     --------
     >>> from chance_agreement.noise.noise_model import noise_report
-    >>> check_options(noise_report, {"confidence": 0.9}, "the 'noise' metric")
+    >>> check_options(noise_report, {"confidence_level": 0.9}, "the 'noise' metric")
     >>> check_options(noise_report, {"zero_division": 0}, "the 'noise' metric")
     Traceback (most recent call last):
     ...
     ValueError: the 'noise' metric takes no option 'zero_division' (its undefined values are left out of the \
-flat result, never replaced by a number); its options: confidence, unit, max_noise, scheme, mode, suffix
+flat result, never replaced by a number); its options: confidence_level, unit, max_noise, scheme, mode, suffix
     """
     parameters = inspect.signature(function).parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
         return
     taken = [name for name, p in parameters.items() if name not in ("self", "predictions", "references")
              and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    unknown = [name for name in compute_kwargs if name not in taken]
+    renamed = getattr(function, "renamed_keywords", {})  # old names still taken for one release, with a warning
+    unknown = [name for name in compute_kwargs if name not in taken and name not in renamed]
     if not unknown:
         return
     given = ", ".join(repr(name) for name in unknown)

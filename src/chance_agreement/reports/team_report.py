@@ -363,7 +363,8 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     data, flags = {}, []
     _, items, coverage = annotations.complete_items()
     for unit in NOISE_UNITS:
-        settings = dict(confidence=options["confidence"], max_noise=options["max_noise"], unit=unit, **options["span"])
+        settings = dict(confidence_level=options["confidence_level"], max_noise=options["max_noise"], unit=unit,
+                        **options["span"])
         try:
             if not items:
                 raise ValueError("no sentence unit is held by every annotator")
@@ -378,7 +379,7 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
         flags += [f"{unit}: {note}" for note in notes]  # the model's flags, beside its numbers
     rows = [[key, *(_cell_of(data[unit].get(key), key in UNDEFINED_NOISE or "undefined" in data[unit])
                     for unit in NOISE_UNITS)] for key in NOISE_KEYS]
-    title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
+    title = (f"Noise bound of the agreed subset (confidence level {options['confidence_level']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
     notes = [coverage] * bool(coverage)
     notes += [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
@@ -430,7 +431,7 @@ SECTIONS = [chance_f1_section, team_chance_f1_section, coefficients_section, sev
             noise_section, gamma_section]
 
 
-def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
+def build_report(annotations: Annotations, model: str = "non_overlapping", confidence_level: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
                  sections=None, progress=False, gamma_samples: int = 0, gamma_sampler: str = "statistical") -> dict:
     """``{"annotators": [...], "sources": [...], "sentences", "tokens", "reading_notes", "coverage"
@@ -440,7 +441,7 @@ def build_report(annotations: Annotations, model: str = "non_overlapping", confi
     ``gamma_samples`` > 0 adds gamma (``gamma_section``) with that many random continua.
     """
     get_model(model)  # a registered name or a RandomModel, else ValueError
-    options = {"model": model, "confidence": confidence, "max_noise": max_noise,
+    options = {"model": model, "confidence_level": confidence_level, "max_noise": max_noise,
                "span": {"scheme": scheme, "mode": mode, "suffix": suffix},
                "gamma_samples": gamma_samples, "gamma_sampler": gamma_sampler}
     parts = SECTIONS if sections is None else sections

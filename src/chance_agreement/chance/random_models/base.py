@@ -53,7 +53,7 @@ class RandomModel:
         """``P(start = l)``, ``l = 0..n - length``, of a segment of ``length`` among ``others`` (sorted)."""
         raise NotImplementedError
 
-    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
+    def sample(self, n: int, lengths, random_state: np.random.Generator) -> np.ndarray:
         """Start positions (in the order of ``lengths``) of one random placement."""
         raise NotImplementedError
 

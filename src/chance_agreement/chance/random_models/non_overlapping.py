@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...spans.deprecation import renamed_keywords
 from . import non_overlapping_bands as bands
 from .exact_expectations import TabulatedModel
 
@@ -31,8 +32,9 @@ class NonOverlapping(TabulatedModel):
     def _start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
         return bands.start_distribution(n, others, length)
 
-    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
-        return bands.sample(n, lengths, rng)
+    @renamed_keywords(rng="random_state")
+    def sample(self, n: int, lengths, random_state: np.random.Generator) -> np.ndarray:
+        return bands.sample(n, lengths, random_state)
 
     def compact_coverage(self, n: int, lengths: tuple[int, ...]):
         return bands.compact_coverage(n, lengths)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...spans.deprecation import renamed_keywords
 from .exact_expectations import TabulatedModel
 from .uniform_segments import one_segment_coverage, single_segment_compact
 
@@ -35,9 +36,10 @@ class Overlapping(TabulatedModel):
     def _start_distribution(self, n: int, others: tuple[int, ...], length: int) -> np.ndarray:
         return np.full(n - length + 1, 1.0 / (n - length + 1))
 
-    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
+    @renamed_keywords(rng="random_state")
+    def sample(self, n: int, lengths, random_state: np.random.Generator) -> np.ndarray:
         sizes = np.asarray(lengths, dtype=np.int64)
-        return rng.integers(0, n - sizes + 1) if sizes.size else np.zeros(0, dtype=np.int64)
+        return random_state.integers(0, n - sizes + 1) if sizes.size else np.zeros(0, dtype=np.int64)
 
     def compact_coverage(self, n: int, lengths: tuple[int, ...]):
         return single_segment_compact(n, lengths) if len(lengths) <= 1 else None

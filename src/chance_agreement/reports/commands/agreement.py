@@ -7,6 +7,7 @@ from ..command_io import (
     Command,
     add_input_options,
     add_output_option,
+    add_renamed_option,
     add_span_options,
     check_outputs,
     emit,
@@ -29,7 +30,9 @@ def arguments(parser) -> None:
     parser.add_argument("--names",
                         help="comma-separated annotator names (default: the ids in the files, else file names)")
     parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
-    parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
+    parser.add_argument("--confidence-level", type=open_fraction, default=0.95,
+                        help="confidence level of the noise bound (default 0.95)")
+    add_renamed_option(parser, "--confidence", "--confidence-level", type=open_fraction)
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
     parser.add_argument("--format", choices=FORMATS, default="text")
     add_output_option(parser, "the report")
@@ -49,9 +52,9 @@ def run(args) -> int:
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
                                    crossing=args.crossing, **read_options(args))
-    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
-                          progress=False if args.quiet else None, gamma_samples=args.gamma_samples,
-                          gamma_sampler=args.gamma_sampler, **span)
+    report = build_report(annotations, model=args.model, confidence_level=args.confidence_level,
+                          max_noise=args.max_noise, progress=False if args.quiet else None,
+                          gamma_samples=args.gamma_samples, gamma_sampler=args.gamma_sampler, **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 
