@@ -102,8 +102,8 @@ def test_tolerable_disagreements_edges():
     assert tolerable_disagreements(50, 0.5, max_noise=1.0) == 49  # d == n is never a gold standard
     for max_noise in (0.01, 0.1, 0.3):
         d = tolerable_disagreements(1000, 0.25, max_noise=max_noise, confidence_level=0.9)
-        assert noise_bound(1000, d, 0.25, 0.9).noise <= max_noise
-        assert noise_bound(1000, d + 1, 0.25, 0.9).noise > max_noise
+        assert noise_bound(1000, d, 0.25, confidence_level=0.9).noise <= max_noise
+        assert noise_bound(1000, d + 1, 0.25, confidence_level=0.9).noise > max_noise
 
 
 def test_chance_difference_35_answers():
@@ -195,7 +195,7 @@ def test_monte_carlo_coverage_of_the_generative_model():
     agree = votes.all(axis=2) | ~votes.any(axis=2)
     is_hard = np.arange(n) < h[:, None]
     d = (is_hard & ~agree).sum(axis=1)
-    t0 = np.array([noise_bound(n, k, p, confidence).t0 if k < n else n for k in range(n + 1)])
+    t0 = np.array([noise_bound(n, k, p, confidence_level=confidence).t0 if k < n else n for k in range(n + 1)])
     true_noise = (h - d) / np.maximum(n - d, 1)
     bound = (t0[d] - d) / np.maximum(n - d, 1)
     exceeded = true_noise > bound
@@ -257,7 +257,7 @@ def test_bound_equals_exact_equation_1(n, data, p, confidence):
     """t0 is the smallest t with an exact tail below 1 - confidence, up to float rounding
     (1e-12 relative) of that threshold: e.g. n 8, d 0, p 1/100 at 99% has a tail 1e-18 below it."""
     d = data.draw(st.integers(0, n))
-    t0 = noise_bound(n, d, float(p), float(confidence)).t0
+    t0 = noise_bound(n, d, float(p), confidence_level=float(confidence)).t0
     weights = [math.comb(i, d) * p ** (i - d) for i in range(d, n + 1)]
     total, alpha = sum(weights), 1 - confidence
 
@@ -277,7 +277,7 @@ def test_bound_equals_exact_equation_1(n, data, p, confidence):
     confidence=st.floats(0.5, 0.999),
 )
 def test_bound_grows_with_d(n, p, confidence):
-    bounds = [noise_bound(n, d, p, confidence) for d in range(n)]
+    bounds = [noise_bound(n, d, p, confidence_level=confidence) for d in range(n)]
     for low, high in zip(bounds, bounds[1:]):
         assert high.t0 >= low.t0
         if high.t0 > low.t0:
@@ -318,7 +318,7 @@ def test_bound_shrinks_as_annotators_are_added(weights, k, n, data):
 )
 def test_bound_lies_in_the_unit_interval(n, data, p, confidence):
     d = data.draw(st.integers(0, n))
-    bound = noise_bound(n, d, p, confidence)
+    bound = noise_bound(n, d, p, confidence_level=confidence)
     assert d <= bound.t0 <= n
     assert 0.0 <= bound.noise <= 1.0
 
@@ -472,9 +472,9 @@ def _wide_cases(count, seed=4):
 def test_closed_form_tail_and_chunked_sum_agree_with_the_window_sum(monkeypatch, n, d, p, confidence):
     import chance_agreement.noise.noise_model as module
 
-    expected = noise_bound(n, d, p, confidence).t0
+    expected = noise_bound(n, d, p, confidence_level=confidence).t0
     monkeypatch.setattr(module, "MAX_WINDOW", 97)  # force the wide-window paths
-    assert noise_bound(n, d, p, confidence).t0 == expected  # closed form, else chunks
+    assert noise_bound(n, d, p, confidence_level=confidence).t0 == expected  # closed form, else chunks
     left, right = module._window(d, n - d, math.log(p))
     assert d + module._t0_in_chunks(d, left, right, math.log(p), 1 - confidence) == expected
 

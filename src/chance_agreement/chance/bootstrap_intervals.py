@@ -213,7 +213,7 @@ def check_resample_work(sentences, n_resamples: int) -> None:
         )
 
 
-def bootstrap_scores(sentences, level: str = "token", *, confidence_level: float = 0.95,
+def bootstrap_scores(sentences, *, level: str = "token", confidence_level: float = 0.95,
                      n_resamples: int = DEFAULT_RESAMPLES, random_state=None, method: str = "percentile",
                      zero_division="warn") -> dict:
     """Bootstrap intervals of the three scores, per type and overall, from per-sentence statistics.
@@ -280,7 +280,7 @@ def add_intervals(result: dict, sentences, level: str, zero_division, confidence
     make_rng(random_state)
     if confidence_level is None:
         return result
-    intervals = bootstrap_scores(sentences, level, confidence_level=confidence_level,
+    intervals = bootstrap_scores(sentences, level=level, confidence_level=confidence_level,
                                  n_resamples=n_resamples, random_state=random_state, zero_division=zero_division)
     return put_intervals(result, intervals)
 

@@ -448,7 +448,7 @@ class SentenceArrays(NamedTuple):
     tokens: np.ndarray
 
 
-def sentence_statistics_array(sentences, types=None) -> SentenceArrays:
+def sentence_statistics_array(sentences, *, types=None) -> SentenceArrays:
     """``SentenceArrays`` of a list of ``ChanceStatistics`` (e.g. ``corpus_statistics(...)[1]``):
     shape ``(sentences, types, len(FIELDS))``; ``types`` defaults to every type, sorted."""
     sentences = list(sentences)
@@ -574,6 +574,7 @@ def sentence_scores(sentences, level: str) -> list[dict]:
 def chance_f1(
     predictions: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
+    *,
     suffix: bool = False,
     scheme: str | type | None = None,
     mode: str | None = None,

@@ -46,7 +46,8 @@ def _checked(n, lengths, model) -> tuple[RandomModel, int, tuple[int, ...]]:
     return model, n, tuple(checked)
 
 
-def coverage_probabilities(n: int, lengths: Iterable[int], model: str | RandomModel = "non_overlapping") -> np.ndarray:
+def coverage_probabilities(n: int, lengths: Iterable[int], *,
+                           model: str | RandomModel = "non_overlapping") -> np.ndarray:
     r"""Probability that each of the ``n`` tokens is covered by a random segment.
 
     Under the ``"overlapping"`` model a token can be covered twice, and the value is the expected
@@ -93,6 +94,7 @@ def coverage_probabilities(n: int, lengths: Iterable[int], model: str | RandomMo
 
 
 def start_probabilities(n: int, lengths: Iterable[int], index: int,
+                        *,
                         model: str | RandomModel = "non_overlapping") -> np.ndarray:
     r"""Distribution of the 0-based start of segment ``index``: ``P(start = l)``, ``l = 0..n - a_i``.
 
@@ -144,7 +146,7 @@ def start_probabilities(n: int, lengths: Iterable[int], index: int,
 
 
 @renamed_keywords(rng="random_state")
-def sample_annotation(n: int, lengths: Iterable[int], random_state: np.random.Generator | int | None = None,
+def sample_annotation(n: int, lengths: Iterable[int], *, random_state: np.random.Generator | int | None = None,
                       model: str | RandomModel = "non_overlapping") -> np.ndarray:
     """Start positions (0-based, in the order of ``lengths``) of one random annotation.
 
@@ -162,6 +164,7 @@ def sample_annotation(n: int, lengths: Iterable[int], random_state: np.random.Ge
 
 
 def expected_overlap(n: int, lengths_a: Iterable[int], lengths_b: Iterable[int],
+                     *,
                      model: str | RandomModel = "non_overlapping") -> float:
     """Expected number of tokens covered by both annotators: ``sum_t c_a(t) c_b(t)`` (Prop. 1)."""
     model, n, lengths_a = _checked(n, lengths_a, model)

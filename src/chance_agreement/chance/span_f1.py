@@ -22,8 +22,8 @@ def span_chance_f1(predictions, references, lengths, **kwargs) -> dict:
         if kwargs.get(name):
             raise ValueError(f"{name} is a tag option and does not apply to span input")
     lengths = check_lengths(lengths)
-    return chance_f1(tags_from_spans(predictions, lengths, "predictions"),
-                     tags_from_spans(references, lengths, "references"), **kwargs)
+    return chance_f1(tags_from_spans(predictions, lengths, role="predictions"),
+                     tags_from_spans(references, lengths, role="references"), **kwargs)
 
 
 __all__ = ["span_chance_f1"]

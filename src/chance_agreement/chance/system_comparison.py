@@ -70,8 +70,8 @@ def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations:
     return out
 
 
-def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[ChanceStatistics], level: str = "token",
-                       *, confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
+def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[ChanceStatistics], *,
+                       level: str = "token", confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                        n_permutations: int = DEFAULT_RESAMPLES, random_state=None, zero_division=0) -> dict:
     """``compare_systems`` on per-sentence statistics of the two systems (same sentences, same order)."""
     if level not in LEVELS:
@@ -128,7 +128,7 @@ def compare_systems(predictions_a, predictions_b, references, *, level: str = "t
     options = dict(scheme=scheme, mode=mode, suffix=suffix, model=model, levels=(level,))
     _, sentences_a = corpus_statistics(predictions_a, references, **options)
     _, sentences_b = corpus_statistics(predictions_b, references, **options)
-    return compare_statistics(sentences_a, sentences_b, level, confidence_level=confidence_level,
+    return compare_statistics(sentences_a, sentences_b, level=level, confidence_level=confidence_level,
                               n_resamples=n_resamples, n_permutations=n_permutations,
                               random_state=random_state, zero_division=zero_division)
 

@@ -85,7 +85,7 @@ def _checked_views(views) -> tuple[str, ...]:
     return tuple(view for view in CONTINGENCY_VIEWS if view in views)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ChanceF1State:
     r"""Running total of a chance-corrected F1 evaluation (options keyword-only).
 

@@ -48,7 +48,7 @@ def _is_interval(key, value) -> bool:
     return (str(key) == "ci" or str(key).endswith("_ci")) and isinstance(value, (list, tuple)) and len(value) == 2
 
 
-def flatten(result: dict, separator: str = "_") -> dict[str, float]:
+def flatten(result: dict, *, separator: str = "_") -> dict[str, float]:
     """``{type: {stat: x}, key: y}`` -> ``{"{type}{separator}{stat}": float(x), key: float(y)}``.
 
     Nested dicts are joined at any depth; non-numbers (lists, strings, None) are dropped. Raises

@@ -74,7 +74,7 @@ def eval_results(scores: dict, metric_args: dict, dataset_type: str, dataset_nam
     ]
 
 
-def model_card(system: str, scores: dict, metric_args: dict, dataset_type: str = "conll2003",
+def model_card(system: str, scores: dict, metric_args: dict, *, dataset_type: str = "conll2003",
                dataset_name: str = "CoNLL-2003", dataset_split: str | None = "test",
                dataset_config: str | None = None):
     """A ``huggingface_hub.ModelCard`` for ``system`` whose metadata holds its scores.

@@ -75,8 +75,8 @@ def table_state(table, *, predictions_column: str = "predictions", references_co
     try:
         if lengths_column:
             lengths = table.column(lengths_column).to_pylist()
-            predictions = tags_from_spans(predictions, lengths, predictions_column)
-            references = tags_from_spans(references, lengths, references_column)
+            predictions = tags_from_spans(predictions, lengths, role=predictions_column)
+            references = tags_from_spans(references, lengths, role=references_column)
         return state.update(predictions, references, document_ids=ids if state.bootstrap is not None else None)
     except (ValueError, TypeError) as error:
         raise type(error)(f"{where}: {error}") from None

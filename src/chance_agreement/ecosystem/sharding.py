@@ -86,7 +86,7 @@ def merge_statistics(items: Iterable) -> ChanceStatistics:
     return total
 
 
-def scores_from_shards(items: Iterable, level: str = "token", zero_division="warn") -> dict:
+def scores_from_shards(items: Iterable, *, level: str = "token", zero_division="warn") -> dict:
     """``chance_f1``'s result (without sentence scores) from merged per-sentence or per-shard statistics."""
     return scores_from_statistics(merge_statistics(items), level, zero_division)
 

@@ -307,7 +307,7 @@ def _state_options(compute_kwargs: dict) -> tuple[dict | None, str]:
     return dict(compute_kwargs), ""
 
 
-def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **compute_kwargs) -> TrainerMetrics:
+def compute_metrics_fn(label_list: Sequence[str], *, metric: str = "chance_f1", **compute_kwargs) -> TrainerMetrics:
     """A ``Trainer(compute_metrics=...)`` function returning the metric's flat float scores.
 
     ``metric``: a name in ``METRICS`` (``"chance_f1"``; ``"coefficients"``: ``agreement_report``;

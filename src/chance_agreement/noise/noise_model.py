@@ -280,7 +280,7 @@ def _bound(n: int, d: int, p: float, confidence_level: float) -> NoiseBound:
 
 
 @renamed_keywords(confidence="confidence_level")
-def noise_bound(n, d, p, confidence_level=0.95) -> NoiseBound:
+def noise_bound(n, d, p, *, confidence_level=0.95) -> NoiseBound:
     """Noise bound of the agreed subset: equation 1 with a uniform prior on h (footnote 5).
 
     t0 = min{t : P(X > t | A_d) < 1 - confidence_level}, gamma = (t0 - d)/(n - d) (section 2).
@@ -317,7 +317,7 @@ def _tolerable(n: int, p: float, max_noise: float, confidence_level: float) -> i
 
 
 @renamed_keywords(confidence="confidence_level")
-def tolerable_disagreements(n, p, max_noise=0.05, confidence_level=0.95) -> int | None:
+def tolerable_disagreements(n, p, *, max_noise=0.05, confidence_level=0.95) -> int | None:
     """Largest d < n whose noise bound stays within ``max_noise`` (section 3.1), by bisection.
 
     d == n (nothing agreed) is not a gold standard and is never returned. Returns None when even
@@ -484,7 +484,7 @@ class ChanceDifference:
 
 
 @renamed_keywords(confidence="confidence_level")
-def chance_difference(gold_size, noisy_items, confidence_level=0.95, method="chebyshev") -> ChanceDifference:
+def chance_difference(gold_size, noisy_items, *, confidence_level=0.95, method="chebyshev") -> ChanceDifference:
     """Difference in correct answers two equally good systems may show by chance (section 4.1).
 
     S = sum_{i=1}^{R} X_i, X_i in {-1, 0, 1} w.p. 1/4, 1/2, 1/4: sigma_S = sqrt(R/2).
@@ -587,7 +587,7 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence_level,
         tolerable = _tolerable(n, p, max_noise, confidence_level)
     else:  # one category everywhere: only d = 0 is possible
         tolerable = 0 if n > 1 and bound.noise <= max_noise else None
-    difference = chance_difference(n - d, bound.noisy_items, confidence_level)
+    difference = chance_difference(n - d, bound.noisy_items, confidence_level=confidence_level)
     return {
         "instances": n,
         "agreed": n - d,

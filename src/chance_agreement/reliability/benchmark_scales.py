@@ -57,7 +57,7 @@ def _scale(scale):
     return "custom", levels
 
 
-def benchmark(value, standard_error, scale="landis_koch", threshold=0.95) -> dict:
+def benchmark(value, standard_error, *, scale="landis_koch", threshold=0.95) -> dict:
     """Membership and cumulative probabilities of each level of ``scale`` for a coefficient.
 
     Returns ``scale``; ``levels``: one dict per level (highest first) with ``label``, ``lower``,

@@ -119,6 +119,7 @@ def _check_markables(markables, references) -> list[np.ndarray]:
 def contingency(
     predictions: Sequence[Sequence[str]],
     references: Sequence[Sequence[str]],
+    *,
     scheme=None,
     mode=None,
     suffix: bool = False,

@@ -223,8 +223,8 @@ def _metric_distance_matrix(distance: str, categories) -> tuple[np.ndarray, int]
 
 def krippendorff_alpha(
     ratings,
-    distance: str | Sequence | Callable = "nominal",
     *,
+    distance: str | Sequence | Callable = "nominal",
     categories=None,
     details: bool = False,
 ):
@@ -353,7 +353,7 @@ def token_ratings(annotations, scheme=None, mode=None, suffix: bool = False, *, 
     return ratings, k
 
 
-def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool = False) -> dict:
+def multi_annotator_agreement(annotations, *, scheme=None, mode=None, suffix: bool = False) -> dict:
     """Token-level Fleiss' kappa and nominal Krippendorff's alpha of k annotators' BIO tags.
 
     ``annotations`` as in ``token_ratings``. Returns ``fleiss_kappa``, ``krippendorff_alpha``,

@@ -255,7 +255,7 @@ def _unit_spans(team: Team, annotator: int, unit: Unit, scheme, mode, suffix) ->
     if unit.spans is not None:
         return list(unit.spans)
     tags = unit.tags  # a unit has spans or tags
-    return [(start, end, label) for label, start, end in spans_from_tags(tags, scheme, mode, suffix)]  # type: ignore[arg-type]
+    return [(start, end, label) for label, start, end in spans_from_tags(tags, scheme=scheme, mode=mode, suffix=suffix)]  # type: ignore[arg-type]
 
 
 def _check_tags(team: Team, scheme, mode, suffix):
@@ -353,7 +353,7 @@ def _flat(team: Team, scheme, mode, suffix, crossing):
             for a, spans in enumerate(per_annotator):
                 chosen = None if spans is None else [s for s in spans if label is None or s[2] == label]
                 tags[a].append(None if chosen is None else tags_from_spans([chosen], [len(unit_tokens)],
-                                                                            team.names[a])[0])
+                                                                            role=team.names[a])[0])
     return tokens, tags
 
 

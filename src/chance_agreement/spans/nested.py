@@ -166,7 +166,7 @@ def _flat(spans: Sequence[TokenSpan], n: int, where: str) -> list[str]:
     return tags
 
 
-def tags_from_spans(spans, lengths, role: str = "spans") -> list[list[str]]:
+def tags_from_spans(spans, lengths, *, role: str = "spans") -> list[list[str]]:
     """IOB2 tags of flat span lists (``B-`` opens every span); spans sharing a token are an error.
 
     seqeval (and ``spans_from_tags``) chunk these tags back into exactly the given spans.
@@ -191,14 +191,14 @@ def innermost(spans, lengths, role: str = "spans") -> list[list[TokenSpan]]:
     return out
 
 
-def outermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
+def outermost_tags(spans, lengths, *, role: str = "spans") -> list[list[str]]:
     """IOB2 tags of the outermost view (what a flat annotation of the top-level entities gives)."""
-    return tags_from_spans(outermost(spans, lengths, role), lengths, role)
+    return tags_from_spans(outermost(spans, lengths, role), lengths, role=role)
 
 
-def innermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
+def innermost_tags(spans, lengths, *, role: str = "spans") -> list[list[str]]:
     """IOB2 tags of the innermost view (the most specific entity at each token)."""
-    return tags_from_spans(innermost(spans, lengths, role), lengths, role)
+    return tags_from_spans(innermost(spans, lengths, role), lengths, role=role)
 
 
 __all__ = [

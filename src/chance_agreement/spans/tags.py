@@ -411,7 +411,7 @@ def detect_scheme(sequences: Sequence[Sequence[str]], suffix: bool = False):
         raise ValueError(f"cannot detect the tagging scheme of the references: {error}") from None
 
 
-def spans_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = False) -> list[Span]:
+def spans_from_tags(tags: Sequence[str], *, scheme=None, mode=None, suffix: bool = False) -> list[Span]:
     """Entities of one tag sequence as ``(entity_type, start, end)``, ``end`` exclusive.
 
     For the same arguments this finds exactly the entities seqeval finds: the conlleval chunker

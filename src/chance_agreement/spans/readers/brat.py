@@ -45,7 +45,7 @@ def _text_bound(path: Path, number: int, line: str, text: str):
     return start, end, label, where
 
 
-def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedText]:
+def read_brat(ann_path, *, tokenizer=None, widen: bool = False) -> list[AnnotatedText]:
     """The sentence units (non-blank lines) of ``doc.txt`` with the spans of ``doc.ann``."""
     ann_path = Path(ann_path)
     txt_path = ann_path.with_suffix(".txt")
@@ -95,7 +95,7 @@ def _sniff(head: bytes, path: Path) -> bool:
 
 
 def _units(ann: Path, name: str, options: ReadOptions) -> list:
-    texts = read_brat(ann, options.tokenizer, options.widen)
+    texts = read_brat(ann, tokenizer=options.tokenizer, widen=options.widen)
     return [unit_of(text, f"{name}:{text.source.rpartition(' line ')[2]}") for text in texts]
 
 

@@ -97,7 +97,7 @@ def parse_record(record, where: str, tokenizer=None, widen: bool = False, *,
     return annotate_text(text, tokens, char_spans, where, options)
 
 
-def read_jsonl(path, tokenizer=None, widen: bool = False, *, offsets: str = "codepoint") -> list[AnnotatedText]:
+def read_jsonl(path, *, tokenizer=None, widen: bool = False, offsets: str = "codepoint") -> list[AnnotatedText]:
     """Every object of a JSON Lines file as an ``AnnotatedText`` (see the module docstring)."""
     path = Path(path)
     texts = [parse_record(record, f"{path} line {number}", tokenizer, widen, offsets=offsets)
