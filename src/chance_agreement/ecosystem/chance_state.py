@@ -142,6 +142,7 @@ class ChanceF1State:
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
     >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
     ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> from chance_agreement import chance_f1
     >>> first, second = ChanceF1State(), ChanceF1State()
     >>> _ = first.update(predictions[:1], references[:1])
     >>> _ = second.update(predictions[1:], references[1:])
