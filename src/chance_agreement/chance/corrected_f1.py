@@ -589,7 +589,7 @@ def chance_f1(
     resampling: str = "multinomial",
     document_ids: Sequence[int | str] | None = None,
 ) -> dict[str, Any]:
-    r"""seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
+    r"""Compute seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
     Parameters
     ----------
@@ -649,13 +649,19 @@ def chance_f1(
     UndefinedMetricWarning
         A 0/0 score under ``zero_division="warn"``.
 
+    See Also
+    --------
+    team_chance_f1 : The same scores for every pair of a team of annotators.
+    span_chance_f1 : The same scores from span lists.
+    ChanceF1State : The same scores added up batch by batch.
+
     Notes
     -----
     For each sentence, entity type and annotator, the random model keeps the number and lengths of
     the segments and places them at random (the two annotators independently). Token F1 is
     :math:`2\,\mathrm{overlap} / (a_1 + a_2)` and :math:`a_1 + a_2` does not change under the
     model, so with :math:`c_i(t)` the probability that token :math:`t` is covered by annotator
-    :math:`i`'s random segments (Propositions 2-3 of the chance-F1 paper; Proposition 5 for the
+    :math:`i`'s random segments (Propositions 2-3 of [1]_; Proposition 5 for the
     overlapping model),
 
     .. math::
@@ -676,8 +682,9 @@ def chance_f1(
 
     References
     ----------
-    *Estimating Agreement by Chance for Sequence Annotation* (anonymous ACL submission; "the
-    chance-F1 paper").
+    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
+       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
+       arXiv:2407.11371.
 
     Examples
     --------
