@@ -429,7 +429,44 @@ def corpus_total(
 def sentence_statistics(
     prediction, reference, *, scheme=None, mode=None, suffix=False, model="non_overlapping", levels=LEVELS
 ) -> ChanceStatistics:
-    """Statistics of one sentence. For strict mode give ``scheme`` (else it is detected per call)."""
+    """Compute the additive statistics of one sentence.
+
+    Parameters
+    ----------
+    prediction, reference : sequence of str
+        The sentence's two tag sequences, of equal length.
+    scheme : str, optional
+        As in seqeval; for strict mode give it (else it is detected per call).
+    mode : {None, "strict"}, optional
+        As in seqeval.
+    suffix : bool, default False
+        As in seqeval: tags with the type first.
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model.
+    levels : tuple of str, default ("token", "entity")
+        The levels whose expectations are computed.
+
+    Returns
+    -------
+    ChanceStatistics
+        Per entity type the seven statistics; summed over sentences they give ``chance_f1``.
+
+    Raises
+    ------
+    ValueError
+        Bad tags (naming the position) or unequal lengths.
+
+    See Also
+    --------
+    ChanceStatistics : What the statistics are and how they add.
+    scores_from_shards : The scores of summed statistics.
+
+    Examples
+    --------
+    >>> statistics = sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"])
+    >>> statistics.per_type["PER"].tolist()  # tp, predicted, actual, overlap, E[overlap], a1 + a2, E[matches]
+    [0.0, 1.0, 1.0, 1.0, 0.5, 3.0, 0.0]
+    """
     return corpus_statistics(
         [prediction], [reference], scheme=scheme, mode=mode, suffix=suffix, model=model, levels=levels
     )[0]
