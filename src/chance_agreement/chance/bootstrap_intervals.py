@@ -216,10 +216,72 @@ def check_resample_work(sentences, n_resamples: int) -> None:
 def bootstrap_scores(sentences, *, level: str = "token", confidence_level: float = 0.95,
                      n_resamples: int = DEFAULT_RESAMPLES, random_state=None, method: str = "percentile",
                      zero_division="warn") -> dict:
-    """Bootstrap intervals of the three scores, per type and overall, from per-sentence statistics.
+    r"""Compute bootstrap intervals of the three scores, per type and overall, from per-sentence statistics.
 
-    ``sentences`` as in ``sentence_arrays``. Returns ``{"overall": {score: [low, high]},
-    "types": {type: {score: [low, high]}}}`` with scores ``observed_f1``, ``chance_f1`` and ``corrected_f1``.
+    Parameters
+    ----------
+    sentences : list of ChanceStatistics
+        The statistics of each sentence (``sentence_statistics``).
+    level : {"token", "entity"}, default "token"
+        Token overlap or exact span match.
+    confidence_level : float, default 0.95
+        The intervals' level, in (0, 1).
+    n_resamples : int, default 1000
+        Bootstrap resamples (sentences drawn with replacement).
+    random_state : int, numpy.random.Generator or None, default None
+        The resampling's seed; the same seed gives the same intervals.
+    method : {"percentile", "bca"}, default "percentile"
+        Percentile or bias-corrected and accelerated intervals.
+    zero_division : {"warn", 0, 1}, default "warn"
+        The value of a 0/0 score in a resample.
+
+    Returns
+    -------
+    dict
+        ``{"overall": {score: [low, high]}, "types": {type: {score: [low, high]}}}`` for
+        ``observed_f1``, ``chance_f1`` and ``corrected_f1``; an interval is ``None`` where it is
+        undefined (a resample's chance F1 of 1 or more).
+
+    Raises
+    ------
+    ValueError
+        A confidence level outside (0, 1), a bad number of resamples, seed or method.
+
+    See Also
+    --------
+    chance_f1 : Intervals with the scores (``confidence_level=``).
+
+    Notes
+    -----
+    Each resample draws the sentences with replacement and recomputes the micro-averaged scores
+    from the summed statistics (Proposition 1 of [1]_); the percentile interval is
+
+    .. math::
+
+        [\hat q_{\alpha/2}, \hat q_{1 - \alpha/2}], \qquad \alpha = 1 - \mathrm{confidence\_level},
+
+    the quantiles of the resampled scores.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
+       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
+       arXiv:2407.11371.
+
+    Examples
+    --------
+    >>> from chance_agreement import sentence_statistics
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "I-ORG", "O"],
+    ...               ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
+    >>> system_a = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "O", "O"],
+    ...             ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
+    >>> system_b = [["B-PER", "O", "O", "O", "O"], ["O", "B-ORG", "I-ORG", "O"],
+    ...             ["O", "O", "B-PER", "O"], ["O", "O", "B-LOC", "O"]] * 3
+    >>> sentences = [sentence_statistics(p, r) for p, r in zip(system_a, references)]
+    >>> intervals = bootstrap_scores(sentences, n_resamples=200, random_state=0)
+    >>> low, high = intervals["overall"]["corrected_f1"]
+    >>> bool(0 < low < high <= 1), sorted(intervals["types"])
+    (True, ['LOC', 'ORG', 'PER'])
     """
     confidence_level = check_confidence_level(confidence_level)
     n_resamples = check_resamples(n_resamples)
