@@ -18,10 +18,37 @@ __all__ = ["Overlapping"]
 
 
 class Overlapping(TabulatedModel):
-    """Segments placed independently and uniformly (``model="overlapping"``, Proposition 5).
+    r"""Place segments independently and uniformly (``model="overlapping"``, Proposition 5 of [1]_).
 
-    ``c(t) = sum_i min(t + 1, n - t, a_i, n - a_i + 1) / (n - a_i + 1)`` (an expected count) and
-    ``P(start_i = l) = 1 / (n - a_i + 1)``.
+    Segments of one annotator may overlap and a token may be covered twice: the coverage is then
+    an expected count, and chance F1 can exceed 1 (corrected F1 is undefined there).
+
+    See Also
+    --------
+    NonOverlapping : The default model, without overlap.
+
+    Notes
+    -----
+    Every start is equally likely and the coverage is a sum of trapezoids,
+
+    .. math::
+
+        P(\mathrm{start}_i = l) = \frac{1}{n - a_i + 1}, \qquad
+        c(t) = \sum_i \frac{\min(t + 1,\ n - t,\ a_i,\ n - a_i + 1)}{n - a_i + 1}.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
+       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
+       arXiv:2407.11371.
+
+    Examples
+    --------
+    >>> model = Overlapping()
+    >>> model.coverage(6, (2, 2)).round(4).tolist()
+    [0.4, 0.8, 0.8, 0.8, 0.8, 0.4]
+    >>> model.start_distribution(6, (2,), 2).round(4).tolist()
+    [0.2, 0.2, 0.2, 0.2, 0.2]
     """
 
     name = "overlapping"
