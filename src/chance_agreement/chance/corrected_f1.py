@@ -486,8 +486,33 @@ class SentenceArrays(NamedTuple):
 
 
 def sentence_statistics_array(sentences, *, types=None) -> SentenceArrays:
-    """``SentenceArrays`` of a list of ``ChanceStatistics`` (e.g. ``corpus_statistics(...)[1]``):
-    shape ``(sentences, types, len(FIELDS))``; ``types`` defaults to every type, sorted."""
+    """Stack per-sentence statistics into arrays, for resampling sentences.
+
+    Parameters
+    ----------
+    sentences : list of ChanceStatistics
+        The statistics of each sentence (``sentence_statistics``).
+    types : list of str, optional
+        The entity types, in the order of the second axis (default: every type seen, sorted).
+
+    Returns
+    -------
+    SentenceArrays
+        ``types``; ``per_type`` of shape ``(sentences, types, len(FIELDS))`` (0 where a type does
+        not occur); ``tokens[s] = (correct tokens, tokens)``.
+
+    See Also
+    --------
+    bootstrap_scores : Intervals from the same statistics.
+
+    Examples
+    --------
+    >>> first = sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"])
+    >>> second = sentence_statistics(["O", "B-LOC", "O"], ["O", "B-LOC", "O"])
+    >>> arrays = sentence_statistics_array([first, second])
+    >>> arrays.types, arrays.per_type.shape, arrays.tokens.tolist()
+    (['LOC', 'PER'], (2, 2, 7), [[3, 4], [3, 3]])
+    """
     sentences = list(sentences)
     if types is None:
         types = sorted({name for stats in sentences for name in stats.per_type})
