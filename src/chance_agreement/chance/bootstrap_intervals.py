@@ -264,20 +264,16 @@ def bootstrap_scores(sentences, *, level: str = "token", confidence_level: float
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------
+    Twelve sentences (three, four times), their statistics resampled 200 times:
+
     >>> from chance_agreement import sentence_statistics
-    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "I-ORG", "O"],
-    ...               ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
-    >>> system_a = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "O", "O"],
-    ...             ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
-    >>> system_b = [["B-PER", "O", "O", "O", "O"], ["O", "B-ORG", "I-ORG", "O"],
-    ...             ["O", "O", "B-PER", "O"], ["O", "O", "B-LOC", "O"]] * 3
-    >>> sentences = [sentence_statistics(p, r) for p, r in zip(system_a, references)]
+    >>> gold = [["B-PER", "I-PER", "O", "O"], ["O", "B-LOC", "O"], ["B-ORG", "I-ORG", "I-ORG"]] * 4
+    >>> tags = [["B-PER", "O", "O", "O"], ["O", "B-LOC", "O"], ["B-ORG", "I-ORG", "O"]] * 4
+    >>> sentences = [sentence_statistics(p, g) for p, g in zip(tags, gold)]
     >>> intervals = bootstrap_scores(sentences, n_resamples=200, random_state=0)
     >>> low, high = intervals["overall"]["corrected_f1"]
     >>> bool(0 < low < high <= 1), sorted(intervals["types"])

@@ -92,9 +92,7 @@ def coverage_probabilities(n: int, lengths: Iterable[int], *,
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------
@@ -161,9 +159,7 @@ def start_probabilities(n: int, lengths: Iterable[int], index: int,
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------
@@ -193,9 +189,9 @@ def sample_annotation(n: int, lengths: Iterable[int], *, random_state: np.random
     Parameters
     ----------
     n : int
-        Tokens in the text.
+        The text's length in tokens.
     lengths : sequence of int
-        The segments' lengths (whole numbers >= 1), in any order.
+        The lengths of the segments to place (whole numbers >= 1).
     random_state : int, numpy.random.Generator or None, default=None
         A seed (a whole number >= 0), a generator (used as is) or None (fresh entropy). Was ``rng``
         (still taken, with a FutureWarning, until the next release).
@@ -226,9 +222,7 @@ def sample_annotation(n: int, lengths: Iterable[int], *, random_state: np.random
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------
@@ -271,7 +265,7 @@ def expected_overlap(n: int, lengths_a: Iterable[int], lengths_b: Iterable[int],
     Raises
     ------
     ValueError
-        When ``n`` or a length is not a whole number, or the segments do not fit.
+        A length or ``n`` that is not a whole number, or one side's segments that do not fit.
 
     See Also
     --------
@@ -291,9 +285,7 @@ def expected_overlap(n: int, lengths_a: Iterable[int], lengths_b: Iterable[int],
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------

@@ -96,12 +96,12 @@ class ChanceStatistics:
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------
+    Two sentences' statistics, added:
+
     >>> from chance_agreement import sentence_statistics
     >>> first = sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"])
     >>> first.per_type["PER"].tolist()  # tp, predicted, actual, overlap, E[overlap], a1 + a2, E[matches]

@@ -98,7 +98,7 @@ def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[Ch
     Raises
     ------
     ValueError
-        Lists of different lengths, bad options.
+        Two lists of different lengths, or options out of range.
 
     See Also
     --------
@@ -106,18 +106,17 @@ def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[Ch
 
     Examples
     --------
-    >>> from chance_agreement import sentence_statistics
-    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "I-ORG", "O"],
-    ...               ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
-    >>> system_a = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "O", "O"],
-    ...             ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
-    >>> system_b = [["B-PER", "O", "O", "O", "O"], ["O", "B-ORG", "I-ORG", "O"],
-    ...             ["O", "O", "B-PER", "O"], ["O", "O", "B-LOC", "O"]] * 3
-    >>> statistics_a = [sentence_statistics(p, r) for p, r in zip(system_a, references)]
-    >>> statistics_b = [sentence_statistics(p, r) for p, r in zip(system_b, references)]
-    >>> result = compare_statistics(statistics_a, statistics_b, n_resamples=200, n_permutations=200, random_state=0)
-    >>> round(result["corrected_f1_difference"], 4)
-    0.4802
+    Twelve sentences; system B misses a location and cuts an organisation short:
+
+    >>> from chance_agreement import sentence_statistics as statistics_of
+    >>> gold = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "O"], ["B-ORG", "O", "O"]] * 4
+    >>> tags_a = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "O"], ["B-ORG", "I-ORG", "O"]] * 4
+    >>> tags_b = [["B-PER", "O", "O"], ["O", "O", "O"], ["B-ORG", "O", "O"]] * 4
+    >>> result = compare_statistics([statistics_of(p, g) for p, g in zip(tags_a, gold)],
+    ...                             [statistics_of(p, g) for p, g in zip(tags_b, gold)],
+    ...                             n_resamples=100, n_permutations=100, random_state=1)
+    >>> result["sentences"], round(result["observed_f1_difference"], 4), round(result["corrected_f1_difference"], 4)
+    (12, 0.2222, 0.25)
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
@@ -218,9 +217,7 @@ def compare_systems(predictions_a, predictions_b, references, *, level: str = "t
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------

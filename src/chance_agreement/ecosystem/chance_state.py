@@ -162,9 +162,7 @@ class ChanceF1State:
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------

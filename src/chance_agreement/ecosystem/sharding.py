@@ -190,16 +190,16 @@ def scores_from_shards(items: Iterable, *, level: str = "token", zero_division="
 
     References
     ----------
-    .. [1] D. Li, C. Rosé, A. Yuan and C. Zhou, "Estimating Agreement by Chance for Sequence
-       Annotation", Proceedings of ACL 2024 (Volume 1: Long Papers), pp. 5085-5097, 2024.
-       arXiv:2407.11371.
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------
+    Two shards of one sentence each (a shard's statistics are the sum of its sentences'):
+
     >>> from chance_agreement import sentence_statistics
-    >>> first = sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"])
-    >>> second = sentence_statistics(["O", "B-LOC", "O"], ["O", "B-LOC", "O"])
-    >>> scores = scores_from_shards([first, second])
+    >>> shards = [sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"]),
+    ...           sentence_statistics(["O", "B-LOC", "O"], ["O", "B-LOC", "O"])]
+    >>> scores = scores_from_shards(shards)
     >>> round(scores["overall_observed_f1"], 4), round(scores["overall_chance_f1"], 4)
     (0.8, 0.3333)
     >>> round(scores["overall_corrected_f1"], 4)

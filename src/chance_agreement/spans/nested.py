@@ -231,19 +231,20 @@ def outermost_tags(spans, lengths, *, role: str = "spans") -> list[list[str]]:
         Per sentence, ``(start, end, label)`` token spans (nesting allowed, crossing not),
         half-open (tokens ``start .. end - 1``).
     lengths : list of int
-        Per sentence, its number of tokens.
+        The sentences' numbers of tokens.
     role : str, default "spans"
-        How error messages name the input (e.g. ``"predictions"``).
+        The input's name in error messages (e.g. ``"references"``).
 
     Returns
     -------
     list of list of str
-        Per sentence, one tag per token.
+        The IOB2 tags of each sentence.
 
     Raises
     ------
     ValueError
-        A span out of its sentence, crossing spans, a bad length; naming the sentence and span.
+        A span out of its sentence, two spans that cross, a bad length; naming the sentence and
+        the span.
 
     See Also
     --------
@@ -266,22 +267,21 @@ def innermost_tags(spans, lengths, *, role: str = "spans") -> list[list[str]]:
     Parameters
     ----------
     spans : list of list of tuple
-        Per sentence, ``(start, end, label)`` token spans (nesting allowed, crossing not),
-        half-open (tokens ``start .. end - 1``).
+        As in ``outermost_tags``: per sentence, nested ``(start, end, label)`` token spans.
     lengths : list of int
-        Per sentence, its number of tokens.
+        Tokens per sentence.
     role : str, default "spans"
-        How error messages name the input (e.g. ``"predictions"``).
+        The input's name in error messages.
 
     Returns
     -------
     list of list of str
-        Per sentence, one tag per token.
+        One IOB2 tag per token of each sentence.
 
     Raises
     ------
     ValueError
-        A span out of its sentence, crossing spans, a bad length; naming the sentence and span.
+        As ``outermost_tags``.
 
     See Also
     --------
