@@ -297,8 +297,8 @@ def _api_cases():
         (sample_annotation, (10, None), {}, "lengths must be a list of segment lengths"),
         (sample_annotation, (10, 2), {}, "lengths must be a list of segment lengths"),
         (sample_annotation, (10, "ab"), {}, "lengths must be a list of segment lengths"),
-        (sample_annotation, (10, [2]), {"rng": "seed"}, "rng must be None, a seed"),
-        (sample_annotation, (10, [2]), {"rng": -1}, "rng must be None, a seed"),
+        (sample_annotation, (10, [2]), {"random_state": "seed"}, "random_state must be None, a seed"),
+        (sample_annotation, (10, [2]), {"random_state": -1}, "random_state must be None, a seed"),
     ]
 
 
