@@ -182,3 +182,12 @@ def test_the_old_flags_still_work_and_say_the_new_name(capsys, command, old, new
     for flag in old[::2]:
         assert f"warning: the option '{flag}' is renamed '{OLD_FLAGS[flag]}'" in former.err
         assert "renamed" not in fresh.err
+
+
+def test_a_warning_of_a_decorated_function_still_names_the_callers_line():
+    """The wrapper is one more frame: the noise model's warning must still point at the caller."""
+    from chance_agreement.noise.noise_model import NoiseModelWarning
+
+    with pytest.warns(NoiseModelWarning) as caught:
+        noise_report([["O", "O", "O"]], [["B-PER", "O", "O"]])
+    assert caught[0].filename == __file__

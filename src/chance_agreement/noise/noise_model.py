@@ -580,7 +580,8 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence_level,
     pooled = _pooled_agreement_probability(disagreed if d else rows)
     least_favourable = bound if pooled == p else _bound(n, d, pooled, confidence_level)
     if p == 0.0:
-        warnings.warn(_zero_p_warning(bound, pooled, least_favourable), NoiseModelWarning, stacklevel=3)
+        # stacklevel 4: _report, noise_report(_multi), its renamed_keywords wrapper, the caller
+        warnings.warn(_zero_p_warning(bound, pooled, least_favourable), NoiseModelWarning, stacklevel=4)
     kappa = fleiss_kappa(rows)
     kappa_noise = None if kappa is None else kappa_noise_estimate(kappa, n, d)
     if p < 1.0:
