@@ -86,7 +86,7 @@ def bench_krippendorff(repeats: int, seed: int = 0) -> list[dict]:
     rows = []
     for level in ("nominal", "interval"):
         ours, peer = best_times(
-            [lambda: krippendorff_alpha(ratings, level),
+            [lambda: krippendorff_alpha(ratings, distance=level),
              lambda: krippendorff.alpha(reliability_data=ratings.T, level_of_measurement=level)],
             repeats,
         )

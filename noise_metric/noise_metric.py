@@ -9,6 +9,7 @@ from chance_agreement.ecosystem.flat import flatten
 from chance_agreement.ecosystem.module_configurations import CheckedInputs
 from chance_agreement.ecosystem.metric_docs import module_docs
 from chance_agreement.noise.noise_model import noise_report, noise_report_multi
+from chance_agreement.spans.deprecation import renamed_keywords
 from chance_agreement.spans.validation import as_items
 
 # The module's description, citation and inputs description come from its metric card's text
@@ -38,12 +39,13 @@ class NoiseMetric(CheckedInputs, evaluate.Metric):
             reference_urls=["https://doi.org/10.1162/coli.2009.35.4.35402"],
         )
 
+    @renamed_keywords(confidence="confidence_level")
     def _compute(
         self,
         predictions=None,
         references=None,
         annotations=None,
-        confidence=0.95,
+        confidence_level=0.95,
         unit="token",
         max_noise=0.05,
         scheme=None,
@@ -51,7 +53,7 @@ class NoiseMetric(CheckedInputs, evaluate.Metric):
         suffix=False,
     ):
         options = dict(
-            confidence=confidence, unit=unit, max_noise=max_noise, scheme=scheme, mode=mode, suffix=suffix
+            confidence_level=confidence_level, unit=unit, max_noise=max_noise, scheme=scheme, mode=mode, suffix=suffix
         )
         if self.config_name == "multi":
             return noise_report_multi(as_items(annotations), **options)  # one row per item: the features say so

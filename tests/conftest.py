@@ -19,6 +19,9 @@ settings.register_profile("fixed_seed", derandomize=True, deadline=None, print_b
 settings.load_profile("fixed_seed")
 
 REPO = Path(__file__).resolve().parent.parent
+# data/ holds fixtures and the scripts that wrote them (run by hand, e.g. make_cas.py needs dkpro-cassis):
+# not tests, and --doctest-modules (pyproject.toml) would import them
+collect_ignore = ["data"]
 DATA_DIR = Path(os.environ.get("CHANCE_AGREEMENT_DATA", REPO.parent / "shared" / "data"))
 
 

@@ -46,7 +46,7 @@ def test_every_format_gives_the_same_test(capsys):
         pytest.importorskip("cassis")
     seen = {}
     for kind, (humans, candidate) in TEAMS.items():
-        out = run(capsys, *humans, "--candidate", candidate, "--margin", "0.1", "--resamples", "50", "--format", "json")
+        out = run(capsys, *humans, "--candidate", candidate, "--margin", "0.1", "--n-resamples", "50", "--format", "json")
         seen[kind] = numbers(json.loads(out))
     assert all(value == seen["conll"] for value in seen.values()), seen
 
@@ -54,7 +54,7 @@ def test_every_format_gives_the_same_test(capsys):
 def test_json_is_the_python_function_on_the_same_tags(capsys):
     humans = [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", EXAMPLES / "carl.conll"]
     out = run(capsys, *humans, "--candidate", EXAMPLES / "sysA.conll", "--candidate", EXAMPLES / "sysB.conll",
-              "--margin", "0.05", "--resamples", "200", "--seed", "4", "--equivalence", "--format", "json")
+              "--margin", "0.05", "--n-resamples", "200", "--random-state", "4", "--equivalence", "--format", "json")
     report = json.loads(out)
     tags = [read_conll(path)[1] for path in humans]
     systems = {name: read_conll(EXAMPLES / f"{name}.conll", 1, (2,))[2][0] for name in ("sysA", "sysB")}
@@ -66,7 +66,7 @@ def test_json_is_the_python_function_on_the_same_tags(capsys):
 
 def test_text_and_csv_show_the_verdict_and_every_human(capsys):
     args = [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", "--candidate", EXAMPLES / "carl.conll", "--margin", "0.05",
-            "--resamples", "100"]
+            "--n-resamples", "100"]
     text = run(capsys, *args)
     assert "candidate carl: inconclusive" in text and "90% interval" in text
     assert [line.split()[0] for line in text.splitlines() if line.startswith("  anna") or line.startswith("  ben")] \
@@ -109,7 +109,7 @@ def test_the_layers_of_a_unit_are_resampled_together(tmp_path, capsys):
         lines = [json.dumps({"id": str(i), "text": text, "spans": row}) for i, (text, row) in enumerate(zip(texts, rows))]
         (tmp_path / f"{name}.jsonl").write_text("\n".join(lines) + "\n")
     report = json.loads(run(capsys, tmp_path / "h1.jsonl", tmp_path / "h2.jsonl", "--candidate", tmp_path / "llm.jsonl",
-                            "--margin", "0.1", "--resamples", "50", "--format", "json"))
+                            "--margin", "0.1", "--n-resamples", "50", "--format", "json"))
     result = report["candidates"]["llm"]
     assert report["sentences"] == 4 and result["resampled"] == "documents" and result["units"] == 3
 

@@ -101,7 +101,7 @@ RESULT_COMMANDS = {
     "f1": [EXAMPLES / "predictions.conll"],
     "spans": [EXAMPLES / "annotator_a.jsonl", EXAMPLES / "brat" / "doc.ann"],
     "annotator-test": [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", "--candidate", EXAMPLES / "carl.conll",
-                       "--margin", "0.1", "--resamples", "20"],
+                       "--margin", "0.1", "--n-resamples", "20"],
     "demo": [],
 }
 

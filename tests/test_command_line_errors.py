@@ -57,7 +57,7 @@ def test_version():
     ((), "the following arguments are required: COMMAND"),
     (("f1",), "the following arguments are required: file"),
     (("f1", "x.conll", "--level", "word"), "invalid choice: 'word'"),
-    (("agreement", "x.conll", "--confidence", "2"), "2 is not strictly between 0 and 1"),
+    (("agreement", "x.conll", "--confidence-level", "2"), "2 is not strictly between 0 and 1"),
     (("nonsense",), "invalid choice: 'nonsense'"),
 ])
 def test_usage_errors_exit_2_in_one_line(args, message):

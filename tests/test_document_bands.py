@@ -91,13 +91,13 @@ def test_a_document_agrees_with_monte_carlo():
     index = len(lengths) - 1
     rng = np.random.default_rng(11)
     draws, window = 20_000, 200
-    starts = np.array([sample_annotation(n, lengths, rng)[index] for _ in range(draws)])
+    starts = np.array([sample_annotation(n, lengths, random_state=rng)[index] for _ in range(draws)])
     hits = np.bincount(starts[starts < window], minlength=window) / draws
     expected = start_probabilities(n, lengths, index)[:window]
     assert np.all(np.abs(hits - expected) <= 4 * np.sqrt(expected * (1 - expected) / draws) + 1e-12)
     covered = np.zeros(window)
     for _ in range(4_000):
-        placement = sample_annotation(n, lengths, rng)
+        placement = sample_annotation(n, lengths, random_state=rng)
         for start, length in zip(placement, lengths):
             covered[start : min(start + length, window)] += start < window
     coverage = coverage_probabilities(n, lengths)[:window]

@@ -210,9 +210,9 @@ def test_crossing_spans_of_paired_files_name_the_file_and_line(tmp_path):
     (("leaderboard", "{missing}", "{missing}", "--digits", "-1"), "--digits: -1 is not a whole number >= 0"),
     (("leaderboard", "{missing}", "{missing}", "--split", "nan"), "--split: nan is not between 0 and 1"),
     (("leaderboard", "{missing}", "{missing}", "--n-resamples", "-5"), "--n-resamples: -5 is not a whole number >= 1"),
-    (("report", "{missing}", "-o", "r.html", "--resamples", "0"), "--resamples: 0 is not a whole number >= 1"),
+    (("report", "{missing}", "-o", "r.html", "--n-resamples", "0"), "--n-resamples: 0 is not a whole number >= 1"),
     (("report", "{missing}", "-o", "r.html", "--confidence-level", "1.5"), "--confidence-level: 1.5 is not strictly"),
-    (("report", "{missing}", "-o", "r.html", "--seed", "-1"), "--seed: -1 is not a whole number >= 0"),
+    (("report", "{missing}", "-o", "r.html", "--random-state", "-1"), "--random-state: -1 is not a whole number >= 0"),
     (("figure1", "-o", "f.png", "--n", "0"), "--n: 0 is not a whole number >= 1"),
     (("figure1", "-o", "f.png", "--lengths", "5", "-1"), "--lengths: -1 is not a whole number >= 1"),
 ])
@@ -297,8 +297,8 @@ def _api_cases():
         (sample_annotation, (10, None), {}, "lengths must be a list of segment lengths"),
         (sample_annotation, (10, 2), {}, "lengths must be a list of segment lengths"),
         (sample_annotation, (10, "ab"), {}, "lengths must be a list of segment lengths"),
-        (sample_annotation, (10, [2]), {"rng": "seed"}, "rng must be None, a seed"),
-        (sample_annotation, (10, [2]), {"rng": -1}, "rng must be None, a seed"),
+        (sample_annotation, (10, [2]), {"random_state": "seed"}, "random_state must be None, a seed"),
+        (sample_annotation, (10, [2]), {"random_state": -1}, "random_state must be None, a seed"),
     ]
 
 

@@ -248,7 +248,7 @@ def test_random_model_sampler_is_uniform_over_non_overlapping_placements():
                 for s in range(6) for t in range(7) if t + 1 <= s or s + 2 <= t}
     assert set(counts) == feasible  # 2! * C(7 - 3 + 2, 2) = 30 placements
     oracle = {tuple(sorted([("A", float(s), float(s + 2)), ("A", float(t), float(t + 1))]))
-              for s, t in (sample_annotation(7, [2, 1], seed) for seed in range(400))}
+              for s, t in (sample_annotation(7, [2, 1], random_state=seed) for seed in range(400))}
     assert oracle <= feasible
     expected = 6000 / len(feasible)
     assert all(abs(c - expected) < 5 * math.sqrt(expected) for c in counts.values())

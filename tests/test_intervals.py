@@ -127,7 +127,7 @@ def test_weight_vector_bootstrap_equals_resampling_sentences_by_brute_force(leve
     n_resamples = 300
     draws = np.random.default_rng(7).integers(0, len(sentences), size=(n_resamples, len(sentences)), dtype=np.int32)
     oracle = _oracle_quantiles(sentences, draws, level, 0.8)
-    fast = bootstrap_scores(sentences, level, confidence_level=0.8, n_resamples=n_resamples, random_state=7,
+    fast = bootstrap_scores(sentences, level=level, confidence_level=0.8, n_resamples=n_resamples, random_state=7,
                             zero_division=0)
     for score in SCORES:
         assert np.allclose(fast["overall"][score], oracle["overall"][score], rtol=1e-12, atol=1e-12)
@@ -374,7 +374,7 @@ def test_comparison_refuses_unpaired_input():
     with pytest.raises(ValueError, match="same sentences"):
         compare_statistics(sentences, sentences[:-1])
     with pytest.raises(ValueError, match="level"):
-        compare_statistics(sentences, sentences, "span")
+        compare_statistics(sentences, sentences, level="span")
     with pytest.raises(ValueError, match="n_permutations"):
         compare_statistics(sentences, sentences, n_permutations=0)
 
@@ -540,7 +540,7 @@ def test_leaderboard_command_shows_intervals_tests_and_chance_difference(shared_
     from chance_agreement.noise.noise_model import chance_difference
 
     # 46,435 gold tokens, 1% noisy; the chance difference at the table's level, 0.9
-    assert int(rows[0]["chance_difference"]) == chance_difference(46435, 464.35, 0.9).answers == 48
+    assert int(rows[0]["chance_difference"]) == chance_difference(46435, 464.35, confidence_level=0.9).answers == 48
     assert int(rows[0]["correct_difference"]) == 84
     assert main(["leaderboard", f"{merged}:1", f"{merged}:3", "--gold-noise", "2"]) == 2
     assert "--gold-noise: 2 is not strictly between 0 and 1" in capsys.readouterr().err

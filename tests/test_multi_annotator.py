@@ -84,7 +84,7 @@ def test_irrcac_krippendorff_alpha(shared_data):
 def test_krippendorff_c_data(shared_data, distance, printed, verified):
     _, by_coder = _csv(shared_data, "krippendorff_C_data/reliability_data_C.csv", numeric=True)
     ratings = [list(unit) for unit in zip(*by_coder)]  # coders x units -> units x coders
-    alpha = krippendorff_alpha(ratings, distance)
+    alpha = krippendorff_alpha(ratings, distance=distance)
     _printed(alpha, printed)
     _printed(alpha, verified)
 
@@ -103,9 +103,9 @@ def test_distance_as_matrix_or_callable_matches_named(shared_data):
     ratings = [list(unit) for unit in zip(*by_coder)]
     values = [1.0, 2.0, 3.0, 4.0, 5.0]
     matrix = [[(a - b) ** 2 for b in values] for a in values]
-    interval = krippendorff_alpha(ratings, "interval")
-    assert krippendorff_alpha(ratings, matrix) == pytest.approx(interval)
-    assert krippendorff_alpha(ratings, lambda a, b: (a - b) ** 2) == pytest.approx(interval)
+    interval = krippendorff_alpha(ratings, distance="interval")
+    assert krippendorff_alpha(ratings, distance=matrix) == pytest.approx(interval)
+    assert krippendorff_alpha(ratings, distance=lambda a, b: (a - b) ** 2) == pytest.approx(interval)
 
 
 # -- relations and cross-checks --------------------------------------------------------------------
@@ -153,7 +153,7 @@ def test_cross_check_krippendorff_package(seed, level):
     truth = rng.integers(1, 6, size=n_items).astype(float)
     data = truth[:, None] + rng.integers(-1, 2, size=(n_items, k))
     data[rng.random((n_items, k)) < 0.2] = np.nan  # missing labels
-    ours = krippendorff_alpha(data.tolist(), level, categories=sorted(set(data[~np.isnan(data)])))
+    ours = krippendorff_alpha(data.tolist(), distance=level, categories=sorted(set(data[~np.isnan(data)])))
     theirs = krippendorff.alpha(reliability_data=data.T, level_of_measurement=level)
     assert ours == pytest.approx(theirs, abs=1e-10)
 
@@ -240,7 +240,7 @@ def test_bad_fleiss_arguments(kwargs, message):
 )
 def test_bad_alpha_distances(ratings, distance, message):
     with pytest.raises(ValueError, match=message):
-        krippendorff_alpha(ratings, distance)
+        krippendorff_alpha(ratings, distance=distance)
 
 
 # -- token level from BIO tags ---------------------------------------------------------------------
@@ -347,7 +347,7 @@ def test_numpy_counting_matches_the_cell_loop(seed, form):
     assert fleiss_kappa(given) == pytest.approx(_loop_fleiss(rows), rel=1e-12, abs=1e-15)
     assert krippendorff_alpha(given) == pytest.approx(_loop_alpha(rows, "nominal"), rel=1e-12, abs=1e-15)
     if form != "list of strings":
-        assert krippendorff_alpha(given, "interval") == pytest.approx(
+        assert krippendorff_alpha(given, distance="interval") == pytest.approx(
             _loop_alpha(rows, "interval"), rel=1e-12, abs=1e-15)
 
 
@@ -370,7 +370,7 @@ def test_array_and_list_forms_give_identical_results():
     array = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=float)
     assert fleiss_kappa(array, details=True) == fleiss_kappa(rows, details=True) | {
         "categories": [float(c) for c in fleiss_kappa(rows, details=True)["categories"]]}
-    assert krippendorff_alpha(array, "interval") == krippendorff_alpha(rows, "interval")
+    assert krippendorff_alpha(array, distance="interval") == krippendorff_alpha(rows, distance="interval")
 
 
 # -- sparse and extreme ratings (issue 10 items 1 and 6) -------------------------------------------
@@ -404,18 +404,18 @@ def test_fleiss_counts_of_1e200_do_not_overflow():
 @pytest.mark.parametrize("scale", [1e100, 1e-200, 1e-300])
 def test_interval_alpha_is_scale_free_for_huge_and_tiny_labels(scale):
     rows = _random_ratings(3, n_items=40)
-    reference = krippendorff_alpha(rows, "interval")
+    reference = krippendorff_alpha(rows, distance="interval")
     scaled = [[None if v is None else v * scale for v in row] for row in rows]
-    assert krippendorff_alpha(scaled, "interval") == pytest.approx(reference, rel=1e-12)
-    assert krippendorff_alpha(scaled, "ratio") == pytest.approx(krippendorff_alpha(rows, "ratio"), rel=1e-12)
+    assert krippendorff_alpha(scaled, distance="interval") == pytest.approx(reference, rel=1e-12)
+    assert krippendorff_alpha(scaled, distance="ratio") == pytest.approx(krippendorff_alpha(rows, distance="ratio"), rel=1e-12)
 
 
 def test_interval_alpha_refuses_inf_and_overflowing_labels():
     with pytest.raises(ValueError, match="finite numeric labels"):
-        krippendorff_alpha([[1.0, float("inf")], [2.0, 2.0]], "interval")
+        krippendorff_alpha([[1.0, float("inf")], [2.0, 2.0]], distance="interval")
     with pytest.raises(ValueError, match="too far apart"):
-        krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], "interval")
-    assert krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], "ratio") is not None
+        krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], distance="interval")
+    assert krippendorff_alpha([[1e200, 3e200], [2e200, 2e200]], distance="ratio") is not None
 
 
 @settings(max_examples=50, deadline=None, derandomize=True)
@@ -447,7 +447,7 @@ def test_token_ratings_by_tag_match_the_span_path(items):
 def test_too_many_distinct_labels_are_refused_up_front():
     ratings = np.random.default_rng(0).random((20_000, 3)) * 1e6  # 60,000 distinct interval labels
     with pytest.raises(ValueError, match=r"60,000 distinct labels need 3,600,000,000 coincidence cells.*rounded or binned"):
-        krippendorff_alpha(ratings, "interval")
+        krippendorff_alpha(ratings, distance="interval")
 
 
 def test_benchmark_sized_arrays_agree_with_the_peers():
@@ -463,7 +463,7 @@ def test_benchmark_sized_arrays_agree_with_the_peers():
     data[rng.random(data.shape) < 0.1] = np.nan
     for level in ("nominal", "interval"):
         theirs = krippendorff.alpha(reliability_data=data.T, level_of_measurement=level)
-        assert krippendorff_alpha(data, level) == pytest.approx(theirs, abs=1e-9)
+        assert krippendorff_alpha(data, distance=level) == pytest.approx(theirs, abs=1e-9)
 
 
 def test_fleiss_expected_agreement_within_1e_9_of_one_is_still_defined():
@@ -485,7 +485,7 @@ def test_fleiss_expected_agreement_within_1e_9_of_one_is_still_defined():
 def test_distance_matrices_of_extreme_size_keep_alpha(size):
     ratings = [[1, 2], [2, 2], [1, 1], [3, 2], [3, None]]
     matrix = [[0, 1, 2], [1, 0, 1], [2, 1, 0]]
-    reference = krippendorff_alpha(ratings, matrix)
-    scaled = krippendorff_alpha(ratings, [[d * (size / 2) for d in row] for row in matrix], details=True)
+    reference = krippendorff_alpha(ratings, distance=matrix)
+    scaled = krippendorff_alpha(ratings, distance=[[d * (size / 2) for d in row] for row in matrix], details=True)
     assert scaled["alpha"] == pytest.approx(reference, rel=1e-12)
     assert np.isfinite(scaled["observed_disagreement"]) and np.isfinite(scaled["expected_disagreement"])

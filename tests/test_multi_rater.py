@@ -219,7 +219,7 @@ def test_named_weights_as_a_distance_for_the_distance_taking_functions(name):
     ratings = random_ratings(4, r=3, missing=0.2)
     categories = [1, 2, 3, 4]
     distance = distance_from_weights(agreement_weights(name, categories))
-    assert krippendorff_alpha(ratings, distance, categories=categories) == pytest.approx(
+    assert krippendorff_alpha(ratings, distance=distance, categories=categories) == pytest.approx(
         krippendorff_alpha_inference(ratings, weights=name, categories=categories)["value"], abs=1e-12)
 
 
@@ -289,7 +289,7 @@ def test_degenerate_inputs_give_none_with_a_reason():
 
 def test_benchmark_against_normal_probabilities():
     # Altman scale, kappa 0.67, se 0.15: the truncated normal mass of each level, by hand
-    result = benchmark(0.67, 0.15, "altman")
+    result = benchmark(0.67, 0.15, scale="altman")
     total = norm.cdf((1 + 0.67) / 0.15) - norm.cdf((0.67 - 1) / 0.15)
     good = (norm.cdf((0.8 - 0.67) / 0.15) - norm.cdf((0.6 - 0.67) / 0.15)) / total
     assert result["levels"][1]["label"] == "Good"
@@ -298,10 +298,10 @@ def test_benchmark_against_normal_probabilities():
     assert result["most_likely"]["label"] == "Good"
     assert result["retained"]["label"] == "Moderate"
     # on a boundary with a tiny standard error: half and half
-    edge = benchmark(0.6, 1e-6, "landis_koch")
+    edge = benchmark(0.6, 1e-6, scale="landis_koch")
     assert [round(level["membership_probability"], 9) for level in edge["levels"][1:3]] == [0.5, 0.5]
     assert benchmark(0.7, 0.0)["most_likely"] == {"label": "Substantial", "probability": 1.0}
-    assert sum(level["membership_probability"] for level in benchmark(0.1, 0.4, "fleiss")["levels"]) == pytest.approx(1.0)
+    assert sum(level["membership_probability"] for level in benchmark(0.1, 0.4, scale="fleiss")["levels"]) == pytest.approx(1.0)
 
 
 def test_benchmark_scales_are_irrcacs_files(irrcac):
@@ -314,4 +314,4 @@ def test_report_gets_a_benchmark(distrib6):
     result = multi_rater_agreement(counts=distrib6, benchmark_scale="landis_koch")
     assert result["fleiss_kappa"]["benchmark"]["most_likely"]["label"] == "Moderate"
     with pytest.raises(ValueError, match="scale must be one of"):
-        benchmark(0.5, 0.1, "cohen")
+        benchmark(0.5, 0.1, scale="cohen")

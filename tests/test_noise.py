@@ -67,7 +67,7 @@ def test_paper_bounds(n, d, p, t0, gamma):
     assert bound.t0 == t0
     assert round(bound.noise, 4) == gamma
     assert bound.noise == (t0 - d) / (n - d)
-    assert (bound.n, bound.d, bound.p, bound.confidence) == (n, d, p, 0.95)
+    assert (bound.n, bound.d, bound.p, bound.confidence_level) == (n, d, p, 0.95)
     assert bound.t0 == exact_t0(n, d, Fraction(p), Fraction(95, 100))
 
 
@@ -75,7 +75,7 @@ def test_first_example_hides_125_coin_flips():
     bound = noise_bound(1000, 100, 0.5)
     assert bound.noisy_items == 125 and bound.agreed == 900
     assert bound.as_dict() == {
-        "n": 1000, "d": 100, "p": 0.5, "confidence": 0.95, "t0": 225,
+        "n": 1000, "d": 100, "p": 0.5, "confidence_level": 0.95, "t0": 225,
         "noise": 125 / 900, "agreed": 900, "noisy_items": 125,
     }
 
@@ -101,9 +101,9 @@ def test_tolerable_disagreements_edges():
     assert tolerable_disagreements(1, 0.5, max_noise=1.0) == 0
     assert tolerable_disagreements(50, 0.5, max_noise=1.0) == 49  # d == n is never a gold standard
     for max_noise in (0.01, 0.1, 0.3):
-        d = tolerable_disagreements(1000, 0.25, max_noise=max_noise, confidence=0.9)
-        assert noise_bound(1000, d, 0.25, 0.9).noise <= max_noise
-        assert noise_bound(1000, d + 1, 0.25, 0.9).noise > max_noise
+        d = tolerable_disagreements(1000, 0.25, max_noise=max_noise, confidence_level=0.9)
+        assert noise_bound(1000, d, 0.25, confidence_level=0.9).noise <= max_noise
+        assert noise_bound(1000, d + 1, 0.25, confidence_level=0.9).noise > max_noise
 
 
 def test_chance_difference_35_answers():
@@ -195,7 +195,7 @@ def test_monte_carlo_coverage_of_the_generative_model():
     agree = votes.all(axis=2) | ~votes.any(axis=2)
     is_hard = np.arange(n) < h[:, None]
     d = (is_hard & ~agree).sum(axis=1)
-    t0 = np.array([noise_bound(n, k, p, confidence).t0 if k < n else n for k in range(n + 1)])
+    t0 = np.array([noise_bound(n, k, p, confidence_level=confidence).t0 if k < n else n for k in range(n + 1)])
     true_noise = (h - d) / np.maximum(n - d, 1)
     bound = (t0[d] - d) / np.maximum(n - d, 1)
     exceeded = true_noise > bound
@@ -257,7 +257,7 @@ def test_bound_equals_exact_equation_1(n, data, p, confidence):
     """t0 is the smallest t with an exact tail below 1 - confidence, up to float rounding
     (1e-12 relative) of that threshold: e.g. n 8, d 0, p 1/100 at 99% has a tail 1e-18 below it."""
     d = data.draw(st.integers(0, n))
-    t0 = noise_bound(n, d, float(p), float(confidence)).t0
+    t0 = noise_bound(n, d, float(p), confidence_level=float(confidence)).t0
     weights = [math.comb(i, d) * p ** (i - d) for i in range(d, n + 1)]
     total, alpha = sum(weights), 1 - confidence
 
@@ -277,7 +277,7 @@ def test_bound_equals_exact_equation_1(n, data, p, confidence):
     confidence=st.floats(0.5, 0.999),
 )
 def test_bound_grows_with_d(n, p, confidence):
-    bounds = [noise_bound(n, d, p, confidence) for d in range(n)]
+    bounds = [noise_bound(n, d, p, confidence_level=confidence) for d in range(n)]
     for low, high in zip(bounds, bounds[1:]):
         assert high.t0 >= low.t0
         if high.t0 > low.t0:
@@ -318,7 +318,7 @@ def test_bound_shrinks_as_annotators_are_added(weights, k, n, data):
 )
 def test_bound_lies_in_the_unit_interval(n, data, p, confidence):
     d = data.draw(st.integers(0, n))
-    bound = noise_bound(n, d, p, confidence)
+    bound = noise_bound(n, d, p, confidence_level=confidence)
     assert d <= bound.t0 <= n
     assert 0.0 <= bound.noise <= 1.0
 
@@ -400,20 +400,20 @@ def test_strict_mode_and_suffix_are_passed_to_seqeval_spans():
         (lambda: noise_bound(10, 1, 0.0), r"p \(the probability of agreement on a hard instance\) must lie strictly between 0 and 1"),
         (lambda: noise_bound(10, 1, 1.0), r"p .* must lie strictly between 0 and 1, got 1.0"),
         (lambda: noise_bound(10, 1, "0.5"), r"p .* must be a number strictly between 0 and 1"),
-        (lambda: noise_bound(10, 1, 0.5, confidence=1.0), r"confidence must lie strictly between 0 and 1"),
-        (lambda: noise_bound(10, 1, 0.5, confidence=0), r"confidence must lie strictly between 0 and 1"),
+        (lambda: noise_bound(10, 1, 0.5, confidence_level=1.0), r"confidence_level must lie strictly between 0 and 1"),
+        (lambda: noise_bound(10, 1, 0.5, confidence_level=0), r"confidence_level must lie strictly between 0 and 1"),
         (lambda: tolerable_disagreements(10, 1.5), r"p .* must lie strictly between 0 and 1"),
         (lambda: tolerable_disagreements(10, 0.5, max_noise=2), r"max_noise must lie between 0 and 1"),
         (lambda: chance_difference(900, 125, method="bonferroni"), r"method must be one of \('chebyshev', 'normal'\), got 'bonferroni'"),
         (lambda: chance_difference(900, 901), r"noisy_items must lie between 0 and gold_size = 900"),
-        (lambda: chance_difference(900, 125, confidence=1.5), r"confidence must lie strictly between 0 and 1"),
+        (lambda: chance_difference(900, 125, confidence_level=1.5), r"confidence_level must lie strictly between 0 and 1"),
         (lambda: hard_agreement_probability([["A"], ["B"]]), r"need at least two annotators \(columns\), got 1"),
         (lambda: hard_agreement_probability([]), r"labels_on_disagreed is empty"),
         (lambda: hard_agreement_probability([["A", "B"], ["A"]]), r"item 1 has 1 labels but item 0 has 2"),
         (lambda: hard_agreement_probability([["A", None]]), r"item 0: annotator 1's label is missing"),
         (lambda: easy_proportion_from_kappa(1.5), r"kappa must be a finite number at most 1"),
         (lambda: noise_report([["O"]], [["O"]], unit="sentence"), r"unit must be one of \('token', 'entity'\), got 'sentence'"),
-        (lambda: noise_report([["O"]], [["O"]], confidence=1.2), r"confidence must lie strictly between 0 and 1"),
+        (lambda: noise_report([["O"]], [["O"]], confidence_level=1.2), r"confidence_level must lie strictly between 0 and 1"),
         (lambda: noise_report([["O"]], [["O", "O"]]), r"sentence 0: the prediction has 1 tags but the reference has 2"),
         (lambda: noise_report([["O", None]], [["O", "O"]]), r"predictions\[0\], position 1: the tag is None"),
         (lambda: noise_report([["O"]], [["O"]], unit="entity"), r"no instances: with unit='entity'"),
@@ -472,9 +472,9 @@ def _wide_cases(count, seed=4):
 def test_closed_form_tail_and_chunked_sum_agree_with_the_window_sum(monkeypatch, n, d, p, confidence):
     import chance_agreement.noise.noise_model as module
 
-    expected = noise_bound(n, d, p, confidence).t0
+    expected = noise_bound(n, d, p, confidence_level=confidence).t0
     monkeypatch.setattr(module, "MAX_WINDOW", 97)  # force the wide-window paths
-    assert noise_bound(n, d, p, confidence).t0 == expected  # closed form, else chunks
+    assert noise_bound(n, d, p, confidence_level=confidence).t0 == expected  # closed form, else chunks
     left, right = module._window(d, n - d, math.log(p))
     assert d + module._t0_in_chunks(d, left, right, math.log(p), 1 - confidence) == expected
 

@@ -114,10 +114,10 @@ def test_entity_unit_counts_spans_once(noise_metric_multi):
 def test_options_reach_the_core(noise_metric):
     predictions, references = as_pair(two_annotators_1000_100())
     out = noise_metric.compute(
-        predictions=predictions, references=references, confidence=0.9, max_noise=0.1
+        predictions=predictions, references=references, confidence_level=0.9, max_noise=0.1
     )
-    assert out["confidence"] == 0.9 and out["max_noise"] == 0.1
-    assert out == noise_report(predictions, references, confidence=0.9, max_noise=0.1)
+    assert out["confidence_level"] == 0.9 and out["max_noise"] == 0.1
+    assert out == noise_report(predictions, references, confidence_level=0.9, max_noise=0.1)
     assert out["t0"] < 225
 
 
@@ -134,8 +134,8 @@ def test_add_batch_equals_one_call(noise_metric):
 def test_bad_input_through_the_module(noise_metric, noise_metric_multi):
     with pytest.raises(ValueError, match=r"unit must be one of \('token', 'entity'\), got 'word'"):
         noise_metric.compute(predictions=[["O"]], references=[["O"]], unit="word")
-    with pytest.raises(ValueError, match=r"confidence must lie strictly between 0 and 1, got 1.0"):
-        noise_metric.compute(predictions=[["O"]], references=[["O"]], confidence=1.0)
+    with pytest.raises(ValueError, match=r"confidence_level must lie strictly between 0 and 1, got 1.0"):
+        noise_metric.compute(predictions=[["O"]], references=[["O"]], confidence_level=1.0)
     with pytest.raises(ValueError, match=r"noise_report_multi: annotations: need at least 2 annotators per sentence, sentence 0 has 1"):
         noise_metric_multi.compute(annotations=[[["O", "B-PER"]]])
 

@@ -61,7 +61,7 @@ def test_counts_and_weight_matrices_give_the_same_bits_too(seed):
     # alpha's distance is 1 - w: the same matrix given to the bare function gives the same bits
     from chance_agreement.reliability.weights import agreement_weights
 
-    assert krippendorff_alpha(codes, 1.0 - agreement_weights("quadratic", [0, 1, 2, 3, 4])) == quadratic
+    assert krippendorff_alpha(codes, distance=1.0 - agreement_weights("quadratic", [0, 1, 2, 3, 4])) == quadratic
 
 
 def test_the_tag_report_shows_one_value_per_coefficient():

@@ -65,14 +65,14 @@ def test_agreement_scores_each_document_as_chance_f1_does(project, capsys):
 
 
 def test_per_document_intervals_where_asked(project, capsys):
-    arguments = ["agreement", *project, "--format", "json", "--confidence-level", "0.9", "--random-state", "3"]
+    arguments = ["agreement", *project, "--format", "json", "--intervals", "--confidence-level", "0.9", "--random-state", "3"]
     rows = json.loads(run(arguments, capsys))["documents"]["token"]
     annotations = load_annotations(project)
     expected = document_chance_f1(annotations.items, annotations.documents, names=annotations.names,
                                   confidence_level=0.9, random_state=3)
     assert [row["corrected_f1_ci"] for row in rows] == [row["corrected_f1_ci"] for row in expected]
     assert all(row["corrected_f1_ci"] is not None for row in rows if row["corrected_f1"] is not None)
-    assert "corrected F1 90% interval" in run(arguments[:-6] + ["--confidence-level", "0.9"], capsys)
+    assert "corrected F1 90% interval" in run(arguments[:-7] + ["--intervals", "--confidence-level", "0.9"], capsys)
 
 
 def test_the_gamma_alignment_names_the_document_of_each_sentence(project, capsys):

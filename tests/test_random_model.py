@@ -63,9 +63,9 @@ def small_cases(count=250, seed=7):
 @pytest.mark.parametrize("n,lengths,model", small_cases())
 def test_matches_exact_enumeration(n, lengths, model):
     coverage, starts = exact_distributions(n, lengths, model)
-    np.testing.assert_allclose(coverage_probabilities(n, lengths, model), [float(c) for c in coverage], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(coverage_probabilities(n, lengths, model=model), [float(c) for c in coverage], rtol=0, atol=1e-12)
     for index in range(len(lengths)):
-        got = start_probabilities(n, lengths, index, model)
+        got = start_probabilities(n, lengths, index, model=model)
         np.testing.assert_allclose(got, [float(p) for p in starts[index]], rtol=0, atol=1e-12)
 
 
@@ -93,16 +93,16 @@ def test_monte_carlo_agrees_within_four_standard_errors(model):
     hits = np.zeros(n)
     first_starts = np.zeros(n - lengths[4] + 1)
     for _ in range(draws):
-        starts = sample_annotation(n, lengths, rng, model)
+        starts = sample_annotation(n, lengths, random_state=rng, model=model)
         for start, length in zip(starts, lengths):
             hits[start : start + length] += 1
         first_starts[starts[4]] += 1
-    coverage = coverage_probabilities(n, lengths, model)
+    coverage = coverage_probabilities(n, lengths, model=model)
     # the number of segments on a token is at most 1 (non-overlapping) or len(lengths) (overlapping)
     bound = 1 if model == "non_overlapping" else len(lengths)
     standard_error = np.sqrt(np.maximum(coverage * (bound - coverage), 1e-12) / draws)
     assert np.all(np.abs(hits / draws - coverage) <= 4 * standard_error + 1e-12)
-    p = start_probabilities(n, lengths, 4, model)
+    p = start_probabilities(n, lengths, 4, model=model)
     standard_error = np.sqrt(p * (1 - p) / draws)
     assert np.all(np.abs(first_starts / draws - p) <= 4 * standard_error + 1e-12)
 
@@ -112,7 +112,7 @@ def test_sampled_non_overlapping_annotations_never_overlap():
     for _ in range(500):
         lengths = list(rng.integers(1, 6, size=rng.integers(1, 6)))
         n = int(sum(lengths) + rng.integers(0, 10))
-        starts = sample_annotation(n, lengths, rng)
+        starts = sample_annotation(n, lengths, random_state=rng)
         cells = [t for s, a in zip(starts, lengths) for t in range(s, s + a)]
         assert len(cells) == len(set(cells)) and min(cells) >= 0 and max(cells) < n
 
@@ -145,7 +145,7 @@ lengths_strategy = st.lists(st.integers(1, 6), min_size=0, max_size=6)
 @given(lengths=lengths_strategy, free=st.integers(0, 30), model=st.sampled_from(MODELS))
 def test_coverage_sums_to_total_length_and_is_symmetric(lengths, free, model):
     n = sum(lengths) + free if lengths else free + 1
-    coverage = coverage_probabilities(n, lengths, model)
+    coverage = coverage_probabilities(n, lengths, model=model)
     assert coverage.shape == (n,)
     assert coverage.sum() == pytest.approx(sum(lengths), abs=1e-9)
     np.testing.assert_allclose(coverage, coverage[::-1], atol=1e-12)  # reflection symmetry
@@ -156,8 +156,8 @@ def test_coverage_sums_to_total_length_and_is_symmetric(lengths, free, model):
 @settings(max_examples=100, deadline=None)
 @given(length=st.integers(1, 8), n=st.integers(8, 40))
 def test_models_agree_for_a_single_segment(length, n):
-    np.testing.assert_allclose(coverage_probabilities(n, [length]), coverage_probabilities(n, [length], "overlapping"))
-    np.testing.assert_allclose(start_probabilities(n, [length], 0), start_probabilities(n, [length], 0, "overlapping"))
+    np.testing.assert_allclose(coverage_probabilities(n, [length]), coverage_probabilities(n, [length], model="overlapping"))
+    np.testing.assert_allclose(start_probabilities(n, [length], 0), start_probabilities(n, [length], 0, model="overlapping"))
 
 
 @settings(max_examples=100, deadline=None)
@@ -178,11 +178,11 @@ def test_full_text_is_covered_with_certainty():
     "call,message",
     [
         (lambda: coverage_probabilities(5, [3, 3]), "do not fit without overlap"),
-        (lambda: coverage_probabilities(5, [6], "overlapping"), "does not fit"),
+        (lambda: coverage_probabilities(5, [6], model="overlapping"), "does not fit"),
         (lambda: coverage_probabilities(5, [0]), r"lengths\[0\] must be >= 1"),
         (lambda: coverage_probabilities(-1, []), "n must be >= 0"),
         (lambda: coverage_probabilities(5.5, [1]), "n must be an integer"),
-        (lambda: coverage_probabilities(5, [1], "random"), "model must be one of"),
+        (lambda: coverage_probabilities(5, [1], model="random"), "model must be one of"),
         (lambda: start_probabilities(5, [1, 2], 2), "index must be an integer in"),
     ],
 )

@@ -40,7 +40,7 @@ def test_a_team_gets_intervals_labelled_with_their_level_seeded_and_exact(capsys
     """Three Label Studio annotators who did not all annotate every task: the team's corrected F1
     has a 95% interval (it had none: "not computed for several annotators"), equal to
     team_chance_f1's, the same on every run, and read in words."""
-    arguments = ["agreement", str(LABEL_STUDIO), "--confidence-level", "0.95", "--random-state", "7"]
+    arguments = ["agreement", str(LABEL_STUDIO), "--intervals", "--random-state", "7"]
     report = json.loads(run([*arguments, "--format", "json"], capsys))
     assert json.loads(run([*arguments, "--format", "json"], capsys)) == report  # seeded: the same bits
     annotations = load_annotations([str(LABEL_STUDIO)])

@@ -78,7 +78,7 @@ def outputs(specs, tmp_path, capsys, extra=()) -> dict[str, str]:
     shown = {}
     for fmt in ("text", "markdown", "csv", "json"):
         assert main(["agreement", *specs, "--redact", "--format", fmt, "--gamma-samples", "5",
-                     "--confidence-level", "0.9", *extra]) == 0
+                     "--intervals", "--confidence-level", "0.9", *extra]) == 0
         out, err = capsys.readouterr()
         shown[f"agreement {fmt}"], shown[f"agreement {fmt} stderr"] = out, err
     page = tmp_path / "redacted.html"

@@ -42,7 +42,7 @@ def _printed(value: float, like: float) -> float:
 
 def test_reproduces_every_printed_value_standard_error_and_interval(abstractors):
     table, categories = abstractors
-    result = coefficient_intervals(table, 0.95, categories=categories)
+    result = coefficient_intervals(table, confidence_level=0.95, categories=categories)
     assert set(PRINTED) == set(TABLE_COEFFICIENTS)
     for name, (value, error, (low, high)) in PRINTED.items():
         entry = result[name]
@@ -178,7 +178,7 @@ def test_coefficients_metric_reports_intervals_when_asked(load_metric):
     plain = metric.compute(predictions=predictions, references=references)
     assert "intervals" not in plain["all"]
     result = metric.compute(predictions=predictions, references=references, confidence_level=0.9)
-    expected = coefficient_intervals(result["all"]["contingency"]["table"], 0.9)
+    expected = coefficient_intervals(result["all"]["contingency"]["table"], confidence_level=0.9)
     assert result["all"]["intervals"] == expected
     assert result["all"]["intervals"]["cohen_kappa"]["value"] == pytest.approx(result["all"]["cohen_kappa"])
     flat = load_metric("coefficients_metric", "flat").compute(predictions=predictions, references=references,

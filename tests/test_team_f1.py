@@ -190,7 +190,7 @@ def test_monte_carlo_on_a_larger_team():
             cover = np.zeros((5, 40))
             placed = []
             for a in range(5):
-                starts = sample_annotation(40, lengths[s][a], rng)
+                starts = sample_annotation(40, lengths[s][a], random_state=rng)
                 placed.append(set(zip(starts.tolist(), lengths[s][a])))
                 for start, length in zip(starts, lengths[s][a]):
                     cover[a, start:start + length] += 1

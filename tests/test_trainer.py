@@ -224,7 +224,7 @@ def test_hook_refuses_a_misspelt_option_when_built():
         compute_metrics_fn(LABELS, levle="entity")
     ids = np.array([[0, 1, 2, 0, 3]])
     # the options each metric does take still go to it
-    assert compute_metrics_fn(LABELS, metric="noise", confidence=0.9)((ids, ids))["confidence"] == 0.9
+    assert compute_metrics_fn(LABELS, metric="noise", confidence_level=0.9)((ids, ids))["confidence_level"] == 0.9
     assert compute_metrics_fn(LABELS, zero_division=0, level="entity")((ids, ids))["corrected_f1"] == 1.0
 
 

@@ -83,7 +83,7 @@ FEW_UNITS = 100
 def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05, equivalence=False,
                    n_resamples=DEFAULT_RESAMPLES, random_state=None, unparsed="empty", names=None,
                    model="non_overlapping", document_ids=None, scheme=None, mode=None, suffix=False) -> dict:
-    r"""Test whether a candidate annotator is as good as one more human, on chance-corrected span F1.
+    r"""Test whether a candidate annotator is as good as one more human, on chance-corrected F1.
 
     Per human ``h``: ``advantage_h = F(candidate, O_h) - F(h, O_h)``, the corrected F1 against the
     other humans pooled (``team_chance_f1``'s pairs); the mean over the humans is tested against
@@ -97,16 +97,26 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
         A dict ``{name: tags}`` tests several candidates against the same humans and resamples.
     margin : float
         In ``[0, 1)``: the corrected F1 the candidate may lose against a human (0: superiority).
-    level, model, scheme, mode, suffix
-        ``"token"`` or ``"entity"``, the random model and seqeval's options, as in ``chance_f1``.
-    alpha, equivalence
-        Level of each one-sided test, in ``(0, 0.5)`` (the interval is the 1 - 2 alpha one); TOST.
-    n_resamples, random_state
-        Bootstrap resamples (p-values >= 1 / (n_resamples + 1)) and their seed (int, Generator, None).
-    unparsed : {"empty", "exclude"}
+    level : {"token", "entity"}, default "token"
+        Token overlap or exact span match, as in ``chance_f1``.
+    alpha : float, default 0.05
+        Level of each one-sided test, in ``(0, 0.5)`` (the interval is the 1 - 2 alpha one).
+    equivalence : bool, default False
+        Also test equivalence (TOST) within the margin.
+    n_resamples : int, default 1000
+        Bootstrap resamples (p-values >= 1 / (n_resamples + 1)).
+    random_state : int, numpy.random.Generator or None, default None
+        The bootstrap's seed.
+    unparsed : {"empty", "exclude"}, default "empty"
         An unparsed sentence scored as an empty annotation, or left out with the humans' statistics.
-    names, document_ids
-        The humans' names; one id per sentence to resample documents instead of sentences.
+    names : list of str, optional
+        The humans' names.
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model.
+    document_ids : sequence, optional
+        One id per sentence, to resample documents instead of sentences.
+    scheme, mode, suffix : optional
+        As in seqeval.
 
     Returns
     -------
@@ -122,6 +132,10 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
     ValueError
         Bad input (naming sentence and annotator), an option out of range, too little data.
 
+    See Also
+    --------
+    team_chance_f1 : The humans' pairwise scores.
+
     Notes
     -----
     For each of the :math:`m` humans :math:`h`, with :math:`O_h` the other humans pooled and
@@ -134,8 +148,13 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
 
     and the non-inferiority p-value of :math:`B` paired bootstrap resamples is
     :math:`(1 + \#\{\bar A^* \le -\mathrm{margin}\}) / (B + 1)` (Calderon, Reichart and Dror,
-    ACL 2025; equivalence as in arXiv 2510.06658). A corrected F1 that is undefined in the data or
-    in a resample is an error saying there is too little data, never a number.
+    ACL 2025; equivalence as in arXiv 2510.06658); :math:`F` is the chance-corrected F1 of [1]_.
+    A corrected F1 that is undefined in the data or in a resample is an error saying there is too
+    little data, never a number.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------

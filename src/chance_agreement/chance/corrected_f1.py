@@ -425,7 +425,44 @@ def corpus_total(
 def sentence_statistics(
     prediction, reference, *, scheme=None, mode=None, suffix=False, model="non_overlapping", levels=LEVELS
 ) -> ChanceStatistics:
-    """Statistics of one sentence. For strict mode give ``scheme`` (else it is detected per call)."""
+    """Compute the additive statistics of one sentence.
+
+    Parameters
+    ----------
+    prediction, reference : sequence of str
+        The sentence's two tag sequences, of equal length.
+    scheme : str, optional
+        As in seqeval; for strict mode give it (else it is detected per call).
+    mode : {None, "strict"}, optional
+        As in seqeval.
+    suffix : bool, default False
+        As in seqeval: tags with the type first.
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model.
+    levels : tuple of str, default ("token", "entity")
+        The levels whose expectations are computed.
+
+    Returns
+    -------
+    ChanceStatistics
+        Per entity type the seven statistics; summed over sentences they give ``chance_f1``.
+
+    Raises
+    ------
+    ValueError
+        Bad tags (naming the position) or unequal lengths.
+
+    See Also
+    --------
+    ChanceStatistics : What the statistics are and how they add.
+    scores_from_shards : The scores of summed statistics.
+
+    Examples
+    --------
+    >>> statistics = sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"])
+    >>> statistics.per_type["PER"].tolist()  # tp, predicted, actual, overlap, E[overlap], a1 + a2, E[matches]
+    [0.0, 1.0, 1.0, 1.0, 0.5, 3.0, 0.0]
+    """
     return corpus_statistics(
         [prediction], [reference], scheme=scheme, mode=mode, suffix=suffix, model=model, levels=levels
     )[0]
@@ -444,9 +481,34 @@ class SentenceArrays(NamedTuple):
     tokens: np.ndarray
 
 
-def sentence_statistics_array(sentences, types=None) -> SentenceArrays:
-    """``SentenceArrays`` of a list of ``ChanceStatistics`` (e.g. ``corpus_statistics(...)[1]``):
-    shape ``(sentences, types, len(FIELDS))``; ``types`` defaults to every type, sorted."""
+def sentence_statistics_array(sentences, *, types=None) -> SentenceArrays:
+    """Stack per-sentence statistics into arrays, for resampling sentences.
+
+    Parameters
+    ----------
+    sentences : list of ChanceStatistics
+        The statistics of each sentence (``sentence_statistics``).
+    types : list of str, optional
+        The entity types, in the order of the second axis (default: every type seen, sorted).
+
+    Returns
+    -------
+    SentenceArrays
+        ``types``; ``per_type`` of shape ``(sentences, types, len(FIELDS))`` (0 where a type does
+        not occur); ``tokens[s] = (correct tokens, tokens)``.
+
+    See Also
+    --------
+    bootstrap_scores : Intervals from the same statistics.
+
+    Examples
+    --------
+    >>> first = sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"])
+    >>> second = sentence_statistics(["O", "B-LOC", "O"], ["O", "B-LOC", "O"])
+    >>> arrays = sentence_statistics_array([first, second])
+    >>> arrays.types, arrays.per_type.shape, arrays.tokens.tolist()
+    (['LOC', 'PER'], (2, 2, 7), [[3, 4], [3, 3]])
+    """
     sentences = list(sentences)
     if types is None:
         types = sorted({name for stats in sentences for name in stats.per_type})
@@ -570,6 +632,7 @@ def sentence_scores(sentences, level: str) -> list[dict]:
 def chance_f1(
     predictions: Sequence[Sequence[str]] | AnnotationSet,
     references: Sequence[Sequence[str]] | None = None,
+    *,
     suffix: bool = False,
     scheme: str | type | None = None,
     mode: str | None = None,
@@ -584,7 +647,7 @@ def chance_f1(
     resampling: str = "multinomial",
     document_ids: Sequence[int | str] | None = None,
 ) -> dict[str, Any]:
-    r"""seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
+    r"""Compute seqeval's scores plus observed, chance and chance-corrected F1, overall and per type.
 
     Parameters
     ----------
@@ -644,13 +707,19 @@ def chance_f1(
     UndefinedMetricWarning
         A 0/0 score under ``zero_division="warn"``.
 
+    See Also
+    --------
+    team_chance_f1 : The same scores for every pair of a team of annotators.
+    span_chance_f1 : The same scores from span lists.
+    ChanceF1State : The same scores added up batch by batch.
+
     Notes
     -----
     For each sentence, entity type and annotator, the random model keeps the number and lengths of
     the segments and places them at random (the two annotators independently). Token F1 is
     :math:`2\,\mathrm{overlap} / (a_1 + a_2)` and :math:`a_1 + a_2` does not change under the
     model, so with :math:`c_i(t)` the probability that token :math:`t` is covered by annotator
-    :math:`i`'s random segments (Propositions 2-3 of the chance-F1 paper; Proposition 5 for the
+    :math:`i`'s random segments (Propositions 2-3 of [1]_; Proposition 5 for the
     overlapping model),
 
     .. math::
@@ -671,8 +740,7 @@ def chance_f1(
 
     References
     ----------
-    *Estimating Agreement by Chance for Sequence Annotation* (anonymous ACL submission; "the
-    chance-F1 paper").
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------

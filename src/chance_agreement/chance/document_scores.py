@@ -96,8 +96,8 @@ def document_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], do
             total, level, fill, f"document {name}")) if total.per_type else dict.fromkeys(SCORES))
         if confidence_level is not None:
             row["corrected_f1_ci"] = None if len(indices) < 2 or row["corrected_f1"] is None else bootstrap_scores(
-                [sentences[i] for i in indices], level, confidence_level=confidence_level, n_resamples=n_resamples,
-                random_state=random_state, zero_division=0)["overall"]["corrected_f1"]
+                [sentences[i] for i in indices], level=level, confidence_level=confidence_level,
+                n_resamples=n_resamples, random_state=random_state, zero_division=0)["overall"]["corrected_f1"]
         rows.append(row)
     return rows
 

@@ -54,6 +54,7 @@ import numpy as np
 
 from .._numerics.exact_sum import exact_dot, ordered_convolve
 from ..spans.annotation_set import AnnotationSet, as_pair
+from ..spans.deprecation import renamed_keywords
 from ..spans.nested import Node, check_lengths, forests
 from .corrected_f1 import checked_levels, scores_from_statistics
 from .random_models import RandomModel, get_model
@@ -332,15 +333,68 @@ def nested_statistics(predictions, references=None, lengths=None, *, model="non_
 def nested_chance_f1(
     predictions, references=None, lengths=None, *, zero_division="warn", model="non_overlapping", level: str = "token"
 ) -> dict:
-    """Observed, chance and corrected F1 of nested span annotations, pooled and per depth.
+    r"""Compute observed, chance and corrected F1 of nested span annotations, pooled and per depth.
 
-    ``predictions``, ``references``, ``lengths`` as in ``nested_statistics`` (span lists, or an
-    ``AnnotationSet`` of two annotators alone).
+    Parameters
+    ----------
+    predictions, references : list of list of tuple
+        Per sentence, the two annotations' ``(start, end, label)`` token spans, half-open; a span
+        may lie inside another of the same annotation (crossing spans are an error). Or a nested
+        two-annotator ``AnnotationSet`` alone as ``predictions`` (references and lengths None).
+    lengths : list of int
+        Per sentence, its number of tokens.
+    zero_division : {"warn", 0, 1}, default "warn"
+        The value of a 0/0 score ("warn": 0.0 with an ``UndefinedMetricWarning``).
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model.
+    level : {"token", "entity"}, default "token"
+        Token overlap or exact span match.
 
-    Returns the pooled scores with the keys of ``chance_f1`` (seqeval's keys plus
-    ``overall_observed_f1``, ``overall_chance_f1``, ``overall_corrected_f1`` and per-label dicts)
-    and ``"depths"``: a list with a dict of the same keys for every depth, outermost first.
-    Flat input (no span inside another) gives ``chance_f1`` of its IOB2 tags for both.
+    Returns
+    -------
+    dict
+        The pooled scores with the keys of ``chance_f1`` (seqeval's keys plus
+        ``overall_observed_f1``, ``overall_chance_f1``, ``overall_corrected_f1`` and per-label
+        dicts) and ``"depths"``: a list with a dict of the same keys for every depth, outermost
+        first. Flat input (no span inside another) gives ``chance_f1`` of its IOB2 tags for both.
+
+    Raises
+    ------
+    ValueError
+        A span out of its sentence, crossing spans, a bad length; naming the sentence and span.
+
+    See Also
+    --------
+    span_chance_f1 : Flat span lists.
+    outermost_tags, innermost_tags : Flat views of nested spans.
+
+    Notes
+    -----
+    The nested random model places the top-level spans of each label in the sentence and each
+    parent's children inside the parent, by the flat model. Statistics are kept per depth
+    :math:`d` and label; the pooled scores sum them over depths,
+
+    .. math::
+
+        \mathrm{chance} = \frac{2 \sum_{d} E[o_d]}{\sum_{d} (a_{1,d} + a_{2,d})}, \qquad
+        \mathrm{corrected} = \frac{\mathrm{observed} - \mathrm{chance}}{1 - \mathrm{chance}},
+
+    an extension of Proposition 1 of [1]_ (the paper treats flat annotations). A 0/0 score takes
+    ``zero_division``, never NaN.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
+
+    Examples
+    --------
+    >>> predictions = [[(0, 5, "ORG"), (1, 3, "PER")]]  # a person inside an organisation
+    >>> references = [[(0, 5, "ORG"), (1, 2, "PER")]]
+    >>> scores = nested_chance_f1(predictions, references, [6])
+    >>> round(scores["overall_observed_f1"], 4), round(scores["overall_corrected_f1"], 4)
+    (0.9231, 0.6923)
+    >>> [round(depth["overall_corrected_f1"], 4) for depth in scores["depths"]]
+    [1.0, 0.5556]
     """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
@@ -351,7 +405,8 @@ def nested_chance_f1(
     return result
 
 
-def sample_nested_annotation(forest: list[Node], n: int, rng=None,
+@renamed_keywords(rng="random_state")
+def sample_nested_annotation(forest: list[Node], n: int, random_state=None,
                              model="non_overlapping") -> list[tuple[int, int, str, int]]:
     """One draw of the nested random model: ``(start, end, label, depth)`` for every node, in order.
 
@@ -359,7 +414,7 @@ def sample_nested_annotation(forest: list[Node], n: int, rng=None,
     children of each label by ``sample_annotation`` inside the parent, shifted by its start.
     """
     model = get_model(model)
-    rng = np.random.default_rng(rng)
+    rng = np.random.default_rng(random_state)
     groups: dict[tuple[int | None, str], list[int]] = defaultdict(list)
     for index, node in enumerate(forest):
         groups[(node.parent, node.label)].append(index)

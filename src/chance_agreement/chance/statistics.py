@@ -43,14 +43,74 @@ EXPECTATIONS = (EXPECTED_OVERLAP, EXPECTED_MATCHES)  # the two float statistics,
 
 @dataclass
 class ChanceStatistics:
-    """Additive sufficient statistics of one sentence, a shard or a whole corpus.
+    r"""Hold the additive sufficient statistics of one sentence, a shard or a whole corpus.
 
-    ``per_type[type]`` is a float vector over ``FIELDS``; the counts are exact integers (up to
-    2**53). The two expectations are kept as exact sums (``partials``: non-overlapping floats
-    whose exact sum is the statistic, see ``exact_sum``), so adding statistics in any order or
-    grouping gives bit-identical vectors. ``model`` and ``levels`` record how the expectations
-    were computed (``None``: unknown, e.g. the empty start value of a sum); statistics of
-    different models or levels refuse to be added.
+    Statistics add with ``+`` (in any order or grouping, with bit-identical results), travel as
+    strict JSON through ``to_dict``/``from_dict``, and give ``chance_f1``'s scores
+    (``scores_from_shards``).
+
+    Parameters
+    ----------
+    per_type : dict of str to numpy.ndarray
+        Per entity type, a float vector over ``FIELDS``: ``true_positives``, ``predicted``,
+        ``actual``, ``overlap``, ``expected_overlap``, ``annotated_tokens`` and
+        ``expected_matches``. The counts are exact integers (up to 2**53).
+    correct_tokens, total_tokens : int, default 0
+        Tokens whose two tags are equal, and all tokens (seqeval's accuracy).
+    model : str, optional
+        The random model the expectations come from (``None``: unknown, e.g. the empty start value
+        of a sum).
+    levels : tuple of str, optional
+        The levels whose expectations were computed (``("token", "entity")``).
+    partials : dict
+        Per type, the exact-sum partials of the two expectations (non-overlapping floats whose
+        exact sum is the statistic, see ``exact_sum``); kept by ``+``.
+
+    Raises
+    ------
+    ValueError
+        Adding statistics of different models or levels; ``from_dict`` of a malformed dict (naming
+        the field).
+
+    See Also
+    --------
+    sentence_statistics : The statistics of one sentence.
+    merge_statistics : The sum of many, from objects or dicts.
+    scores_from_shards : The scores of summed statistics.
+
+    Notes
+    -----
+    Per type, the terms of token F1 are :math:`2o`, :math:`2E[o]` and :math:`a_1 + a_2` (overlap in
+    tokens, its expectation under the random model, tokens annotated by each side); those of
+    entity F1 are :math:`2\,tp`, :math:`2E[\mathrm{matches}]` and :math:`k_1 + k_2`. Every one is a
+    sum over sentences (Proposition 1 of [1]_), so a corpus's statistics are the sum of its
+    sentences' and
+
+    .. math::
+
+        \mathrm{observed} = \frac{2o}{a_1 + a_2}, \qquad
+        \mathrm{chance} = \frac{2E[o]}{a_1 + a_2}, \qquad
+        \mathrm{corrected} = \frac{\mathrm{observed} - \mathrm{chance}}{1 - \mathrm{chance}},
+
+    undefined (``zero_division``) when a denominator is 0.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
+
+    Examples
+    --------
+    Two sentences' statistics, added:
+
+    >>> from chance_agreement import sentence_statistics
+    >>> first = sentence_statistics(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"])
+    >>> first.per_type["PER"].tolist()  # tp, predicted, actual, overlap, E[overlap], a1 + a2, E[matches]
+    [0.0, 1.0, 1.0, 1.0, 0.5, 3.0, 0.0]
+    >>> total = first + sentence_statistics(["O", "B-LOC", "O"], ["O", "B-LOC", "O"])
+    >>> sorted(total.per_type), total.correct_tokens, total.total_tokens
+    (['LOC', 'PER'], 6, 7)
+    >>> ChanceStatistics.from_dict(total.to_dict()).per_type["LOC"].tolist() == total.per_type["LOC"].tolist()
+    True
     """
 
     per_type: dict[str, np.ndarray] = field(default_factory=dict)

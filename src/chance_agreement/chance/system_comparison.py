@@ -70,10 +70,54 @@ def permutation_p_values(rows_a: np.ndarray, rows_b: np.ndarray, n_permutations:
     return out
 
 
-def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[ChanceStatistics], level: str = "token",
-                       *, confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
+def compare_statistics(sentences_a: list[ChanceStatistics], sentences_b: list[ChanceStatistics], *,
+                       level: str = "token", confidence_level: float = 0.95, n_resamples: int = DEFAULT_RESAMPLES,
                        n_permutations: int = DEFAULT_RESAMPLES, random_state=None, zero_division=0) -> dict:
-    """``compare_systems`` on per-sentence statistics of the two systems (same sentences, same order)."""
+    """Compare two systems as ``compare_systems`` does, from their per-sentence statistics.
+
+    Parameters
+    ----------
+    sentences_a, sentences_b : list of ChanceStatistics
+        The statistics of each sentence for the two systems (same sentences, same order).
+    level : {"token", "entity"}, default "token"
+        Token overlap or exact span match.
+    confidence_level : float, default 0.95
+        The interval's level, in (0, 1).
+    n_resamples, n_permutations : int, default 1000
+        Bootstrap resamples and randomization-test permutations.
+    random_state : int, numpy.random.Generator or None, default None
+        The seed.
+    zero_division : {"warn", 0, 1}, default 0
+        The value of a 0/0 score in every resample.
+
+    Returns
+    -------
+    dict
+        As ``compare_systems``.
+
+    Raises
+    ------
+    ValueError
+        Two lists of different lengths, or options out of range.
+
+    See Also
+    --------
+    compare_systems : The same from tags.
+
+    Examples
+    --------
+    Twelve sentences; system B misses a location and cuts an organisation short:
+
+    >>> from chance_agreement import sentence_statistics as statistics_of
+    >>> gold = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "O"], ["B-ORG", "O", "O"]] * 4
+    >>> tags_a = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "O"], ["B-ORG", "I-ORG", "O"]] * 4
+    >>> tags_b = [["B-PER", "O", "O"], ["O", "O", "O"], ["B-ORG", "O", "O"]] * 4
+    >>> result = compare_statistics([statistics_of(p, g) for p, g in zip(tags_a, gold)],
+    ...                             [statistics_of(p, g) for p, g in zip(tags_b, gold)],
+    ...                             n_resamples=100, n_permutations=100, random_state=1)
+    >>> result["sentences"], round(result["observed_f1_difference"], 4), round(result["corrected_f1_difference"], 4)
+    (12, 0.2222, 0.25)
+    """
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
     if len(sentences_a) != len(sentences_b):
@@ -116,19 +160,86 @@ def compare_systems(predictions_a, predictions_b, references, *, level: str = "t
                     model: str = "non_overlapping", confidence_level: float = 0.95,
                     n_resamples: int = DEFAULT_RESAMPLES, n_permutations: int = DEFAULT_RESAMPLES,
                     random_state=None, zero_division=0, scheme=None, mode=None, suffix=False) -> dict:
-    """Difference of corrected and observed F1 between systems A and B on the same references.
+    r"""Test the difference of corrected and observed F1 between systems A and B on the same references.
 
-    Returns, for ``score`` in ``corrected_f1`` and ``observed_f1``: ``{score}_a``, ``{score}_b``,
-    ``{score}_difference`` (A - B), ``{score}_difference_ci`` (paired sentence-bootstrap
-    percentile interval, ``[low, high]``) and ``{score}_p_value`` (two-sided approximate
-    randomization test, sentences swapped between A and B); plus the settings. Seeded by
-    ``random_state`` (int, ``np.random.Generator`` or None) through ``np.random.default_rng``.
-    A 0/0 score takes the ``zero_division`` value (default 0, no warning) in every resample.
+    Parameters
+    ----------
+    predictions_a, predictions_b : list of list of str
+        Per sentence, the two systems' tags.
+    references : list of list of str
+        Per sentence, the reference tags.
+    level : {"token", "entity"}, default "token"
+        Token overlap or exact span match.
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model.
+    confidence_level : float, default 0.95
+        The interval's level, in (0, 1).
+    n_resamples, n_permutations : int, default 1000
+        Bootstrap resamples and randomization-test permutations.
+    random_state : int, numpy.random.Generator or None, default None
+        The seed, through ``np.random.default_rng``.
+    zero_division : {"warn", 0, 1}, default 0
+        The value of a 0/0 score in every resample (default 0, no warning).
+    scheme, mode, suffix : optional
+        As in seqeval.
+
+    Returns
+    -------
+    dict
+        For ``score`` in ``corrected_f1`` and ``observed_f1``: ``{score}_a``, ``{score}_b``,
+        ``{score}_difference`` (A - B), ``{score}_difference_ci`` (paired sentence-bootstrap
+        percentile interval, ``[low, high]``) and ``{score}_p_value`` (two-sided approximate
+        randomization test, sentences swapped between A and B); plus the settings
+        (``sentences``, ``confidence_level``, ``n_resamples``, ``n_permutations``, ``level``).
+
+    Raises
+    ------
+    ValueError
+        Bad tags (naming the sentence), unequal lengths, bad options.
+
+    See Also
+    --------
+    compare_statistics : The same from per-sentence statistics.
+    bootstrap_scores : Intervals of one system's scores.
+
+    Notes
+    -----
+    Both systems are scored on the same resampled sentences; the difference of the micro-averaged
+    corrected F1 (Proposition 1 of [1]_),
+
+    .. math::
+
+        \Delta = \frac{o_A - c_A}{1 - c_A} - \frac{o_B - c_B}{1 - c_B},
+
+    gets a percentile interval, and the p-value is the share of random swaps of the two systems'
+    sentences with a difference at least as large. A difference that is undefined in a resample
+    (chance F1 of 1) makes that score's entries ``None`` with a warning, never NaN.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
+
+    Examples
+    --------
+    >>> from chance_agreement import sentence_statistics
+    >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "I-ORG", "O"],
+    ...               ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
+    >>> system_a = [["B-PER", "I-PER", "O", "B-LOC", "O"], ["O", "B-ORG", "O", "O"],
+    ...             ["B-PER", "O", "O", "O"], ["O", "O", "B-LOC", "I-LOC"]] * 3
+    >>> system_b = [["B-PER", "O", "O", "O", "O"], ["O", "B-ORG", "I-ORG", "O"],
+    ...             ["O", "O", "B-PER", "O"], ["O", "O", "B-LOC", "O"]] * 3
+    >>> result = compare_systems(system_a, system_b, references, n_resamples=200, n_permutations=200,
+    ...                          random_state=0)
+    >>> round(result["corrected_f1_difference"], 4), round(result["observed_f1_difference"], 4)
+    (0.4802, 0.3179)
+    >>> low, high = result["corrected_f1_difference_ci"]
+    >>> bool(low < result["corrected_f1_difference"] < high), 0 < result["corrected_f1_p_value"] <= 1
+    (True, True)
     """
     options = dict(scheme=scheme, mode=mode, suffix=suffix, model=model, levels=(level,))
     _, sentences_a = corpus_statistics(predictions_a, references, **options)
     _, sentences_b = corpus_statistics(predictions_b, references, **options)
-    return compare_statistics(sentences_a, sentences_b, level, confidence_level=confidence_level,
+    return compare_statistics(sentences_a, sentences_b, level=level, confidence_level=confidence_level,
                               n_resamples=n_resamples, n_permutations=n_permutations,
                               random_state=random_state, zero_division=zero_division)
 

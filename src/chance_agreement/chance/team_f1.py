@@ -149,7 +149,7 @@ def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, nam
                    zero_division: Literal["warn"] | float = "warn",
                    return_sentence_scores: bool = False, confidence_level: float | None = None,
                    n_resamples: int = 1000, random_state: int | np.random.Generator | None = None) -> dict[str, Any]:
-    r"""Observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
+    r"""Compute observed, chance and chance-corrected F1 of m >= 2 annotators (pairwise micro average).
 
     Parameters
     ----------
@@ -161,8 +161,20 @@ def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, nam
         (every sequence of one length) is refused unless marked with ``as_items`` or ``by_item``.
     names : list of str, optional
         The annotators' names (default ``"annotator_1"``, ...).
-    level, model, suffix, scheme, mode, zero_division
-        As in ``chance_f1``; strict mode without a scheme detects it from every given sequence.
+    level : {"token", "entity"}, default "token"
+        ``"token"``: the paper's token-overlap F1; ``"entity"``: exact span match.
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model: ``"non_overlapping"`` (the paper's), ``"overlapping"``,
+        another name registered in ``random_models``, or a ``RandomModel`` instance.
+    suffix : bool, default False
+        As in seqeval: tags with the type first (``"PER-B"``).
+    scheme : str, optional
+        As in seqeval: the scheme of strict mode (``"IOB2"``, ``"IOBES"``, ...);
+        strict mode without a scheme detects it from every given sequence.
+    mode : {None, "strict"}, optional
+        As in seqeval: None (conlleval-compatible) or ``"strict"``.
+    zero_division : {"warn", 0, 1}, default "warn"
+        The value of a 0/0 score ("warn": 0.0 with an ``UndefinedMetricWarning``).
     return_sentence_scores : bool, default False
         Add ``sentence_scores`` as ``chance_f1`` gives them, every pair of the sentence pooled
         (``None`` scores where fewer than two annotators have entities).
@@ -198,9 +210,14 @@ def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, nam
     UndefinedMetricWarning
         A 0/0 score under ``zero_division="warn"`` (it takes the ``zero_division`` value).
 
+    See Also
+    --------
+    chance_f1 : Two annotations (a system and its gold standard).
+    by_item : One list per annotator to the per-sentence layout.
+
     Notes
     -----
-    The chance-F1 paper stops at two annotators. Summing over every sentence, entity type and pair
+    The chance-F1 paper [1]_ stops at two annotators. Summing over every sentence, entity type and pair
     :math:`(i, j)` of annotators present in the sentence, every annotator randomised independently
     by the paper's model,
 
@@ -212,7 +229,12 @@ def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, nam
 
     (exact matches and span counts at ``level="entity"``). Each pair's statistics come from the
     two-annotator code, so with m = 2 the scores equal ``chance_f1`` of the second annotator's
-    tags against the first's, bit for bit.
+    tags against the first's, bit for bit. A pair with no entity on either side adds nothing to
+    the sums; a 0/0 score (no pair has an entity) takes ``zero_division``, never NaN.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------

@@ -87,9 +87,9 @@ def _checked_views(views) -> tuple[str, ...]:
     return tuple(view for view in CONTINGENCY_VIEWS if view in views)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ChanceF1State:
-    r"""Running total of a chance-corrected F1 evaluation (options keyword-only).
+    r"""Keep the running total of a chance-corrected F1 evaluation (options keyword-only).
 
     Add batches with ``update``, combine states with ``merge``, carry them between processes or
     machines with ``to_json`` / ``from_json``, and read the scores with ``result``: they equal
@@ -97,22 +97,44 @@ class ChanceF1State:
 
     Parameters
     ----------
-    level, model, scheme, mode, suffix
-        ``chance_f1``'s options. In strict mode give ``scheme``: detecting it batch by batch could
-        disagree with the whole corpus, so that raises ValueError.
+    level : {"token", "entity"}, default "token"
+        ``"token"``: the paper's token-overlap F1; ``"entity"``: exact span match.
+    model : str or RandomModel, default "non_overlapping"
+        The random annotation model: ``"non_overlapping"`` (the paper's), ``"overlapping"``,
+        another name registered in ``random_models``, or a ``RandomModel`` instance.
+    scheme : str, optional
+        As in seqeval: the scheme of strict mode (``"IOB2"``, ``"IOBES"``, ...).
+        In strict mode give ``scheme``: detecting it batch by batch could disagree with the whole
+        corpus, so that raises ValueError.
+    mode : {None, "strict"}, optional
+        As in seqeval: None (conlleval-compatible) or ``"strict"``.
+    suffix : bool, default False
+        As in seqeval: tags with the type first (``"PER-B"``).
     levels : tuple of str, optional
         ``("token", "entity")``: keep both levels' expectations, so ``result(level=...)`` gives
         either from one pass.
-    confidence_level, n_resamples, random_state, resampling
-        Poisson-bootstrap intervals (``resampling="poisson"``), merged exactly; ``random_state=None``
-        with intervals draws a seed now and keeps it, so give one to states that will be merged.
-    contingency_views : tuple of str
-        agreement_report's token contingency tables to keep (``"all"``, ``"entities"``,
+    confidence_level : float, optional
+        None (default): no intervals. Otherwise Poisson-bootstrap intervals (``resampling="poisson"``
+        is then required), merged exactly.
+    n_resamples : int, default 1000
+        Bootstrap resamples.
+    random_state : int, optional
+        The bootstrap's seed; ``None`` with intervals draws a seed now and keeps it, so give one to
+        states that will be merged.
+    resampling : {"multinomial", "poisson"}, default "multinomial"
+        How ``chance_f1`` resamples; a state's intervals need ``"poisson"``.
+    contingency_views : tuple of str, default ()
+        The ``agreement_report`` token contingency tables to keep (``"all"``, ``"entities"``,
         ``"grouped"``); ``contingency_report()`` gives their coefficients.
-    statistics, sentences, bootstrap, tables
-        The running totals (leave them to ``update``, ``merge`` and ``from_json``). ``sentences``
-        counts the sentences added (statistics of an empty sentence are zero, so the count is all
-        that records them).
+    statistics : ChanceStatistics
+        The summed statistics (leave the running totals to ``update``, ``merge`` and ``from_json``).
+    sentences : int, default 0
+        The sentences added (statistics of an empty sentence are zero, so the count is all that
+        records them).
+    bootstrap : PoissonSums, optional
+        The summed bootstrap replicates, with intervals.
+    tables : dict
+        The summed contingency tables of ``contingency_views``.
 
     Raises
     ------
@@ -122,7 +144,7 @@ class ChanceF1State:
 
     See Also
     --------
-    chance_f1 : the same scores from all the sentences at once.
+    chance_f1 : The same scores from all the sentences at once.
 
     Notes
     -----
@@ -135,15 +157,21 @@ class ChanceF1State:
         \mathrm{chance} = \frac{2 S[E\,\mathrm{overlap}]}{S[a_1 + a_2]}, \qquad
         \mathrm{corrected} = \frac{\mathrm{observed} - \mathrm{chance}}{1 - \mathrm{chance}}
 
-    at token level (exact matches and span counts at entity level): the chance-F1 paper's
-    Proposition 1 and the micro average of its Section 4. The state's size depends on the number
+    at token level (exact matches and span counts at entity level): Proposition 1 of [1]_ and the
+    micro average of its Section 4. A 0/0 score (no entity added on either side) takes
+    ``result``'s ``zero_division``, never NaN. The state's size depends on the number
     of entity types (and resamples), never on the number of sentences.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
 
     Examples
     --------
     >>> references = [["B-PER", "I-PER", "O", "B-LOC", "O", "O", "B-ORG", "O"], ["O", "B-LOC", "O", "O", "B-PER", "O"]]
     >>> predictions = [["B-PER", "I-PER", "O", "O", "O", "O", "B-ORG", "I-ORG"],
     ...                ["O", "B-LOC", "O", "B-ORG", "B-PER", "O"]]
+    >>> from chance_agreement import chance_f1
     >>> first, second = ChanceF1State(), ChanceF1State()
     >>> _ = first.update(predictions[:1], references[:1])
     >>> _ = second.update(predictions[1:], references[1:])

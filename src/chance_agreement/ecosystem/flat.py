@@ -48,12 +48,39 @@ def _is_interval(key, value) -> bool:
     return (str(key) == "ci" or str(key).endswith("_ci")) and isinstance(value, (list, tuple)) and len(value) == 2
 
 
-def flatten(result: dict, separator: str = "_") -> dict[str, float]:
-    """``{type: {stat: x}, key: y}`` -> ``{"{type}{separator}{stat}": float(x), key: float(y)}``.
+def flatten(result: dict, *, separator: str = "_") -> dict[str, float]:
+    """Flatten a result dict into one level of float scores.
 
-    Nested dicts are joined at any depth; non-numbers (lists, strings, None) are dropped. Raises
-    ValueError if ``result`` is not a dict, if ``separator`` is not a string, or if two key paths
-    give the same flat key (e.g. a type named ``"overall"`` next to ``overall_f1``).
+    ``{type: {stat: x}, key: y}`` becomes ``{"{type}{separator}{stat}": float(x), key: float(y)}``,
+    what loggers, the Trainer and leaderboards take.
+
+    Parameters
+    ----------
+    result : dict
+        A result of ``chance_f1``, ``agreement_report``, ``noise_report``, an evaluate module...
+    separator : str, default "_"
+        What joins the keys of nested dicts.
+
+    Returns
+    -------
+    dict of str to float
+        Nested dicts joined at any depth; non-numbers (lists, strings, None: an undefined score) are
+        dropped, never replaced by a number.
+
+    Raises
+    ------
+    ValueError
+        ``result`` is not a dict, ``separator`` is not a string, or two key paths give the same
+        flat key (e.g. a type named ``"overall"`` next to ``overall_f1``).
+
+    See Also
+    --------
+    compute_metrics_fn : A Trainer hook returning flat scores.
+
+    Examples
+    --------
+    >>> flatten({"overall_f1": 0.5, "PER": {"f1": 0.25, "number": 2}, "note": "x", "ci": None})
+    {'overall_f1': 0.5, 'PER_f1': 0.25, 'PER_number': 2.0}
     """
     if not isinstance(result, dict):
         raise ValueError(f"flatten expects a dict of results, got {type(result).__name__}")

@@ -762,12 +762,13 @@ the default result with numbers only (values that are undefined, None in the def
   tags, the same lengths.
 - **annotations** (configuration `"multi"`): per sentence, the list of the k >= 2 annotators' tag
   sequences, all of the same length; every annotator annotates every sentence.
-- **confidence** (`float`, default `0.95`): the confidence of the bound, in (0, 1).
+- **confidence_level** (`float`, default `0.95`): the confidence level of the bound, in (0, 1)
+  (`confidence`, its old name, still works in this release with a `FutureWarning`).
 - **unit** (`str`, default `"token"`): `"token"` or `"entity"` instances.
 - **max_noise** (`float`, default `0.05`): the noise level for `tolerable_disagreements`.
 - **scheme**, **mode**, **suffix**: how tags are read, as in seqeval.
 
-Bad input (a disagreement count above the number of instances, `p` or `confidence` outside (0, 1),
+Bad input (a disagreement count above the number of instances, `p` or `confidence_level` outside (0, 1),
 fewer than two annotators, sequences of different lengths) raises a `ValueError` saying what is
 wrong.
 
@@ -782,7 +783,7 @@ A dictionary (the same keys in both configurations):
 - `t0`: the bound on the number of hard instances at the given confidence; `noisy_items`:
   `t0 - disagreed`, the hard instances that may hide among the agreed ones.
 - `noise_bound`: gamma = (t0 - d) / (n - d), between 0 and 1.
-- `confidence`: the confidence used.
+- `confidence_level`: the confidence level used.
 - `kappa`: Siegel and Castellan's kappa (`None` when every label is the same);
   `kappa_noise_estimate`: the noise of the agreed subset implied by kappa's estimate of the easy
   instances (`None` with kappa).
@@ -817,7 +818,7 @@ The noise paper's scenario as tags: 1,000 tokens, 100 disagreements split evenly
 1000 900 100 0.5 225 125 0.1389
 >>> print(out["tolerable_disagreements"], out["chance_difference"], round(out["chance_difference_fraction"], 4))
 33 35 0.0389
->>> out = noise.compute(predictions=predictions, references=references, confidence=0.99)
+>>> out = noise.compute(predictions=predictions, references=references, confidence_level=0.99)
 >>> print(out["t0"], round(out["noise_bound"], 4))
 236 0.1511
 ```
@@ -967,7 +968,7 @@ def module_docs(name: str) -> ModuleDocs:
     Examples
     --------
     >>> docs = module_docs("noise")
-    >>> "Beigman Klebanov" in docs.citation, docs.inputs_description.count(">>> noise.compute(") >= 3
+    >>> "Beigman Klebanov" in docs.citation, docs.inputs_description.count("noise.compute(") >= 3
     (True, True)
     """
     sections = card_sections(name)

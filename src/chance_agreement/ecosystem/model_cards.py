@@ -74,15 +74,49 @@ def eval_results(scores: dict, metric_args: dict, dataset_type: str, dataset_nam
     ]
 
 
-def model_card(system: str, scores: dict, metric_args: dict, dataset_type: str = "conll2003",
+def model_card(system: str, scores: dict, metric_args: dict, *, dataset_type: str = "conll2003",
                dataset_name: str = "CoNLL-2003", dataset_split: str | None = "test",
                dataset_config: str | None = None):
-    """A ``huggingface_hub.ModelCard`` for ``system`` whose metadata holds its scores.
+    """Write a Hugging Face model card for ``system`` whose metadata holds its scores.
 
-    ``scores``: ``{"observed_f1": ..., "chance_f1": ..., "corrected_f1": ...}``, each a finite
-    number or None where undefined (corrected F1 when chance F1 is 1: then the card's text says
-    so and model-index leaves it out); ``metric_args``: the keyword arguments given to the metric
-    (``level``, ``model``, ...).
+    Parameters
+    ----------
+    system : str
+        The model's name.
+    scores : dict
+        ``{"observed_f1": ..., "chance_f1": ..., "corrected_f1": ...}``, each a finite number or
+        None where undefined (corrected F1 when chance F1 is 1: then the card's text says so and
+        model-index leaves it out).
+    metric_args : dict
+        The keyword arguments given to the metric (``level``, ``model``, ...).
+    dataset_type, dataset_name : str
+        The evaluation data's Hub id and display name (default ``"conll2003"``, ``"CoNLL-2003"``).
+    dataset_split : str or None, default "test"
+        The split scored.
+    dataset_config : str, optional
+        The dataset's configuration.
+
+    Returns
+    -------
+    huggingface_hub.ModelCard
+        Its ``model-index`` metadata carries the three scores as Eval Results.
+
+    Raises
+    ------
+    ValueError
+        A missing score, or one that is not a finite number nor None.
+
+    See Also
+    --------
+    chance_f1 : The scores.
+
+    Examples
+    --------
+    >>> card = model_card("sysA", {"observed_f1": 0.9, "chance_f1": 0.2, "corrected_f1": 0.875}, {"level": "token"})
+    >>> metrics = card.data.to_dict()["model-index"][0]["results"][0]["metrics"]
+    >>> [(metric["name"], metric["value"]) for metric in metrics]  # doctest: +NORMALIZE_WHITESPACE
+    [('observed F1 (token level)', 0.9), ('chance F1 (token level)', 0.2),
+     ('chance-corrected F1 (token level)', 0.875)]
     """
     from huggingface_hub import ModelCard, ModelCardData
 

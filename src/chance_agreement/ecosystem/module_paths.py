@@ -60,11 +60,42 @@ def _locations() -> list[Path]:
 
 
 def module_path(name: str) -> str:
-    """The local folder of the evaluate module ``name``, to give to ``evaluate.load``.
+    """Find the local folder of an evaluate module, to give to ``evaluate.load``.
 
-    ``name``: ``"chance_f1"``, ``"coefficients"`` or ``"noise"``. Works after a plain
-    ``pip install`` (the folder inside the installed package) and in a clone (the repository's
-    folder). FileNotFoundError if neither holds the module script.
+    Works after a plain ``pip install`` (the folder inside the installed package) and in a clone
+    (the repository's folder); nothing is downloaded.
+
+    Parameters
+    ----------
+    name : {"chance_f1", "coefficients", "noise"}
+        The module (or its folder's name, e.g. ``"chance_f1_metric"``).
+
+    Returns
+    -------
+    str
+        The folder holding the module script.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, listing the known ones.
+    FileNotFoundError
+        Neither the installed package nor a clone holds the module script (reinstall).
+
+    See Also
+    --------
+    examples_path : The sample annotation files.
+    module_metrics_fn : A Trainer hook for a loaded module.
+
+    Examples
+    --------
+    >>> import evaluate
+    >>> chance = evaluate.load(module_path("chance_f1"))
+    >>> scores = chance.compute(predictions=[["B-PER", "I-PER", "O", "O"]], references=[["B-PER", "O", "O", "O"]])
+    >>> round(scores["overall_observed_f1"], 4), round(scores["overall_corrected_f1"], 4)
+    (0.6667, 0.5)
+    >>> module_path("noise").endswith("noise_metric")
+    True
     """
     metric = metric_module(name)
     for base in _locations():
@@ -76,7 +107,30 @@ def module_path(name: str) -> str:
 
 
 def examples_path() -> str:
-    """The folder of the sample files (CoNLL, JSONL, brat) the documented commands use, installed or in a clone."""
+    """Find the folder of the sample files (CoNLL, JSONL, brat) the README's commands use.
+
+    Installed or in a clone, as ``module_path``.
+
+    Returns
+    -------
+    str
+        The folder (``gold.conll``, ``sysA.conll``, ``anna.conll``, ``annotator_a.jsonl``, ``brat/``, ...).
+
+    Raises
+    ------
+    FileNotFoundError
+        Neither the installed package nor a clone holds the samples (reinstall).
+
+    See Also
+    --------
+    module_path : The evaluate module folders.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> sorted(path.name for path in Path(examples_path()).glob("sys*.conll"))
+    ['sysA.conll', 'sysB.conll']
+    """
     for base in _locations():
         folder = base / EXAMPLES_FOLDER
         if (folder / "gold.conll").is_file():

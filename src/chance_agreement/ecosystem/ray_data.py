@@ -75,8 +75,8 @@ def table_state(table, *, predictions_column: str = "predictions", references_co
     try:
         if lengths_column:
             lengths = table.column(lengths_column).to_pylist()
-            predictions = tags_from_spans(predictions, lengths, predictions_column)
-            references = tags_from_spans(references, lengths, references_column)
+            predictions = tags_from_spans(predictions, lengths, role=predictions_column)
+            references = tags_from_spans(references, lengths, role=references_column)
         return state.update(predictions, references, document_ids=ids if state.bootstrap is not None else None)
     except (ValueError, TypeError) as error:
         raise type(error)(f"{where}: {error}") from None
@@ -123,13 +123,48 @@ def _checked_columns(dataset, columns: dict) -> None:
 def ray_chance_state(dataset, *, predictions_column: str = "predictions", references_column: str = "references",
                      lengths_column: str | None = None, id_column: str | None = None,
                      batch_size: int = BATCH_ROWS, **options) -> ChanceF1State:
-    """The merged ``ChanceF1State`` of every row of a ``ray.data.Dataset`` (module docstring).
+    """Compute the merged ``ChanceF1State`` of every row of a ``ray.data.Dataset``, where it lives.
 
-    ``options`` are ``ChanceF1State``'s (``level``, ``levels``, ``model``, ``scheme``, ``mode``,
-    ``suffix``, ``confidence_level``, ``n_resamples``, ``random_state``, ``resampling``,
-    ``contingency_views``); with intervals give an int ``random_state`` (else one is drawn here,
-    once, and every batch uses it) and ``id_column``. ``batch_size``: rows scored at once by a
-    worker (memory per worker grows with it, not with the dataset)."""
+    Each block is scored by a worker and the states are merged exactly (module docstring): the
+    result equals ``chance_f1`` on all the rows, bit for bit.
+
+    Parameters
+    ----------
+    dataset : ray.data.Dataset
+        One row per sentence: a column of predicted and one of reference tag sequences (or span
+        lists with ``lengths_column``).
+    predictions_column, references_column : str
+        The two columns (default ``"predictions"`` and ``"references"``).
+    lengths_column : str, optional
+        The sentence lengths, when the two columns hold ``(start, end, label)`` span lists.
+    id_column : str, optional
+        A document id per row; needed with intervals (Poisson resampling).
+    batch_size : int, optional
+        Rows scored at once by a worker (memory per worker grows with it, not with the dataset).
+    **options
+        ``ChanceF1State``'s options (``level``, ``levels``, ``model``, ``scheme``, ``mode``,
+        ``suffix``, ``confidence_level``, ``n_resamples``, ``random_state``, ``resampling``,
+        ``contingency_views``); with intervals give an int ``random_state`` (else one is drawn
+        here, once, and every batch uses it) and ``id_column``.
+
+    Returns
+    -------
+    ChanceF1State
+        The state of the whole dataset.
+
+    Raises
+    ------
+    ImportError
+        Ray Data is not installed (``pip install "ray[data]"``).
+    ValueError
+        A missing column, bad options, intervals without ``id_column``, tag options with span
+        columns, or bad tags (naming the row).
+
+    See Also
+    --------
+    ray_chance_f1 : The scores directly.
+    ChanceF1State : The state and its options.
+    """
     _require_ray()
     options = ChanceF1State(**options).options()  # checked here, once; the seed is fixed for every block
     if options["confidence_level"] is not None and id_column is None:
@@ -149,8 +184,35 @@ def ray_chance_state(dataset, *, predictions_column: str = "predictions", refere
 
 
 def ray_chance_f1(dataset, *, zero_division="warn", **options) -> dict:
-    """``chance_f1``'s result on every row of a Ray Dataset (``span_chance_f1``'s with
-    ``lengths_column``), bit for bit; arguments as ``ray_chance_state`` plus ``zero_division``."""
+    """Compute ``chance_f1``'s result on every row of a ``ray.data.Dataset``, bit for bit.
+
+    ``span_chance_f1``'s result with ``lengths_column``.
+
+    Parameters
+    ----------
+    dataset : ray.data.Dataset
+        One row per sentence (see ``ray_chance_state``).
+    zero_division : {"warn", 0, 1}, default "warn"
+        The value of a 0/0 score.
+    **options
+        ``ray_chance_state``'s arguments (columns, batch size, ``ChanceF1State``'s options).
+
+    Returns
+    -------
+    dict
+        ``chance_f1``'s result.
+
+    Raises
+    ------
+    ImportError
+        Ray Data is not installed.
+    ValueError
+        As ``ray_chance_state``.
+
+    See Also
+    --------
+    ray_chance_state : The mergeable state.
+    """
     return ray_chance_state(dataset, **options).result(zero_division=zero_division)
 
 

@@ -187,7 +187,7 @@ def summary_html(name: str, references, predictions, *, level: str = "token", mo
                         for key, title in titles().items() if key in result["all"]])
     elif name == "noise":
         result = noise_report(predictions, references)
-        text = (f"With {result['confidence']:.0%} confidence, at most {_shown(result['noise_bound'])} of the "
+        text = (f"With {result['confidence_level']:.0%} confidence, at most {_shown(result['noise_bound'])} of the "
                 f"{result['agreed']} agreed tokens ({result['noisy_items']} tokens) are hard cases agreed on by luck.")
         table = _table(["number", "value", "what it means"],
                        [[key, _shown(result[key]), meaning]

@@ -31,8 +31,6 @@ from __future__ import annotations
 
 import warnings
 
-from spacy.scorer import get_ner_prf
-
 from .chance_state import ChanceF1State
 
 SCORER_NAME = "chance_agreement.ner_scorer.v1"
@@ -92,6 +90,8 @@ def _chance_scores(predictions, references, level: str, model: str) -> dict:
 
 def score_entities(examples, *, level: str = "token", model: str = "non_overlapping", **cfg) -> dict:
     """spaCy's NER scores plus the chance-corrected ones (module docstring) of ``examples``."""
+    from spacy.scorer import get_ner_prf  # spaCy is optional: importing this module does not need it
+
     examples = list(examples)
     scores = dict(get_ner_prf(examples, **cfg))
     predictions, references, counts = example_tags(examples)

@@ -87,19 +87,20 @@ def check_options(function: Callable, compute_kwargs: dict, what: str) -> None:
     Examples
     --------
     >>> from chance_agreement.noise.noise_model import noise_report
-    >>> check_options(noise_report, {"confidence": 0.9}, "the 'noise' metric")
+    >>> check_options(noise_report, {"confidence_level": 0.9}, "the 'noise' metric")
     >>> check_options(noise_report, {"zero_division": 0}, "the 'noise' metric")
     Traceback (most recent call last):
     ...
     ValueError: the 'noise' metric takes no option 'zero_division' (its undefined values are left out of the \
-flat result, never replaced by a number); its options: confidence, unit, max_noise, scheme, mode, suffix
+flat result, never replaced by a number); its options: confidence_level, unit, max_noise, scheme, mode, suffix
     """
     parameters = inspect.signature(function).parameters
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
         return
     taken = [name for name, p in parameters.items() if name not in ("self", "predictions", "references")
              and p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    unknown = [name for name in compute_kwargs if name not in taken]
+    renamed = getattr(function, "renamed_keywords", {})  # old names still taken for one release, with a warning
+    unknown = [name for name in compute_kwargs if name not in taken and name not in renamed]
     if not unknown:
         return
     given = ", ".join(repr(name) for name in unknown)
@@ -306,19 +307,70 @@ def batch_state_options(compute_kwargs: dict) -> tuple[dict | None, str]:
     return dict(compute_kwargs), ""
 
 
-def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **compute_kwargs) -> TrainerMetrics:
-    """A ``Trainer(compute_metrics=...)`` function returning the metric's flat float scores.
+def compute_metrics_fn(label_list: Sequence[str], *, metric: str = "chance_f1", **compute_kwargs) -> TrainerMetrics:
+    r"""Build a ``Trainer(compute_metrics=...)`` function returning the metric's flat float scores.
 
-    ``metric``: a name in ``METRICS`` (``"chance_f1"``; ``"coefficients"``: ``agreement_report``;
-    ``"noise"``: ``noise_report``). ``compute_kwargs`` go to that function (e.g. ``level="entity"``,
-    ``zero_division=0``); an option the metric does not take is a ValueError here, when the
-    function is built (``check_options``), not after the first evaluation loop. With
-    ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"`` works (its statistics add
-    up; the others' need every sentence) and its options ``level``, ``model``, ``scheme``,
-    ``mode``, ``suffix``, ``zero_division`` (strict mode with an explicit ``scheme``), and
-    intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``, an int
-    ``random_state``): the same as the concatenating mode's, bit for bit. Bad label ids or shapes
-    raise ValueError when the function is called.
+    The function takes an ``EvalPrediction`` (or a ``(predictions, label_ids)`` tuple) of numpy
+    arrays or torch tensors, argmaxes the logits, drops the positions labelled -100, maps ids to
+    tags through ``label_list`` and returns the metric's result flattened, with seqeval's
+    ``overall_`` prefix removed (``corrected_f1``, ``chance_f1``, ``observed_f1``, ``f1``, ...,
+    ``{TYPE}_{stat}``). With ``TrainingArguments(batch_eval_metrics=True)`` only ``"chance_f1"``
+    works (its statistics add up; the others need every sentence) and gives, on the last batch,
+    the concatenating mode's result bit for bit.
+
+    Parameters
+    ----------
+    label_list : sequence of str
+        The tag of each label id, e.g. ``["O", "B-PER", "I-PER"]``.
+    metric : {"chance_f1", "coefficients", "noise"}, default "chance_f1"
+        ``chance_f1``, ``agreement_report`` or ``noise_report``.
+    **compute_kwargs
+        That function's options (e.g. ``level="entity"``, ``zero_division=0``). In batch mode
+        ``chance_f1``'s ``level``, ``model``, ``scheme``, ``mode``, ``suffix``, ``zero_division``
+        and intervals with ``resampling="poisson"`` (``confidence_level``, ``n_resamples``, an int
+        ``random_state``).
+
+    Returns
+    -------
+    TrainerMetrics
+        The function for ``Trainer(compute_metrics=...)``; ``reset()`` starts a batch-mode
+        evaluation afresh.
+
+    Raises
+    ------
+    ValueError
+        When built: an unknown metric, an option the metric does not take, an empty or non-string
+        ``label_list``. When called: bad label ids or shapes, a NaN logit at a labelled position
+        (naming the sequence and position).
+
+    See Also
+    --------
+    module_metrics_fn : The same for a loaded evaluate module.
+    chance_f1 : The scores themselves.
+
+    Notes
+    -----
+    ``corrected_f1`` is :math:`(\mathrm{observed} - \mathrm{chance}) / (1 - \mathrm{chance})` with
+    :math:`\mathrm{chance} = 2 \sum_t c_1(t)\, c_2(t) / (a_1 + a_2)` summed over the evaluation
+    set (Proposition 1 of [1]_). An undefined score is left out of the flat result (or takes
+    ``zero_division`` for ``chance_f1``), never NaN: the Trainer logs floats only. The corrected
+    score never takes the key ``f1``, which stays seqeval's entity F1.
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> label_ids = np.array([[-100, 1, 2, 0, 0, -100], [-100, 0, 1, 0, -100, -100]])
+    >>> logits = np.eye(3)[[[0, 1, 2, 0, 1, 0], [0, 0, 1, 2, 0, 0]]]  # one-hot: the predicted ids
+    >>> compute_metrics = compute_metrics_fn(["O", "B-PER", "I-PER"])
+    >>> scores = compute_metrics((logits, label_ids))
+    >>> round(scores["observed_f1"], 4), round(scores["chance_f1"], 4), round(scores["corrected_f1"], 4)
+    (0.75, 0.5556, 0.4375)
+    >>> scores["f1"]  # seqeval's entity F1
+    0.4
     """
     label_list = checked_label_list(label_list)
     function, prefix = _metric_function(metric)
@@ -333,14 +385,52 @@ def compute_metrics_fn(label_list: Sequence[str], metric: str = "chance_f1", **c
 
 
 def module_metrics_fn(module, label_list: Sequence[str], **compute_kwargs) -> TrainerMetrics:
-    """A ``Trainer(compute_metrics=...)`` function for a loaded ``evaluate`` module taking tag sequences.
+    """Build a ``Trainer(compute_metrics=...)`` function for a loaded ``evaluate`` module.
 
-    Returns ``flatten(module.compute(predictions=tags, references=tags, **compute_kwargs))``: the
-    module's own keys (``overall_corrected_f1``, ``PER_f1``, ...), floats only. With
+    The function turns logits and label ids into tags as ``compute_metrics_fn`` does and returns
+    ``flatten(module.compute(predictions=tags, references=tags, **compute_kwargs))``: the module's
+    own keys (``overall_corrected_f1``, ``PER_f1``, ...), floats only. With
     ``batch_eval_metrics=True`` the ``chance_f1`` module (configurations "default" and "flat") keeps
     the additive ``ChanceF1State`` between batches and returns, on the last batch, exactly what
     ``module.compute`` returns on the whole set; other modules need every sentence at once (use
     ``batch_eval_metrics=False`` for them).
+
+    Parameters
+    ----------
+    module : evaluate.EvaluationModule
+        A loaded module taking tag sequences, e.g. ``evaluate.load(module_path("chance_f1"))``.
+    label_list : sequence of str
+        The tag of each label id.
+    **compute_kwargs
+        Options of ``module.compute``, checked against its ``_compute`` when the function is built.
+
+    Returns
+    -------
+    TrainerMetrics
+        The function for ``Trainer(compute_metrics=...)``.
+
+    Raises
+    ------
+    ValueError
+        When built: not a loaded module, an option the module does not take, a bad ``label_list``.
+        When called: bad label ids or shapes.
+
+    See Also
+    --------
+    compute_metrics_fn : The same without evaluate, from the package's functions.
+    module_path : The module folders to load.
+
+    Examples
+    --------
+    >>> import evaluate
+    >>> import numpy as np
+    >>> from chance_agreement import module_path
+    >>> module = evaluate.load(module_path("chance_f1"))
+    >>> compute_metrics = module_metrics_fn(module, ["O", "B-PER", "I-PER"])
+    >>> label_ids = np.array([[-100, 1, 2, 0, 0, -100], [-100, 0, 1, 0, -100, -100]])
+    >>> logits = np.eye(3)[[[0, 1, 2, 0, 1, 0], [0, 0, 1, 2, 0, 0]]]
+    >>> round(compute_metrics((logits, label_ids))["overall_corrected_f1"], 4)
+    0.4375
     """
     label_list = checked_label_list(label_list)
     if not callable(getattr(module, "compute", None)):

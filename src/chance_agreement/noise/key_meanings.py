@@ -18,7 +18,7 @@ NOISE_MEANINGS = {
     "noise_bound": "with the stated confidence, at most this share of the agreed instances are hard ones the "
                    "annotators agreed on by luck, i.e. noise in a gold standard built from them",
     "noisy_items": "the same bound as a count: at most this many agreed instances are such lucky agreements",
-    "confidence": "the confidence of the noise bound",
+    "confidence_level": "the confidence level of the noise bound",
     "kappa": "Siegel and Castellan's kappa on the same instances, for comparison with the other coefficients",
     "kappa_noise_estimate": "the share of hard instances that kappa alone suggests (section 3.3), a rough "
                             "cross-check of the bound",
@@ -55,7 +55,7 @@ def noise_meaning(key: str) -> str:
     Examples
     --------
     >>> noise_meaning("p_least_favourable")[:40]
-    'the largest p the annotators\\' overall la'
+    "the largest p the annotators' overall la"
     """
     return NOISE_MEANINGS[key]
 

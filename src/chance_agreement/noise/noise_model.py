@@ -7,8 +7,8 @@ prior on the number ``h`` of hard instances (footnote 5), equation 1 gives the p
 
     P(X > t | A_d) = sum_{i=t+1}^{n} C(i, d) p^(i-d) / sum_{i=d}^{n} C(i, d) p^(i-d)      (eq. 1)
 
-and ``t0`` is the smallest ``t`` with ``P(X > t | A_d) < 1 - confidence``; the agreed subset holds
-at most ``gamma = (t0 - d) / (n - d)`` noise with that confidence.
+and ``t0`` is the smallest ``t`` with ``P(X > t | A_d) < 1 - confidence_level``; the agreed subset holds
+at most ``gamma = (t0 - d) / (n - d)`` noise with that confidence level.
 
 Structure used for speed: ``C(d + j, d) p^j (1 - p)^(d + 1)`` is the negative binomial pmf of the
 number ``j = h - d`` of hidden (agreeing) hard instances, so the posterior is that log-concave pmf
@@ -41,6 +41,7 @@ import numpy as np
 from .._numerics.portable_math import betainc, betaln, exp, log, log1p, ndtri
 from ..reliability.multi_annotator import fleiss_kappa
 from ..spans.annotation_set import AnnotationSet, as_pair
+from ..spans.deprecation import renamed_keywords
 from ..spans.tags import corpus_spans, effective_scheme
 from ..spans.validation import check_annotations, problem
 from .annotation_instances import instance_labels
@@ -137,12 +138,12 @@ def _window(d: int, K: int, log_p: float) -> tuple[int, int]:
     return left, lo
 
 
-def _t0(n: int, d: int, p: float, confidence: float) -> int:
-    """Smallest t with P(X > t | A_d) < 1 - confidence (eq. 1, uniform prior); p in [0, 1]."""
+def _t0(n: int, d: int, p: float, confidence_level: float) -> int:
+    """Smallest t with P(X > t | A_d) < 1 - confidence_level (eq. 1, uniform prior); p in [0, 1]."""
     K = n - d
     if K == 0 or p == 0.0:  # nothing agreed, or hard instances never agree: no hidden ones
         return d
-    alpha = 1.0 - confidence
+    alpha = 1.0 - confidence_level
     if p == 1.0:  # only reachable with d == 0: every h in 0..n equally likely
         # P(X > t) = (n - t)/(n + 1) < alpha
         return max(0, math.floor(n - alpha * (n + 1)) + 1)
@@ -260,11 +261,11 @@ class NoiseBound:
         How many of them the annotators disagree on.
     p : float
         The probability that all annotators agree on a hard instance.
-    confidence : float
-        The confidence of the bound, in (0, 1).
+    confidence_level : float
+        The confidence level of the bound, in (0, 1).
     t0 : int
         The smallest number :math:`t` of hard instances with
-        :math:`P(X > t \mid A_d) < 1 - \mathrm{confidence}` (equation 1).
+        :math:`P(X > t \mid A_d) < 1 - \mathrm{confidence\_level}` (equation 1).
     noise : float
         The noise bound :math:`\gamma = (t_0 - d) / (n - d)` of the agreed subset (section 2);
         0.0 when nothing is agreed (``d == n``).
@@ -286,13 +287,13 @@ class NoiseBound:
     >>> bound.agreed, bound.noisy_items, bound.t0
     (900, 125, 225)
     >>> sorted(bound.as_dict())
-    ['agreed', 'confidence', 'd', 'n', 'noise', 'noisy_items', 'p', 't0']
+    ['agreed', 'confidence_level', 'd', 'n', 'noise', 'noisy_items', 'p', 't0']
     """
 
     n: int
     d: int
     p: float
-    confidence: float
+    confidence_level: float
     t0: int
     noise: float
 
@@ -310,13 +311,14 @@ class NoiseBound:
         return {**asdict(self), "agreed": self.agreed, "noisy_items": self.noisy_items}
 
 
-def _bound(n: int, d: int, p: float, confidence: float) -> NoiseBound:
-    t0 = _t0(n, d, p, confidence)
+def _bound(n: int, d: int, p: float, confidence_level: float) -> NoiseBound:
+    t0 = _t0(n, d, p, confidence_level)
     noise = 0.0 if n == d else (t0 - d) / (n - d)
-    return NoiseBound(n=n, d=d, p=p, confidence=confidence, t0=t0, noise=noise)
+    return NoiseBound(n=n, d=d, p=p, confidence_level=confidence_level, t0=t0, noise=noise)
 
 
-def noise_bound(n, d, p, confidence=0.95) -> NoiseBound:
+@renamed_keywords(confidence="confidence_level")
+def noise_bound(n, d, p, *, confidence_level=0.95) -> NoiseBound:
     r"""Bound the noise of the agreed subset: equation 1 with a uniform prior on the hard instances.
 
     Parameters
@@ -328,8 +330,8 @@ def noise_bound(n, d, p, confidence=0.95) -> NoiseBound:
     p : float
         The probability, in (0, 1), that all annotators give a hard instance the same label
         (section 2; :func:`hard_agreement_probability` estimates it, footnote 3).
-    confidence : float, default 0.95
-        The confidence of the bound, in (0, 1).
+    confidence_level : float, default 0.95
+        The confidence level of the bound, in (0, 1).
 
     Returns
     -------
@@ -341,7 +343,7 @@ def noise_bound(n, d, p, confidence=0.95) -> NoiseBound:
     ------
     ValueError
         If ``n`` or ``d`` is not a non-negative integer, ``d > n``, ``n == 0``, ``p`` or
-        ``confidence`` lies outside (0, 1), or the posterior reaches beyond :math:`2^{53}` hidden hard
+        ``confidence_level`` lies outside (0, 1), or the posterior reaches beyond :math:`2^{53}` hidden hard
         instances, where double precision no longer tells consecutive counts apart.
 
     See Also
@@ -365,7 +367,7 @@ def noise_bound(n, d, p, confidence=0.95) -> NoiseBound:
 
     .. math::
 
-        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence}\}, \qquad
+        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence\_level}\}, \qquad
         \gamma = \frac{t_0 - d}{n - d}.
 
     The terms are a negative binomial pmf truncated to :math:`X \le n`; they are summed in log space
@@ -394,28 +396,29 @@ def noise_bound(n, d, p, confidence=0.95) -> NoiseBound:
     """
     n, d = _check_n_d(n, d)
     p = _check_open_unit(p, "p (the probability of agreement on a hard instance)")
-    confidence = _check_open_unit(confidence, "confidence")
-    return _bound(n, d, p, confidence)
+    confidence_level = _check_open_unit(confidence_level, "confidence_level")
+    return _bound(n, d, p, confidence_level)
 
 
-def _tolerable(n: int, p: float, max_noise: float, confidence: float) -> int | None:
-    if _bound(n, 0, p, confidence).noise > max_noise:
+def _tolerable(n: int, p: float, max_noise: float, confidence_level: float) -> int | None:
+    if _bound(n, 0, p, confidence_level).noise > max_noise:
         return None
     if n == 1:
         return 0
     lo, hi = 0, n - 1  # bound(lo) within max_noise; find the last d before it is exceeded
-    if _bound(n, hi, p, confidence).noise <= max_noise:
+    if _bound(n, hi, p, confidence_level).noise <= max_noise:
         return hi
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if _bound(n, mid, p, confidence).noise <= max_noise:
+        if _bound(n, mid, p, confidence_level).noise <= max_noise:
             lo = mid
         else:
             hi = mid
     return lo
 
 
-def tolerable_disagreements(n, p, max_noise=0.05, confidence=0.95) -> int | None:
+@renamed_keywords(confidence="confidence_level")
+def tolerable_disagreements(n, p, *, max_noise=0.05, confidence_level=0.95) -> int | None:
     r"""Find the largest number of disagreements whose noise bound stays within ``max_noise``.
 
     Parameters
@@ -426,20 +429,20 @@ def tolerable_disagreements(n, p, max_noise=0.05, confidence=0.95) -> int | None
         The probability, in (0, 1), that all annotators agree on a hard instance.
     max_noise : float, default 0.05
         The noise level, in [0, 1], the agreed subset may reach.
-    confidence : float, default 0.95
-        The confidence of the bound, in (0, 1).
+    confidence_level : float, default 0.95
+        The confidence level of the bound, in (0, 1).
 
     Returns
     -------
     int or None
-        The largest ``d < n`` with ``noise_bound(n, d, p, confidence).noise <= max_noise``; None
+        The largest ``d < n`` with ``noise_bound(n, d, p, confidence_level=confidence_level).noise <= max_noise``; None
         when even ``d = 0`` exceeds ``max_noise``. ``d == n`` (nothing agreed) is not a gold standard
         and is never returned.
 
     Raises
     ------
     ValueError
-        If ``n`` is not a positive integer, or ``p``, ``confidence`` or ``max_noise`` is out of range.
+        If ``n`` is not a positive integer, or ``p``, ``confidence_level`` or ``max_noise`` is out of range.
 
     See Also
     --------
@@ -476,9 +479,9 @@ def tolerable_disagreements(n, p, max_noise=0.05, confidence=0.95) -> int | None
     if n < 1:
         raise ValueError("n (the number of instances) must be at least 1, got 0")
     p = _check_open_unit(p, "p (the probability of agreement on a hard instance)")
-    confidence = _check_open_unit(confidence, "confidence")
+    confidence_level = _check_open_unit(confidence_level, "confidence_level")
     max_noise = _check_max_noise(max_noise)
-    return _tolerable(n, p, max_noise, confidence)
+    return _tolerable(n, p, max_noise, confidence_level)
 
 
 def _check_max_noise(max_noise) -> float:
@@ -664,8 +667,8 @@ class ChanceDifference:
         The size :math:`L` of the gold standard.
     noisy_items : float
         The number :math:`R` of noisy (hard) items in it.
-    confidence : float
-        The confidence, in (0, 1).
+    confidence_level : float
+        The confidence level, in (0, 1).
     method : {"chebyshev", "normal"}
         How the multiple ``k`` of sigma was found.
     k : float
@@ -694,7 +697,7 @@ class ChanceDifference:
 
     gold_size: int
     noisy_items: float
-    confidence: float
+    confidence_level: float
     method: str
     k: float
     sigma: float
@@ -706,7 +709,8 @@ class ChanceDifference:
         return asdict(self)
 
 
-def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev") -> ChanceDifference:
+@renamed_keywords(confidence="confidence_level")
+def chance_difference(gold_size, noisy_items, *, confidence_level=0.95, method="chebyshev") -> ChanceDifference:
     r"""Bound the difference in correct answers two equally good systems may show by chance.
 
     Parameters
@@ -716,10 +720,10 @@ def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev
     noisy_items : float
         The number :math:`R` of noisy items in it, ``0 <= noisy_items <= gold_size`` (for example
         ``NoiseBound.noisy_items``).
-    confidence : float, default 0.95
-        The confidence, in (0, 1).
+    confidence_level : float, default 0.95
+        The confidence level, in (0, 1).
     method : {"chebyshev", "normal"}, default "chebyshev"
-        ``"chebyshev"``: :math:`k = 1/\sqrt{1 - \mathrm{confidence}}`, valid for any distribution
+        ``"chebyshev"``: :math:`k = 1/\sqrt{1 - \mathrm{confidence\_level}}`, valid for any distribution
         (section 4.1); ``"normal"``: :math:`k` the two-sided normal quantile (footnote 9).
 
     Returns
@@ -732,7 +736,7 @@ def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev
     ------
     ValueError
         If ``gold_size`` is not a non-negative integer, ``noisy_items`` lies outside
-        ``[0, gold_size]``, ``confidence`` outside (0, 1), or ``method`` is unknown.
+        ``[0, gold_size]``, ``confidence_level`` outside (0, 1), or ``method`` is unknown.
 
     Notes
     -----
@@ -769,11 +773,11 @@ def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev
         raise ValueError(
             f"noisy_items must lie between 0 and gold_size = {gold_size}, got {noisy_items!r}"
         )
-    confidence = _check_open_unit(confidence, "confidence")
+    confidence_level = _check_open_unit(confidence_level, "confidence_level")
     if method == "chebyshev":
-        k = 1.0 / math.sqrt(1.0 - confidence)
+        k = 1.0 / math.sqrt(1.0 - confidence_level)
     elif method == "normal":
-        k = float(ndtri(1.0 - (1.0 - confidence) / 2.0))
+        k = float(ndtri(1.0 - (1.0 - confidence_level) / 2.0))
     else:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     sigma = math.sqrt(noisy_items / 2.0)
@@ -783,7 +787,7 @@ def chance_difference(gold_size, noisy_items, confidence=0.95, method="chebyshev
     return ChanceDifference(
         gold_size=gold_size,
         noisy_items=float(noisy_items),
-        confidence=confidence,
+        confidence_level=confidence_level,
         method=method,
         k=k,
         sigma=sigma,
@@ -909,13 +913,13 @@ def kappa_noise_estimate(kappa, n, d) -> float:
 # --------------------------------------------------------------------------- tag sequences
 
 
-def _check_options(unit, confidence, max_noise) -> tuple[float, float]:
+def _check_options(unit, confidence_level, max_noise) -> tuple[float, float]:
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
-    return _check_open_unit(confidence, "confidence"), _check_max_noise(max_noise)
+    return _check_open_unit(confidence_level, "confidence_level"), _check_max_noise(max_noise)
 
 
-def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_noise) -> dict:
+def _report(spans: list[list[list]], lengths: list[int], unit, confidence_level, max_noise) -> dict:
 
     rows = instance_labels(spans, lengths, unit)
     n = len(rows)
@@ -928,18 +932,19 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_n
     # footnote 3 on the disagreed instances; with none, the category proportions of all
     # instances (section 3.3 assumes the same distribution on easy and hard instances)
     p = _agreement_probability(disagreed if d else rows)
-    bound = _bound(n, d, p, confidence)
+    bound = _bound(n, d, p, confidence_level)
     pooled = _pooled_agreement_probability(disagreed if d else rows)
-    least_favourable = bound if pooled == p else _bound(n, d, pooled, confidence)
+    least_favourable = bound if pooled == p else _bound(n, d, pooled, confidence_level)
     if p == 0.0:
-        warnings.warn(_zero_p_warning(bound, pooled, least_favourable), NoiseModelWarning, stacklevel=3)
+        # stacklevel 4: _report, noise_report(_multi), its renamed_keywords wrapper, the caller
+        warnings.warn(_zero_p_warning(bound, pooled, least_favourable), NoiseModelWarning, stacklevel=4)
     kappa = fleiss_kappa(rows)
     kappa_noise = None if kappa is None else kappa_noise_estimate(kappa, n, d)
     if p < 1.0:
-        tolerable = _tolerable(n, p, max_noise, confidence)
+        tolerable = _tolerable(n, p, max_noise, confidence_level)
     else:  # one category everywhere: only d = 0 is possible
         tolerable = 0 if n > 1 and bound.noise <= max_noise else None
-    difference = chance_difference(n - d, bound.noisy_items, confidence)
+    difference = chance_difference(n - d, bound.noisy_items, confidence_level=confidence_level)
     return {
         "instances": n,
         "agreed": n - d,
@@ -948,7 +953,7 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_n
         "t0": int(bound.t0),
         "noisy_items": int(bound.noisy_items),
         "noise_bound": float(bound.noise),
-        "confidence": float(confidence),
+        "confidence_level": float(confidence_level),
         "kappa": None if kappa is None else float(kappa),
         "kappa_noise_estimate": kappa_noise,
         "tolerable_disagreements": tolerable,
@@ -960,11 +965,12 @@ def _report(spans: list[list[list]], lengths: list[int], unit, confidence, max_n
     }
 
 
+@renamed_keywords(confidence="confidence_level")
 def noise_report(
     predictions,
     references=None,
     *,
-    confidence=0.95,
+    confidence_level=0.95,
     unit="token",
     max_noise=0.05,
     scheme=None,
@@ -977,8 +983,8 @@ def noise_report(
     ----------
     predictions, references : list of list of str
         Per sentence, the two annotations' tags.
-    confidence : float, default 0.95
-        The confidence of the noise bound, in (0, 1).
+    confidence_level : float, default 0.95
+        The confidence level of the noise bound, in (0, 1).
     unit : {"token", "entity"}, default "token"
         Instances: tokens (category = entity type or "O") or every span any annotator proposed
         (category = the type each annotator gave that exact span, or "O").
@@ -992,7 +998,7 @@ def noise_report(
     dict
         Plain numbers: ``instances``, ``agreed``, ``disagreed``, ``p`` (footnote 3 on the
         disagreed instances; on all instances when none is disagreed), ``t0``, ``noisy_items``
-        (t0 - d), ``noise_bound`` (eq. 1), ``confidence``, ``kappa`` (Siegel & Castellan, eq. 2;
+        (t0 - d), ``noise_bound`` (eq. 1), ``confidence_level``, ``kappa`` (Siegel & Castellan, eq. 2;
         None if undefined), ``kappa_noise_estimate`` (section 3.3; None with kappa),
         ``tolerable_disagreements`` (for n and p; None if even d = 0 exceeds ``max_noise``),
         ``max_noise``, ``chance_difference`` (Chebyshev, answers on the agreed gold standard) and
@@ -1018,7 +1024,7 @@ def noise_report(
 
     .. math::
 
-        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence}\}, \qquad
+        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence\_level}\}, \qquad
         \mathrm{noise\ bound} = \frac{t_0 - d}{n - d},
 
     the share of the agreed subset that may still be hard instances labelled alike by chance.
@@ -1040,16 +1046,17 @@ def noise_report(
     (0.2727, 0.6627)
     """
 
-    confidence, max_noise = _check_options(unit, confidence, max_noise)
+    confidence_level, max_noise = _check_options(unit, confidence_level, max_noise)
     pair = as_pair(predictions, references, scheme, mode, suffix, function="noise_report")
     spans = [[r, q] for r, q in zip(pair.sentence_spans(0), pair.sentence_spans(1), strict=True)]
-    return _report(spans, pair.lengths.tolist(), unit, confidence, max_noise)
+    return _report(spans, pair.lengths.tolist(), unit, confidence_level, max_noise)
 
 
+@renamed_keywords(confidence="confidence_level")
 def noise_report_multi(
     annotations,
     *,
-    confidence=0.95,
+    confidence_level=0.95,
     unit="token",
     max_noise=0.05,
     scheme=None,
@@ -1063,8 +1070,8 @@ def noise_report_multi(
     annotations : list of list of list of str
         ``annotations[i]`` holds the :math:`k \ge 2` tag sequences of item (sentence) ``i``: the same
         annotators on every item, none missing, equally long sequences within an item.
-    confidence : float, default 0.95
-        The confidence of the noise bound, in (0, 1).
+    confidence_level : float, default 0.95
+        The confidence level of the noise bound, in (0, 1).
     unit : {"token", "entity"}, default "token"
         Instances: tokens, or every span any annotator proposed (see :func:`noise_report`).
     max_noise : float, default 0.05
@@ -1103,7 +1110,7 @@ def noise_report_multi(
 
     .. math::
 
-        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence}\}, \qquad
+        t_0 = \min\{t : P(X > t \mid A_d) < 1 - \mathrm{confidence\_level}\}, \qquad
         \mathrm{noise\ bound} = \frac{t_0 - d}{n - d}.
 
     In the example, 2 of 9 tokens are disagreed, and each of the three annotators put one of them in
@@ -1128,7 +1135,7 @@ def noise_report_multi(
     >>> round(report["noise_bound"], 4), round(report["kappa"], 4)
     (0.4286, 0.6)
     """
-    confidence, max_noise = _check_options(unit, confidence, max_noise)
+    confidence_level, max_noise = _check_options(unit, confidence_level, max_noise)
     if isinstance(annotations, AnnotationSet):
         annotations.chunked_as(scheme, mode, suffix, "noise_report_multi")
         if not annotations.n_items:
@@ -1143,7 +1150,7 @@ def noise_report_multi(
                                      "needs every annotator on every item", i, a))
         by_annotator = [annotations.sentence_spans(a) for a in range(annotations.n_annotators)]
         spans = [list(item) for item in zip(*by_annotator, strict=True)]
-        return _report(spans, annotations.lengths.tolist(), unit, confidence, max_noise)
+        return _report(spans, annotations.lengths.tolist(), unit, confidence_level, max_noise)
     annotations = _check_annotations(annotations)
     all_sequences = [list(seq) for item in annotations for seq in item]
     resolved = effective_scheme(all_sequences, scheme, mode, suffix)
@@ -1151,7 +1158,7 @@ def noise_report_multi(
         corpus_spans(item, f"annotations[{i}]", resolved, mode, suffix)
         for i, item in enumerate(annotations)
     ]
-    return _report(spans, [len(item[0]) for item in annotations], unit, confidence, max_noise)
+    return _report(spans, [len(item[0]) for item in annotations], unit, confidence_level, max_noise)
 
 
 def _check_annotations(annotations) -> list:

@@ -191,6 +191,7 @@ def _finn_codes(finn_order, categories: list[str]) -> np.ndarray:
 def coefficients(
     table,
     categories: Sequence[str] | None = None,
+    *,
     distance=None,
     finn_order: Sequence[str] | None = None,
     nothing: str = "O",
@@ -464,6 +465,7 @@ def _restrict(matrix: np.ndarray | None, all_categories: list[str], categories: 
 def agreement_report(
     predictions,
     references,
+    *,
     distance=None,
     finn_order=None,
     views=("all",),

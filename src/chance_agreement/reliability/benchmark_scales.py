@@ -140,7 +140,7 @@ def _scale(scale):
     return "custom", levels
 
 
-def benchmark(value, standard_error, scale="landis_koch", threshold=0.95) -> dict:
+def benchmark(value, standard_error, *, scale="landis_koch", threshold=0.95) -> dict:
     r"""Benchmark a coefficient on a verbal scale with Gwet's membership probabilities.
 
     Parameters
@@ -202,7 +202,7 @@ def benchmark(value, standard_error, scale="landis_koch", threshold=0.95) -> dic
     [0.20892, 0.58282, 0.87908, 0.98289, 0.99889, 1.0]
     >>> result["most_likely"]["label"], result["retained"]["label"]
     ('Substantial', 'Fair')
-    >>> benchmark(0.5, 0.0, "fleiss")["retained"]
+    >>> benchmark(0.5, 0.0, scale="fleiss")["retained"]
     {'label': 'Intermediate to Good', 'probability': 1.0}
     """
     name, levels = _scale(scale)

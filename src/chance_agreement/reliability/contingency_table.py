@@ -120,6 +120,7 @@ def _check_markables(markables, lengths) -> list[np.ndarray]:
 def contingency(
     predictions: Sequence[Sequence[str]] | AnnotationSet,
     references: Sequence[Sequence[str]] | None = None,
+    *,
     scheme=None,
     mode=None,
     suffix: bool = False,

@@ -227,8 +227,8 @@ def _metric_distance_matrix(distance: str, categories) -> tuple[np.ndarray, int]
 
 def krippendorff_alpha(
     ratings,
-    distance: str | Sequence | Callable = "nominal",
     *,
+    distance: str | Sequence | Callable = "nominal",
     categories=None,
     details: bool = False,
 ):
@@ -291,7 +291,7 @@ def krippendorff_alpha(
     Numeric labels with the interval and ratio distances:
 
     >>> scores = [[1, 2, 2], [3, 3, 4], [1, 1, None], [4, 4, 4], [2, 3, 3]]
-    >>> round(krippendorff_alpha(scores, "interval"), 6), round(krippendorff_alpha(scores, "ratio"), 6)
+    >>> round(krippendorff_alpha(scores, distance="interval"), 6), round(krippendorff_alpha(scores, distance="ratio"), 6)
     (0.838174, 0.786828)
     """
     codes, cats = rating_codes(ratings, categories)
@@ -386,7 +386,7 @@ def _set_ratings(annotations: AnnotationSet, scheme, mode, suffix, function: str
     return ratings, annotations.n_annotators
 
 
-def multi_annotator_agreement(annotations, scheme=None, mode=None, suffix: bool = False) -> dict:
+def multi_annotator_agreement(annotations, *, scheme=None, mode=None, suffix: bool = False) -> dict:
     r"""Compute token-level Fleiss' kappa and nominal Krippendorff's alpha of k annotators' tags.
 
     Parameters

@@ -728,7 +728,7 @@ def _agreement(data, confidence_level, population_size, benchmark_scale) -> dict
     if benchmark_scale is not None:
         for result in out.values():
             if result.get("standard_error") is not None:
-                result["benchmark"] = benchmark(result["value"], result["standard_error"], benchmark_scale)
+                result["benchmark"] = benchmark(result["value"], result["standard_error"], scale=benchmark_scale)
     out["fleiss_kappa_per_category"] = {
         str(category): result for category, result in
         _per_category(data, [], population_size, confidence_level).items()

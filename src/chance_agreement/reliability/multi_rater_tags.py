@@ -29,7 +29,7 @@ _ALPHA_KEYS = (("krippendorff_alpha", "alpha"), ("observed_disagreement", "obser
                ("expected_disagreement", "expected_disagreement"))
 
 
-def tag_ratings(annotations, unit="token", scheme=None, mode=None, suffix=False, *, function="tag_ratings"):
+def tag_ratings(annotations, *, unit="token", scheme=None, mode=None, suffix=False, function="tag_ratings"):
     """Turn m annotators' tag sequences into items x annotators ratings.
 
     Parameters

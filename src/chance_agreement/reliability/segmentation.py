@@ -40,7 +40,7 @@ __all__ = ["DISTANCES", "boundaries_from_tags", "entails", "load_segmentation_js
 DISTANCES = ("d1", "d2")
 
 
-def segmentation_alpha(items, distance: str = "d2") -> dict:
+def segmentation_alpha(items, *, distance: str = "d2") -> dict:
     r"""Compute Krippendorff's alpha of (nested) segmentations (supplement, Algorithms 1-6).
 
     Parameters
@@ -418,7 +418,7 @@ def entails(flat, nested) -> bool:
     return True
 
 
-def boundaries_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = False) -> list[int]:
+def boundaries_from_tags(tags: Sequence[str], *, scheme=None, mode=None, suffix: bool = False) -> list[int]:
     """Build the flat boundary vector of a BIO (or IOBES, ...) tag sequence.
 
     Parameters

@@ -122,7 +122,7 @@ def _estimates(table: np.ndarray, weights: np.ndarray, fpc: float) -> dict[str, 
     return out
 
 
-def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, population_size=None,
+def coefficient_intervals(table, *, confidence_level: float = 0.95, weights=None, population_size=None,
                           categories=None) -> dict[str, Any]:
     r"""Compute Gwet's analytic standard errors, t intervals and p-values of a two-annotator table.
 
@@ -232,8 +232,9 @@ def coefficient_intervals(table, confidence_level: float = 0.95, weights=None, p
     return result
 
 
-def bootstrap_coefficient_intervals(table, coefficient: str | Callable = "cohen_kappa", confidence_level: float = 0.95,
-                                    n_resamples: int = 1000, random_state=None, **options) -> dict[str, Any]:
+def bootstrap_coefficient_intervals(table, coefficient: str | Callable = "cohen_kappa", *,
+                                    confidence_level: float = 0.95, n_resamples: int = 1000, random_state=None,
+                                    **options) -> dict[str, Any]:
     r"""Compute a percentile bootstrap interval of any coefficient of a table, resampling the items.
 
     Parameters
@@ -335,7 +336,8 @@ def agreement_report_with_intervals(predictions, references, confidence_level=No
     if confidence_level is not None:
         for value in report.values():
             if isinstance(value, dict) and "contingency" in value:
-                value["intervals"] = plain(coefficient_intervals(value["contingency"]["table"], confidence_level))
+                table = value["contingency"]["table"]
+                value["intervals"] = plain(coefficient_intervals(table, confidence_level=confidence_level))
     return report
 
 

@@ -55,7 +55,7 @@ UNTYPED = "_"  # the type of a unit given as (start, end), as tags.py names an u
 Section = tuple[int, int, bool]  # (start, end, is_unit), end exclusive
 
 
-def unitizing_alpha(annotations, variant: str = "u_alpha", scheme=None, mode=None, suffix: bool = False) -> dict:
+def unitizing_alpha(annotations, *, variant: str = "u_alpha", scheme=None, mode=None, suffix: bool = False) -> dict:
     r"""Unitizing alpha of two or more annotators on BIO-tagged texts, per entity type and pooled.
 
     Parameters
@@ -169,7 +169,7 @@ def _continuum_units(lengths: list, annotators: int, spans_of) -> tuple[int, lis
     return offset, units, [b for b in breaks if 0 < b < offset]  # empty texts add no break
 
 
-def unitizing_alpha_from_units(length: int, units_per_annotator, variant: str = "u_alpha", gap_breaks=()) -> dict:
+def unitizing_alpha_from_units(length: int, units_per_annotator, *, variant: str = "u_alpha", gap_breaks=()) -> dict:
     """Unitizing alpha on unit intervals of a continuum ``[0, length)``, per type and pooled.
 
     Parameters

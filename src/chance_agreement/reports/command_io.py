@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..ecosystem.output_files import write_file
 from ..spans.conll import parse_column_spec
+from ..spans.deprecation import renamed_message
 from ..spans.readers import format_names
 from ..spans.readers.base import CROSSING, OFFSET_UNITS
 from ..spans.readers.uima_cas import typesystem_file
@@ -53,7 +54,7 @@ class UsageError(ValueError):
 
 
 def open_fraction(text: str) -> float:
-    """argparse type of a level or share strictly between 0 and 1 (e.g. ``--confidence``): a value
+    """argparse type of a level or share strictly between 0 and 1 (e.g. ``--confidence-level``): a value
     outside is a usage error (exit status 2) before any file is read."""
 
     try:
@@ -63,6 +64,42 @@ def open_fraction(text: str) -> float:
     if not 0.0 < value < 1.0:
         raise argparse.ArgumentTypeError(f"{text} is not strictly between 0 and 1")
     return value
+
+
+class _RenamedOption(argparse.Action):
+    """An option's old spelling: stores under the new one's destination and says the new name."""
+
+    def __init__(self, option_strings, dest, new: str = "", **kwargs):
+        super().__init__(option_strings, dest, **kwargs)
+        self.new = new
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog}: warning: {renamed_message(option_string, self.new, 'option')}", file=sys.stderr)
+        setattr(namespace, self.dest, values)
+
+
+def add_renamed_option(parser, old: str, new: str, **options) -> None:
+    """Keep ``old`` (hidden from ``--help``) working for one release as a spelling of ``new``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The parser that already has ``new``.
+    old, new : str
+        The old and the new option, e.g. ``"--seed"`` and ``"--random-state"``.
+    **options
+        ``type`` and the like, as ``new`` takes them.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser(prog="demo")
+    >>> _ = parser.add_argument("--random-state", type=int, default=0)
+    >>> add_renamed_option(parser, "--seed", "--random-state", type=int)
+    >>> parser.parse_args(["--seed", "3"]).random_state  # and on standard error: ... is renamed '--random-state' ...
+    3
+    """
+    parser.add_argument(old, dest=new.lstrip("-").replace("-", "_"), action=_RenamedOption, new=new,
+                        default=argparse.SUPPRESS, help=argparse.SUPPRESS, **options)
 
 
 def _integer(text: str, least: int) -> int:
@@ -259,6 +296,7 @@ __all__ = [
     "UsageError",
     "add_common_options",
     "add_input_options",
+    "add_renamed_option",
     "add_span_options",
     "check_output_path",
     "check_outputs",

@@ -694,7 +694,7 @@ def _summary(data: dict) -> str:
         f'{_num("summary/agreed", noise["agreed"], tag="span")} agreed tokens '
         f'({noise["disagreed"]} of {noise["instances"]} disagreed; hard-case agreement p = {_f(noise["p"])})'
         + _least_favourable(noise, data.get("noise_notes", [])) + _noise_meanings(),
-        f"How to read it: with {noise['confidence']:.0%} confidence, at most this share of the tokens the "
+        f"How to read it: with {noise['confidence_level']:.0%} confidence, at most this share of the tokens the "
         "annotators agree on are hard cases they agreed on by luck, i.e. noise in a gold standard built "
         "from the agreed tokens (Beigman Klebanov &amp; Beigman 2009, eq. 1).")
     return _section("Summary", "summary", f'<div class="cards">{f1_card}{kappa_card}{noise_card}</div>')

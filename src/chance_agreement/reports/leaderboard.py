@@ -265,8 +265,9 @@ def model_cards(board: dict, dataset_type: str = "conll2003", dataset_name: str 
     """``{system: huggingface_hub.ModelCard}``: per system the model-index metadata that
     ``evaluate.push_to_hub`` writes (see ``ecosystem.model_cards``), at the board's level."""
 
-    return {row["system"]: model_card(row["system"], row, metric_args(board), dataset_type, dataset_name,
-                                      dataset_split, dataset_config)
+    return {row["system"]: model_card(row["system"], row, metric_args(board), dataset_type=dataset_type,
+                                      dataset_name=dataset_name, dataset_split=dataset_split,
+                                      dataset_config=dataset_config)
             for row in board["systems"]}
 
 

@@ -43,7 +43,7 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
             if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval, no test
                 row["corrected_f1_ci_low"] = row["corrected_f1_ci_high"] = None
                 continue
-            interval = bootstrap_scores(sentences, level, confidence_level=confidence_level,
+            interval = bootstrap_scores(sentences, level=level, confidence_level=confidence_level,
                                         n_resamples=n_resamples, random_state=rng,
                                         zero_division=0)["overall"]["corrected_f1"]
             row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = interval or (None, None)
@@ -51,7 +51,7 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
             if index + 1 == len(rows) or None in (row["corrected_f1"], rows[index + 1]["corrected_f1"]):
                 row["p_next"] = row["differs_from_next"] = None
                 continue
-            test = compare_statistics(statistics[index][1], statistics[index + 1][1], level,
+            test = compare_statistics(statistics[index][1], statistics[index + 1][1], level=level,
                                       confidence_level=confidence_level, n_resamples=1,
                                       n_permutations=n_resamples, random_state=rng)
             row["p_next"] = test["corrected_f1_p_value"]
@@ -59,7 +59,7 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
     if gold_noise is not None:
         gold_noise = _check_gold_noise(gold_noise)
         tokens = statistics[0][0].total_tokens
-        difference = chance_difference(tokens, gold_noise * tokens, confidence_level or 0.95).answers
+        difference = chance_difference(tokens, gold_noise * tokens, confidence_level=confidence_level or 0.95).answers
         for index, row in enumerate(rows):
             row["chance_difference"] = difference
             if index + 1 == len(rows):

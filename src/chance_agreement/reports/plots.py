@@ -56,7 +56,7 @@ def plot_start_distributions(n: int = 100, lengths=FIGURE1_LENGTHS, ax=None, mod
         ax = _new_axes(7.5, 4.2)
     highest = 0.0
     for index, length in enumerate(lengths):
-        probabilities = start_probabilities(n, lengths, index, model)
+        probabilities = start_probabilities(n, lengths, index, model=model)
         starts = range(1, len(probabilities) + 1)
         highest = max(highest, float(probabilities.max()))
         ax.plot(starts, probabilities, marker="o", markersize=2.5, linewidth=1.2,

@@ -261,11 +261,11 @@ def _type_rows(result: dict) -> list[tuple[str, dict]]:
 
 
 def _add_intervals(result: dict, annotations: Annotations, level: str, options: dict) -> list:
-    """With ``options["confidence_level"]``: the bootstrap intervals of the team's (or the pair's)
+    """With ``options["interval_level"]``: the bootstrap intervals of the team's (or the pair's)
     scores per type and overall (``team_chance_f1``: a sentence bootstrap seeded by
     ``random_state``; for two annotators ``chance_f1``'s own, bit for bit) put into ``result``, and
     the interval column's title in a list (else [] and ``result`` unchanged)."""
-    level_asked = options.get("confidence_level")
+    level_asked = options.get("interval_level")
     if level_asked is None:
         return []
     intervals = team_chance_f1(annotations.items, names=annotations.names, level=level, model=options["model"],
@@ -319,7 +319,7 @@ def chance_f1_section(annotations: Annotations, options: dict) -> Section | None
                             [[name, number, *_shown(scores), *_interval_cells(scores, interval)]
                              for (name, scores), number in zip(rows, [*support, sum(support)], strict=True)]))
         notes += _undefined_notes(level, rows)
-        readings += _readings(level, "overall", rows[-1][1], options.get("confidence_level"))
+        readings += _readings(level, "overall", rows[-1][1], options.get("interval_level"))
     title = (f"Chance-corrected F1, {annotations.names[1]} against {annotations.names[0]} "
              f"({options['model'].replace('_', '-')} random model)")
     return Section("chance_f1", title, data, tables, notes, readings)
@@ -343,7 +343,7 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
         tables.append(Table(f"{level} level, the team (every pair pooled)",
                             ["type", "observed F1", "chance F1", "corrected F1", *interval],
                             [[name, *_shown(scores), *_interval_cells(scores, interval)] for name, scores in rows]))
-        readings += _readings(level, "the team", rows[-1][1], options.get("confidence_level"))
+        readings += _readings(level, "the team", rows[-1][1], options.get("interval_level"))
         tables.append(Table(f"{level} level, each annotator against the rest",
                             ["annotator", "observed F1", "chance F1", "corrected F1"],
                             [[name, *_shown(scores)] for name, scores in result["per_annotator"].items()]))
@@ -365,7 +365,7 @@ def documents_section(annotations: Annotations, options: dict) -> Section | None
     if len(set(annotations.documents)) < 2:
         return None
     data, tables, notes = {}, [], []
-    asked = options.get("confidence_level")
+    asked = options.get("interval_level")
     interval = [f"corrected F1 {asked:.0%} interval"] if asked is not None else []
     for level in LEVELS:
         rows = document_chance_f1(annotations.items, annotations.documents, names=annotations.names, level=level,
@@ -460,7 +460,8 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     data, flags = {}, []
     _, items, coverage = annotations.complete_items()
     for unit in NOISE_UNITS:
-        settings = dict(confidence=options["confidence"], max_noise=options["max_noise"], unit=unit, **options["span"])
+        settings = dict(confidence_level=options["confidence_level"], max_noise=options["max_noise"], unit=unit,
+                        **options["span"])
         try:
             if not items:
                 raise ValueError("no sentence unit is held by every annotator")
@@ -475,7 +476,7 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
         flags += [f"{unit}: {note}" for note in notes]  # the model's flags, beside its numbers
     rows = [[key, *(_cell_of(data[unit].get(key), key in UNDEFINED_NOISE or "undefined" in data[unit])
                     for unit in NOISE_UNITS)] for key in NOISE_KEYS]
-    title = (f"Noise bound of the agreed subset (confidence {options['confidence']}; "
+    title = (f"Noise bound of the agreed subset (confidence level {options['confidence_level']}; "
              f"tolerable disagreements for at most {options['max_noise']} noise)")
     notes = [coverage] * bool(coverage)
     notes += [f"{unit}: {data[unit]['undefined']}" for unit in NOISE_UNITS if "undefined" in data[unit]] + flags
@@ -533,24 +534,25 @@ SECTIONS = [chance_f1_section, team_chance_f1_section, documents_section, coeffi
             several_annotators_section, noise_section, gamma_section]
 
 
-def build_report(annotations: Annotations, model: str = "non_overlapping", confidence: float = 0.95,
+def build_report(annotations: Annotations, model: str = "non_overlapping", confidence_level: float = 0.95,
                  max_noise: float = 0.05, scheme=None, mode=None, suffix: bool = False,
                  sections=None, progress=False, gamma_samples: int = 0, gamma_sampler: str = "statistical",
-                 confidence_level: float | None = None, n_resamples: int = 1000, random_state=None) -> dict:
+                 intervals: bool = False, n_resamples: int = 1000, random_state=None) -> dict:
     """``{"annotators": [...], "sources": [...], "sentences", "tokens", "reading_notes", "coverage"
     (``coverage_of``: documents per annotator and pair), "sections": [Section, ...]}``.
 
     ``progress``: a bar over the report's parts on standard error (None: only on a terminal).
     ``gamma_samples`` > 0 adds gamma (``gamma_section``) with that many random continua.
-    ``confidence_level`` adds sentence-bootstrap intervals of the corrected F1 (per type and
-    overall, for a pair or a team: ``team_chance_f1``) from ``n_resamples`` resamples seeded by
-    ``random_state``.
+    ``confidence_level`` is the level of the noise bound and of the intervals; ``intervals`` adds
+    sentence-bootstrap intervals of the corrected F1 (per type and overall, for a pair or a team:
+    ``team_chance_f1``) from ``n_resamples`` resamples seeded by ``random_state``.
     """
     get_model(model)  # a registered name or a RandomModel, else ValueError
-    options = {"model": model, "confidence": confidence, "max_noise": max_noise,
+    options = {"model": model, "confidence_level": confidence_level, "max_noise": max_noise,
                "span": {"scheme": scheme, "mode": mode, "suffix": suffix},
                "gamma_samples": gamma_samples, "gamma_sampler": gamma_sampler,
-               "confidence_level": confidence_level, "n_resamples": n_resamples, "random_state": random_state}
+               "interval_level": confidence_level if intervals else None, "n_resamples": n_resamples,
+               "random_state": random_state}
     parts = SECTIONS if sections is None else sections
     built = [section(annotations, options)
              for section in show_progress(parts, "agreement report", unit="part", enabled=progress)]

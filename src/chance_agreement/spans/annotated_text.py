@@ -168,11 +168,40 @@ def warn_widened(texts: list[AnnotatedText], name: str) -> None:
 
 
 def pair_annotations(first: list[AnnotatedText], second: list[AnnotatedText]):
-    """``(spans_a, spans_b, lengths)`` of two annotators of the same texts, sentence by sentence.
+    """Pair two annotators' readings of the same texts as span lists, sentence by sentence.
 
-    The two must have the same number of sentence units with the same text and the same tokens;
-    spans that cross (share tokens, neither inside the other: no forest holds them, see
-    ``spans.nested``) are an error naming the unit's file and line.
+    Parameters
+    ----------
+    first, second : list of AnnotatedText
+        The two annotators' sentence units (``read_jsonl``, ``read_brat``, ...), in the same order.
+
+    Returns
+    -------
+    tuple
+        ``(spans_a, spans_b, lengths)``: per sentence the two span lists and the number of tokens,
+        the input of ``span_chance_f1`` and ``nested_chance_f1``.
+
+    Raises
+    ------
+    ValueError
+        A different number of units, a unit with another text or other tokens, or crossing spans
+        (sharing tokens, neither inside the other), naming the unit's file and line.
+
+    See Also
+    --------
+    nested_chance_f1 : Scores of nested span lists.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from chance_agreement import examples_path, nested_chance_f1, read_brat, read_jsonl
+    >>> folder = Path(examples_path())
+    >>> spans_a, spans_b, lengths = pair_annotations(read_jsonl(folder / "annotator_a.jsonl"),
+    ...                                              read_brat(folder / "brat" / "doc.ann"))
+    >>> lengths
+    [12, 11]
+    >>> sorted(nested_chance_f1(spans_a, spans_b, lengths))[:3]
+    ['LOC', 'ORG', 'PER']
     """
     for text in (*first, *second):
         build_forest(text.spans, text.source)

@@ -291,7 +291,7 @@ class AnnotationSet:
             odd.append(odd_tags)
         warn_odd_tags(_merged_odd(odd), suffix)
         present = np.array([[unit is not None for unit in units] for units in sentences], dtype=bool)
-        tags = [[tags_from_spans([unit], [n], name)[0] if isinstance(unit, tuple) else unit
+        tags = [[tags_from_spans([unit], [n], role=name)[0] if isinstance(unit, tuple) else unit
                  for unit, n in zip(units, lengths, strict=True)] for name, units in zip(team.names, sentences,
                                                                                          strict=True)]
         return _assembled(team.names, lengths, present.reshape(len(sentences), len(lengths)), arrays, tags,

@@ -140,12 +140,67 @@ class Team:
 
 def read_annotators(specs, *, input_format=None, column=None, columns=None, names=None, widen=False, tokenizer=None,
                     offsets=None, layer=None, feature=None, typesystem=None, partial=False) -> Team:
-    """The aligned annotators of ``specs`` (paths; ``FILE:COLUMN`` for column files).
+    """Read annotators from files of any supported format, aligned sentence by sentence.
 
-    ``column``: the tag column of column files (None: every tag column of a file given alone, else
-    the last); ``columns``: one default column per spec instead. The other options go to the
-    readers (``spans.readers.base.ReadOptions``); ``names`` rename the annotators in order.
-    ``partial``: annotators may hold different documents (``align``)."""
+    The format of each file is detected from its content (CoNLL columns, JSONL, brat, Label
+    Studio, doccano, Prodigy, INCEpTION); a file holding several annotators gives them all.
+
+    Parameters
+    ----------
+    specs : list of str or pathlib.Path
+        The files; ``FILE:COLUMN`` picks a tag column of a column file.
+    input_format : str, optional
+        A reader's name (``file_readers.names()``) instead of detection.
+    column : int, optional
+        The tag column of column files (None: every tag column of a file given alone, else the
+        last).
+    columns : list of int, optional
+        One default column per spec instead of ``column``.
+    names : list of str, optional
+        New names for the annotators, in order (default: the ids in the files, else file names).
+    widen : bool, default False
+        Widen character spans off token boundaries to whole tokens (else an error).
+    tokenizer : callable, optional
+        Token offsets of texts without tokens (default ``tokenize``).
+    offsets : {"codepoint", "utf16", "grapheme"}, optional
+        How character offsets count (None: the format's own default).
+    layer, feature : str, optional
+        The annotation layer and label feature of INCEpTION files.
+    typesystem : str, optional
+        The UIMA type system file of INCEpTION XMI files.
+    partial : bool, default False
+        Annotators may hold different documents (each pair is scored on those both hold).
+
+    Returns
+    -------
+    Team
+        ``names``, ``sources``, ``units[a][u]`` (annotator a's unit u, the same tokens for every
+        annotator); ``flat()`` gives ``(tokens, tags)`` and ``nested()`` ``(spans, lengths)``.
+
+    Raises
+    ------
+    ValueError
+        An unreadable record or units whose tokens differ between annotators, naming the file and
+        line.
+    FileNotFoundError
+        A file that does not exist.
+
+    See Also
+    --------
+    team_chance_f1 : Score the team.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from chance_agreement import by_item, examples_path, team_chance_f1
+    >>> folder = Path(examples_path())
+    >>> team = read_annotators([folder / "anna.conll", folder / "ben.conll"])
+    >>> team.names
+    ['anna', 'ben']
+    >>> tokens, tags = team.flat()
+    >>> round(team_chance_f1(by_item(tags), names=team.names)["overall_corrected_f1"], 4)
+    0.7731
+    """
     specs = [str(spec) for spec in specs]
     annotators, origins = [], []
     for index, spec in enumerate(specs):
@@ -321,7 +376,7 @@ def _unit_spans(team: Team, annotator: int, unit: Unit, scheme, mode, suffix) ->
     if unit.spans is not None:
         return list(unit.spans)
     tags = unit.tags  # a unit has spans or tags
-    return [(start, end, label) for label, start, end in spans_from_tags(tags, scheme, mode, suffix)]  # type: ignore[arg-type]
+    return [(start, end, label) for label, start, end in spans_from_tags(tags, scheme=scheme, mode=mode, suffix=suffix)]  # type: ignore[arg-type]
 
 
 def _check_tags(team: Team, scheme, mode, suffix):
@@ -427,7 +482,7 @@ def flat_units(team: Team, *, scheme=None, mode=None, suffix=False, crossing="er
 
 def _flat(team: Team, scheme, mode, suffix, crossing):
     tokens, sentences, _ = flat_units(team, scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
-    tags = [[tags_from_spans([unit], [len(words)], name)[0] if isinstance(unit, tuple) else unit
+    tags = [[tags_from_spans([unit], [len(words)], role=name)[0] if isinstance(unit, tuple) else unit
              for unit, words in zip(units, tokens, strict=True)] for name, units in zip(team.names, sentences,
                                                                                          strict=True)]
     return tokens, tags

@@ -205,7 +205,7 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # the computation itself warns, once
             try:
-                spans_from_tags(tags, scheme, mode, suffix)
+                spans_from_tags(tags, scheme=scheme, mode=mode, suffix=suffix)
                 continue
             except ValueError as error:
                 message = str(error)
@@ -214,7 +214,7 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
             while low < high:
                 middle = (low + high) // 2
                 try:
-                    spans_from_tags(tags[: middle + 1], scheme, mode, suffix)
+                    spans_from_tags(tags[: middle + 1], scheme=scheme, mode=mode, suffix=suffix)
                     low = middle + 1
                 except ValueError as error:
                     high, message = middle, str(error)

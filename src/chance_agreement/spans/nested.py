@@ -166,10 +166,39 @@ def _flat(spans: Sequence[TokenSpan], n: int, where: str) -> list[str]:
     return tags
 
 
-def tags_from_spans(spans, lengths, role: str = "spans") -> list[list[str]]:
-    """IOB2 tags of flat span lists (``B-`` opens every span); spans sharing a token are an error.
+def tags_from_spans(spans, lengths, *, role: str = "spans") -> list[list[str]]:
+    """Write flat span lists as IOB2 tags (``B-`` opens every span).
 
     seqeval (and ``spans_from_tags``) chunk these tags back into exactly the given spans.
+
+    Parameters
+    ----------
+    spans : list of list of tuple
+        Per sentence, ``(start, end, label)`` token spans, half-open (tokens ``start .. end - 1``).
+    lengths : list of int
+        Per sentence, its number of tokens.
+    role : str, default "spans"
+        How error messages name the input (e.g. ``"predictions"``).
+
+    Returns
+    -------
+    list of list of str
+        Per sentence, one tag per token.
+
+    Raises
+    ------
+    ValueError
+        A span out of its sentence or empty, spans sharing a token (use ``outermost_tags``,
+        ``innermost_tags`` or ``nested_chance_f1``), a bad length; naming the sentence and span.
+
+    See Also
+    --------
+    spans_from_tags : The inverse, for one sequence.
+
+    Examples
+    --------
+    >>> tags_from_spans([[(0, 2, "PER"), (3, 4, "LOC")]], [5])
+    [['B-PER', 'I-PER', 'O', 'B-LOC', 'O']]
     """
     lengths = check_lengths(lengths)
     checked = check_span_lists(spans, lengths, role)
@@ -191,14 +220,80 @@ def innermost(spans, lengths, role: str = "spans") -> list[list[TokenSpan]]:
     return out
 
 
-def outermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
-    """IOB2 tags of the outermost view (what a flat annotation of the top-level entities gives)."""
-    return tags_from_spans(outermost(spans, lengths, role), lengths, role)
+def outermost_tags(spans, lengths, *, role: str = "spans") -> list[list[str]]:
+    """Write the outermost view of nested spans as IOB2 tags: the top-level spans only.
+
+    What a flat annotation of the top-level entities gives.
+
+    Parameters
+    ----------
+    spans : list of list of tuple
+        Per sentence, ``(start, end, label)`` token spans (nesting allowed, crossing not),
+        half-open (tokens ``start .. end - 1``).
+    lengths : list of int
+        The sentences' numbers of tokens.
+    role : str, default "spans"
+        The input's name in error messages (e.g. ``"references"``).
+
+    Returns
+    -------
+    list of list of str
+        The IOB2 tags of each sentence.
+
+    Raises
+    ------
+    ValueError
+        A span out of its sentence, two spans that cross, a bad length; naming the sentence and
+        the span.
+
+    See Also
+    --------
+    innermost_tags : The leaves instead.
+    nested_chance_f1 : Every depth at once.
+
+    Examples
+    --------
+    >>> outermost_tags([[(0, 5, "ORG"), (1, 3, "PER")]], [6])
+    [['B-ORG', 'I-ORG', 'I-ORG', 'I-ORG', 'I-ORG', 'O']]
+    """
+    return tags_from_spans(outermost(spans, lengths, role), lengths, role=role)
 
 
-def innermost_tags(spans, lengths, role: str = "spans") -> list[list[str]]:
-    """IOB2 tags of the innermost view (the most specific entity at each token)."""
-    return tags_from_spans(innermost(spans, lengths, role), lengths, role)
+def innermost_tags(spans, lengths, *, role: str = "spans") -> list[list[str]]:
+    """Write the innermost view of nested spans as IOB2 tags: the leaves (spans holding no other).
+
+    A token inside a parent but outside all of its children is ``O`` in this view.
+
+    Parameters
+    ----------
+    spans : list of list of tuple
+        As in ``outermost_tags``: per sentence, nested ``(start, end, label)`` token spans.
+    lengths : list of int
+        Tokens per sentence.
+    role : str, default "spans"
+        The input's name in error messages.
+
+    Returns
+    -------
+    list of list of str
+        One IOB2 tag per token of each sentence.
+
+    Raises
+    ------
+    ValueError
+        As ``outermost_tags``.
+
+    See Also
+    --------
+    outermost_tags : The top-level spans instead.
+    nested_chance_f1 : Every depth at once.
+
+    Examples
+    --------
+    >>> innermost_tags([[(0, 5, "ORG"), (1, 3, "PER")]], [6])
+    [['O', 'B-PER', 'I-PER', 'O', 'O', 'O']]
+    """
+    return tags_from_spans(innermost(spans, lengths, role), lengths, role=role)
 
 
 __all__ = [

@@ -16,7 +16,10 @@ __all__ = ["Registry"]
 
 
 class Registry:
-    """Named instances of ``base``; ``built_in`` gives the ones that always come first.
+    """Hold named plug-ins: instances of ``base``, the built-in ones first.
+
+    The package root exports four registries of this shape: ``random_models``,
+    ``two_rater_coefficients``, ``several_rater_coefficients`` and ``file_readers``.
 
     Parameters
     ----------
@@ -27,6 +30,10 @@ class Registry:
     built_in : callable
         ``built_in() -> iterable of entries``: the package's own entries, in order, read on every
         use (so a test may change where they come from); they cannot be unregistered.
+
+    See Also
+    --------
+    RandomModel : What ``random_models`` holds.
 
     Examples
     --------

@@ -56,7 +56,24 @@ Span = tuple[str, int, int]
 
 
 class OddTagWarning(UserWarning):
-    """A tag that is neither ``O`` nor a B-/I-/E-/S- tag; seqeval accepts and chunks it."""
+    """Warn of a tag that is neither ``O`` nor a B-/I-/E-/S- tag; seqeval accepts and chunks it.
+
+    The scores stay seqeval's; the warning says which tag, so a typo does not pass unseen.
+
+    See Also
+    --------
+    spans_from_tags : Where it is raised.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     spans_from_tags(["B-PER", "X", "I-PER"])
+    [('PER', 0, 1), ('_', 1, 2), ('PER', 2, 3)]
+    >>> caught[0].category.__name__
+    'OddTagWarning'
+    """
 
 
 def resolve_scheme(scheme):
@@ -436,12 +453,51 @@ def detect_scheme(sequences: Sequence[Sequence[str]], suffix: bool = False):
         raise ValueError(f"cannot detect the tagging scheme of the references: {error}") from None
 
 
-def spans_from_tags(tags: Sequence[str], scheme=None, mode=None, suffix: bool = False) -> list[Span]:
-    """Entities of one tag sequence as ``(entity_type, start, end)``, ``end`` exclusive.
+def spans_from_tags(tags: Sequence[str], *, scheme=None, mode=None, suffix: bool = False) -> list[Span]:
+    """Find the entities of one tag sequence as ``(entity_type, start, end)``, ``end`` exclusive.
 
     For the same arguments this finds exactly the entities seqeval finds: the conlleval chunker
-    by default (``get_entities(tags)``), the ``scheme`` automaton with ``mode="strict"`` (scheme
-    auto-detected if None). Errors name the 0-based position.
+    by default (``get_entities(tags)``), the ``scheme`` automaton with ``mode="strict"``.
+
+    Parameters
+    ----------
+    tags : sequence of str
+        One sentence's tags (BIO, IOBES, BILOU...).
+    scheme : str, optional
+        As in seqeval, with ``mode="strict"``: ``"IOB1"``, ``"IOB2"``, ``"IOE1"``, ``"IOE2"``,
+        ``"IOBES"`` or ``"BILOU"`` (None: detected from the tags).
+    mode : {None, "strict"}, optional
+        As in seqeval: None (conlleval-compatible) or ``"strict"``.
+    suffix : bool, default False
+        Tags with the type first (``"PER-B"``).
+
+    Returns
+    -------
+    list of tuple
+        The entities in order of their start.
+
+    Raises
+    ------
+    ValueError
+        A tag seqeval cannot take, or one not valid for the scheme in strict mode, naming the
+        0-based position; an unknown scheme.
+
+    Warns
+    -----
+    OddTagWarning
+        A tag that is neither ``O`` nor a B-/I-/E-/S- tag (e.g. ``"X"``), which seqeval accepts and
+        chunks as it does (``"X"``: an entity of type ``"_"``).
+
+    See Also
+    --------
+    tags_from_spans : The inverse, from spans to IOB2 tags.
+
+    Examples
+    --------
+    >>> spans_from_tags(["B-PER", "I-PER", "O", "B-LOC", "I-ORG"])
+    [('PER', 0, 2), ('LOC', 3, 4), ('ORG', 4, 5)]
+    >>> spans_from_tags(["B-PER", "I-PER", "O", "B-LOC", "I-ORG"], mode="strict", scheme="IOB2")
+    [('PER', 0, 2), ('LOC', 3, 4)]
     """
     if mode is None and scheme is None and type(tags) is list and len(tags) < _SMALL_CORPUS:
         spans, odd = _lenient_small((tags,), suffix, None)  # the common call, checked by the loop

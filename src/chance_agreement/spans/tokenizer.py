@@ -109,7 +109,30 @@ def characters(text: str) -> list[tuple[int, int]]:
 
 
 def tokenize(text: str) -> list[tuple[int, int]]:
-    """Character offsets of the whitespace-and-punctuation tokens of ``text``, grapheme clusters kept whole."""
+    """Split a text into tokens: the character offsets of its words and punctuation marks.
+
+    Grapheme clusters are kept whole (an accent or emoji sequence is never split).
+
+    Parameters
+    ----------
+    text : str
+        The text.
+
+    Returns
+    -------
+    list of tuple of int
+        ``(start, end)`` character offsets, end exclusive, in order.
+
+    See Also
+    --------
+    read_jsonl : Uses it when the file gives no tokens.
+
+    Examples
+    --------
+    >>> text = "Dr. Ada's café."
+    >>> [text[start:end] for start, end in tokenize(text)]
+    ['Dr', '.', 'Ada', "'", 's', 'café', '.']
+    """
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
     pattern = _token_pattern(_HAS_OWN_TOKEN.search(text) is not None)

@@ -33,8 +33,24 @@ RESERVED_PREFIXES = (RESERVED_PREFIX, "pairwise_")
 
 
 class TagTypeError(TypeError, ValueError):
-    """A tag, sentence or corpus of the wrong type: a TypeError, and also a ValueError, which is
-    what callers of seqeval-style metrics catch for bad input."""
+    """Signal a tag, sentence or corpus of the wrong type.
+
+    A TypeError, and also a ValueError, which is what callers of seqeval-style metrics catch for
+    bad input; the message names the sentence and position.
+
+    See Also
+    --------
+    spans_from_tags : One of the functions raising it.
+
+    Examples
+    --------
+    >>> from chance_agreement import spans_from_tags
+    >>> try:
+    ...     spans_from_tags(["B-PER", 7])
+    ... except ValueError as error:
+    ...     print(type(error).__name__, "-", error)
+    TagTypeError - position 1: the tag is an int (7), not a string
+    """
 
 
 def where(role: str | None, sentence: int, position: int | None = None) -> str:
@@ -211,7 +227,38 @@ def problem(function: str, argument: str, text: str, sentence: int | None = None
 
 
 def as_items(annotations) -> ItemMajor:
-    """``annotations`` (per sentence, the annotators' tag sequences) marked as meant that way."""
+    """Mark several annotators' tags as given per sentence (item-major), the API's layout.
+
+    A list that reads both ways (as many annotators as sentences, every sequence of one length)
+    is refused by the several-annotator functions unless marked with ``as_items`` or ``by_item``.
+
+    Parameters
+    ----------
+    annotations : list of list
+        Per sentence ``s``, annotator ``a``'s tags ``annotations[s][a]``, or ``None`` if ``a`` did
+        not annotate ``s``.
+
+    Returns
+    -------
+    ItemMajor
+        The same list, marked (a ``list`` subclass).
+
+    Raises
+    ------
+    TagTypeError
+        Not a list of sentences.
+
+    See Also
+    --------
+    by_item : The same layout from one list per annotator.
+
+    Examples
+    --------
+    >>> from chance_agreement import team_chance_f1
+    >>> items = as_items([[["B-PER", "O"], ["B-PER", "O"]], [["O", "B-LOC"], ["O", "O"]]])
+    >>> round(team_chance_f1(items, zero_division=0)["overall_observed_f1"], 4)
+    0.6667
+    """
     if isinstance(annotations, (str, bytes)) or not _is_sequence(annotations):
         raise TagTypeError(f"as_items takes a list of sentences, each a list of the annotators' tag sequences; "
                            f"got {_container_kind(annotations)}")
@@ -264,8 +311,38 @@ def pair_shared(first, second) -> tuple[list, list]:
 
 
 def by_item(annotators, items=None) -> ItemMajor:
-    """Per-annotator lists (``annotators[a][s]``) to the API's layout, per sentence (``[s][a]``);
-    ``None`` stays ``None``. ``items`` must be None (the two forms are alternatives)."""
+    """Turn one list per annotator (``annotators[a][s]``) into the API's layout, per sentence (``[s][a]``).
+
+    Parameters
+    ----------
+    annotators : list of list
+        Per annotator, per sentence a tag sequence, or ``None`` for a sentence not annotated
+        (``None`` stays ``None``).
+    items : None
+        Must be None: the two forms are alternatives (a guard against giving both).
+
+    Returns
+    -------
+    ItemMajor
+        Per sentence, the annotators' tag sequences.
+
+    Raises
+    ------
+    TagTypeError
+        Not a list of per-annotator lists.
+    ValueError
+        Annotators with different numbers of sentences, or ``items`` given too.
+
+    See Also
+    --------
+    by_annotator : The inverse.
+    as_items : Tags already per sentence.
+
+    Examples
+    --------
+    >>> by_item([[["B-PER", "O"], ["O"]], [["B-PER", "B-LOC"], None]])
+    [[['B-PER', 'O'], ['B-PER', 'B-LOC']], [['O'], None]]
+    """
     if items is not None:
         raise ValueError("give exactly one of annotations (per sentence, the annotators' tag sequences) "
                          "or annotators= (per annotator, a list of tag sequences)")
@@ -282,7 +359,32 @@ def by_item(annotators, items=None) -> ItemMajor:
 
 
 def by_annotator(items) -> list[list]:
-    """The API's layout (``items[s][a]``) to per-annotator lists (``[a][s]``); ``None`` stays ``None``."""
+    """Turn the API's layout (``items[s][a]``) into one list per annotator (``[a][s]``).
+
+    Parameters
+    ----------
+    items : list of list
+        Per sentence, the annotators' tag sequences (``None`` stays ``None``).
+
+    Returns
+    -------
+    list of list
+        Per annotator, per sentence a tag sequence or ``None``.
+
+    Raises
+    ------
+    ValueError
+        Sentences with different numbers of annotators, bad tags (naming sentence and annotator).
+
+    See Also
+    --------
+    by_item : The inverse.
+
+    Examples
+    --------
+    >>> by_annotator([[["B-PER", "O"], ["B-PER", "B-LOC"]], [["O"], None]])
+    [[['B-PER', 'O'], ['O']], [['B-PER', 'B-LOC'], None]]
+    """
     rows = check_annotations(as_items(items), function="by_annotator", argument="items", min_annotators=1)
     return [[row[a] for row in rows] for a in range(len(rows[0]))]
 

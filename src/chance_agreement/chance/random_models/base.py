@@ -30,8 +30,49 @@ __all__ = ["RandomModel"]
 
 
 class RandomModel:
-    """Base class of the random annotation models (see the module docstring). Instances are
-    values: two instances of one class with one ``name`` are equal (so caches may key on them)."""
+    r"""Define a random annotation model: the base class of ``NonOverlapping`` and ``Overlapping``.
+
+    For one annotator, one text of ``n`` tokens and one entity type, a model keeps the number of
+    segments and their lengths and places them at random (section 3 of [1]_). A subclass gives
+    ``check``, ``coverage``, ``start_distribution`` and ``sample``; the expectations follow (exactly
+    rounded sums), and ``random_models.register(MyModel())`` makes it usable by name wherever
+    ``model=`` is taken. Instances are values: two instances of one class with one ``name`` are
+    equal (so caches may key on them).
+
+    Attributes
+    ----------
+    name : str
+        The registered name.
+    single_segment_uniform : bool
+        One segment alone is uniform over its ``n - a + 1`` starts (the one-segment closed forms
+        then apply).
+
+    See Also
+    --------
+    NonOverlapping, Overlapping : The built-in models.
+
+    Notes
+    -----
+    The chance-corrected F1 needs, per token, the coverage :math:`c(t)` and, per start, the start
+    distribution; for two independent annotators (Proposition 1 of [1]_)
+
+    .. math::
+
+        E[\mathrm{overlap}] = \sum_t c_A(t)\, c_B(t), \qquad
+        E[\mathrm{matches}] = \sum_{i, j : a_i = b_j} \sum_l P_A(\mathrm{start}_i = l)\, P_B(\mathrm{start}_j = l).
+
+    References
+    ----------
+    .. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
+
+    Examples
+    --------
+    >>> from chance_agreement import NonOverlapping, random_models
+    >>> isinstance(NonOverlapping(), RandomModel), NonOverlapping() == NonOverlapping()
+    (True, True)
+    >>> random_models.names()[:2]  # the built-in ones first, then any registered
+    ('non_overlapping', 'overlapping')
+    """
 
     name: str = ""
     single_segment_uniform: bool = False
@@ -53,7 +94,7 @@ class RandomModel:
         """``P(start = l)``, ``l = 0..n - length``, of a segment of ``length`` among ``others`` (sorted)."""
         raise NotImplementedError
 
-    def sample(self, n: int, lengths, rng: np.random.Generator) -> np.ndarray:
+    def sample(self, n: int, lengths, random_state: np.random.Generator) -> np.ndarray:
         """Start positions (in the order of ``lengths``) of one random placement."""
         raise NotImplementedError
 

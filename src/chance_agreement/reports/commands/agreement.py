@@ -6,6 +6,7 @@ from ...chance.random_models import model_names
 from ..command_io import (
     Command,
     add_input_options,
+    add_renamed_option,
     add_span_options,
     check_outputs,
     emit,
@@ -28,11 +29,13 @@ def arguments(parser) -> None:
     parser.add_argument("--names",
                         help="comma-separated annotator names (default: the ids in the files, else file names)")
     parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
-    parser.add_argument("--confidence", type=open_fraction, default=0.95, help="confidence of the noise bound")
+    parser.add_argument("--confidence-level", type=open_fraction, default=0.95,
+                        help="confidence level of the noise bound and of --intervals (default 0.95)")
+    add_renamed_option(parser, "--confidence", "--confidence-level", type=open_fraction)
     parser.add_argument("--max-noise", type=open_fraction, default=0.05, help="noise level for tolerable disagreements")
-    parser.add_argument("--confidence-level", type=open_fraction, default=None,
-                        help="add sentence-bootstrap intervals of the corrected F1 at this level (e.g. 0.95), for "
-                             "two annotators or a team")
+    parser.add_argument("--intervals", action="store_true",
+                        help="add sentence-bootstrap intervals of the corrected F1 at --confidence-level, for two "
+                             "annotators or a team")
     parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--random-state", type=whole_number, default=0, help="seed of the bootstrap (default 0)")
     parser.add_argument("--format", choices=FORMATS, default="text")
@@ -54,10 +57,11 @@ def run(args) -> int:
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     annotations = load_annotations(args.annotators, args.column, split_names(args.names), **span,
                                    crossing=args.crossing, redact=args.redact, **read_options(args))
-    report = build_report(annotations, model=args.model, confidence=args.confidence, max_noise=args.max_noise,
-                          progress=False if args.quiet else None, gamma_samples=args.gamma_samples,
-                          gamma_sampler=args.gamma_sampler, confidence_level=args.confidence_level,
-                          n_resamples=args.n_resamples, random_state=args.random_state, **span)
+    report = build_report(annotations, model=args.model, confidence_level=args.confidence_level,
+                          max_noise=args.max_noise, progress=False if args.quiet else None,
+                          gamma_samples=args.gamma_samples, gamma_sampler=args.gamma_sampler,
+                          intervals=args.intervals, n_resamples=args.n_resamples, random_state=args.random_state,
+                          **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 

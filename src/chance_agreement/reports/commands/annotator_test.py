@@ -11,6 +11,7 @@ from ..command_io import (
     Command,
     UsageError,
     add_input_options,
+    add_renamed_option,
     add_span_options,
     check_outputs,
     closed_fraction,
@@ -36,7 +37,8 @@ def run(args) -> int:
                      candidate_names=split_names(args.candidate_names), crossing=args.crossing, **span,
                      **read_options(args))
     report = run_test(team, margin=args.margin, level=args.level, model=args.model, alpha=args.alpha,
-                      equivalence=args.equivalence, n_resamples=args.resamples, random_state=args.seed, **span)
+                      equivalence=args.equivalence, n_resamples=args.n_resamples, random_state=args.random_state,
+                      **span)
     emit(render(report, args.format, args.digits), args.output)
     return 0
 
@@ -57,8 +59,10 @@ def arguments(parser) -> None:
                         help="0-based tag column of column files (default: the last)")
     parser.add_argument("--level", choices=LEVELS, default="token")
     parser.add_argument("--model", choices=model_names(), default="non_overlapping", help="random annotation model")
-    parser.add_argument("--resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=whole_number, default=0, help="bootstrap random seed (default 0)")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--random-state", type=whole_number, default=0, help="seed of the bootstrap (default 0)")
+    add_renamed_option(parser, "--resamples", "--n-resamples", type=positive_number)
+    add_renamed_option(parser, "--seed", "--random-state", type=whole_number)
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text")
     add_span_options(parser)

@@ -11,6 +11,7 @@ from ..command_io import (
     Command,
     UsageError,
     add_input_options,
+    add_renamed_option,
     add_span_options,
     check_outputs,
     input_files,
@@ -39,7 +40,7 @@ def run(args) -> int:
                 model=args.model,
                 max_sentences=args.max_sentences, title=args.title,
                 confidence_level=None if args.no_intervals else args.confidence_level,
-                n_resamples=args.resamples, random_state=args.seed, gamma_samples=args.gamma_samples,
+                n_resamples=args.n_resamples, random_state=args.random_state, gamma_samples=args.gamma_samples,
                 gamma_sampler=args.gamma_sampler, annotator_test=tested, documents=documents, **span)
     print(args.output)
     sys.stdout.flush()
@@ -52,8 +53,8 @@ def candidate_test(args, names, span) -> dict:
         raise UsageError("--candidate needs --margin (the corrected F1 a candidate may lose against a human)")
     team = read_team(args.annotations, args.candidate, human_names=names, crossing=args.crossing, **span,
                      **read_options(args))
-    return run_test(team, margin=args.margin, level=args.level, model=args.model, n_resamples=args.resamples,
-                    random_state=args.seed, **span)
+    return run_test(team, margin=args.margin, level=args.level, model=args.model, n_resamples=args.n_resamples,
+                    random_state=args.random_state, **span)
 
 
 def arguments(parser) -> None:
@@ -74,8 +75,10 @@ def arguments(parser) -> None:
                         help=f"sentences with the most disagreement to show (default {MAX_SENTENCES})")
     parser.add_argument("--confidence-level", type=open_fraction, default=0.95,
                         help="bootstrap interval level, when chance_f1 computes intervals (default 0.95)")
-    parser.add_argument("--resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
-    parser.add_argument("--seed", type=whole_number, default=0, help="bootstrap random seed (default 0)")
+    parser.add_argument("--n-resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
+    parser.add_argument("--random-state", type=whole_number, default=0, help="seed of the bootstrap (default 0)")
+    add_renamed_option(parser, "--resamples", "--n-resamples", type=positive_number)
+    add_renamed_option(parser, "--seed", "--random-state", type=whole_number)
     parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
     parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
                         help="add gamma and its alignment of the most disordered sentences, with N random continua")

@@ -45,8 +45,42 @@ def _text_bound(path: Path, number: int, line: str, text: str):
     return start, end, label, where
 
 
-def read_brat(ann_path, tokenizer=None, widen: bool = False) -> list[AnnotatedText]:
-    """The sentence units (non-blank lines) of ``doc.txt`` with the spans of ``doc.ann``."""
+def read_brat(ann_path, *, tokenizer=None, widen: bool = False) -> list[AnnotatedText]:
+    """Read a brat standoff annotation: the sentence units of ``doc.txt`` with the spans of ``doc.ann``.
+
+    Parameters
+    ----------
+    ann_path : str or pathlib.Path
+        The ``.ann`` file; its text is the ``.txt`` file beside it. Each non-blank line of the text
+        is a sentence unit.
+    tokenizer : callable, optional
+        ``text -> [(start, end), ...]`` character offsets of the tokens (default ``tokenize``).
+    widen : bool, default False
+        Widen a span that cuts a token to the whole token (counted and warned); default: an error.
+
+    Returns
+    -------
+    list of AnnotatedText
+        Per sentence unit: the text, its token offsets, its token spans and where it came from.
+
+    Raises
+    ------
+    ValueError
+        A missing text file, a malformed annotation line or a span out of the text, naming the
+        file and line.
+
+    See Also
+    --------
+    read_jsonl : JSON Lines exports.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from chance_agreement import examples_path
+    >>> units = read_brat(Path(examples_path()) / "brat" / "doc.ann")
+    >>> len(units), units[0].spans
+    (2, [(1, 6, 'ORG'), (3, 4, 'LOC'), (7, 11, 'PER')])
+    """
     ann_path = Path(ann_path)
     txt_path = ann_path.with_suffix(".txt")
     if not txt_path.is_file():
@@ -95,7 +129,7 @@ def _sniff(head: bytes, path: Path) -> bool:
 
 
 def _units(ann: Path, name: str, options: ReadOptions) -> list:
-    texts = read_brat(ann, options.tokenizer, options.widen)
+    texts = read_brat(ann, tokenizer=options.tokenizer, widen=options.widen)
     return [unit_of(text, f"{name}:{text.source.rpartition(' line ')[2]}") for text in texts]
 
 

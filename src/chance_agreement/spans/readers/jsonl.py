@@ -97,8 +97,46 @@ def parse_record(record, where: str, tokenizer=None, widen: bool = False, *,
     return annotate_text(text, tokens, char_spans, where, options)
 
 
-def read_jsonl(path, tokenizer=None, widen: bool = False, *, offsets: str = "codepoint") -> list[AnnotatedText]:
-    """Every object of a JSON Lines file as an ``AnnotatedText`` (see the module docstring)."""
+def read_jsonl(path, *, tokenizer=None, widen: bool = False, offsets: str = "codepoint") -> list[AnnotatedText]:
+    """Read every object of a JSON Lines annotation export as an ``AnnotatedText``.
+
+    Prodigy, doccano, Label Studio-like and spaCy-style objects are read (see the module
+    docstring for the keys).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The ``.jsonl`` file, one JSON object (one sentence unit) per line.
+    tokenizer : callable, optional
+        ``text -> [(start, end), ...]`` character offsets of the tokens (default ``tokenize``).
+    widen : bool, default False
+        Widen a span that cuts a token to the whole token (counted and warned); default: an error.
+    offsets : {"codepoint", "utf16", "grapheme"}, default "codepoint"
+        The unit of the character offsets.
+
+    Returns
+    -------
+    list of AnnotatedText
+        Per object: the text, its token offsets, its token spans and where it came from.
+
+    Raises
+    ------
+    ValueError
+        Malformed JSON or a bad span, naming the file and 1-based line.
+
+    See Also
+    --------
+    read_brat : Files in brat's standoff format.
+    pair_annotations : Two annotators' texts as span lists for ``span_chance_f1``.
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from chance_agreement import examples_path
+    >>> texts = read_jsonl(Path(examples_path()) / "annotator_a.jsonl")
+    >>> len(texts), texts[0].spans  # token spans, nested ones kept
+    (2, [(1, 6, 'ORG'), (3, 4, 'LOC'), (5, 6, 'LOC'), (9, 11, 'PER')])
+    """
     path = Path(path)
     texts = [parse_record(record, f"{path} line {number}", tokenizer, widen, offsets=offsets)
              for number, record in json_lines(path)]
