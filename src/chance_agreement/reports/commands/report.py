@@ -13,6 +13,7 @@ from ..command_io import (
     add_input_options,
     add_span_options,
     check_outputs,
+    gamma_samples,
     input_files,
     open_fraction,
     positive_number,
@@ -77,7 +78,7 @@ def arguments(parser) -> None:
     parser.add_argument("--resamples", type=positive_number, default=1000, help="bootstrap resamples (default 1000)")
     parser.add_argument("--seed", type=whole_number, default=0, help="bootstrap random seed (default 0)")
     parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
-    parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
+    parser.add_argument("--gamma-samples", type=gamma_samples, default=0, metavar="N",
                         help="add gamma and its alignment of the most disordered sentences, with N random continua")
     parser.add_argument("--gamma-sampler", default="statistical",
                         help="gamma's random continua: statistical (default), shuffle or random_model")
