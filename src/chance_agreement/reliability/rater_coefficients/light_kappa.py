@@ -75,7 +75,7 @@ def light(ratings, confidence_level) -> dict:
     n, r = raw.shape
     pairwise = [[None] * r for _ in range(r)]
     values: list = []
-    jack_total = None  # the pairs' delete-one kappas summed pair by pair: one row of n items, never pairs x n
+    jack_total: np.ndarray | None = None  # the pairs' delete-one kappas summed pair by pair: one row, never pairs x n
     for g, h in itertools.combinations(range(r), 2):
         both = (raw[:, g] >= 0) & (raw[:, h] >= 0)
         kappa, cells = cohen_pair(raw[both, g], raw[both, h], w, q)
@@ -91,8 +91,8 @@ def light(ratings, confidence_level) -> dict:
                         "agreement 1 left out of the mean")
     value = float(np.mean(values)) if values else None
     variance = None
-    if values:
-        jack = jack_total / len(values)
+    if values and jack_total is not None:
+        jack: np.ndarray = jack_total / len(values)
         if np.all(np.isfinite(jack)) and n > 1:
             variance = (n - 1) / n * float(((jack - jack.mean()) ** 2).sum())
         else:
