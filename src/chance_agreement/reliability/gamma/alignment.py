@@ -223,7 +223,7 @@ def best_alignment(continuum: Continuum, dissimilarity: Dissimilarity | None = N
     >>> from chance_agreement.reliability.gamma import best_alignment, continuum_from_units
     >>> units = {"a": [("X", 0, 4)], "b": [("X", 0, 4)], "c": [("X", 1, 4)]}
     >>> round(best_alignment(continuum_from_units(units)).disorder, 4)
-    0.0333
+    0.0136
     """
     dissimilarity = dissimilarity or Dissimilarity()
     if continuum.n_annotators < 2:
