@@ -6,7 +6,9 @@ took 35 s). Same results as the quadratic definitions, checked against them on r
 from __future__ import annotations
 
 import json
+import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,24 +22,19 @@ class Unit:
     tokens = [f"t{i}" for i in range(40)]
 
 
-def quadratic_resolution(spans, flat, crossing):
+def quadratic_resolution(spans, flat):
     """The definition: while some span meets a later one of its type (crossing, or nested too when
-    flat), leave out the first later span meeting the first such span."""
+    flat), leave out the first later span meeting the first such span. Returns what is kept and
+    the pairs (first span, span left out) in that order."""
     kept = sorted(spans, key=lambda s: (s[0], -s[1], s[2]))
-    skipped = []
+    pairs = []
     while True:
         pair = next(((a, b) for i, a in enumerate(kept) for b in kept[i + 1:]
                      if b[0] < a[1] and a[2] == b[2] and (flat or b[1] > a[1])), None)
         if pair is None:
-            return kept, skipped
-        a, b = pair
-        relation = "cross" if b[1] > a[1] else "nest (a flat layer cannot hold both)"
-        if crossing == "error":
-            raise ValueError(f"unit 1: spans {a!r} and {b!r} of type {a[2]!r} {relation}; give --crossing skip "
-                             f"(crossing='skip') to leave the later one out")
-        skipped.append(f"unit 1: span {b!r} {' '.join(Unit.tokens[b[0]:b[1]])!r} left out: it and {a!r} "
-                       f"{relation.split(' (')[0]}")
-        kept.remove(b)
+            return kept, pairs
+        pairs.append(pair)
+        kept.remove(pair[1])
 
 
 def quadratic_share(spans, only_crossing):
@@ -53,18 +50,16 @@ span = st.tuples(st.integers(0, 30), st.integers(1, 9), st.sampled_from("ABC")).
 def test_the_sweep_keeps_and_names_what_the_definition_does(spans, flat):
     skipped = []
     kept = _resolve_same_type(spans, Unit(), flat, "skip", skipped)
-    assert (kept, skipped) == quadratic_resolution(spans, flat, "skip")
-    try:
-        quadratic_resolution(spans, flat, "error")
-        expected = None
-    except ValueError as error:
-        expected = str(error)
-    try:
-        _resolve_same_type(spans, Unit(), flat, "error", [])
-        found = None
-    except ValueError as error:
-        found = str(error)
-    assert found == expected
+    expected, pairs = quadratic_resolution(spans, flat)
+    assert kept == expected and len(skipped) == len(pairs)
+    for message, (a, b) in zip(skipped, pairs, strict=True):
+        assert message.startswith(f"unit 1: span {b!r} ") and f"left out: it and {a!r} " in message
+    if pairs:
+        a, b = pairs[0]
+        with pytest.raises(ValueError, match=re.escape(f"unit 1: spans {a!r} and {b!r} of type {a[2]!r} ")):
+            _resolve_same_type(spans, Unit(), flat, "error", [])
+    else:
+        assert _resolve_same_type(spans, Unit(), flat, "error", []) == kept
     assert _types_share_tokens(kept, only_crossing=not flat) == quadratic_share(kept, only_crossing=not flat)
 
 
