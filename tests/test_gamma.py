@@ -17,7 +17,8 @@ import chance_agreement
 from chance_agreement import gamma_agreement, sample_annotation
 from chance_agreement.reliability.gamma import alignment as alignment_module
 from chance_agreement.reliability.gamma import (
-    Dissimilarity, best_alignment, continuum_from_texts, continuum_from_units,
+    MAX_CANDIDATES, SAMPLES_LIMIT, AlignmentTooLarge, Dissimilarity, best_alignment, continuum_from_texts,
+    continuum_from_units,
 )
 from chance_agreement.reliability.gamma.gamma import category_disorders
 from chance_agreement.reliability.gamma.sampling import make_sampler, standard_normal
@@ -386,3 +387,60 @@ def test_gamma_from_the_readers_files_equals_gamma_from_their_spans():
     from_files = gamma_agreement({"a": a, "b": b}, n_samples=5, sampler="random_model")
     from_spans = gamma_agreement(texts, lengths=lengths, annotators=["a", "b"], n_samples=5, sampler="random_model")
     assert from_files.to_dict() == from_spans.to_dict() and from_files.observed_disorder > 0
+
+
+# --- bounded work (issue 38 item 3a) ----------------------------------------------------------------
+
+
+def dense_units(n: int, k: int) -> dict:
+    """``n`` annotators with ``k`` units each on ``k + 4`` positions: every unit near every other."""
+    return {f"a{a}": [("XY"[(a + i) % 2], i, i + 2 + (a * i) % 3) for i in range(k)] for a in range(n)}
+
+
+def test_a_dense_component_is_refused_before_its_candidates_are_built():
+    # 60 units from 6 annotators: on main the exact alignment ran for minutes and gigabytes
+    with pytest.raises(AlignmentTooLarge) as caught:
+        best_alignment(continuum_from_units(dense_units(6, 10)))
+    error = caught.value
+    assert isinstance(error, ValueError) and error.limit == MAX_CANDIDATES < error.estimate
+    assert (error.text, error.start, error.end, error.n_units, error.sample) == (0, 0, 12, 60, None)
+    assert error.annotators == tuple(f"a{i}" for i in range(6))
+    assert "text 0, positions 0 to 12: 60 units of 6 annotators (a0, a1, a2, a3, a4, a5)" in str(error)
+    assert "compare fewer annotators at a time" in str(error)
+    with pytest.raises(AlignmentTooLarge, match="positions 0 to 12"):
+        gamma_agreement(dense_units(6, 10))
+
+
+def test_the_candidate_limit_counts_per_component_and_names_the_text():
+    units = dense_units(4, 6)
+    exact = best_alignment(continuum_from_units(units))
+    assert exact.disorder == best_alignment(continuum_from_units(units), max_candidates=1296).disorder
+    with pytest.raises(AlignmentTooLarge, match="at least 1,296 candidate unitary alignments of one size "
+                                                r"\(limit 1,295\)"):
+        best_alignment(continuum_from_units(units), max_candidates=1295)
+    # the same dense stretch as the second of two texts: named by its text, positions inside it
+    sparse = [("X", 0, 2)]
+    texts = [[sparse] * 4, [[(c, s, e) for c, s, e in units[f"a{a}"]] for a in range(4)]]
+    with pytest.raises(AlignmentTooLarge) as caught:
+        best_alignment(continuum_from_texts(texts, lengths=[40, 10]), max_candidates=1295)
+    assert (caught.value.text, caught.value.start, caught.value.end) == (1, 0, 9)
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(ValueError, match="max_candidates must be a positive integer"):
+            best_alignment(continuum_from_units(units), max_candidates=bad)
+
+
+def test_a_random_continuum_past_the_limit_is_named_as_such():
+    units = {f"a{a}": [("X", 100 * i + a, 100 * i + a + 3) for i in range(6)] for a in range(4)}
+    observed = best_alignment(continuum_from_units(units), max_candidates=1)  # components of 4: no candidates
+    assert observed.tuples.shape == (6, 4) and (observed.tuples >= 0).all()
+    with pytest.raises(AlignmentTooLarge, match=r"^gamma: random continuum \d+ \(the observed one passed\)") as caught:
+        gamma_agreement(units, max_candidates=1)
+    assert caught.value.sample >= 1
+
+
+@pytest.mark.parametrize("option", ["n_samples", "max_samples"])
+def test_sample_counts_are_capped(option):
+    units = {"a": [("X", 0, 2)], "b": [("X", 0, 2)]}
+    with pytest.raises(ValueError, match=f"{option} must be at most 10,000 random continua, got 10,001"):
+        gamma_agreement(units, **{option: SAMPLES_LIMIT + 1})
+    assert SAMPLES_LIMIT == 10_000

@@ -78,3 +78,36 @@ def test_evaluate_module_gamma_configuration(load_metric):
     direct = gamma_agreement(items, n_samples=5, sampler="shuffle", annotators=["a", "b", "c"])
     assert out["gamma"] == direct.gamma and out["alignment"] == direct.to_dict()["alignment"]
     assert json.loads(json.dumps(out)) == out
+
+
+def dense_tags(annotator: int, n: int = 60) -> list:
+    """Entities of 1 to 3 tokens nearly everywhere, shifted per annotator: every unit near others."""
+    tags, p = [], 0
+    while p < n:
+        if (p + annotator) % 4 == 0:
+            tags.append("O")
+            p += 1
+            continue
+        length = min(1 + (p * annotator) % 3, n - p)
+        kind = "PER" if (p + annotator) % 2 else "LOC"
+        tags += [f"B-{kind}"] + [f"I-{kind}"] * (length - 1)
+        p += length
+    return tags
+
+
+def test_agreement_command_refuses_a_dense_gamma_up_front(tmp_path, capsys):
+    # issue 38 item 3a: 8 annotators on a 60-token sentence ran past 600 s and 9.5 GB
+    tokens = [TOKENS[0], [f"w{i}" for i in range(60)]]
+    paths = []
+    for a in range(8):
+        path = tmp_path / f"a{a}.conll"
+        with path.open("w") as handle:
+            tags = [["O"] * 5, dense_tags(a)]
+            write_conll(handle, tokens, tags, tags)
+        paths.append(str(path))
+    assert main(["agreement", *paths, "--gamma-samples", "30"]) == 1
+    err = capsys.readouterr().err
+    assert "gamma: sentence 2, positions 0 to 60: 252 units of 8 annotators (a0, a1, a2, a3, a4, a5, a6, a7)" in err
+    assert "(limit 100,000)" in err and "or leave out --gamma-samples" in err
+    assert main(["agreement", *paths[:2], "--gamma-samples", "10001"]) == 2
+    assert "10001 random continua is more than gamma's limit of 10,000" in capsys.readouterr().err

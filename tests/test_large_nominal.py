@@ -4,6 +4,8 @@ dense table really is needed."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -123,3 +125,38 @@ def test_alpha_is_the_same_bits_above_the_count_table_limit(monkeypatch):
     monkeypatch.setattr(multi_annotator, "MAX_COUNT_CELLS", 4_000 * 50 - 1)
     above = krippendorff_alpha(ratings, details=True)
     assert above == below and below["alpha"] is not None
+
+
+def test_light_kappa_memory_does_not_grow_with_pairs_times_items():
+    # issue 38 item 3b: 200 raters x 30,000 items took 9.4 GB (a pairs x items array), 300 a MemoryError
+    from chance_agreement import light_kappa
+
+    ratings = labelled(2_000, 3, 60, seed=7, missing=0.05)  # 1,770 pairs: 28 MB as pairs x items
+    result, peak = traced_peak(lambda: light_kappa(ratings))
+    assert peak < 8_000_000, peak
+    assert result["n_pairs"] == 1770 and result["standard_error"] > 0
+
+
+def test_light_kappa_jackknife_keeps_its_bits():
+    """The jackknife's mean over pairs, as np.mean over the stacked pairs x items array computed it."""
+    from chance_agreement import light_kappa
+    from chance_agreement.reliability.rater_coefficients.conger_kappa import rater_codes
+    from chance_agreement.reliability.rater_coefficients.light_kappa import cohen_pair
+    from chance_agreement.reliability.multi_rater import Ratings
+
+    for seed, raters in ((1, 3), (2, 9), (3, 14)):
+        ratings = labelled(300, 4, raters, seed=seed, missing=0.2)
+        data = Ratings(ratings, None, None, "identity")
+        raw, _ = rater_codes(data)
+        stacked = []
+        for g in range(raters):
+            for h in range(g + 1, raters):
+                both = (raw[:, g] >= 0) & (raw[:, h] >= 0)
+                kappa, cells = cohen_pair(raw[both, g], raw[both, h], data.weights, len(data.categories))
+                without = np.full(raw.shape[0], kappa)
+                without[both] = cells
+                stacked.append(without)
+        jack = np.mean(stacked, axis=0)
+        n = raw.shape[0]
+        variance = (n - 1) / n * float(((jack - jack.mean()) ** 2).sum())
+        assert light_kappa(ratings)["standard_error"] == math.sqrt(variance)

@@ -600,3 +600,24 @@ def test_a_system_and_gold_without_entities_are_undefined_not_zero():
            "ranked" in board["notes"]
     quiet = next(cells for cells in _markdown_rows(render(board, "markdown")) if cells[0] == "quiet")
     assert quiet[1] == "undefined" and quiet[4] == "undefined"
+
+
+def test_a_pairs_numbers_do_not_depend_on_who_else_is_on_the_board(conll_systems):
+    """Issue 35 item 10: with random_state 0, flair against bert gave p = 0.006 with three systems,
+    0.004 with two, 0.002 from compare_systems; bert's interval differed from chance_f1's."""
+    from chance_agreement import compare_systems
+
+    references, systems = conll_systems
+    flair, bert = "CflairWglove_lstmCrf_9303", "CbertWnon_snonMlp_9109"
+    options = dict(progress=False, confidence_level=0.95, n_resamples=1000, random_state=0)
+    three = {row["system"]: row for row in build_leaderboard(references, systems, **options)["systems"]}
+    two = {row["system"]: row for row in build_leaderboard(references, {k: systems[k] for k in (flair, bert)},
+                                                           **options)["systems"]}
+    pair = compare_systems(systems[flair], systems[bert], references, random_state=0)
+    assert three[flair]["p_next"] == two[flair]["p_next"] == pair["corrected_f1_p_value"] == 2 / 1001
+    alone = chance_f1(systems[bert], references, confidence_level=0.95, n_resamples=1000, random_state=0,
+                      zero_division=0)["overall_corrected_f1_ci"]
+    for board in (three, two):
+        assert [board[bert]["corrected_f1_ci_low"], board[bert]["corrected_f1_ci_high"]] == list(alone)
+        assert board[flair]["corrected_f1_ci_low"] == three[flair]["corrected_f1_ci_low"]
+    assert [round(x, 4) for x in alone] == [0.8982, 0.9159]  # the README's interval

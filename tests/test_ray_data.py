@@ -97,6 +97,30 @@ def test_bad_input_is_named(cluster):
         ray_chance_f1(whole, id_column="doc_id", **INTERVALS)
 
 
+def test_an_empty_dataset_and_bad_retries_are_refused(cluster):
+    # issue 38 item 3d: from_items([]) gave an AttributeError
+    with pytest.raises(ValueError, match="the dataset has no rows: nothing to score"):
+        ray_chance_f1(ray.data.from_items([]))
+    dataset = ray.data.from_items(_rows([["B-PER", "O"]], [["B-PER", "O"]]))
+    for bad in (-2, 1.5, True):
+        with pytest.raises(ValueError, match="max_retries must be a whole number"):
+            ray_chance_f1(dataset, max_retries=bad)
+    with pytest.raises(ValueError, match="give max_retries as its own argument"):
+        ray_chance_f1(dataset, ray_remote_args={"max_retries": 2})
+    assert ray_chance_f1(dataset, zero_division=0, ray_remote_args={"num_cpus": 0.5})["overall_f1"] == 1.0
+
+
+def test_a_batch_whose_worker_always_dies_fails_after_max_retries(cluster, tmp_path):
+    # issue 38 item 3d: Ray Data's default (max_retries=-1) ran such a batch again forever
+    shadow = tmp_path / "chance_agreement"
+    shadow.mkdir()
+    (shadow / "__init__.py").write_text("import os\nos._exit(1)\n")  # the worker dies loading the scoring code
+    dataset = ray.data.from_items(_rows([["B-PER", "O"]], [["B-PER", "O"]]))
+    dying = {"runtime_env": {"env_vars": {"PYTHONPATH": str(tmp_path)}}}
+    with pytest.raises(Exception, match="worker died unexpectedly"):
+        ray_chance_f1(dataset, max_retries=1, ray_remote_args=dying)
+
+
 def _docs_block(heading: str, index: int = 0) -> str:
     """A ``python`` block of docs/howto/scale.md (not executed by the docs build: it needs a cluster)."""
     from docs_pages import page, section

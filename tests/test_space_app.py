@@ -115,3 +115,22 @@ def test_the_score_endpoint_raises_the_pages_message():
         api_function("coefficients", ClientError)("Paris B-LOC B-LOC\nis O\n")
     with pytest.raises(ValueError, match="unknown metric 'bleu'"):
         api_function("bleu")
+
+
+def test_input_above_the_documented_size_is_refused_before_it_is_read(tmp_path):
+    # issue 38 item 3e: any paste was read (0.5 GB of server memory per 10^6 tokens)
+    from chance_agreement.ecosystem.space_app import MAX_INPUT
+
+    line = "Paris B-LOC B-LOC\n"
+    text = line * (MAX_INPUT // len(line) + 1)
+    page = score("chance_f1", text)
+    (error,) = re.findall(r'<p class="error" data-key="error">(.*?)</p>', page)
+    assert error.startswith(f"pasted text: {len(text):,} characters is more than this Space takes (2,000,000")
+    assert "pip install chance-agreement" in error
+    big = tmp_path / "big.conll"
+    big.write_text(text, encoding="utf-8")
+    (error,) = re.findall(r'<p class="error" data-key="error">(.*?)</p>', score("noise", "", [big]))
+    assert error.startswith(f"big.conll: {len(text):,} bytes is more than this Space takes")
+    # just below the limit is scored
+    fits = (line + "\n") * (MAX_INPUT // (len(line) + 1))
+    assert f'data-value="{MAX_INPUT // (len(line) + 1)}">' in score("chance_f1", fits)

@@ -42,6 +42,9 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 AGGREGATION_NAME = "chance_f1_state"
 STATE_COLUMN = "chance_f1_state_json"
 BATCH_ROWS = 10_000  # sentences a worker scores at once (about 40 MB of Python objects at 14 tokens each)
+# Tries of a batch whose worker dies (Ray Data's own default retries a task forever: a batch that kills
+# its worker, out of memory say, would never end); an error the code raises is never retried.
+MAX_RETRIES = 3
 
 
 def _require_ray() -> None:
@@ -114,7 +117,10 @@ if AggregateFnV2 is not None:
 
 
 def _checked_columns(dataset, columns: dict) -> None:
-    names = dataset.schema().names
+    schema = dataset.schema()
+    if schema is None:  # ray.data.from_items([]) and other datasets without a block
+        raise ValueError("the dataset has no rows: nothing to score")
+    names = schema.names
     missing = [column for column in columns.values() if column and column not in names]
     if missing:
         raise ValueError(f"the dataset has no column {missing[0]!r} (columns: {names})")
@@ -122,7 +128,8 @@ def _checked_columns(dataset, columns: dict) -> None:
 
 def ray_chance_state(dataset, *, predictions_column: str = "predictions", references_column: str = "references",
                      lengths_column: str | None = None, id_column: str | None = None,
-                     batch_size: int = BATCH_ROWS, **options) -> ChanceF1State:
+                     batch_size: int = BATCH_ROWS, max_retries: int = MAX_RETRIES, ray_remote_args: dict | None = None,
+                     **options) -> ChanceF1State:
     """Compute the merged ``ChanceF1State`` of every row of a ``ray.data.Dataset``, where it lives.
 
     Each block is scored by a worker and the states are merged exactly (module docstring): the
@@ -141,6 +148,12 @@ def ray_chance_state(dataset, *, predictions_column: str = "predictions", refere
         A document id per row; needed with intervals (Poisson resampling).
     batch_size : int, optional
         Rows scored at once by a worker (memory per worker grows with it, not with the dataset).
+    max_retries : int, default MAX_RETRIES
+        Times Ray retries a block whose worker died (then the error is raised, never an endless
+        retry).
+    ray_remote_args : dict, optional
+        More arguments of the workers' tasks (``num_cpus``, ``memory``, ``runtime_env``, ...),
+        passed to ``map_batches``.
     **options
         ``ChanceF1State``'s options (``level``, ``levels``, ``model``, ``scheme``, ``mode``,
         ``suffix``, ``confidence_level``, ``n_resamples``, ``random_state``, ``resampling``,
@@ -166,6 +179,11 @@ def ray_chance_state(dataset, *, predictions_column: str = "predictions", refere
     ChanceF1State : The state and its options.
     """
     _require_ray()
+    if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < -1:
+        raise ValueError(f"max_retries must be a whole number >= 0 (or -1: forever), got {max_retries!r}")
+    remote = dict(ray_remote_args or {})
+    if "max_retries" in remote:
+        raise ValueError("give max_retries as its own argument, not in ray_remote_args")
     options = ChanceF1State(**options).options()  # checked here, once; the seed is fixed for every block
     if options["confidence_level"] is not None and id_column is None:
         raise ValueError("Poisson intervals need id_column (a document id per row): Ray blocks do not know the "
@@ -176,7 +194,8 @@ def ray_chance_state(dataset, *, predictions_column: str = "predictions", refere
                "lengths_column": lengths_column, "id_column": id_column}
     _checked_columns(dataset, columns)
     states = dataset.map_batches(_batch_states, batch_format="pyarrow", batch_size=batch_size,
-                                 fn_kwargs={"options": options, "columns": columns})
+                                 fn_kwargs={"options": options, "columns": columns}, max_retries=max_retries,
+                                 **remote)
     merged = states.aggregate(ChanceF1Aggregation(options))
     if merged is None or not isinstance(merged.get(AGGREGATION_NAME), str):
         raise ValueError("the dataset has no rows: nothing to score")

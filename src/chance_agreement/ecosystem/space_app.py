@@ -12,6 +12,11 @@ nothing from outside (system fonts, no analytics). The work is done here without
 tests run it directly: ``read_annotations`` -> ``compute`` -> ``scores_html``; ``score`` chains them
 and turns bad input into one line naming the file and line.
 
+The Space takes at most ``MAX_INPUT`` (2,000,000) characters of pasted text and as many bytes per
+uploaded file, about 100,000 tokens of CoNLL columns (the server holds about 0.5 GB per million
+tokens): larger input is refused before it is read, with a line saying to score it with the
+installed package (``chance-agreement f1``) instead.
+
 In the table, each number sits in an element with ``data-key`` (the flat key, as
 ``chance_agreement.flatten`` names it) and ``data-value`` (the float's ``repr``, so a browser reads
 back exactly the library's value).
@@ -46,6 +51,7 @@ TITLES = {
 }
 HIDDEN = ("category_probabilities", "category_similarity")  # matrices: in the result, not in the table
 FONTS = ("system-ui", "sans-serif")  # no web fonts: the page loads nothing from outside
+MAX_INPUT = 2_000_000  # characters of pasted text, bytes of each uploaded file (module docstring)
 
 
 def _sample() -> str:
@@ -67,6 +73,10 @@ def read_annotations(text: str = "", files=()) -> tuple[list, list, list]:
     paths = [Path(item if isinstance(item, (str, os.PathLike)) else item.name) for item in (files or [])]
     if len(paths) > 2:
         raise ValueError(f"{len(paths)} files: upload one file (token, reference, prediction) or two annotators' files")
+    for path in paths:
+        _check_size(path.name, path.stat().st_size, "bytes")
+    if not paths:
+        _check_size("pasted text", len(text or ""), "characters")
     if len(paths) == 2:
         first, second = (read_column_file(path) for path in paths)
         check_same_tokens(first, second)
@@ -81,6 +91,13 @@ def read_annotations(text: str = "", files=()) -> tuple[list, list, list]:
         raise ValueError(f"{columns.name}: {columns.width} columns: give token, reference and prediction columns "
                          "(or upload two annotators' files)")
     return columns.tokens, columns.column(1), columns.column(-1)
+
+
+def _check_size(name: str, size: int, unit: str) -> None:
+    if size > MAX_INPUT:
+        raise ValueError(f"{name}: {size:,} {unit} is more than this Space takes ({MAX_INPUT:,}, about 100,000 "
+                         "tokens); score it on your machine: pip install chance-agreement, then chance-agreement f1 "
+                         "FILE (or the library's chance_f1)")
 
 
 class _Named(list):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..ecosystem.output_files import write_file
+from ..reliability.gamma import SAMPLES_LIMIT
 from ..spans.conll import parse_column_spec
 from ..spans.deprecation import renamed_message
 from ..spans.readers import format_names
@@ -118,6 +119,14 @@ def _integer(text: str, least: int) -> int:
 def whole_number(text: str) -> int:
     """argparse type of a count or seed that may be 0 (``--digits``, ``--random-state``)."""
     return _integer(text, 0)
+
+
+def gamma_samples(text: str) -> int:
+    """argparse type of ``--gamma-samples``: 0 (no gamma) up to gamma's ``SAMPLES_LIMIT``."""
+    value = _integer(text, 0)
+    if value > SAMPLES_LIMIT:
+        raise argparse.ArgumentTypeError(f"{text} random continua is more than gamma's limit of {SAMPLES_LIMIT:,}")
+    return value
 
 
 def positive_number(text: str) -> int:

@@ -12,15 +12,26 @@ from __future__ import annotations
 
 import math
 
-from ..reliability.gamma import gamma_agreement
+from ..reliability.gamma import AlignmentTooLarge, GammaResult, gamma_agreement
 from ..spans.validation import complete_items
 from .html_text import escape, short_names
 
-__all__ = ["gamma_data", "gamma_html"]
+__all__ = ["gamma_data", "gamma_html", "sentence_gamma"]
 
 COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#eebefa", "#ffec99", "#ffc9c9", "#99e9f2", "#d0bfff")
 ROW, LEFT, TOP = 34, 110, 26  # pixels: annotator row height, label column (at least), token line
 CHAR, SHORTEST = 7, 24  # pixels per character of a name; the fewest characters a long name shows (``short_names``)
+
+
+def sentence_gamma(items: list, indices: list, **options) -> GammaResult:
+    """``gamma_agreement(items, **options)`` on the sentences ``indices`` (``items[t]`` is sentence
+    ``indices[t]``); an alignment refused as too large is named by its sentence (from 1) and the
+    command line's ways out."""
+    try:
+        return gamma_agreement(items, **options)
+    except AlignmentTooLarge as error:
+        text = f"sentence {indices[error.text] + 1}" if error.sample is None else "a random text"
+        raise ValueError(error.describe(text, "or leave out --gamma-samples")) from None
 
 
 def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, span_options: dict,
@@ -31,7 +42,8 @@ def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, 
     indices, items = complete_items([list(item) for item in zip(*(annotations[name] for name in names), strict=True)])
     if not items:
         raise ValueError("gamma: no sentence is annotated by every annotator")
-    result = gamma_agreement(items, annotators=list(names), n_samples=samples, sampler=sampler, **span_options)
+    result = sentence_gamma(items, indices, annotators=list(names), n_samples=samples, sampler=sampler,
+                            **span_options)
     data = result.to_dict(alignment=False)
     if len(indices) < len(tokens):
         data["on_sentences"] = f"on the {len(indices)} of {len(tokens)} sentences every annotator annotated"

@@ -13,11 +13,20 @@ For rows already sorted by corrected F1 (``leaderboard.build_leaderboard``):
   tokens, ``chance_difference`` in tokens, beside ``correct_difference``, the difference in
   correctly tagged tokens to the next system down, and ``beyond_chance_difference``
   (``correct_difference > chance_difference``).
+
+Seeds: no number depends on which other systems are on the board. With an int ``random_state``
+every system's interval is drawn from ``random_state`` itself, the interval ``chance_f1(system,
+gold, confidence_level=..., n_resamples=..., random_state=random_state, zero_division=0)`` gives
+(the HTML board's), and every pair's p-value is ``compare_systems(a, b, gold, n_resamples=N,
+n_permutations=N, random_state=random_state)``'s (``N`` = ``n_resamples``; the same either way
+round). A ``numpy.random.Generator`` or None first gives one int seed (``board_seed``), used as above.
 """
 
 from __future__ import annotations
 
 import math
+
+import numpy as np
 
 from ..chance.bootstrap_intervals import bootstrap_scores, check_confidence_level, make_rng
 from ..chance.system_comparison import compare_statistics
@@ -32,19 +41,28 @@ def _check_gold_noise(gold_noise) -> float:
     return float(gold_noise)
 
 
+def board_seed(random_state) -> int:
+    """The int seed of every interval and test of a board: ``random_state`` itself when an int,
+    else one draw in ``[0, 2^63)`` from the Generator (or from fresh entropy for None)."""
+    rng = make_rng(random_state)  # checks the type and sign
+    if random_state is None or isinstance(random_state, np.random.Generator):
+        return int(rng.integers(0, 2**63 - 1))
+    return int(random_state)
+
+
 def add_significance(rows: list[dict], level: str, confidence_level=None, n_resamples: int = 1000,
                      random_state=None, gold_noise=None) -> None:
     """Add the columns above to ``rows`` in place; each row's ``_statistics`` (total, sentences) is removed."""
     statistics = [row.pop("_statistics") for row in rows]
     if confidence_level is not None:
         confidence_level = check_confidence_level(confidence_level)
-        rng = make_rng(random_state)
+        seed = board_seed(random_state)
         for row, (_, sentences) in zip(rows, statistics, strict=True):
             if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval, no test
                 row["corrected_f1_ci_low"] = row["corrected_f1_ci_high"] = None
                 continue
             interval = bootstrap_scores(sentences, level=level, confidence_level=confidence_level,
-                                        n_resamples=n_resamples, random_state=rng,
+                                        n_resamples=n_resamples, random_state=seed,
                                         zero_division=0)["overall"]["corrected_f1"]
             row["corrected_f1_ci_low"], row["corrected_f1_ci_high"] = interval or (None, None)
         for index, row in enumerate(rows):
@@ -52,8 +70,8 @@ def add_significance(rows: list[dict], level: str, confidence_level=None, n_resa
                 row["p_next"] = row["differs_from_next"] = None
                 continue
             test = compare_statistics(statistics[index][1], statistics[index + 1][1], level=level,
-                                      confidence_level=confidence_level, n_resamples=1,
-                                      n_permutations=n_resamples, random_state=rng)
+                                      confidence_level=confidence_level, n_resamples=n_resamples,
+                                      n_permutations=n_resamples, random_state=seed)
             row["p_next"] = test["corrected_f1_p_value"]
             row["differs_from_next"] = test["corrected_f1_p_value"] < 1.0 - confidence_level
     if gold_noise is not None:
@@ -83,4 +101,4 @@ def significance_columns(board: dict) -> list[tuple[str, str]]:
     return columns
 
 
-__all__ = ["add_significance", "significance_columns"]
+__all__ = ["add_significance", "board_seed", "significance_columns"]

@@ -35,13 +35,13 @@ from ..noise.noise_model import noise_report, noise_report_multi, report_with_no
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.benchmark_scales import READING_SCALE, SCALE_TITLES, reading
 from ..reliability.contingency_table import NOTHING, TooManyCategories, contingency
-from ..reliability.gamma import gamma_agreement
 from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 from ..reliability.rater_coefficients.ratings import rating_codes
 from ..reliability.table_coefficients import get_coefficient, titles
 from ..spans.annotators import read_annotators
 from ..spans.validation import complete_items
 from .command_io import UsageError
+from .gamma_report import sentence_gamma
 from .progress import progress as show_progress
 from .table_output import csv_text, interval_text, markdown_table, most_used
 
@@ -495,8 +495,8 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
         return Section("gamma", "Gamma", {"undefined": "no sentence unit is held by every annotator"}, [],
                        ["not computed: no sentence unit is held by every annotator"])
     tokens = [annotations.tokens[s] for s in indices]
-    result = gamma_agreement(items, annotators=annotations.names, n_samples=options["gamma_samples"],
-                             sampler=options["gamma_sampler"], **options["span"])
+    result = sentence_gamma(items, indices, annotators=annotations.names, n_samples=options["gamma_samples"],
+                            sampler=options["gamma_sampler"], **options["span"])
     data = result.to_dict(alignment=False)
     rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
     offsets = result.alignment.continuum.text_offsets

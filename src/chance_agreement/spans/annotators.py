@@ -389,45 +389,67 @@ def _check_tags(team: Team, scheme, mode, suffix):
     return resolved
 
 
-def _overlaps(spans: list, flat: bool) -> list:
-    """Pairs of spans that cannot stay together: same type crossing (or nested, in the flat view)."""
+def _span_order(span) -> tuple:
+    return span[0], -span[1], span[2]
+
+
+def _first_conflicts(spans: list, flat: bool) -> list:
+    """``(a, b)`` index pairs into ``spans`` (sorted by ``_span_order``), in the order of ``a`` then
+    ``b``: every span ``b`` that cannot stay beside an earlier kept span of its type (crossing it, or
+    also nested in it in the flat view), with ``a`` the earliest such span; a span is kept unless it
+    meets one. Repeatedly leaving out the first later span that meets the first span meeting one
+    keeps exactly these (what stays before a span is final), so one sweep does it: in the flat view
+    the kept spans of a type are disjoint and only the last can meet ``b``; in the nested view they
+    are laminar, the open ones a chain of decreasing ends, and ``b`` crosses those ending before it
+    does. O(n log n)."""
     found = []
-    ordered = sorted(spans, key=lambda s: (s[0], -s[1], s[2]))
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
-            if b[0] >= a[1]:
-                break
-            if a[2] == b[2] and (flat or b[1] > a[1]):
-                found.append((a, b))
-    return found
+    open_by_type: dict = {}  # per type, its open kept spans as (index, end), outermost first
+    for index, (start, end, label) in enumerate(spans):
+        chain = open_by_type.setdefault(label, [])
+        while chain and chain[-1][1] <= start:
+            chain.pop()  # ends before this span starts: it meets no later span either
+        if not chain or (not flat and chain[-1][1] >= end):
+            chain.append((index, end))
+            continue
+        low, high = 0, len(chain) - 1  # nested: the outermost open span ending before this one
+        while low < high:
+            middle = (low + high) // 2
+            if chain[middle][1] < end:
+                high = middle
+            else:
+                low = middle + 1
+        found.append((chain[low][0], index))
+    return sorted(found)
 
 
 def _resolve_same_type(spans: list, unit: Unit, flat: bool, crossing: str, skipped: list) -> list:
     if crossing not in CROSSING:
         raise ValueError(f"crossing must be one of {list(CROSSING)}, got {crossing!r}")
-    kept = sorted(spans, key=lambda s: (s[0], -s[1], s[2]))
-    while True:
-        pairs = _overlaps(kept, flat)
-        if not pairs:
-            return kept
-        a, b = pairs[0]
+    kept = sorted(spans, key=_span_order)
+    conflicts = _first_conflicts(kept, flat)
+    for first, later in conflicts:
+        a, b = kept[first], kept[later]
         relation = "cross" if b[1] > a[1] else "nest (a flat layer cannot hold both)"
         if crossing == "error":
             raise ValueError(f"{unit.where}: spans {a!r} and {b!r} of type {a[2]!r} {relation}; give --crossing skip "
                              f"(crossing='skip') to leave the later one out")
         skipped.append(f"{unit.where}: span {b!r} {' '.join(unit.tokens[b[0]:b[1]])!r} left out: it and {a!r} "
                        f"{relation.split(' (')[0]}")
-        kept.remove(b)
+    left_out = {later for _, later in conflicts}
+    return [span for index, span in enumerate(kept) if index not in left_out]
 
 
 def _types_share_tokens(spans: list, only_crossing: bool) -> bool:
-    ordered = sorted(spans, key=lambda s: (s[0], -s[1], s[2]))
-    for i, a in enumerate(ordered):
-        for b in ordered[i + 1:]:
-            if b[0] >= a[1]:
-                break
-            if a[2] != b[2] and (not only_crossing or b[1] > a[1]):
-                return True
+    """Whether two spans of different types overlap (``only_crossing``: cross). The spans of one
+    type do not (``_resolve_same_type`` first), so while no two types do either, the open spans are
+    a chain of decreasing ends and the next span meets the innermost, or none. O(n log n)."""
+    chain: list = []  # the open spans, outermost first
+    for start, end, label in sorted(spans, key=_span_order):
+        while chain and chain[-1][0] <= start:
+            chain.pop()
+        if chain and (not only_crossing or chain[-1][0] < end):
+            return True  # it meets a span of another type
+        chain.append((end, label))
     return False
 
 

@@ -10,18 +10,21 @@ units (exact, for any number of annotators) and the disorder of random continua.
 - :mod:`.gamma`: gamma, gamma-cat and gamma-k with their Monte Carlo standard errors.
 """
 
-from .alignment import Alignment, best_alignment
+from .alignment import MAX_CANDIDATES, Alignment, AlignmentTooLarge, best_alignment
 from .continuum import Continuum, continuum_from_annotated, continuum_from_texts, continuum_from_units
 from .dissimilarity import Dissimilarity
-from .gamma import PRECISION_LEVELS, GammaResult, gamma_agreement
+from .gamma import PRECISION_LEVELS, SAMPLES_LIMIT, GammaResult, gamma_agreement
 from .sampling import SAMPLERS
 
 GammaDissimilarity = Dissimilarity  # the name exported by the package root
 
 __all__ = [
+    "MAX_CANDIDATES",
     "PRECISION_LEVELS",
     "SAMPLERS",
+    "SAMPLES_LIMIT",
     "Alignment",
+    "AlignmentTooLarge",
     "Continuum",
     "Dissimilarity",
     "GammaDissimilarity",

@@ -35,6 +35,16 @@ value is the minimum over all alignments.
   relative gap 0), whose linear relaxation is tried first: when it is integral (as on every
   CoNLL-2003 continuum tried) it is the optimum.
 
+A bound on the work. Where many annotators pile many units on a short stretch (every unit within
+reach of every other), the candidates grow like the product of the annotators' unit counts: six
+annotators with ten units each on ten tokens give over a million, the programme then takes minutes
+and gigabytes. Before each size of candidates is built, the count of each component's next size
+is known from the previous one (every candidate grown by every later neighbour of its last unit,
+an upper bound on what is kept); past ``max_candidates`` (:data:`MAX_CANDIDATES`, 100,000 by
+default: about two seconds of enumeration and programme) in one component, the alignment is
+refused with :class:`AlignmentTooLarge`, naming the component (its text, positions, annotators and
+units) before anything large is allocated. Nothing is approximated silently.
+
 Not a dynamic programme over positions: under ``d_pos`` a crossing matching can be cheaper.
 The reported disorders are exact sums (``math.fsum``) of the chosen unitary alignments.
 """
@@ -43,6 +53,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linear_sum_assignment, linprog, milp
@@ -52,7 +63,7 @@ from scipy.sparse.csgraph import connected_components
 from .continuum import Continuum
 from .dissimilarity import Dissimilarity
 
-__all__ = ["Alignment", "best_alignment", "candidate_pairs"]
+__all__ = ["MAX_CANDIDATES", "Alignment", "AlignmentTooLarge", "best_alignment", "candidate_pairs"]
 
 # Slack on the pruning thresholds, so that rounding never leaves out a candidate the exact
 # arithmetic keeps (extra candidates cost time, never exactness).
@@ -67,6 +78,35 @@ _TIE = 1e-12
 # Components of at most this many units, all of distinct annotators, are solved by comparing all
 # their set partitions (Bell(4) = 15) at once; larger ones go to the binary programme.
 _SMALL = 4
+# Candidate unitary alignments of one size that one component may need before the exact alignment
+# is refused (module docstring): enumeration and programme then take about two seconds.
+MAX_CANDIDATES = 100_000
+
+
+class AlignmentTooLarge(ValueError):
+    """The exact alignment of one component would need more than ``limit`` candidate unitary
+    alignments of one size. ``text`` is the index of the text the component starts in, ``start``
+    and ``end`` its extent in that text, ``annotators`` the names of the annotators with units in
+    it, ``n_units`` its units, ``estimate`` the candidates counted for its next size, and ``sample``
+    None for the observed continuum or the number of the random continuum (from 1)."""
+
+    ADVICE = "or raise max_candidates knowing it may take minutes and gigabytes"
+
+    def __init__(self, text: int, start: float, end: float, annotators: tuple, n_units: int, estimate: int,
+                 limit: int, sample: int | None = None):
+        self.text, self.start, self.end, self.annotators = text, start, end, annotators
+        self.n_units, self.estimate, self.limit, self.sample = n_units, estimate, limit, sample
+        super().__init__(self.describe(f"text {text}", self.ADVICE))
+
+    def describe(self, text: str, advice: str) -> str:
+        """The message, with the component's text named as ``text`` (a sentence, a document) and
+        ``advice`` last (what else to do)."""
+        where = text if self.sample is None else f"random continuum {self.sample} (the observed one passed), {text}"
+        return (f"gamma: {where}, positions {_plain(self.start)} to {_plain(self.end)}: {self.n_units} units of "
+                f"{len(self.annotators)} annotators ({', '.join(map(str, self.annotators))}) are linked by "
+                f"nearby pairs into one component, and their exact alignment would need at least "
+                f"{self.estimate:,} candidate unitary alignments of one size (limit {self.limit:,}); compare "
+                f"fewer annotators at a time (two are always aligned quickly), split that stretch, {advice}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,15 +195,45 @@ def _components(n_units: int, u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return connected_components(graph, directed=False)[1]
 
 
-def best_alignment(continuum: Continuum, dissimilarity: Dissimilarity | None = None) -> Alignment:
-    """The alignment of least disorder (module docstring): exact for any number of annotators."""
+def best_alignment(continuum: Continuum, dissimilarity: Dissimilarity | None = None, *,
+                   max_candidates: int = MAX_CANDIDATES) -> Alignment:
+    """The alignment of least disorder (module docstring): exact for any number of annotators.
+
+    Parameters
+    ----------
+    continuum : Continuum
+    dissimilarity : Dissimilarity, default ``Dissimilarity()``
+    max_candidates : int, default :data:`MAX_CANDIDATES`
+        Candidate unitary alignments of one size that one component may need (three or more
+        annotators); past it the alignment is refused before they are built.
+
+    Returns
+    -------
+    Alignment
+
+    Raises
+    ------
+    AlignmentTooLarge
+        When a component needs more than ``max_candidates`` candidates (a ``ValueError``).
+    ValueError
+        With fewer than two annotators, or ``max_candidates`` not a positive integer.
+
+    Examples
+    --------
+    >>> from chance_agreement.reliability.gamma import best_alignment, continuum_from_units
+    >>> units = {"a": [("X", 0, 4)], "b": [("X", 0, 4)], "c": [("X", 1, 4)]}
+    >>> round(best_alignment(continuum_from_units(units)).disorder, 4)
+    0.0136
+    """
     dissimilarity = dissimilarity or Dissimilarity()
     if continuum.n_annotators < 2:
         raise ValueError(f"gamma needs two or more annotators, got {continuum.n_annotators}")
+    if isinstance(max_candidates, bool) or not isinstance(max_candidates, Integral) or max_candidates < 1:
+        raise ValueError(f"max_candidates must be a positive integer, got {max_candidates!r}")
     matrix = dissimilarity.category_values(continuum.categories)
     if continuum.n_annotators == 2:
         return _two_annotators(continuum, dissimilarity, matrix)
-    return _set_partition(continuum, dissimilarity, matrix)
+    return _set_partition(continuum, dissimilarity, matrix, int(max_candidates))
 
 
 def _assemble(c: Continuum, groups: list[np.ndarray], disorders: list[np.ndarray], delta: float) -> Alignment:
@@ -235,7 +305,7 @@ def _local_index(label: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarr
     return out, width
 
 
-def _set_partition(c: Continuum, dissimilarity: Dissimilarity, matrix: np.ndarray) -> Alignment:
+def _set_partition(c: Continuum, dissimilarity: Dissimilarity, matrix: np.ndarray, limit: int) -> Alignment:
     """Three or more annotators, per component: all set partitions when the component has at most
     ``_SMALL`` units of distinct annotators (most of them), else candidate unitary alignments
     and one ``milp`` for all such components together."""
@@ -255,7 +325,8 @@ def _set_partition(c: Continuum, dissimilarity: Dissimilarity, matrix: np.ndarra
             groups.append(chosen)
             disorders.append(raw / places)
     large = ~small[labels[u]] & (labels[u] == labels[v])
-    members, raws = _candidate_tuples(c.n_units, u[large], v[large], cost[large], n, places, delta)
+    guard = _Guard(c, labels, limit)
+    members, raws = _candidate_tuples(c.n_units, u[large], v[large], cost[large], n, places, delta, guard)
     if raws.size:
         chosen = _solve_partition(c.n_units, members, raws, places * delta)
         groups.append(members[chosen])
@@ -307,12 +378,39 @@ def _best_partitions(c, dissimilarity, matrix, members: np.ndarray, places: int)
             yield chosen, raws[tuple(block)][rows]
 
 
-def _candidate_tuples(n_units, u, v, cost, n, places, delta):
+@dataclass(frozen=True)
+class _Guard:
+    """Refuses a component whose next size of candidates would pass ``limit`` (module docstring)."""
+
+    continuum: Continuum
+    labels: np.ndarray
+    limit: int
+
+    def check(self, first: np.ndarray, counts: np.ndarray) -> None:
+        """``counts[r]``: the candidates to be built from the one whose first unit is ``first[r]``."""
+        if not first.size:
+            return
+        per_component = np.bincount(self.labels[first], weights=counts)
+        worst = int(np.argmax(per_component))
+        if per_component[worst] <= self.limit:
+            return
+        c = self.continuum
+        units = np.flatnonzero(self.labels == worst)
+        text = int(c.text_of(units[:1])[0])
+        low = float(c.start[units].min()) - (0 if c.text_offsets is None else float(c.text_offsets[text]))
+        high = float(c.end[units].max()) - (0 if c.text_offsets is None else float(c.text_offsets[text]))
+        names = tuple(c.annotators[i] for i in np.unique(c.annotator[units]))
+        raise AlignmentTooLarge(text, low, high, names, int(units.size), int(per_component[worst]), self.limit)
+
+
+def _candidate_tuples(n_units, u, v, cost, n, places, delta, guard: _Guard):
     """Unitary alignments of two or more units that may be in a best alignment (module docstring):
-    cliques of the pair graph, one unit per annotator, grown one place at a time. Returns the
-    members (-1 padded to ``n`` columns) and the raw costs ``P * delta(a)``."""
+    cliques of the pair graph, one unit per annotator, grown one place at a time, each size
+    counted (``guard``) before it is built. Returns the members (-1 padded to ``n`` columns) and
+    the raw costs ``P * delta(a)``."""
     if u.size == 0:
         return np.zeros((0, n), dtype=np.int64), np.zeros(0)
+    guard.check(u, np.ones(u.size))
     keys = u * n_units + v
     starts = np.searchsorted(u, np.arange(n_units + 1))
     level = np.stack([u, v], axis=1)
@@ -330,15 +428,16 @@ def _candidate_tuples(n_units, u, v, cost, n, places, delta):
         kept_raws.append(raw[ok])
         if k == n:
             break
-        level, pair_sum, unit_sums = _grow(level, pair_sum, unit_sums, keys, starts, v, cost, n_units)
+        level, pair_sum, unit_sums = _grow(level, pair_sum, unit_sums, keys, starts, v, cost, n_units, guard)
     return np.concatenate(kept_members), np.concatenate(kept_raws)
 
 
-def _grow(level, pair_sum, unit_sums, keys, starts, v, cost, n_units):
+def _grow(level, pair_sum, unit_sums, keys, starts, v, cost, n_units, guard: _Guard):
     """Every clique one unit larger: a neighbour ``x`` of the last member, ``x`` above it, joined
     by a pair to every other member. Sums are accumulated in a fixed order."""
     last = level[:, -1]
     counts = starts[last + 1] - starts[last]
+    guard.check(level[:, 0], counts)
     rows = np.repeat(np.arange(level.shape[0]), counts)
     edge = np.repeat(starts[last] - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
     new = v[edge]

@@ -18,6 +18,10 @@ are aligned). gamma-k keeps the pairs with a unit of category ``k``. Both use th
 of the same samples as gamma; ``gamma_x = 1 - D_o^x / D_e^x`` (1 when ``D_o^x = 0``).
 
 Every sum is exact (``math.fsum``); no value goes through BLAS or a transcendental function.
+
+Bounds on the work: ``n_samples`` and ``max_samples`` are at most :data:`SAMPLES_LIMIT` (10,000,
+the default ``max_samples``), and every alignment, observed or random, is refused past
+``max_candidates`` candidates in one component (:class:`.alignment.AlignmentTooLarge`, naming it).
 """
 
 from __future__ import annotations
@@ -29,14 +33,15 @@ from numbers import Integral, Real
 import numpy as np
 
 from ...chance.bootstrap_intervals import make_rng
-from .alignment import Alignment, best_alignment
+from .alignment import MAX_CANDIDATES, Alignment, AlignmentTooLarge, best_alignment
 from .continuum import Continuum, continuum_from_annotated, continuum_from_texts, continuum_from_units
 from .dissimilarity import Dissimilarity
 from .sampling import SAMPLERS, make_sampler
 
-__all__ = ["PRECISION_LEVELS", "GammaResult", "category_disorders", "gamma_agreement"]
+__all__ = ["PRECISION_LEVELS", "SAMPLES_LIMIT", "GammaResult", "category_disorders", "gamma_agreement"]
 
 PRECISION_LEVELS = {"high": 0.01, "medium": 0.02, "low": 0.05}  # pygamma's named levels
+SAMPLES_LIMIT = 10_000  # the most random continua n_samples and max_samples may ask for
 _CONFIDENCE = 1.96
 
 
@@ -131,6 +136,10 @@ def _check_options(sampler, n_samples, precision_level, max_samples):
     for name, value in (("n_samples", n_samples), ("max_samples", max_samples)):
         if isinstance(value, bool) or not isinstance(value, Integral) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if int(value) > SAMPLES_LIMIT:
+            raise ValueError(f"{name} must be at most {SAMPLES_LIMIT:,} random continua, got {value:,}: "
+                             "the Monte Carlo error of D_e shrinks like 1/sqrt(samples), so more add little; "
+                             "set precision_level to stop once D_e is precise enough")
     if isinstance(precision_level, str):
         if precision_level not in PRECISION_LEVELS:
             raise ValueError(f"precision_level must be a number in (0, 1) or one of {list(PRECISION_LEVELS)}, "
@@ -154,7 +163,7 @@ def _required_samples(disorders: list[float], precision_level: float) -> int:
 def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity: Dissimilarity | None = None,
                     sampler: str = "statistical", n_samples: int = 30, precision_level=None,
                     max_samples: int = 10_000, random_state=0, scheme=None, mode=None,
-                    suffix: bool = False) -> GammaResult:
+                    suffix: bool = False, max_candidates: int = MAX_CANDIDATES) -> GammaResult:
     r"""Compute gamma of two or more annotators, with gamma-cat and gamma-k (Mathet et al. 2015).
 
     Parameters
@@ -175,16 +184,20 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
         How random continua are drawn: pygamma's statistical sampler, Mathet's shuffle, or the random
         annotation model of :func:`chance_f1`.
     n_samples : int, default 30
-        Random continua drawn first (pygamma's default).
+        Random continua drawn first (pygamma's default); at most ``SAMPLES_LIMIT`` (10,000).
     precision_level : float, str or None, optional
         A relative precision of :math:`D_e` at 95% in (0, 1), or ``"high"`` (0.01), ``"medium"``
         (0.02), ``"low"`` (0.05): draw until it is reached; None: exactly ``n_samples``.
     max_samples : int, default 10000
-        The most samples ``precision_level`` may draw (a warning when it stops there).
+        The most samples ``precision_level`` may draw (a warning when it stops there); at most
+        ``SAMPLES_LIMIT``.
     random_state : int, numpy.random.Generator or None, default 0
         The seed: the same seed gives the same result on every machine.
     scheme, mode, suffix : optional
         As in seqeval and :func:`spans_from_tags` (tag sequences only).
+    max_candidates : int, default 100000
+        Candidate unitary alignments of one size that one component of one alignment may need
+        (three or more annotators, ``MAX_CANDIDATES``); past it the alignment is refused.
 
     Returns
     -------
@@ -197,9 +210,13 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
 
     Raises
     ------
+    AlignmentTooLarge
+        A ``ValueError`` naming the stretch of units (text, positions, annotators) of the observed or
+        a random continuum whose exact alignment would need more than ``max_candidates`` candidates.
     ValueError
         No unit at all, bad annotations (naming the text and the annotator), ``lengths`` or
-        ``annotators`` given with a dict, or an option out of range.
+        ``annotators`` given with a dict, or an option out of range (``n_samples`` or ``max_samples``
+        above ``SAMPLES_LIMIT``).
 
     See Also
     --------
@@ -253,13 +270,17 @@ def gamma_agreement(annotations, *, lengths=None, annotators=None, dissimilarity
     warnings: list[str] = []
     if continuum.n_units == 0:
         raise ValueError("no units at all: gamma needs at least one unit")
-    observed = best_alignment(continuum, dissimilarity)
+    observed = best_alignment(continuum, dissimilarity, max_candidates=max_candidates)
     draw, rng = make_sampler(continuum, sampler), make_rng(random_state)
     samples: list[tuple[float, float, dict]] = []
 
     def run(count: int) -> None:
         for _ in range(count):
-            alignment = best_alignment(draw(rng), dissimilarity)
+            try:
+                alignment = best_alignment(draw(rng), dissimilarity, max_candidates=max_candidates)
+            except AlignmentTooLarge as error:
+                raise AlignmentTooLarge(error.text, error.start, error.end, error.annotators, error.n_units,
+                                        error.estimate, error.limit, sample=len(samples) + 1) from None
             samples.append((alignment.disorder, *category_disorders(alignment, dissimilarity, matrix)))
 
     run(n_samples)

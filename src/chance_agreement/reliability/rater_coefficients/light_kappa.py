@@ -74,7 +74,8 @@ def light(ratings, confidence_level) -> dict:
     q = len(ratings.categories)
     n, r = raw.shape
     pairwise = [[None] * r for _ in range(r)]
-    values, leave_one_out = [], []
+    values: list = []
+    jack_total: np.ndarray | None = None  # the pairs' delete-one kappas summed pair by pair: one row, never pairs x n
     for g, h in itertools.combinations(range(r), 2):
         both = (raw[:, g] >= 0) & (raw[:, h] >= 0)
         kappa, cells = cohen_pair(raw[both, g], raw[both, h], w, q)
@@ -84,14 +85,14 @@ def light(ratings, confidence_level) -> dict:
         values.append(kappa)
         without = np.full(n, kappa)  # the pair's kappa without item i: unchanged unless i is a common item
         without[both] = cells
-        leave_one_out.append(without)
+        jack_total = without if jack_total is None else jack_total + without  # np.mean(axis=0)'s order
     if len(values) < r * (r - 1) // 2:
         warnings.append(f"{r * (r - 1) // 2 - len(values)} pair(s) of raters with no common item or chance "
                         "agreement 1 left out of the mean")
     value = float(np.mean(values)) if values else None
     variance = None
-    if values:
-        jack = np.mean(leave_one_out, axis=0)
+    if values and jack_total is not None:
+        jack: np.ndarray = jack_total / len(values)
         if np.all(np.isfinite(jack)) and n > 1:
             variance = (n - 1) / n * float(((jack - jack.mean()) ** 2).sum())
         else:

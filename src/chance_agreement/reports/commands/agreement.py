@@ -10,6 +10,7 @@ from ..command_io import (
     add_span_options,
     check_outputs,
     emit,
+    gamma_samples,
     input_files,
     open_fraction,
     positive_number,
@@ -40,7 +41,7 @@ def arguments(parser) -> None:
     parser.add_argument("--random-state", type=whole_number, default=0, help="seed of the bootstrap (default 0)")
     parser.add_argument("--format", choices=FORMATS, default="text")
     parser.add_argument("--digits", type=whole_number, default=4, help="decimals in text and Markdown")
-    parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
+    parser.add_argument("--gamma-samples", type=gamma_samples, default=0, metavar="N",
                         help="add gamma (Mathet et al. 2015) with N random continua (default 0: no gamma)")
     parser.add_argument("--gamma-sampler", default="statistical",
                         help="random continua of gamma's expected disorder: statistical (default), shuffle or "

@@ -14,6 +14,7 @@ from ..command_io import (
     add_renamed_option,
     add_span_options,
     check_outputs,
+    gamma_samples,
     input_files,
     open_fraction,
     positive_number,
@@ -80,7 +81,7 @@ def arguments(parser) -> None:
     add_renamed_option(parser, "--resamples", "--n-resamples", type=positive_number)
     add_renamed_option(parser, "--seed", "--random-state", type=whole_number)
     parser.add_argument("--no-intervals", action="store_true", help="do not ask for intervals")
-    parser.add_argument("--gamma-samples", type=whole_number, default=0, metavar="N",
+    parser.add_argument("--gamma-samples", type=gamma_samples, default=0, metavar="N",
                         help="add gamma and its alignment of the most disordered sentences, with N random continua")
     parser.add_argument("--gamma-sampler", default="statistical",
                         help="gamma's random continua: statistical (default), shuffle or random_model")

@@ -19,6 +19,8 @@ to the folder) and the line of ``doc.txt``.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from pathlib import Path
 
@@ -92,10 +94,15 @@ def read_brat(ann_path, *, tokenizer=None, widen: bool = False) -> list[Annotate
         for number, line in enumerate(read_text(ann_path).split("\n"), start=1)
         if line.startswith("T")
     ]
+    lines = text.split("\n")
+    line_starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    by_line: dict[int, list] = {}  # the spans starting on each line (from its start to its '\n'), in file order
+    for span in spans:
+        by_line.setdefault(bisect.bisect_right(line_starts, span[0]) - 1, []).append(span)
     units, line_start = [], 0
-    for number, line in enumerate(text.split("\n"), start=1):
+    for number, line in enumerate(lines, start=1):
         line_end = line_start + len(line)
-        inside = [s for s in spans if line_start <= s[0] < line_end + 1]
+        inside = by_line.get(number - 1, [])
         bom = 1 if number == 1 and line.startswith(BOM) else 0  # counted by the offsets, not a token
         for start, end, label, where in inside:
             if end > line_end:
