@@ -291,8 +291,8 @@ def krippendorff_alpha(
     Numeric labels with the interval and ratio distances:
 
     >>> scores = [[1, 2, 2], [3, 3, 4], [1, 1, None], [4, 4, 4], [2, 3, 3]]
-    >>> round(krippendorff_alpha(scores, distance="interval"), 6), round(krippendorff_alpha(scores, distance="ratio"), 6)
-    (0.838174, 0.786828)
+    >>> [round(krippendorff_alpha(scores, distance=name), 6) for name in ("interval", "ratio")]
+    [0.838174, 0.786828]
     """
     codes, cats = rating_codes(ratings, categories)
     return alpha_of_codes(codes, cats, distance, details)
