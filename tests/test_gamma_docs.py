@@ -23,6 +23,7 @@ SHOWN = [
     "0.0855 {'ann1': ['speech', 4.2, 7], 'ann2': ['speech', 4, 7.1], 'ann3': ['speech', 5.6, 7]}\n"
     "1.0 {'ann1': None, 'ann2': None, 'ann3': ['speech', 4.3, 5.5]}\n"
     "0.435\n",
+    "0 0.0 12.0 60 139,470 > 100,000\n",  # the limits section: a component's candidates counted before enumerating
 ]
 
 

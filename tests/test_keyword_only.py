@@ -21,6 +21,10 @@ DATA_WITH_A_DEFAULT = {
     ("bootstrap_coefficient_intervals", "coefficient"),
     ("by_item", "items"),
     ("html_report", "path"),
+    # the second annotation (and nested spans' lengths): None when the first argument is an AnnotationSet,
+    # which holds both annotations and their lengths
+    ("chance_f1", "references"), ("contingency", "references"), ("noise_report", "references"),
+    ("nested_chance_f1", "references"), ("nested_chance_f1", "lengths"),
     *((name, "ratings") for name in ("brennan_prediger", "fleiss_kappa", "fleiss_kappa_per_category", "gwet_ac1",
                                       "gwet_ac2", "krippendorff_alpha_inference", "multi_rater_agreement",
                                       "percent_agreement", "weighted_fleiss_kappa")),
