@@ -95,7 +95,8 @@ def test_the_html_report_has_a_document_table_and_names_documents(project, tmp_p
     shown = dict(re.findall(r'data-key="documents/([^"]+)/corrected_f1" data-value="([^"]*)"', html))
     assert shown == {row["document"]: repr(row["corrected_f1"]) for row in expected}
     sentences = html[html.index("Sentences with the most disagreement"):]
-    named = re.findall(r'data-key="sentences/(\d+)/sentence"[^>]*>\d+</td><td>(doc\d\d\.ann)</td>', sentences)
+    named = re.findall(r'data-key="sentences/(\d+)/sentence"[^>]*>\d+</td><td><bdi[^>]*>(doc\d\d\.ann)</bdi></td>',
+                       sentences)
     assert named and all(f"doc{(int(number) + 1) // 2:02d}.ann" == document for number, document in named)
     assert re.findall(r"<h3>Sentence (\d+) of (doc\d\d\.ann)", html)
 

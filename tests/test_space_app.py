@@ -126,7 +126,7 @@ def test_input_above_the_documented_size_is_refused_before_it_is_read(tmp_path):
     page = score("chance_f1", text)
     (error,) = re.findall(r'<p class="error" data-key="error">(.*?)</p>', page)
     assert error.startswith(f"pasted text: {len(text):,} characters is more than this Space takes (2,000,000")
-    assert "pip install chance-agreement" in error
+    assert "the installed package: chance-agreement f1 FILE" in error
     big = tmp_path / "big.conll"
     big.write_text(text, encoding="utf-8")
     (error,) = re.findall(r'<p class="error" data-key="error">(.*?)</p>', score("noise", "", [big]))

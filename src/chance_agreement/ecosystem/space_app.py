@@ -96,8 +96,8 @@ def read_annotations(text: str = "", files=()) -> tuple[list, list, list]:
 def _check_size(name: str, size: int, unit: str) -> None:
     if size > MAX_INPUT:
         raise ValueError(f"{name}: {size:,} {unit} is more than this Space takes ({MAX_INPUT:,}, about 100,000 "
-                         "tokens); score it on your machine: pip install chance-agreement, then chance-agreement f1 "
-                         "FILE (or the library's chance_f1)")
+                         "tokens); score it on your machine with the installed package: chance-agreement f1 FILE "
+                         "(or the library's chance_f1)")
 
 
 class _Named(list):

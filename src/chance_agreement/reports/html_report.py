@@ -747,7 +747,7 @@ def _documents(data: dict) -> str:
         key = f"documents/{row['document']}"
         reason = _document_reason(row, data)
         interval = f"<td>{_interval(row, 'corrected_f1', f'{key}/corrected_f1_ci', reason, ci_level)}</td>"
-        rows.append(f"<tr><th>{_e(row['document'])}</th>{_num(key + '/sentences', row['sentences'])}"
+        rows.append(f"<tr><th>{isolated_name(row['document'])}</th>{_num(key + '/sentences', row['sentences'])}"
                     + "".join(_score(f"{key}/{score}", row[score]) for score in SCORES) + interval + "</tr>")
     left_out = len(data["documents"]) - len(shown)
     head = _header("document", "sentences", "observed F1", "chance F1", "corrected F1", "corrected F1 interval")
@@ -831,7 +831,7 @@ def _sentences(data: dict) -> str:
         else:
             texts = "".join(f'<td class="sentence">{_annotated(row["tokens"], row["spans"][name], colours)}</td>'
                             for name in names)
-        document = f"<td>{_e(row['document'])}</td>" if named else ""
+        document = f"<td>{isolated_name(row['document'])}</td>" if named else ""
         rows.append(f"<tr>{_num(key + '/sentence', row['sentence'])}{document}"
                     f"{_num(key + '/denominator', row['denominator'], 0)}"
                     + "".join(_num(f"{key}/{score}", row[score]) for score in SCORES) + texts + "</tr>")

@@ -30,7 +30,7 @@ def require_matplotlib():
     Raises
     ------
     ImportError
-        When matplotlib cannot be imported: "plotting needs matplotlib: pip install matplotlib".
+        When matplotlib cannot be imported, saying ``plotting needs matplotlib: pip install matplotlib``.
 
     Examples
     --------
