@@ -1,5 +1,5 @@
 """Teams on large corpora (issue 24, item 3c): each annotator is chunked once for all its pairs
-(``tags.shared_span_arrays``), and every pair is still exactly ``chance_f1``'s pass over the two
+(its ``AnnotationSet``), and every pair is still exactly ``chance_f1``'s pass over the two
 annotators; errors still name the sentence and the annotator."""
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import warnings
 import pytest
 
 from chance_agreement import chance_f1
-from chance_agreement.chance import team_f1
 from chance_agreement.chance.corrected_f1 import corpus_total
 from chance_agreement.chance.team_f1 import by_item, team_chance_f1, team_statistics
 from chance_agreement.spans.tags import OddTagWarning
@@ -41,11 +40,14 @@ def test_each_pair_is_the_two_annotator_pass_bit_for_bit(level):
 
 
 def test_each_annotator_is_chunked_once(monkeypatch):
+    """The team's AnnotationSet chunks each annotator's corpus once (the real chunker, counted)."""
+    from chance_agreement.spans import annotation_set
+
     calls = []
-    chunk = team_f1.shared_span_arrays
-    monkeypatch.setattr(team_f1, "shared_span_arrays", lambda corpora, *a, **k: calls.append(len(corpora)) or chunk(corpora, *a, **k))
-    team_chance_f1(by_item(team(5, 300, seed=2)))
-    assert calls == [5]
+    chunk = annotation_set.chunk_corpus
+    monkeypatch.setattr(annotation_set, "chunk_corpus", lambda corpus, role, *a, **k: calls.append(role) or chunk(corpus, role, *a, **k))
+    team_chance_f1(by_item(team(5, 300, seed=2)), names=list("abcde"))
+    assert calls == list("abcde")
 
 
 def test_a_bad_tag_in_a_large_team_names_the_sentence_and_the_annotator():
@@ -62,4 +64,4 @@ def test_odd_tags_are_still_warned_with_their_sentence():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         team_chance_f1(by_item(annotators))
-    assert any(issubclass(w.category, OddTagWarning) and "'X' (first in predictions[10])" in str(w.message) for w in caught)
+    assert any(issubclass(w.category, OddTagWarning) and "'X' (first in annotator_2[10])" in str(w.message) for w in caught)
