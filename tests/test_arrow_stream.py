@@ -6,9 +6,9 @@ import pytest
 
 from chance_agreement import ChanceF1State, chance_f1
 
-pa = pytest.importorskip("pyarrow")  # a dependency of datasets, so always there with the package
-duckdb = pytest.importorskip("duckdb", reason="duckdb is in the test extra")
-polars = pytest.importorskip("polars", reason="polars is in the test extra")
+import duckdb  # the test extra installs duckdb and polars; pyarrow comes with datasets
+import polars
+import pyarrow as pa
 
 PREDICTIONS = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "I-ORG", "O", "B-PER"], [], ["B-LOC", "O"],
                ["O", "O", "B-MISC", "I-MISC", "I-MISC"], ["B-PER", "B-PER", "O"]]
