@@ -45,7 +45,7 @@ def test_golden_file_covers_three_systems_both_levels_both_models(stored):
 @pytest.mark.parametrize("key", [f"{level}/{model}" for level in LEVELS for model in MODELS]
                          + [f"statistics/{model}" for model in MODELS])
 def test_chance_f1_is_bit_identical_to_the_stored_outputs(today, per_sentence_path, stored, key):
-    """Both corpus passes: the array pass (no sentence statistics) and the per-sentence loop."""
+    """Both ways through the array pass: the total alone and with every sentence kept."""
     for system in stored:
         assert today[system][key] == stored[system][key], (system, key)
         assert per_sentence_path[system][key] == stored[system][key], (system, key)
