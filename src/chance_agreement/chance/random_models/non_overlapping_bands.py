@@ -395,7 +395,6 @@ def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], sca
 # of one side at once, batched over units; shorter ones (sentences) keep the per-signature paths
 # above, so sentence corpora keep their bits.
 _LONG_UNIT = 256
-LONG_UNIT = _LONG_UNIT  # units this long take the document bands (public for corrected_f1's batching)
 
 # ... while the side's total excess is at most this; past it, where ``_dense_side`` says so.
 _LONG_BAND = 2048
@@ -680,5 +679,5 @@ def sample(n: int, lengths, rng: np.random.Generator) -> np.ndarray:
     return starts
 
 
-__all__ = ["LONG_UNIT", "check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among", "coverage",
+__all__ = ["check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among", "coverage",
            "prefetch_bands", "sample", "start_distribution"]
