@@ -19,6 +19,10 @@ document length: corpora of equal size (``GROWTH_TOKENS`` tokens) made of docume
 ``n`` in ``GROWTH_LENGTHS`` at the same density, and the fitted exponent of time per document in
 ``n`` (1: linear).
 
+Then one dense document (``dense_document``: 30,000 tokens, one type, 2,250 segments of the same
+length law, 6,759 annotated tokens: the case whose factors left the double range, issue 32), token
+and entity level against ``classification_report`` on it (goal: within 2x).
+
 ``--numpy`` adds, for every ``chance_f1`` row, the same call on the numpy code instead of the
 compiled kernels (``CHANCE_AGREEMENT_PURE_PYTHON=1``, what a machine without a C compiler runs),
 timed in the same rounds: the kernels' speed-up as a same-run ratio.
@@ -53,6 +57,7 @@ MAX_LENGTH = 300
 GROWTH_LENGTHS = (300, 600, 1_200, 3_000)
 GROWTH_TOKENS = 120_000
 GOAL = 0.2
+DENSE_GOAL = 2.0  # the dense document: within 2x of seqeval's report on it
 
 
 # ----------------------------------------------------------------------------------- the corpus
@@ -127,13 +132,33 @@ def long_document_corpus(documents: int = DOCUMENTS, seed: int = SEED, length: i
     return predictions, references
 
 
+# One dense document (issue 32): DENSE_TOKENS tokens, one type, DENSE_SEGMENTS segments of the corpus's
+# length law (seed DENSE_SEED), the longest halved while they cover more than 0.8 of the text.
+DENSE_TOKENS, DENSE_SEGMENTS, DENSE_SEED = 30_000, 2_250, 7
+
+
+def dense_document(n: int = DENSE_TOKENS, segments: int = DENSE_SEGMENTS, seed: int = DENSE_SEED):
+    """``(predictions, references)`` of one dense document: the first annotator's segments (type 0)
+    placed with uniform gaps, the second a mostly agreeing copy (``_second_annotator``)."""
+    rng = np.random.default_rng(seed)
+    lengths = _segment_lengths(rng, segments)
+    while lengths.sum() > 0.8 * n:
+        lengths[np.argmax(lengths)] //= 2
+    gaps = rng.multinomial(n - int(lengths.sum()), np.full(segments + 1, 1.0 / (segments + 1)))
+    starts = np.cumsum(gaps[:-1]) + np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    first = [(int(start), int(start + a), 0) for start, a in zip(starts, lengths)]
+    second = [(start, end, 0) for start, end, _ in _second_annotator(rng, n, first)]
+    return [_tags(n, second)], [_tags(n, first)]
+
+
 # ----------------------------------------------------------------------------------- the timing
 
 
 def _measure(path: str, documents: int, length: int | None) -> float:
-    """Seconds of one first call of ``path`` in this (fresh) process."""
+    """Seconds of one first call of ``path`` in this (fresh) process; ``documents == 0``: on the
+    dense document."""
     warnings.simplefilter("ignore")
-    predictions, references = long_document_corpus(documents, length=length)
+    predictions, references = long_document_corpus(documents, length=length) if documents else dense_document()
     if path in ("classification_report", "f1_score"):
         from seqeval import metrics
 
@@ -198,6 +223,14 @@ def rows(repeats: int = REPEATS, documents: int = DOCUMENTS, numpy_too: bool = F
                                                "intervals": ", 1,000-resample intervals"}[extra]
         label += ", numpy code" if NUMPY in path else ""
         out.append({"path": label, "ours_s": best[path], "peer_s": peer, "goal": GOAL if not extra else None})
+    dense = _best(["classification_report", *_twins(["token", "entity"], numpy_too)], repeats, 0)
+    label = f"one dense document ({DENSE_TOKENS:,} tokens, {DENSE_SEGMENTS:,} segments of one type)"
+    out.append({"path": f"seqeval classification_report, {label}", "ours_s": dense["classification_report"],
+                "peer_s": dense["classification_report"]})
+    for path in _twins(["token", "entity"], numpy_too):
+        level, numpy_code, _ = path.partition(NUMPY)
+        out.append({"path": f"chance_f1, {level} level, {label}{', numpy code' if numpy_code else ''}",
+                    "ours_s": dense[path], "peer_s": dense["classification_report"], "goal": DENSE_GOAL})
     for level in _twins(["token", "entity"], numpy_too):
         per_document = []
         for n in GROWTH_LENGTHS:
