@@ -2,7 +2,7 @@
 then long documents (``bench_long_documents``: each call in a fresh process, a few minutes).
 
     python benchmarks/bench_speed.py                      (data from $CHANCE_AGREEMENT_DATA or ../shared/data)
-    python benchmarks/bench_speed.py --write docs/_tables (also writes the tables docs/benchmarks.md includes)
+    python benchmarks/bench_speed.py --numpy --write docs/_tables   (writes the tables docs/benchmarks.md includes)
 
 Same-run ratios against the fastest peer where one exists (seqeval, a local evaluate module
 calling seqeval, statsmodels, krippendorff, scikit-learn), absolute times where none does, and
@@ -57,6 +57,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", metavar="DIR", type=Path,
                         help="also write each table to DIR/chance_core.md, coefficients.md, long_documents.md")
+    parser.add_argument("--numpy", action="store_true",
+                        help="also time every long-document row on the numpy code (no compiled kernels)")
     args = parser.parse_args(argv)
     tables: dict[str, str] = {}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -71,7 +73,7 @@ def main(argv=None) -> int:
     tables["coefficients"] = bench_coefficients.format_table(coefficients, 5)
     repeats = bench_long_documents.REPEATS
     tables["long_documents"] = (f"long documents, first call in a fresh process, best of {repeats}, same-run "
-                                f"ratios\n\n{bench_long_documents.format_rows(bench_long_documents.rows(repeats))}")
+                                f"ratios\n\n{bench_long_documents.format_rows(bench_long_documents.rows(repeats, numpy_too=args.numpy))}")
     for text in tables.values():
         print(text, end="\n\n")
     if args.write:
