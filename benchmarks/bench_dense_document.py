@@ -48,7 +48,7 @@ def dense_document(tokens: int, seed: int = SEED) -> tuple[list[str], list[str]]
     lengths = rng.permutation(dense_lengths(tokens, seed))
     gaps = rng.multinomial(tokens - int(lengths.sum()), np.full(lengths.size + 1, 1.0 / (lengths.size + 1)))
     starts = np.cumsum(gaps[:-1]) + np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    first = [(int(s), int(s + a), 0) for s, a in zip(starts, lengths)]
+    first = [(int(s), int(s + a), 0) for s, a in zip(starts, lengths, strict=True)]
     second = [(start, end, 0) for start, end, _ in _second_annotator(rng, tokens, first)]
     return _tags(tokens, second), _tags(tokens, first)
 

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from oracles_random_model import exact_v
 
 from chance_agreement import chance_f1, coverage_probabilities, start_probabilities
 from chance_agreement.chance.random_models import clear_caches, document_bands, non_overlapping_bands
-from oracles_random_model import exact_v
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bench_dense_document import dense_document, dense_lengths  # noqa: E402
+from bench_dense_document import dense_document, dense_lengths
 
 sys.path.pop(0)
 
@@ -59,7 +59,8 @@ def _beta(slots: int, excesses, z: Fraction) -> Fraction:
     for excess in excesses:
         if excess:
             g = sum(z**d for d in range(1, excess + 1))
-            elementary = [a + g * b for a, b in zip([*elementary, Fraction(0)], [Fraction(0), *elementary])]
+            grown = zip([*elementary, Fraction(0)], [Fraction(0), *elementary], strict=True)
+            elementary = [a + g * b for a, b in grown]
     return sum(e / math.comb(slots, r) for r, e in enumerate(elementary) if r)
 
 
@@ -97,7 +98,7 @@ def test_the_float_bound_covers_the_exact_one(seed):
     powers = np.array([1.5, 1.25, 1.125, 1.0625])
     ends = document_bands._end_bounds(slots, excesses, tolerance, powers)
     assert (ends <= sum(excesses)).any()
-    for z, end in zip(powers.tolist(), ends.tolist()):
+    for z, end in zip(powers.tolist(), ends.tolist(), strict=True):
         if end <= sum(excesses):
             exact_z = Fraction(z)
             assert _beta(slots, excesses, exact_z) / exact_z ** int(end) <= Fraction(tolerance)
@@ -123,7 +124,7 @@ def test_a_certified_end_keeps_every_value_within_two_to_the_minus_60(seed, monk
     excesses = tuple(sorted({0} | {a - 1 for a in lengths}))
     end = document_bands.certified_end(slots, tuple(a - 1 for a in lengths if a > 1))
     assert end < total
-    for excess, (band, flat) in zip(excesses, document_bands.side_bands(n, lengths, excesses)):
+    for excess, (band, flat) in zip(excesses, document_bands.side_bands(n, lengths, excesses), strict=True):
         others = list(lengths)
         if excess:
             others.remove(excess + 1)
@@ -132,7 +133,7 @@ def test_a_certified_end_keeps_every_value_within_two_to_the_minus_60(seed, monk
         assert band.size == min(end, total - excess)
         at_end = exact[band.size]
         assert all(abs(value - at_end) <= at_end / 2**60 for value in exact[band.size :])
-        assert max(abs(Fraction(float(v)) - e) / e for v, e in zip([*band, flat], exact)) < 1e-13
+        assert max(abs(Fraction(float(v)) - e) / e for v, e in zip([*band, flat], exact, strict=True)) < 1e-13
 
 
 def _exact_counts(excesses, size: int) -> np.ndarray:
@@ -186,7 +187,7 @@ def test_the_deflated_table_stays_accurate_past_two_to_the_53(monkeypatch):
     bands = document_bands.side_bands(n, lengths, chosen)
     assert len(built) == 1  # the side's table only: no segment's table rebuilt from its others
     assert marked == [True]
-    for excess, (band, flat) in zip(chosen, bands):
+    for excess, (band, flat) in zip(chosen, bands, strict=True):
         others = list(excesses)
         others.remove(excess)
         counts = _exact_counts(others, band.size + 1)
@@ -240,7 +241,7 @@ def test_a_short_band_equals_the_full_band(n, monkeypatch):
     short = document_bands.side_bands(n, lengths, excesses)
     monkeypatch.setattr(document_bands, "_SHORT_FROM", 10**9)
     full = document_bands.side_bands(n, lengths, excesses)
-    for (band, flat), (whole, whole_flat) in zip(short, full):
+    for (band, flat), (whole, whole_flat) in zip(short, full, strict=True):
         assert band.size < whole.size
         np.testing.assert_allclose(band, whole[: band.size], rtol=1e-14, atol=0)
         np.testing.assert_allclose(np.full(whole.size - band.size + 1, flat), [*whole[band.size :], whole_flat],
@@ -254,7 +255,8 @@ def test_the_compiled_and_numpy_code_give_the_same_short_bands(monkeypatch):
     excesses = tuple(sorted({0} | {a - 1 for a in lengths}))
     compiled = document_bands.side_bands(n, lengths, excesses)
     monkeypatch.setenv("CHANCE_AGREEMENT_PURE_PYTHON", "1")
-    for (band, flat), (again, again_flat) in zip(compiled, document_bands.side_bands(n, lengths, excesses)):
+    numpy_code = document_bands.side_bands(n, lengths, excesses)
+    for (band, flat), (again, again_flat) in zip(compiled, numpy_code, strict=True):
         np.testing.assert_array_equal(band, again)
         assert flat == again_flat
     assert band.size < sum(lengths) - len(lengths)
