@@ -42,15 +42,20 @@ def dense_lengths(tokens: int, seed: int = SEED) -> np.ndarray:
     return lengths
 
 
-def dense_document(tokens: int, seed: int = SEED) -> tuple[list[str], list[str]]:
-    """``(prediction, reference)``: IOB2 tags of the document."""
+def dense_segments(tokens: int, seed: int = SEED) -> tuple[list, list]:
+    """``(prediction, reference)`` as ``(start, end, type)`` segments of the document."""
     rng = np.random.default_rng(seed + 1)
     lengths = rng.permutation(dense_lengths(tokens, seed))
     gaps = rng.multinomial(tokens - int(lengths.sum()), np.full(lengths.size + 1, 1.0 / (lengths.size + 1)))
     starts = np.cumsum(gaps[:-1]) + np.concatenate(([0], np.cumsum(lengths)[:-1]))
     first = [(int(s), int(s + a), 0) for s, a in zip(starts, lengths, strict=True)]
-    second = [(start, end, 0) for start, end, _ in _second_annotator(rng, tokens, first)]
-    return _tags(tokens, second), _tags(tokens, first)
+    return [(start, end, 0) for start, end, _ in _second_annotator(rng, tokens, first)], first
+
+
+def dense_document(tokens: int, seed: int = SEED) -> tuple[list[str], list[str]]:
+    """``(prediction, reference)``: IOB2 tags of the document."""
+    prediction, reference = dense_segments(tokens, seed)
+    return _tags(tokens, prediction), _tags(tokens, reference)
 
 
 def _measure(path: str, tokens: int) -> float:
@@ -63,19 +68,8 @@ def _measure(path: str, tokens: int) -> float:
     elif path == "bands":
         from chance_agreement.chance.random_models.non_overlapping_bands import prefetch_bands
 
-        def side(tags):
-            out, length = [], 0
-            for tag in [*tags, "O"]:
-                if tag.startswith("I-"):
-                    length += 1
-                    continue
-                if length:
-                    out.append(length)
-                length = 1 if tag.startswith("B-") else 0
-            return tuple(sorted(out))
-
-        groups = [(tokens, side(prediction), side(reference))]
-        call = lambda: prefetch_bands(groups, overlap=True, matches=True)  # noqa: E731
+        sides = [tuple(sorted(end - start for start, end, _ in side)) for side in dense_segments(tokens)]
+        call = lambda: prefetch_bands([(tokens, *sides)], overlap=True, matches=True)  # noqa: E731
     else:
         from chance_agreement import chance_f1
 
