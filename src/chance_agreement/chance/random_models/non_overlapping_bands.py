@@ -401,7 +401,8 @@ LONG_UNIT = _LONG_UNIT  # units this long take the document bands (public for co
 _LONG_BAND = 2048
 # Past _LONG_BAND the document band keeps its arrays finite with at most this many segments of
 # positive excess (every subset count is below 2^K') and lambda E at most _LONG_DENSITY (every
-# running product below e^(lambda E)).
+# running product below e^(lambda E)); with a certified short end L (``_dense_side``), with
+# C(K', S) below 2^1000 and lambda L at most _LONG_DENSITY.
 _LONG_SEGMENTS = 1000
 _LONG_DENSITY = 300.0
 
