@@ -2,9 +2,9 @@
 
     python benchmarks/bench_dense_document.py [--tokens 30000] [--repeats 1]
 
-The document: ``--tokens`` tokens, one entity type, ``0.075 * tokens`` segments (2,250 for 30,000)
-with the lengths of ``bench_long_documents._segment_lengths`` (seed 7), the longest halved while
-their total is above 0.8 of the text, placed in a random order with random gaps; the prediction is
+The document is ``bench_long_documents.dense_document(--tokens)``: one entity type, ``0.075 * tokens``
+segments (2,250 for 30,000) with the corpus's length law (seed 7), the longest halved while their
+total is above 0.8 of the text, placed in a random order with random gaps; the prediction is
 ``bench_long_documents._second_annotator``'s copy of it, every segment of the one type. Each figure
 is a first call in a fresh Python process, the best of ``--repeats``: ``bands`` the document bands
 the entity and token levels read (``prefetch_bands``), then ``chance_f1`` at both levels and
@@ -22,40 +22,11 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from bench_long_documents import _second_annotator, _segment_lengths, _tags  # noqa: E402
+from bench_long_documents import dense_document, dense_segments  # noqa: E402
 
 sys.path.pop(0)
-
-SEED = 7
-DENSITY = 0.075  # segments per token
-
-
-def dense_lengths(tokens: int, seed: int = SEED) -> np.ndarray:
-    """The segment lengths of the document, in the law's order."""
-    lengths = _segment_lengths(np.random.default_rng(seed), round(DENSITY * tokens))
-    while lengths.sum() > 0.8 * tokens:
-        lengths[np.argmax(lengths)] //= 2
-    return lengths
-
-
-def dense_segments(tokens: int, seed: int = SEED) -> tuple[list, list]:
-    """``(prediction, reference)`` as ``(start, end, type)`` segments of the document."""
-    rng = np.random.default_rng(seed + 1)
-    lengths = rng.permutation(dense_lengths(tokens, seed))
-    gaps = rng.multinomial(tokens - int(lengths.sum()), np.full(lengths.size + 1, 1.0 / (lengths.size + 1)))
-    starts = np.cumsum(gaps[:-1]) + np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    first = [(int(s), int(s + a), 0) for s, a in zip(starts, lengths, strict=True)]
-    return [(start, end, 0) for start, end, _ in _second_annotator(rng, tokens, first)], first
-
-
-def dense_document(tokens: int, seed: int = SEED) -> tuple[list[str], list[str]]:
-    """``(prediction, reference)``: IOB2 tags of the document."""
-    prediction, reference = dense_segments(tokens, seed)
-    return _tags(tokens, prediction), _tags(tokens, reference)
 
 
 def _measure(path: str, tokens: int) -> float:

@@ -132,23 +132,35 @@ def long_document_corpus(documents: int = DOCUMENTS, seed: int = SEED, length: i
     return predictions, references
 
 
-# One dense document (issue 32): DENSE_TOKENS tokens, one type, DENSE_SEGMENTS segments of the corpus's
-# length law (seed DENSE_SEED), the longest halved while they cover more than 0.8 of the text.
-DENSE_TOKENS, DENSE_SEGMENTS, DENSE_SEED = 30_000, 2_250, 7
+# One dense document (issue 32): DENSE_TOKENS tokens, one type, DENSE_DENSITY segments per token (2,250)
+# of the corpus's length law (seed DENSE_SEED), the longest halved while they cover more than 0.8 of
+# the text; also read by bench_dense_document.py and tests/test_short_bands.py.
+DENSE_TOKENS, DENSE_DENSITY, DENSE_SEED = 30_000, 0.075, 7
 
 
-def dense_document(n: int = DENSE_TOKENS, segments: int = DENSE_SEGMENTS, seed: int = DENSE_SEED):
-    """``(predictions, references)`` of one dense document: the first annotator's segments (type 0)
-    placed with uniform gaps, the second a mostly agreeing copy (``_second_annotator``)."""
-    rng = np.random.default_rng(seed)
-    lengths = _segment_lengths(rng, segments)
-    while lengths.sum() > 0.8 * n:
+def dense_lengths(tokens: int, seed: int = DENSE_SEED) -> np.ndarray:
+    """The segment lengths of the dense document, in the law's order."""
+    lengths = _segment_lengths(np.random.default_rng(seed), round(DENSE_DENSITY * tokens))
+    while lengths.sum() > 0.8 * tokens:
         lengths[np.argmax(lengths)] //= 2
-    gaps = rng.multinomial(n - int(lengths.sum()), np.full(segments + 1, 1.0 / (segments + 1)))
+    return lengths
+
+
+def dense_segments(tokens: int, seed: int = DENSE_SEED) -> tuple[list, list]:
+    """``(prediction, reference)`` as ``(start, end, type)`` segments: the reference's segments
+    (one type) in a random order with random gaps, the prediction ``_second_annotator``'s copy."""
+    rng = np.random.default_rng(seed + 1)
+    lengths = rng.permutation(dense_lengths(tokens, seed))
+    gaps = rng.multinomial(tokens - int(lengths.sum()), np.full(lengths.size + 1, 1.0 / (lengths.size + 1)))
     starts = np.cumsum(gaps[:-1]) + np.concatenate(([0], np.cumsum(lengths)[:-1]))
-    first = [(int(start), int(start + a), 0) for start, a in zip(starts, lengths)]
-    second = [(start, end, 0) for start, end, _ in _second_annotator(rng, n, first)]
-    return [_tags(n, second)], [_tags(n, first)]
+    first = [(int(s), int(s + a), 0) for s, a in zip(starts, lengths, strict=True)]
+    return [(start, end, 0) for start, end, _ in _second_annotator(rng, tokens, first)], first
+
+
+def dense_document(tokens: int = DENSE_TOKENS, seed: int = DENSE_SEED) -> tuple[list[str], list[str]]:
+    """``(prediction, reference)``: IOB2 tags of the dense document."""
+    prediction, reference = dense_segments(tokens, seed)
+    return _tags(tokens, prediction), _tags(tokens, reference)
 
 
 # ----------------------------------------------------------------------------------- the timing
@@ -158,7 +170,11 @@ def _measure(path: str, documents: int, length: int | None) -> float:
     """Seconds of one first call of ``path`` in this (fresh) process; ``documents == 0``: on the
     dense document."""
     warnings.simplefilter("ignore")
-    predictions, references = long_document_corpus(documents, length=length) if documents else dense_document()
+    if documents:
+        predictions, references = long_document_corpus(documents, length=length)
+    else:
+        prediction, reference = dense_document()
+        predictions, references = [prediction], [reference]
     if path in ("classification_report", "f1_score"):
         from seqeval import metrics
 
@@ -224,7 +240,7 @@ def rows(repeats: int = REPEATS, documents: int = DOCUMENTS, numpy_too: bool = F
         label += ", numpy code" if NUMPY in path else ""
         out.append({"path": label, "ours_s": best[path], "peer_s": peer, "goal": GOAL if not extra else None})
     dense = _best(["classification_report", *_twins(["token", "entity"], numpy_too)], repeats, 0)
-    label = f"one dense document ({DENSE_TOKENS:,} tokens, {DENSE_SEGMENTS:,} segments of one type)"
+    label = f"one dense document ({DENSE_TOKENS:,} tokens, {round(DENSE_DENSITY * DENSE_TOKENS):,} segments of one type)"
     out.append({"path": f"seqeval classification_report, {label}", "ours_s": dense["classification_report"],
                 "peer_s": dense["classification_report"]})
     for path in _twins(["token", "entity"], numpy_too):

@@ -19,7 +19,7 @@ from chance_agreement import chance_f1, coverage_probabilities, start_probabilit
 from chance_agreement.chance.random_models import clear_caches, document_bands, non_overlapping_bands
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bench_dense_document import dense_document, dense_lengths
+from bench_long_documents import dense_document, dense_lengths
 
 sys.path.pop(0)
 
