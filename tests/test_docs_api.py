@@ -68,32 +68,10 @@ def test_ci_builds_the_docs_with_warnings_as_errors_before_the_tests():
 
 
 # The most used names carry full numpydoc docstrings: the formula beside the undefined cases, and
-# examples that run (the API reference renders them; this runs them).
+# examples that run (the API reference renders them; tests/test_docstrings.py runs them).
 FULL_NUMPYDOC = ("chance_f1", "team_chance_f1", "ChanceF1State", "coverage_probabilities",
                  "start_probabilities", "agreement_report", "noise_report", "annotator_test",
                  "fleiss_kappa", "krippendorff_alpha")
-
-
-def public_doctests():
-    import doctest
-
-    names = {name: getattr(chance_agreement, name) for name in chance_agreement.__all__ if name != "__version__"}
-    finder = doctest.DocTestFinder(recurse=False)
-    return [test for name, value in names.items() if callable(value)
-            for test in finder.find(value, name, globs=dict(names)) if test.examples]
-
-
-def test_the_examples_of_every_public_docstring_run(recwarn):
-    import doctest
-
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    tests = public_doctests()
-    for test in tests:
-        runner.run(test)
-    results = runner.summarize(verbose=False)
-    assert results.failed == 0, results
-    assert {test.name for test in tests} >= set(FULL_NUMPYDOC)
-    assert not [str(warning.message) for warning in recwarn]  # the examples show no undefined case by accident
 
 
 def test_the_most_used_names_have_full_numpydoc_sections():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import doctest
 import importlib
 import tomllib
+import warnings
 from pathlib import Path
 
 import pytest
@@ -70,8 +71,24 @@ def example_failures(name: str) -> tuple[int, list[str]]:
     examples = 0
     for test in tests:
         examples += len(test.examples)
-        runner.run(test, out=reports.append, clear_globs=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            runner.run(test, out=reports.append, clear_globs=True)
+        reports.extend(f"{test.name}: the example warns: {warning.message}" for warning in caught if _ours(warning))
     return examples, reports
+
+
+SRC = Path(chance_agreement.__file__).resolve().parent
+
+
+def _ours(warning: warnings.WarningMessage) -> bool:
+    """A warning of the package (an undefined score shown by accident, a renamed keyword used): its
+    category is the package's own, or a built-in one raised from the package's code. Ray's, Spark's
+    and other libraries' warnings about their own deprecations are theirs."""
+    category = warning.category
+    if category.__module__.startswith("chance_agreement"):
+        return True
+    return category.__module__ == "builtins" and Path(warning.filename).resolve().is_relative_to(SRC)
 
 
 def problems(name: str) -> list[str]:
