@@ -219,6 +219,33 @@ def test_the_html_report_chunks_each_annotator_sentence_at_most_once_and_a_half(
     assert chunked >= annotators * len(tokens)  # the counter sees the chunkers: each sentence once at least
 
 
+def column_file(folder, annotators: int = 3) -> tuple[str, int]:
+    """``report_annotations``' tags as one column file (a tag column per annotator) and its sentences."""
+    tokens, annotations = report_annotations(annotators)
+    path = folder / "team.tsv"
+    path.write_text("\n\n".join("\n".join("\t".join([word, *(tags[s][t] for tags in annotations.values())])
+                                           for t, word in enumerate(words)) for s, words in enumerate(tokens)) + "\n",
+                    encoding="utf-8")
+    return str(path), len(tokens)
+
+
+@pytest.mark.parametrize("command", ["agreement", "report", "leaderboard"])
+def test_the_commands_on_files_chunk_each_annotator_sentence_at_most_once_and_a_half(tmp_path, command):
+    """The readers' set (``flat_team``) goes down to every section: before it, ``agreement`` chunked
+    each annotator's sentence 5.0 times (3 annotators), ``leaderboard`` 2.3 and ``report`` 2.0 (the
+    column files' check, then the tags again)."""
+    from chance_agreement.reports.cli import main
+
+    path, sentences = column_file(tmp_path)
+    columns = [f"{path}:{column}" for column in (1, 2, 3)]
+    extra = ["--no-intervals"] if command == "report" else []
+    codes: list = []
+    chunked = chunked_sentences(lambda: codes.append(main([command, *columns, *extra, "-o", str(tmp_path / "out")])))
+    assert codes == [0]
+    assert chunked <= 1.5 * 3 * sentences, chunked / (3 * sentences)
+    assert chunked >= 3 * sentences
+
+
 def test_span_chance_f1_writes_no_tags_and_chunks_nothing():
     from chance_agreement import chance_f1, span_chance_f1
 
