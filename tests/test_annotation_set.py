@@ -246,6 +246,36 @@ def test_the_commands_on_files_chunk_each_annotator_sentence_at_most_once_and_a_
     assert chunked >= 3 * sentences
 
 
+@pytest.mark.parametrize("command", [["f1", "--reference-column", "1", "--prediction-column", "2"],
+                                     ["f1", "--mode", "strict", "--scheme", "IOB1", "--confidence-level", "0.9"],
+                                     ["spans"]])
+def test_a_column_file_is_chunked_once_its_check_and_its_scores_one_pass(tmp_path, command):
+    """The readers' line-by-line tag check runs only when chunking fails (``conll.lines_named``):
+    before, ``f1`` chunked each column's sentence 4.0 times (the check, then ``chance_f1`` twice)
+    and ``spans`` 2.0 (the check, then the nested view)."""
+    from chance_agreement.reports.cli import main
+
+    path, sentences = column_file(tmp_path, annotators=2)
+    files = [f"{path}:1", f"{path}:2"] if command == ["spans"] else [path]
+    codes: list = []
+    chunked = chunked_sentences(lambda: codes.append(main([*command, *files, "-o", str(tmp_path / "out")])))
+    assert codes == [0]
+    assert chunked == 2 * sentences  # every sentence of both columns, once
+
+
+@pytest.mark.parametrize("command", ["f1", "agreement", "leaderboard"])
+def test_a_bad_tag_chunked_once_is_still_named_by_its_file_line_and_column(tmp_path, capsys, command):
+    from chance_agreement.reports.cli import main
+
+    path, _ = column_file(tmp_path, annotators=2)
+    lines = open(path, encoding="utf-8").read().split("\n")
+    lines[40] = lines[40].rsplit("\t", 1)[0] + "\tE-ORG"  # strict IOB2 refuses it; the line-by-line check names it
+    open(path, "w", encoding="utf-8").write("\n".join(lines))
+    files = [path] if command == "f1" else [f"{path}:1", f"{path}:2"]
+    assert main([command, *files, "--mode", "strict", "--scheme", "IOB2", "-o", str(tmp_path / "out")]) == 1
+    assert f"{path}: line 41: column 2: tag 'E-ORG': Invalid token" in capsys.readouterr().err
+
+
 def test_span_chance_f1_writes_no_tags_and_chunks_nothing():
     from chance_agreement import chance_f1, span_chance_f1
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .conll import check_same_tokens, check_tag_columns, column_scheme, parse_column_spec
+from .conll import check_same_tokens, check_tag_columns, column_scheme, lines_named, parse_column_spec
 from .nested import tags_from_spans
 from .readers import read_file
 from .readers.base import CROSSING, Annotator, ReadOptions, Unit
@@ -524,7 +524,8 @@ def _flat(team: Team, scheme, mode, suffix, crossing):
 
 
 def _nested(team: Team, scheme, mode, suffix, crossing):
-    _, rows = _views(team, scheme, mode, suffix, crossing, flat=False)
+    with lines_named(lambda: check_tags(team, scheme, mode, suffix)):  # every tag unit chunked here, once
+        _, rows = _views(team, scheme, mode, suffix, crossing, flat=False, check=False)
     lengths: list[int] = []
     spans: list[list] = [[] for _ in team.units]
     for position, per_annotator, layered in rows:
