@@ -276,6 +276,39 @@ def test_a_bad_tag_chunked_once_is_still_named_by_its_file_line_and_column(tmp_p
     assert f"{path}: line 41: column 2: tag 'E-ORG': Invalid token" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("annotators, options", [(2, {}), (3, {"gamma_samples": 3}), (3, {"leaderboard": True}),
+                                                  (2, {"mode": "strict", "scheme": "IOB2", "level": "entity"})])
+def test_the_html_report_of_the_files_set_equals_the_report_of_their_tags(tmp_path, annotators, options):
+    from chance_agreement.reports.html_report import load_annotation_set, load_annotations, report_data
+
+    path, _ = column_file(tmp_path, annotators)
+    specs = [f"{path}:{column}" for column in range(1, annotators + 1)]
+    span = {key: options[key] for key in ("mode", "scheme") if key in options}
+    documents: list = []
+    tokens, annotations = load_annotation_set(specs, documents=documents, **span)
+    same_tokens, tags = load_annotations(specs, **span)
+    assert tokens == same_tokens and annotations.names == tuple(tags)
+    halves = ["first"] * 50 + ["second"] * 50  # two documents: the per-document table too
+    chunked = chunked_sentences(lambda: report_data(tokens, annotations, documents=halves, n_resamples=20, **options))
+    assert chunked == 0  # the set is read, never chunked again
+    expected = report_data(tokens, tags, documents=halves, n_resamples=20, **options)
+    assert report_data(tokens, annotations, documents=halves, n_resamples=20, **options) == expected
+
+
+@pytest.mark.parametrize("annotators", [2, 3])
+def test_the_agreement_report_of_the_files_set_equals_the_report_of_their_tags(tmp_path, annotators):
+    import dataclasses
+
+    from chance_agreement.reports.team_report import build_report, load_annotations, render
+
+    path, _ = column_file(tmp_path, annotators)
+    loaded = load_annotations([f"{path}:{column}" for column in range(1, annotators + 1)])
+    assert loaded.chunked is not None
+    options = {"gamma_samples": 3, "intervals": True, "n_resamples": 20, "random_state": 1}
+    from_tags = render(build_report(dataclasses.replace(loaded, chunked=None), **options), "json")
+    assert render(build_report(loaded, **options), "json") == from_tags
+
+
 def test_span_chance_f1_writes_no_tags_and_chunks_nothing():
     from chance_agreement import chance_f1, span_chance_f1
 

@@ -241,6 +241,8 @@ def report_data(tokens, annotations: dict | AnnotationSet, *, leaderboard: bool 
             "sentence_count": len(tokens), "no_interval": _no_interval_reason(confidence_level)}
     board = _annotation_set(annotations, names, leaderboard, span_options)  # every section reads its spans
     chunked = board if team else board.select([0, 1])
+    if isinstance(annotations, AnnotationSet):  # a table too large: refused before the work
+        check_category_count(len(np.unique(chunked.type_code)) + 1)
     if team:
         data["result"] = _team_results(chunked, level, model, intervals)
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator",
@@ -278,11 +280,9 @@ def report_data(tokens, annotations: dict | AnnotationSet, *, leaderboard: bool 
 def _annotation_set(annotations, names: list, leaderboard: bool, span_options: dict) -> AnnotationSet:
     """The report's annotations chunked once, the one conversion at its entry: a set as given, else
     the tags' set (``leaderboard.board_set`` for a board: the scheme detected from the gold, else
-    ``team_report.chunked_once``). The shown checked first: too many entity types for a
-    contingency table are refused before any work."""
+    ``team_report.chunked_once``)."""
     if isinstance(annotations, AnnotationSet):
         annotations.chunked_as(function="report_data", **span_options)
-        check_category_count(len(annotations.types) + 1)
         return annotations
     if leaderboard:
         return board_set(annotations[names[0]], {name: annotations[name] for name in names[1:]}, gold=names[0],
