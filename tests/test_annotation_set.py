@@ -219,6 +219,96 @@ def test_the_html_report_chunks_each_annotator_sentence_at_most_once_and_a_half(
     assert chunked >= annotators * len(tokens)  # the counter sees the chunkers: each sentence once at least
 
 
+def column_file(folder, annotators: int = 3) -> tuple[str, int]:
+    """``report_annotations``' tags as one column file (a tag column per annotator) and its sentences."""
+    tokens, annotations = report_annotations(annotators)
+    path = folder / "team.tsv"
+    path.write_text("\n\n".join("\n".join("\t".join([word, *(tags[s][t] for tags in annotations.values())])
+                                           for t, word in enumerate(words)) for s, words in enumerate(tokens)) + "\n",
+                    encoding="utf-8")
+    return str(path), len(tokens)
+
+
+@pytest.mark.parametrize("command", ["agreement", "report", "leaderboard"])
+def test_the_commands_on_files_chunk_each_annotator_sentence_at_most_once_and_a_half(tmp_path, command):
+    """The readers' set (``flat_team``) goes down to every section: before it, ``agreement`` chunked
+    each annotator's sentence 5.0 times (3 annotators), ``leaderboard`` 2.3 and ``report`` 2.0 (the
+    column files' check, then the tags again)."""
+    from chance_agreement.reports.cli import main
+
+    path, sentences = column_file(tmp_path)
+    columns = [f"{path}:{column}" for column in (1, 2, 3)]
+    extra = ["--no-intervals"] if command == "report" else []
+    codes: list = []
+    chunked = chunked_sentences(lambda: codes.append(main([command, *columns, *extra, "-o", str(tmp_path / "out")])))
+    assert codes == [0]
+    assert chunked <= 1.5 * 3 * sentences, chunked / (3 * sentences)
+    assert chunked >= 3 * sentences
+
+
+@pytest.mark.parametrize("command", [["f1", "--reference-column", "1", "--prediction-column", "2"],
+                                     ["f1", "--mode", "strict", "--scheme", "IOB1", "--confidence-level", "0.9"],
+                                     ["spans"]])
+def test_a_column_file_is_chunked_once_its_check_and_its_scores_one_pass(tmp_path, command):
+    """The readers' line-by-line tag check runs only when chunking fails (``conll.lines_named``):
+    before, ``f1`` chunked each column's sentence 4.0 times (the check, then ``chance_f1`` twice)
+    and ``spans`` 2.0 (the check, then the nested view)."""
+    from chance_agreement.reports.cli import main
+
+    path, sentences = column_file(tmp_path, annotators=2)
+    files = [f"{path}:1", f"{path}:2"] if command == ["spans"] else [path]
+    codes: list = []
+    chunked = chunked_sentences(lambda: codes.append(main([*command, *files, "-o", str(tmp_path / "out")])))
+    assert codes == [0]
+    assert chunked == 2 * sentences  # every sentence of both columns, once
+
+
+@pytest.mark.parametrize("command", ["f1", "agreement", "leaderboard"])
+def test_a_bad_tag_chunked_once_is_still_named_by_its_file_line_and_column(tmp_path, capsys, command):
+    from chance_agreement.reports.cli import main
+
+    path, _ = column_file(tmp_path, annotators=2)
+    lines = open(path, encoding="utf-8").read().split("\n")
+    lines[40] = lines[40].rsplit("\t", 1)[0] + "\tE-ORG"  # strict IOB2 refuses it; the line-by-line check names it
+    open(path, "w", encoding="utf-8").write("\n".join(lines))
+    files = [path] if command == "f1" else [f"{path}:1", f"{path}:2"]
+    assert main([command, *files, "--mode", "strict", "--scheme", "IOB2", "-o", str(tmp_path / "out")]) == 1
+    assert f"{path}: line 41: column 2: tag 'E-ORG': Invalid token" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("annotators, options", [(2, {}), (3, {"gamma_samples": 3}), (3, {"leaderboard": True}),
+                                                  (2, {"mode": "strict", "scheme": "IOB2", "level": "entity"})])
+def test_the_html_report_of_the_files_set_equals_the_report_of_their_tags(tmp_path, annotators, options):
+    from chance_agreement.reports.html_report import load_annotation_set, load_annotations, report_data
+
+    path, _ = column_file(tmp_path, annotators)
+    specs = [f"{path}:{column}" for column in range(1, annotators + 1)]
+    span = {key: options[key] for key in ("mode", "scheme") if key in options}
+    documents: list = []
+    tokens, annotations = load_annotation_set(specs, documents=documents, **span)
+    same_tokens, tags = load_annotations(specs, **span)
+    assert tokens == same_tokens and annotations.names == tuple(tags)
+    halves = ["first"] * 50 + ["second"] * 50  # two documents: the per-document table too
+    chunked = chunked_sentences(lambda: report_data(tokens, annotations, documents=halves, n_resamples=20, **options))
+    assert chunked == 0  # the set is read, never chunked again
+    expected = report_data(tokens, tags, documents=halves, n_resamples=20, **options)
+    assert report_data(tokens, annotations, documents=halves, n_resamples=20, **options) == expected
+
+
+@pytest.mark.parametrize("annotators", [2, 3])
+def test_the_agreement_report_of_the_files_set_equals_the_report_of_their_tags(tmp_path, annotators):
+    import dataclasses
+
+    from chance_agreement.reports.team_report import build_report, load_annotations, render
+
+    path, _ = column_file(tmp_path, annotators)
+    loaded = load_annotations([f"{path}:{column}" for column in range(1, annotators + 1)])
+    assert loaded.chunked is not None
+    options = {"gamma_samples": 3, "intervals": True, "n_resamples": 20, "random_state": 1}
+    from_tags = render(build_report(dataclasses.replace(loaded, chunked=None), **options), "json")
+    assert render(build_report(loaded, **options), "json") == from_tags
+
+
 def test_span_chance_f1_writes_no_tags_and_chunks_nothing():
     from chance_agreement import chance_f1, span_chance_f1
 

@@ -189,3 +189,58 @@ def test_from_json_errors_are_value_errors(text, message):
     """RecursionError, a limb index that blew up (OverflowError, or memory) and TypeErrors."""
     with pytest.raises(ValueError, match=message):
         ChanceF1State.from_json(text)
+
+
+# --- an AnnotationSet added as it is, with its tags' bits --------------------------------------
+
+
+def _corpus(rng: random.Random, sentences: int, tags=TAGS) -> tuple[list, list]:
+    lengths = [rng.randint(0 if s % 7 == 3 else 1, 12) for s in range(sentences)]
+    return ([[rng.choice(tags) for _ in range(n)] for n in lengths],
+            [[rng.choice(tags) for _ in range(n)] for n in lengths])
+
+
+@pytest.mark.parametrize("options", [{}, {"level": "entity", "model": "overlapping"},
+                                     {"mode": "strict", "scheme": "IOB2", "levels": ("token", "entity")},
+                                     {"confidence_level": 0.9, "resampling": "poisson", "random_state": 5,
+                                      "n_resamples": 50, "contingency_views": ("all", "entities", "grouped")}])
+@pytest.mark.parametrize("sentences", [40, 400])  # the loop chunker and the array chunker
+def test_a_set_updates_the_state_to_the_bits_of_its_tags(options, sentences):
+    from chance_agreement import AnnotationSet
+
+    rng = random.Random(sentences)
+    by_tags, by_set = ChanceF1State(**options), ChanceF1State(**options)
+    chunker = {key: options[key] for key in ("mode", "scheme") if key in options}
+    for cut in range(3):  # batches, the second with document ids
+        predictions, references = _corpus(rng, sentences // 3)
+        ids = [f"doc{cut}-{s % 5}" for s in range(len(references))] if "confidence_level" in options and cut else None
+        by_tags.update(predictions, references, document_ids=ids)
+        by_set.update(AnnotationSet.from_tags({"gold": references, "system": predictions}, **chunker),
+                      document_ids=ids)
+    assert by_set.sentences == by_tags.sentences == 3 * (sentences // 3)
+    assert by_set.to_json() == by_tags.to_json()  # statistics, bootstrap sums and tables, bit for bit
+    assert by_set.result(zero_division=0) == by_tags.result(zero_division=0)
+
+
+def test_a_set_of_sentences_without_tokens_counts_them():
+    from chance_agreement import AnnotationSet
+
+    state = ChanceF1State(confidence_level=0.9, resampling="poisson", random_state=1)
+    state.update(AnnotationSet.from_tags([[[], []], [[], []]]))
+    assert state.sentences == 2
+    assert state.to_json() == ChanceF1State(confidence_level=0.9, resampling="poisson", random_state=1).update(
+        [[], []], [[], []]).to_json()
+
+
+def test_a_set_chunked_otherwise_than_the_state_is_refused():
+    from chance_agreement import AnnotationSet
+
+    references, predictions = [["B-PER", "I-PER", "O"]], [["B-PER", "O", "O"]]
+    strict = AnnotationSet.from_tags([references, predictions], mode="strict", scheme="IOB2")
+    with pytest.raises(ValueError, match=r"ChanceF1State\.update: the annotation set was chunked with mode='strict'"):
+        ChanceF1State().update(strict)
+    with pytest.raises(ValueError, match="chunked with scheme"):
+        ChanceF1State(mode="strict", scheme="IOBES").update(strict)
+    with pytest.raises(TypeError, match="give it alone"):
+        ChanceF1State().update(strict, references)
+    assert ChanceF1State(mode="strict", scheme="IOB2").update(strict).sentences == 1

@@ -153,6 +153,19 @@ def test_the_html_report_refuses_too_many_types_before_the_work():
     assert time.perf_counter() - start < 1.0
 
 
+def test_the_html_report_of_a_set_refuses_too_many_types_before_the_work():
+    """The ``report`` command's path: the files' ``AnnotationSet``, its shown annotators' types counted."""
+    from chance_agreement import AnnotationSet
+    from chance_agreement.reports.html_report import report_data
+    first, second = tagged(5_000, 10_000, seed=7)
+    tokens = [[f"w{i}" for i in range(len(sentence))] for sentence in first]
+    annotations = AnnotationSet.from_tags({"a": first, "b": second})
+    start = time.perf_counter()
+    with pytest.raises(TooManyCategories, match="more than the limit of 2,000 categories"):
+        report_data(tokens, annotations)
+    assert time.perf_counter() - start < 1.0
+
+
 def dense_sentence_arrays(sentences, level, fields):
     """The oracle: the former sentences x types x fields array, then the three columns."""
     fields = tuple(fields)

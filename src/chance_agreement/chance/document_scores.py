@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from ..spans.annotation_set import AnnotationSet
 from .bootstrap_intervals import bootstrap_scores, check_confidence_level, check_resamples, make_rng
 from .chance_corrected import defined_scores
 from .corrected_f1 import pooled_scores
@@ -28,7 +29,8 @@ from .team_f1 import team_statistics
 SCORES = ("observed_f1", "chance_f1", "corrected_f1")
 
 
-def document_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], documents: Sequence[str], *,
+def document_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]] | AnnotationSet,
+                       documents: Sequence[str], *,
                        names: Sequence[str] | None = None, level: str = "token",
                        model: str | RandomModel = "non_overlapping", suffix: bool = False,
                        scheme: str | type | None = None, mode: str | None = None,
@@ -38,9 +40,9 @@ def document_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], do
 
     Parameters
     ----------
-    annotations : list of list
+    annotations : list of list, or AnnotationSet
         ``annotations[s][a]``: per sentence, annotator ``a``'s tags or ``None`` (not annotated),
-        as ``team_chance_f1`` takes them.
+        as ``team_chance_f1`` takes them, or their ``AnnotationSet`` (not chunked again).
     documents : list of str
         Per sentence, the name of its document (sentences of one document need not be adjacent).
     names, level, model, suffix, scheme, mode

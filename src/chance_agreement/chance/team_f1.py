@@ -143,8 +143,9 @@ def _pooled(pair_totals) -> ChanceStatistics | None:
     return sum(met, ChanceStatistics()) if met else None
 
 
-def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]], *, names: Sequence[str] | None = None,
-                   level: str = "token", model: str | RandomModel = "non_overlapping", suffix: bool = False,
+def team_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]] | AnnotationSet, *,
+                   names: Sequence[str] | None = None, level: str = "token",
+                   model: str | RandomModel = "non_overlapping", suffix: bool = False,
                    scheme: str | type | None = None, mode: str | None = None,
                    zero_division: Literal["warn"] | float = "warn",
                    return_sentence_scores: bool = False, confidence_level: float | None = None,

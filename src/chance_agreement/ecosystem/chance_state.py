@@ -54,6 +54,7 @@ from ..chance.random_models import RandomModel, get_model
 from ..chance.statistics import LEVELS, ChanceStatistics
 from ..reliability.agreement_coefficients import coefficients, plain
 from ..reliability.contingency_table import NOTHING, contingency
+from ..spans.annotation_set import AnnotationSet, as_pair, pair_set
 from ..spans.tags import resolve_scheme
 from ..spans.validation import check_corpus
 from .arrow_stream import arrow_sentences
@@ -239,41 +240,105 @@ class ChanceF1State:
     def _tag_options(self) -> dict:
         return {"scheme": self.scheme, "mode": self.mode, "suffix": self.suffix}
 
-    def update(self, predictions, references, *, document_ids=None) -> ChanceF1State:
-        """Add a batch of sentences (tag sequences, as ``chance_f1`` takes them); returns ``self``.
+    def update(self, predictions, references=None, *, document_ids=None) -> ChanceF1State:
+        """Add a batch of sentences: tag sequences as ``chance_f1`` takes them, or their ``AnnotationSet``.
 
-        ``document_ids`` (one int or str per sentence) choose the Poisson bootstrap's weights;
-        default: the sentences' positions in the order added (``self.sentences``, ...). Bad input
-        raises ValueError naming the sentence within the batch; the state is unchanged then.
+        Tags are chunked once, here (the batch's set); a set is read as it is, and gives the state
+        the same bits as its tags.
+
+        Parameters
+        ----------
+        predictions : list of list of str, or AnnotationSet
+            The predicted tags of each sentence; or a two-annotator ``AnnotationSet`` given alone
+            (annotator 0 the references, 1 the predictions, over the sentences both annotated),
+            chunked with the state's ``scheme``, ``mode`` and ``suffix``.
+        references : list of list of str, optional
+            The reference tags of each sentence (None with a set).
+        document_ids : list of int or str, optional
+            One per sentence: the Poisson bootstrap's keys (needs ``confidence_level``); default,
+            the sentences' positions in the order added (``self.sentences``, ...).
+
+        Returns
+        -------
+        ChanceF1State
+            ``self``, holding the batch.
+
+        Raises
+        ------
+        ValueError
+            Bad input, naming the sentence within the batch (the state is unchanged then); a set
+            chunked with other options than the state's.
+
+        Examples
+        --------
+        >>> from chance_agreement import AnnotationSet
+        >>> references = [["B-PER", "I-PER", "O", "B-LOC"], ["O", "B-ORG", "I-ORG"]]
+        >>> predictions = [["B-PER", "O", "O", "B-LOC"], ["O", "B-ORG", "O"]]
+        >>> by_tags = ChanceF1State(level="entity").update(predictions, references)
+        >>> by_set = ChanceF1State(level="entity").update(AnnotationSet.from_tags([references, predictions]))
+        >>> by_set.to_json() == by_tags.to_json(), by_set.sentences
+        (True, 2)
         """
-        predictions, references = list(predictions), list(references)
-        if len(predictions) != len(references):
-            raise ValueError(f"{len(predictions)} predicted and {len(references)} reference sentences: "
-                             "they must be as many")
-        if document_ids is not None and self.bootstrap is None:
-            raise ValueError("document_ids choose the Poisson bootstrap's weights: give the state a confidence_level")
-        if not references:
+        pair = self._batch_set(predictions, references, document_ids)
+        if pair is None:  # nothing to score (the sentences without tokens are counted)
             return self
-        options = dict(self._tag_options(), model=self.model, levels=self.levels)
-        if not any(map(len, references)):  # a batch of empty sentences: nothing to score, but they count
-            check_corpus(predictions, "predictions")
-            check_corpus(references, "references")
-            return self._add_empty_sentences(predictions, references, document_ids)
+        options = {"model": self.model, "levels": self.levels}
         if self.bootstrap is None:
-            total, bootstrap = corpus_total(predictions, references, **options), None
+            total, bootstrap = corpus_total(pair, None, **options), None
         else:
-            total, sentences = corpus_statistics(predictions, references, **options)
-            keys = np.arange(self.sentences, self.sentences + len(references), dtype=np.uint64) \
-                if document_ids is None else document_keys(document_ids, len(references))
-            bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences(sentences, keys)
-        tables = {view: _Table.of(view, *contingency(predictions, references, view=view, **self._tag_options()))
-                  for view in self.contingency_views}
+            total, sentences = corpus_statistics(pair, None, **options)
+            bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences(
+                sentences, self._keys(pair.n_items, document_ids))
+        tables = {view: _Table.of(view, *contingency(pair, view=view)) for view in self.contingency_views}
         self.statistics = self.statistics + total
         self.bootstrap = bootstrap
         for view, table in tables.items():
             self.tables[view] = self.tables[view] + table
-        self.sentences += len(references)
+        self.sentences += pair.n_items
         return self
+
+    def _batch_set(self, predictions, references, document_ids) -> AnnotationSet | None:
+        """``update``'s batch as one two-annotator set, the one conversion of its tags (None when no
+        sentence has a token: those are counted here)."""
+        if isinstance(predictions, AnnotationSet):
+            self._check_document_ids(document_ids)
+            if predictions.n_annotators == 2 and not predictions.lengths[predictions.shared_items(0, 1)].any():
+                self._add_empty_sentences(len(predictions.shared_items(0, 1)), document_ids)
+                return None
+            strict = self.mode if self.mode == "strict" else None  # the mode test below covers the others
+            pair = as_pair(predictions, references, self.scheme, strict, self.suffix, function="ChanceF1State.update")
+            if (pair.mode == "strict", pair.suffix) != (self.mode == "strict", self.suffix):
+                raise ValueError(f"ChanceF1State.update: the annotation set was chunked with mode={pair.mode!r}, "
+                                 f"suffix={pair.suffix!r}, the state's are mode={self.mode!r}, suffix={self.suffix!r}: "
+                                 "build the set with the state's options")
+            return pair
+        predictions, references = list(predictions), list([] if references is None else references)
+        if len(predictions) != len(references):
+            raise ValueError(f"{len(predictions)} predicted and {len(references)} reference sentences: "
+                             "they must be as many")
+        self._check_document_ids(document_ids)
+        if not references:
+            return None
+        if not any(map(len, references)):  # a batch of empty sentences: nothing to score, but they count
+            check_corpus(predictions, "predictions")
+            check_corpus(references, "references")
+            for index, prediction in enumerate(predictions):
+                if len(prediction):
+                    raise ValueError(f"sentence {index}: the prediction has {len(prediction)} tags but the reference "
+                                     "has 0")
+            self._add_empty_sentences(len(references), document_ids)
+            return None
+        return pair_set(predictions, references, **self._tag_options())
+
+    def _check_document_ids(self, document_ids) -> None:
+        if document_ids is not None and self.bootstrap is None:
+            raise ValueError("document_ids choose the Poisson bootstrap's weights: give the state a confidence_level")
+
+    def _keys(self, count: int, document_ids) -> np.ndarray:
+        """The Poisson bootstrap's keys of ``count`` new sentences (``update``'s ``document_ids``)."""
+        if document_ids is None:
+            return np.arange(self.sentences, self.sentences + count, dtype=np.uint64)
+        return document_keys(document_ids, count)
 
     @classmethod
     def from_arrow(cls, source, *, predictions: str = "predictions", references: str = "references",
@@ -332,19 +397,14 @@ class ChanceF1State:
             first_row += len(reference)
         return state
 
-    def _add_empty_sentences(self, predictions, references, document_ids) -> ChanceF1State:
-        """``update`` of sentences without tokens: zero statistics, counted as sentences (and as
-        documents of the bootstrap, as ``chance_f1`` counts them)."""
-        for index, prediction in enumerate(predictions):
-            if len(prediction):
-                raise ValueError(f"sentence {index}: the prediction has {len(prediction)} tags but the reference has 0")
+    def _add_empty_sentences(self, count: int, document_ids) -> None:
+        """``update`` of ``count`` sentences without tokens: zero statistics, counted as sentences (and
+        as documents of the bootstrap, as ``chance_f1`` counts them)."""
         if self.bootstrap is not None:
             empty = ChanceStatistics({}, 0, 0, self.model.name, self.levels)
-            keys = np.arange(self.sentences, self.sentences + len(references), dtype=np.uint64) \
-                if document_ids is None else document_keys(document_ids, len(references))
-            self.bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences([empty] * len(references), keys)
-        self.sentences += len(references)
-        return self
+            self.bootstrap = self.bootstrap + self._empty_bootstrap().add_sentences([empty] * count,
+                                                                                    self._keys(count, document_ids))
+        self.sentences += count
 
     def merge(self, other: ChanceF1State) -> ChanceF1State:
         """A new state holding the exact sum of two states of the same options."""

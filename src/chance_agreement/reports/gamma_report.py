@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..reliability.gamma import AlignmentTooLarge, GammaResult, gamma_agreement
-from ..spans.validation import complete_items
+from ..spans.annotation_set import AnnotationSet
 from .html_text import escape, short_names
 
 __all__ = ["gamma_data", "gamma_html", "sentence_gamma"]
@@ -23,7 +25,7 @@ ROW, LEFT, TOP = 34, 110, 26  # pixels: annotator row height, label column (at l
 CHAR, SHORTEST = 7, 24  # pixels per character of a name; the fewest characters a long name shows (``short_names``)
 
 
-def sentence_gamma(items: list, indices: list, **options) -> GammaResult:
+def sentence_gamma(items: list | AnnotationSet, indices: list, **options) -> GammaResult:
     """``gamma_agreement(items, **options)`` on the sentences ``indices`` (``items[t]`` is sentence
     ``indices[t]``); an alignment refused as too large is named by its sentence (from 1) and the
     command line's ways out."""
@@ -34,16 +36,15 @@ def sentence_gamma(items: list, indices: list, **options) -> GammaResult:
         raise ValueError(error.describe(text, "or leave out --gamma-samples")) from None
 
 
-def gamma_data(tokens, annotations: dict, names, *, samples: int, sampler: str, span_options: dict,
-               max_sentences: int) -> dict:
-    """Gamma of the annotators ``names`` and the ``max_sentences`` most disordered sentences, on
-    the sentences every one of them annotated (``complete_items``; ``data["on_sentences"]`` counts
-    them when some are left out)."""
-    indices, items = complete_items([list(item) for item in zip(*(annotations[name] for name in names), strict=True)])
-    if not items:
+def gamma_data(tokens, annotations: AnnotationSet, *, samples: int, sampler: str, max_sentences: int) -> dict:
+    """Gamma of the set's annotators and the ``max_sentences`` most disordered sentences, on the
+    sentences every one of them annotated (``data["on_sentences"]`` counts them when some are left
+    out)."""
+    indices = np.flatnonzero(annotations.present.all(axis=0)).tolist()
+    if not indices:
         raise ValueError("gamma: no sentence is annotated by every annotator")
-    result = sentence_gamma(items, indices, annotators=list(names), n_samples=samples, sampler=sampler,
-                            **span_options)
+    result = sentence_gamma(annotations.select(items=indices), indices, annotators=list(annotations.names),
+                            n_samples=samples, sampler=sampler)
     data = result.to_dict(alignment=False)
     if len(indices) < len(tokens):
         data["on_sentences"] = f"on the {len(indices)} of {len(tokens)} sentences every annotator annotated"

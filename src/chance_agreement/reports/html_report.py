@@ -16,6 +16,7 @@ system.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -33,20 +34,18 @@ from ..noise.key_meanings import noise_meaning
 from ..noise.noise_model import noise_report, noise_report_multi, report_with_notes
 from ..reliability.agreement_coefficients import coefficients
 from ..reliability.benchmark_scales import READING_SCALE, SCALE_TITLES, reading
-from ..reliability.contingency_table import NOTHING, check_tag_types, contingency
+from ..reliability.contingency_table import NOTHING, check_category_count, check_tag_types, contingency
 from ..reliability.multi_annotator import multi_annotator_agreement
 from ..reliability.table_coefficients import titles
-from ..spans.annotation_set import AnnotationSet
+from ..spans.annotation_set import AnnotationSet, flat_team
 from ..spans.annotators import read_annotators
-from ..spans.tags import effective_scheme
-from ..spans.validation import by_item
 from .annotator_report import annotator_html
 from .command_io import UsageError
 from .gamma_report import gamma_data, gamma_html
 from .html_text import escape, isolated_name, short_name, short_names
-from .leaderboard import build_leaderboard
+from .leaderboard import board_set, build_leaderboard
 from .table_output import interval_text, most_used
-from .team_report import reading_notes
+from .team_report import chunked_once, reading_notes
 
 MAX_SENTENCES = 20  # sentences with the most disagreement beyond chance
 MAX_TYPES = 40  # rows of the per-type table and bars
@@ -130,22 +129,23 @@ def _ranked_sentences(sentence_scores, limit: int) -> tuple[list[dict], int]:
     return ranked[:limit], max(0, len(ranked) - limit)
 
 
-def _leaderboard_results(references, systems: dict, level, model, span_options, interval_options) -> dict:
-    """``build_leaderboard``'s ranking; each row gets ``chance_f1``'s ``*_ci`` when intervals are on."""
-    board = build_leaderboard(references, systems, level=level, model=model, progress=False, **span_options)
+def _leaderboard_results(board: AnnotationSet, level, model, interval_options) -> dict:
+    """``build_leaderboard``'s ranking of a board (``leaderboard.board_set``: the gold, then the
+    systems); each row gets ``chance_f1``'s ``*_ci`` when intervals are on."""
+    result = build_leaderboard(board, level=level, model=model, progress=False)
     if interval_options:
-        for row in board["systems"]:
+        for row in result["systems"]:
             if row["corrected_f1"] is None:  # undefined (chance F1 1): no interval
                 continue
-            result = chance_f1(systems[row["system"]], references, level=level, model=model, zero_division=0,
-                               **span_options, **interval_options)
+            pair = board.select([0, board.names.index(row["system"])])
+            scores = chance_f1(pair, level=level, model=model, zero_division=0, **interval_options)
             for key in SCORES:
-                if f"overall_{key}_ci" in result:
-                    row[f"{key}_ci"] = result[f"overall_{key}_ci"]
-    return board
+                if f"overall_{key}_ci" in scores:
+                    row[f"{key}_ci"] = scores[f"overall_{key}_ci"]
+    return result
 
 
-def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: str = "token",
+def report_data(tokens, annotations: dict | AnnotationSet, *, leaderboard: bool = False, level: str = "token",
                 model: str = "non_overlapping", scheme=None, mode=None, suffix: bool = False,
                 max_sentences: int = MAX_SENTENCES, confidence_level: float | None = 0.95,
                 n_resamples: int = 1000, random_state: int = 0, title: str | None = None,
@@ -156,9 +156,10 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     ----------
     tokens : list of list of str
         The sentences' tokens.
-    annotations : dict
+    annotations : dict or AnnotationSet
         ``{name: tag sequences}``, in order, two or more (a tag list may be None where an annotator
-        did not annotate the sentence). Two: the first is the reference. More: every pair is
+        did not annotate the sentence), or their ``AnnotationSet`` (:func:`load_annotation_set`),
+        whose spans are not chunked again. Two: the first is the reference. More: every pair is
         compared. With ``leaderboard``, the first is the gold standard and the others are systems.
     leaderboard : bool, default False
         Rank the systems by corrected F1 against the gold standard; the detailed sections compare
@@ -224,20 +225,24 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
     >>> round(data["coefficients"]["cohen_kappa"], 4), round(data["result"]["overall_corrected_f1"], 4)
     (0.8039, 0.7561)
     """
-    names = list(annotations)
+    names = list(annotations.names if isinstance(annotations, AnnotationSet) else annotations)
     _check_report_arguments(names, level, model, max_sentences)
     _check_shapes(tokens, annotations)
     span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
     intervals = _interval_options(confidence_level, n_resamples, random_state)
     team = len(names) > 2 and not leaderboard
     shown_names = names if team else names[:2]
-    check_tag_types([annotations[name] for name in shown_names], suffix)  # a table too large: refused before the work
+    if not isinstance(annotations, AnnotationSet):  # a table too large: refused before the work
+        check_tag_types([annotations[name] for name in shown_names], suffix)
     data: dict[str, Any]
     data = {"title": title or _default_title(names, str),
             "annotators": names, "level": level, "model": model, "kind": "team" if team else "pair",
             "intervals_requested": confidence_level is not None, "confidence_level": confidence_level,
             "sentence_count": len(tokens), "no_interval": _no_interval_reason(confidence_level)}
-    chunked = _chunked_once(annotations, shown_names, span_options)
+    board = _annotation_set(annotations, names, leaderboard, span_options)  # every section reads its spans
+    chunked = board if team else board.select([0, 1])
+    if isinstance(annotations, AnnotationSet):  # a table too large: refused before the work
+        check_category_count(len(np.unique(chunked.type_code)) + 1)
     if team:
         data["result"] = _team_results(chunked, level, model, intervals)
         data["team"] = {key: data["result"].pop(key) for key in ("annotators", "per_annotator",
@@ -260,18 +265,29 @@ def report_data(tokens, annotations: dict, *, leaderboard: bool = False, level: 
                            "rows": "the first of each pair" if team else names[0],
                            "columns": "the second of each pair" if team else names[1]}
     if leaderboard:
-        systems = {name: annotations[name] for name in names[1:]}
-        data["leaderboard"] = _leaderboard_results(annotations[names[0]], systems, level, model, span_options,
-                                                   intervals)
+        data["leaderboard"] = _leaderboard_results(board, level, model, intervals)
     sentence_scores = data["result"].pop("sentence_scores")
     data["sentence_chance"] = [score["chance_f1"] for score in sentence_scores]
     data["sentences"] = _shown_sentences(tokens, chunked, sentence_scores, max_sentences, team)
     if gamma_samples:
-        data["gamma"] = gamma_data(tokens, annotations, names if team else names[:2], samples=gamma_samples,
-                                   sampler=gamma_sampler, span_options=span_options, max_sentences=max_sentences)
+        data["gamma"] = gamma_data(tokens, chunked, samples=gamma_samples, sampler=gamma_sampler,
+                                   max_sentences=max_sentences)
     if documents is not None and len(set(documents)) > 1:
-        _add_documents(data, annotations, shown_names, documents, span_options, intervals)
+        _add_documents(data, chunked, documents, intervals)
     return data
+
+
+def _annotation_set(annotations, names: list, leaderboard: bool, span_options: dict) -> AnnotationSet:
+    """The report's annotations chunked once, the one conversion at its entry: a set as given, else
+    the tags' set (``leaderboard.board_set`` for a board: the scheme detected from the gold, else
+    ``team_report.chunked_once``)."""
+    if isinstance(annotations, AnnotationSet):
+        annotations.chunked_as(function="report_data", **span_options)
+        return annotations
+    if leaderboard:
+        return board_set(annotations[names[0]], {name: annotations[name] for name in names[1:]}, gold=names[0],
+                         **span_options)
+    return chunked_once(annotations, **span_options)
 
 
 def _default_title(names: list, show) -> str:
@@ -287,12 +303,11 @@ def _title(data: dict) -> str:
     return f"<bdi>{_e(data['title'])}</bdi>"
 
 
-def _add_documents(data: dict, annotations: dict, names: list, documents: list, span_options: dict,
-                   intervals: dict) -> None:
+def _add_documents(data: dict, annotations: AnnotationSet, documents: list, intervals: dict) -> None:
     """The scores of each document (``document_chance_f1`` of the compared annotations, with
     intervals when asked) and the document of every sentence the page shows."""
-    data["documents"] = document_chance_f1(by_item([annotations[name] for name in names]), documents, names=names,
-                                           level=data["level"], model=data["model"], **span_options, **intervals)
+    data["documents"] = document_chance_f1(annotations, documents, level=data["level"], model=data["model"],
+                                           **intervals)
     for row in data["sentences"]["shown"] + data.get("gamma", {}).get("sentences", []):
         row["document"] = documents[row["sentence"] - 1]
 
@@ -305,18 +320,6 @@ def _check_report_arguments(names: list, level: str, model, max_sentences: int) 
     get_model(model)  # a registered name or a RandomModel, else ValueError
     if max_sentences < 0:
         raise ValueError(f"max_sentences must be >= 0, got {max_sentences}")
-
-
-def _chunked_once(annotations: dict, shown_names: list, span_options: dict) -> AnnotationSet:
-    """The shown annotators' tags chunked once for every section: the one ``AnnotationSet`` of the page.
-    Strict mode without a scheme detects it as the scores do: from every annotator's tags (several
-    annotators), else from the reference's."""
-    detected_on = [tags for name in (shown_names if len(shown_names) > 2 else shown_names[:1])
-                   for tags in annotations[name] if tags is not None]
-    scheme, mode, suffix = span_options["scheme"], span_options["mode"], span_options["suffix"]
-    resolved = effective_scheme(detected_on, scheme, mode, suffix)
-    return AnnotationSet.from_tags({name: annotations[name] for name in shown_names}, scheme=resolved, mode=mode,
-                                   suffix=suffix)
 
 
 def _shown_sentences(tokens, annotations: AnnotationSet, sentence_scores, max_sentences: int, team: bool) -> dict:
@@ -343,10 +346,18 @@ def _team_support(annotations: AnnotationSet) -> dict:
     return counts
 
 
-def _check_shapes(tokens, annotations: dict) -> None:
+def _check_shapes(tokens, annotations) -> None:
     """Every annotation has the tokens' sentences, each as long as the tokens' (1-based numbers) or
     None where its annotator did not annotate it."""
     lengths = [len(sentence) for sentence in tokens]
+    if isinstance(annotations, AnnotationSet):
+        if annotations.lengths.tolist() != lengths:
+            given = annotations.lengths.tolist()
+            at = next((s for s, (a, b) in enumerate(zip(given, lengths, strict=False)) if a != b), min(len(given),
+                                                                                                       len(lengths)))
+            raise ValueError(f"the annotation set's {annotations.n_items} sentences are not the tokens' "
+                             f"{len(lengths)}: sentence {at + 1} differs")
+        return
     for name, tags in annotations.items():
         if isinstance(tags, str) or len(tags) != len(lengths):
             raise ValueError(f"{name}: {len(tags)} sentences, the tokens have {len(lengths)}")
@@ -991,6 +1002,50 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
     to ``documents`` (``Team.documents``). ``redact`` replaces the token text by positions
     (``Team.redact``) before anything is built from it.
     """
+    team = _read_team(specs, names, first_column, other_column, partial, redact, read_options)
+    tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    _add_notes(team, tokens, notes, documents)
+    return tokens, dict(zip(names or team.names, tags, strict=True))
+
+
+def load_annotation_set(specs, names=None, first_column: int = 1, other_column: int = -1, *, crossing: str = "error",
+                        scheme=None, mode=None, suffix: bool = False, notes: list | None = None, partial: bool = True,
+                        documents: list | None = None, redact: bool = False,
+                        **read_options) -> tuple[list, AnnotationSet]:
+    """``(tokens, annotations)``: :func:`load_annotations`' reading as the ``AnnotationSet`` that
+    :func:`report_data` and :func:`html_report` take, every file chunked once (``flat_team``: a bad
+    tag still named by its file and line); the annotators named by ``names``, else as there.
+
+    Parameters
+    ----------
+    specs, names, first_column, other_column, crossing, scheme, mode, suffix, notes, partial, documents, redact
+        As in :func:`load_annotations`.
+    **read_options
+        Options of ``read_annotators``.
+
+    Returns
+    -------
+    (list, AnnotationSet)
+
+    Raises
+    ------
+    ValueError
+        As :func:`load_annotations`.
+
+    Examples
+    --------
+    >>> tokens, annotations = load_annotation_set(["examples/anna.conll", "examples/ben.conll"])
+    >>> annotations.names, annotations.n_items == len(tokens)
+    (('anna', 'ben'), True)
+    """
+    team = _read_team(specs, names, first_column, other_column, partial, redact, read_options)
+    tokens, _, annotations = flat_team(team, scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    _add_notes(team, tokens, notes, documents)
+    return tokens, annotations if names is None else dataclasses.replace(annotations, names=tuple(names))
+
+
+def _read_team(specs, names, first_column: int, other_column: int, partial: bool, redact: bool, read_options):
+    """The team of :func:`load_annotations`' files, checked (see there)."""
     specs = [str(spec) for spec in specs]
     columns = None if len(specs) == 1 else [first_column] + [other_column] * (len(specs) - 1)
     team = read_annotators(specs, columns=columns, partial=partial, **read_options)
@@ -1000,24 +1055,27 @@ def load_annotations(specs, names=None, first_column: int = 1, other_column: int
         raise ValueError(f"give at least two annotations, got {len(team.names)} in {specs}")
     if names is not None and len(names) != len(team.names):
         raise UsageError(f"--names gives {len(names)} names for {len(team.names)} annotations")
-    tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    return team
+
+
+def _add_notes(team, tokens: list, notes: list | None, documents: list | None) -> None:
+    """What reading changed onto ``notes``, each sentence's document onto ``documents`` (when given)."""
     if notes is not None:
         notes += reading_notes(team)
     if documents is not None:
         documents += team.documents(tokens)
-    return tokens, dict(zip(names or team.names, tags, strict=True))
 
 
-def html_report(tokens, annotations: dict, path=None, *, reading_notes: list | None = None, annotator_test=None,
-                **options) -> str:
+def html_report(tokens, annotations: dict | AnnotationSet, path=None, *, reading_notes: list | None = None,
+                annotator_test=None, **options) -> str:
     """Build the HTML agreement report of two or more annotations, and write it when asked.
 
     Parameters
     ----------
     tokens : list of list of str
         The sentences' tokens.
-    annotations : dict
-        ``{name: tag sequences}``, in order (see :func:`report_data`).
+    annotations : dict or AnnotationSet
+        ``{name: tag sequences}``, in order, or their set (see :func:`report_data`).
     path : str or os.PathLike, optional
         Where to write the page (UTF-8, whole or not at all).
     reading_notes : list of str, optional
@@ -1086,6 +1144,7 @@ __all__ = [
     "heat_map",
     "histogram",
     "html_report",
+    "load_annotation_set",
     "load_annotations",
     "render_report",
     "report_data",

@@ -8,6 +8,7 @@ per-sentence statistics, which add up exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -16,8 +17,10 @@ from ..chance.corrected_f1 import chance_f1, corpus_statistics, scores_from_stat
 from ..chance.random_models import get_model
 from ..chance.statistics import LEVELS, ChanceStatistics
 from ..ecosystem.model_cards import eval_result_entries, model_card
+from ..spans.annotation_set import AnnotationSet, flat_team
 from ..spans.annotators import read_annotators
 from ..spans.conll import parse_column_spec, read_column_file
+from ..spans.tags import paired_scheme
 from .command_io import UsageError
 from .leaderboard_significance import add_significance, significance_columns
 from .progress import progress as show_progress
@@ -26,6 +29,7 @@ from .table_output import csv_text, markdown_table
 FORMATS = ("markdown", "csv", "json")
 SPLIT_BY = ("gold", "system")
 SUBSETS = ("subset1", "subset2")
+GOLD = "references"  # the gold's name in a board's AnnotationSet (annotator 0)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -53,6 +57,30 @@ def load_systems(gold, systems, gold_column: int | None = None, prediction_colum
     ValueError names both files and the line or document), and every tag one the chunker takes
     (with these ``scheme``/``mode``/``suffix``), else a ValueError naming its file and line.
     """
+    team, system_names = _read_systems(gold, systems, gold_column, prediction_column, names, notify, read_options)
+    _, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix)
+    return tags[0], dict(zip(system_names, tags[1:], strict=True))
+
+
+def load_board(gold, systems, gold_column: int | None = None, prediction_column: int = -1, names=None,
+               scheme=None, mode=None, suffix=False, notify=None, **read_options) -> AnnotationSet:
+    """``load_systems``' gold and systems as the ``AnnotationSet`` ``build_leaderboard`` takes: the
+    gold (named ``"references"``) first, then the systems under their names, every file's tags
+    chunked once (``flat_team``: a bad tag still named by its file and line).
+
+    Examples
+    --------
+    >>> board = load_board("examples/eng.testb", ["examples/runs/sysA.tsv", "examples/runs/sysB.tsv"])
+    >>> board.names, board.n_items
+    (('references', 'sysA', 'sysB'), 8)
+    """
+    team, system_names = _read_systems(gold, systems, gold_column, prediction_column, names, notify, read_options)
+    chunked = flat_team(team, scheme=scheme, mode=mode, suffix=suffix)[2]
+    return dataclasses.replace(chunked, names=(GOLD, *system_names))  # a fresh cache (init=False)
+
+
+def _read_systems(gold, systems, gold_column, prediction_column, names, notify, read_options):
+    """``(team, system names)`` of ``load_systems``' files, checked (see there)."""
     if not systems:
         raise UsageError("give at least one system file")
     if names is not None and len(names) != len(systems):
@@ -80,14 +108,16 @@ def load_systems(gold, systems, gold_column: int | None = None, prediction_colum
     read = team.annotators[0]
     if why and notify is not None and read.column_file is not None and len(read.column_file.tag_columns) > 1:
         notify(f"gold: column {read.column} of {gold_path} ({why}; --gold-column N or {gold_path}:N reads another)")
-    _, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix)
-    predictions: dict[str, list] = {}
-    for index, (spec, system_tags) in enumerate(zip(systems, tags[1:], strict=True)):
-        name = names[index] if names is not None else system_name(spec)
-        if name in predictions:
+    return team, _system_names(systems, names)
+
+
+def _system_names(systems, names) -> list[str]:
+    """Each system's name: ``names``, else ``system_name`` of its spec; two alike are an error."""
+    chosen = list(names) if names is not None else [system_name(spec) for spec in systems]
+    for index, name in enumerate(chosen):
+        if name in chosen[:index]:
             raise ValueError(f"two systems are named {name!r}; give --names")
-        predictions[name] = system_tags
-    return tags[0], predictions
+    return chosen
 
 
 def gold_column_default(gold, systems, prediction_column: int = -1) -> tuple[int, str]:
@@ -195,11 +225,35 @@ def _add_ranks(rows, prefix: str = "") -> None:
         row[f"{prefix}rank_change"] = None if before is None or after is None else before - after
 
 
-def build_leaderboard(references, systems: dict, level: str = "token", model: str = "non_overlapping",
+def board_set(references, systems: dict | None = None, *, gold: str = GOLD, scheme=None, mode=None,
+              suffix: bool = False) -> AnnotationSet:
+    """The gold's and the systems' tags as one ``AnnotationSet``, each corpus chunked once: annotator
+    0 the gold (named ``gold``), then the systems under their names (``systems``' keys). Strict mode
+    without a scheme detects it from the gold, as ``chance_f1`` does. A set given as ``references``
+    (``systems`` None) is the board as it is: the one conversion at ``build_leaderboard``'s entry."""
+    if isinstance(references, AnnotationSet):
+        if systems is not None:
+            raise TypeError("build_leaderboard: an AnnotationSet holds the gold and the systems: give it alone")
+        references.chunked_as(scheme, mode, suffix, "build_leaderboard")
+        if references.n_annotators < 2:
+            raise ValueError("no systems to rank")
+        return references
+    if not systems:
+        raise ValueError("no systems to rank")
+    resolved = paired_scheme(references, references, scheme, mode, suffix)
+    return AnnotationSet.from_tags([references, *systems.values()], names=[gold, *systems], scheme=resolved,
+                                   mode=mode, suffix=suffix)
+
+
+def build_leaderboard(references, systems: dict | None = None, level: str = "token", model: str = "non_overlapping",
                       split: float | None = None, split_by: str = "gold", progress=None,
                       scheme=None, mode=None, suffix=False, confidence_level=None, n_resamples=1000,
                       random_state=None, gold_noise=None) -> dict:
     """Scores, ranks and rank changes of each system, rows sorted by corrected F1.
+
+    ``references`` and ``systems``: the gold's tags and ``{name: tags}``, or one ``AnnotationSet``
+    alone (``board_set``, ``load_board``: the gold first, then the systems by name), whose spans
+    are not chunked again.
 
     ``split`` adds subset1 / subset2 columns; ``split_by="gold"`` splits every system's sentences
     alike by the gold annotation's chance level against itself, ``"system"`` by each system's
@@ -214,21 +268,19 @@ def build_leaderboard(references, systems: dict, level: str = "token", model: st
         raise ValueError(f"split_by must be one of {list(SPLIT_BY)}, got {split_by!r}")
     if split is not None and not 0.0 <= split <= 1.0:
         raise ValueError(f"split must be a chance level in [0, 1], got {split}")
-    if not systems:
-        raise ValueError("no systems to rank")
-    span_options = {"scheme": scheme, "mode": mode, "suffix": suffix}
+    board = board_set(references, systems, scheme=scheme, mode=mode, suffix=suffix)
     common_split = None
     if split is not None and split_by == "gold":
-        common_split = split_sentences(sentence_chance(references, references, level, model, **span_options), split)
+        common_split = split_sentences(sentence_chance(board.select([0, 0]), None, level, model), split)
     rows = []
-    for name in show_progress(list(systems), "scoring systems", unit="system", enabled=progress):
-        predictions = systems[name]
-        total, sentences = corpus_statistics(predictions, references, model=model, levels=(level,), **span_options)
+    names = board.names[1:]
+    for index in show_progress(range(1, len(names) + 1), "scoring systems", unit="system", enabled=progress):
+        name, pair = names[index - 1], board.select([0, index])
+        total, sentences = corpus_statistics(pair, None, model=model, levels=(level,))
         row = {"system": name, "sentences": len(sentences), **_scores(total, level),
                "_statistics": (total, sentences)}
         if split is not None:
-            subsets = common_split or split_sentences(
-                sentence_chance(predictions, references, level, model, **span_options), split)
+            subsets = common_split or split_sentences(sentence_chance(pair, None, level, model), split)
             for subset in SUBSETS:
                 indices = subsets[subset]
                 row[f"{subset}_sentences"] = len(indices)
@@ -354,10 +406,12 @@ __all__ = [
     "FORMATS",
     "SPLIT_BY",
     "SUBSETS",
+    "board_set",
     "build_leaderboard",
     "competition_ranks",
     "eval_results",
     "gold_column_default",
+    "load_board",
     "load_systems",
     "metric_args",
     "model_cards",

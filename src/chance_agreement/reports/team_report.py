@@ -38,8 +38,9 @@ from ..reliability.contingency_table import NOTHING, TooManyCategories, continge
 from ..reliability.multi_annotator import multi_annotator_agreement, token_ratings
 from ..reliability.rater_coefficients.ratings import rating_codes
 from ..reliability.table_coefficients import get_coefficient, titles
+from ..spans.annotation_set import AnnotationSet, flat_team
 from ..spans.annotators import read_annotators
-from ..spans.validation import complete_items
+from ..spans.tags import effective_scheme
 from .command_io import UsageError
 from .gamma_report import sentence_gamma
 from .progress import progress as show_progress
@@ -79,7 +80,8 @@ class Section:
 
 @dataclass
 class Annotations:
-    """``tags[a][s]`` = annotator a's tags of sentence s; ``names[a]`` how the report calls a."""
+    """``tags[a][s]`` = annotator a's tags of sentence s; ``names[a]`` how the report calls a;
+    ``chunked`` their spans, chunked once for every section (``annotation_set``)."""
 
     names: list
     tokens: list
@@ -88,6 +90,7 @@ class Annotations:
     notes: list = field(default_factory=list)  # what reading changed (``reading_notes``)
     coverage: dict = field(default_factory=dict)  # documents per annotator and pair (``coverage_of``)
     documents: list = field(default_factory=list)  # per sentence, its document's name (``Team.documents``)
+    chunked: AnnotationSet | None = None  # ``load_annotations``: the set read with the files (``flat_team``)
 
     def sentence_label(self, index: int) -> str:
         """How a report names sentence ``index`` (0-based): its 1-based number, with its document
@@ -101,14 +104,36 @@ class Annotations:
         None where an annotator does not hold the sentence)."""
         return by_item(self.tags)
 
-    def complete_items(self) -> tuple[list, list, str]:
-        """``(indices, items, note)``: the items every annotator holds and their sentence indices,
-        for the measures that need every annotator on every item (the noise model, gamma), and a
-        note saying so when some are not (else "")."""
-        indices, items = complete_items(self.items)
-        return indices, items, "" if len(indices) == len(self.tokens) else (
+    def annotation_set(self, scheme=None, mode=None, suffix: bool = False) -> AnnotationSet:
+        """The annotators' spans, chunked once for every section: the set read with the files
+        (``load_annotations``), else the set of ``tags`` (``chunked_once``), then kept."""
+        if self.chunked is None:
+            self.chunked = chunked_once(dict(zip(self.names, self.tags, strict=True)), scheme=scheme, mode=mode,
+                                        suffix=suffix)
+        else:
+            self.chunked.chunked_as(scheme, mode, suffix, "the agreement report")
+        return self.chunked
+
+    def complete_set(self, scheme=None, mode=None, suffix: bool = False) -> tuple[list, AnnotationSet, str]:
+        """``(indices, set, note)``: the sentences every annotator holds, ``annotation_set``'s set of
+        them, for the measures that need every annotator on every item (the noise model, gamma), and
+        a note saying so when some are not (else "")."""
+        chunked = self.annotation_set(scheme, mode, suffix)
+        indices = np.flatnonzero(chunked.present.all(axis=0)).tolist()
+        return indices, chunked.select(items=indices), "" if len(indices) == len(self.tokens) else (
             f"computed on the {len(indices)} of {len(self.tokens)} sentence units every annotator holds (it needs "
             f"every annotator on every unit)")
+
+
+def chunked_once(annotations: dict, *, scheme=None, mode=None, suffix: bool = False) -> AnnotationSet:
+    """``{name: tags}`` chunked once for every section of a report: their ``AnnotationSet``. Strict mode
+    without a scheme detects it as the scores do: from every annotator's tags (several annotators),
+    else from the reference's (the first)."""
+    names = list(annotations)
+    detected_on = [tags for name in (names if len(names) > 2 else names[:1]) for tags in annotations[name]
+                   if tags is not None]
+    resolved = effective_scheme(detected_on, scheme, mode, suffix)
+    return AnnotationSet.from_tags(annotations, scheme=resolved, mode=mode, suffix=suffix)
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -119,9 +144,10 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
     """Annotators from any mix of files (``spans.annotators.read_annotators``: any format of the
     reader registry, ``FILE:COLUMN`` for column files, one multi-column or multi-annotator file
     alone meaning all of its annotators), as tags (``Team.flat``: crossing spans by ``crossing``,
-    overlapping types one layer each). Fewer than two annotators, or a wrong number of ``names``,
-    is a ``UsageError``; bad files are ValueErrors naming the file and line or document. ``redact``
-    replaces the token text by positions (``Team.redact``) before anything is built from it."""
+    overlapping types one layer each) and as their ``AnnotationSet``, chunked once (``flat_team``).
+    Fewer than two annotators, or a wrong number of ``names``, is a ``UsageError``; bad files are
+    ValueErrors naming the file and line or document. ``redact`` replaces the token text by
+    positions (``Team.redact``) before anything is built from it."""
     team = read_annotators(specs, column=column, partial=True, **read_options)
     if redact:
         team.redact()
@@ -132,9 +158,9 @@ def load_annotations(specs, column: int | None = None, names=None, scheme=None, 
         if len(names) != len(team.names):
             raise UsageError(f"{len(names)} names for {len(team.names)} annotators")
         team.names = list(names)
-    tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    tokens, tags, chunked = flat_team(team, scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
     return Annotations(list(team.names), tokens, tags, list(team.sources), reading_notes(team), coverage_of(team),
-                       team.documents(tokens))
+                       team.documents(tokens), chunked)
 
 
 def coverage_of(team) -> dict:
@@ -268,9 +294,9 @@ def _add_intervals(result: dict, annotations: Annotations, level: str, options: 
     level_asked = options.get("interval_level")
     if level_asked is None:
         return []
-    intervals = team_chance_f1(annotations.items, names=annotations.names, level=level, model=options["model"],
-                               zero_division=0, confidence_level=level_asked, n_resamples=options["n_resamples"],
-                               random_state=options["random_state"], **options["span"])
+    intervals = team_chance_f1(annotations.annotation_set(**options["span"]), names=annotations.names, level=level,
+                               model=options["model"], zero_division=0, confidence_level=level_asked,
+                               n_resamples=options["n_resamples"], random_state=options["random_state"])
     for key in SCORES:
         result[f"overall_{key}_ci"] = intervals[f"overall_{key}_ci"]
         for name, scores in intervals.items():
@@ -303,10 +329,9 @@ SCALE_NOTE = (f"corrected F1 is 1 for perfect agreement, 0 for what the random a
 def chance_f1_section(annotations: Annotations, options: dict) -> Section | None:
     """Two annotators: chance-corrected F1 per type at token and entity level, undefined scores
     None (``defined_scores``) with the reason in the notes."""
-    if len(annotations.tags) != 2:
+    if len(annotations.names) != 2:
         return None
-    reference, other = annotations.tags
-    total = corpus_total(other, reference, model=options["model"], levels=LEVELS, **options["span"])
+    total = corpus_total(annotations.annotation_set(**options["span"]), None, model=options["model"], levels=LEVELS)
     data, tables, notes, readings = {}, [], [], [SCALE_NOTE]
     for level in LEVELS:
         result = defined_scores(partial(scores_from_statistics, total, level))
@@ -329,13 +354,13 @@ def team_chance_f1_section(annotations: Annotations, options: dict) -> Section |
     """More than two annotators: the team's chance-corrected F1 (pairwise micro average) per type,
     each annotator against the rest, and the matrix of pairwise corrected F1, at both levels;
     undefined scores None with the reason in the notes."""
-    if len(annotations.tags) < 3:
+    if len(annotations.names) < 3:
         return None
     data, tables, notes, readings = {}, [], [], [SCALE_NOTE]
     names = annotations.names
     for level in LEVELS:
-        _, pairs = team_statistics(annotations.items, names=names, level=level, model=options["model"],
-                                   **options["span"])
+        _, pairs = team_statistics(annotations.annotation_set(**options["span"]), names=names, level=level,
+                                   model=options["model"])
         result = defined_scores(partial(team_scores, names, pairs, level))
         data[level] = result
         interval = _add_intervals(result, annotations, level, options)
@@ -368,10 +393,10 @@ def documents_section(annotations: Annotations, options: dict) -> Section | None
     asked = options.get("interval_level")
     interval = [f"corrected F1 {asked:.0%} interval"] if asked is not None else []
     for level in LEVELS:
-        rows = document_chance_f1(annotations.items, annotations.documents, names=annotations.names, level=level,
-                                  model=options["model"], confidence_level=asked,
-                                  n_resamples=options["n_resamples"], random_state=options["random_state"],
-                                  **options["span"])
+        rows = document_chance_f1(annotations.annotation_set(**options["span"]), annotations.documents,
+                                  names=annotations.names, level=level, model=options["model"],
+                                  confidence_level=asked, n_resamples=options["n_resamples"],
+                                  random_state=options["random_state"])
         data[level] = rows
         tables.append(Table(f"{level} level, per document", ["document", "sentences", "observed F1", "chance F1",
                                                              "corrected F1", *interval],
@@ -391,14 +416,14 @@ def _coefficient_rows() -> list[str]:
 
 def coefficients_section(annotations: Annotations, options: dict) -> Section | None:
     """Two annotators: the kappa family on every token and on the entity tokens, with the tables."""
-    if len(annotations.tags) != 2:
+    if len(annotations.names) != 2:
         return None
 
-    reference, other = annotations.tags
+    chunked = annotations.annotation_set(**options["span"])
     data, tables, columns, shown_notes = {}, [], {}, []
     for view, label in (("all", "all tokens"), ("entities", "entity tokens")):
         try:
-            table, categories = contingency(other, reference, view=view, **options["span"])
+            table, categories = contingency(chunked, view=view)
         except TooManyCategories as error:  # refused before any table is built; the other sections stand
             return Section("coefficients", "Agreement coefficients and their contingency tables",
                            {"undefined": str(error)}, [], [f"not computed: {error}"])
@@ -427,11 +452,12 @@ def coefficients_section(annotations: Annotations, options: dict) -> Section | N
 
 def several_annotators_section(annotations: Annotations, options: dict) -> Section | None:
     """More than two annotators: Fleiss' kappa and Krippendorff's alpha with the category counts."""
-    if len(annotations.tags) < 3:
+    if len(annotations.names) < 3:
         return None
 
-    result = multi_annotator_agreement(annotations.items, **options["span"])
-    ratings, _ = token_ratings(annotations.items, **options["span"])
+    chunked = annotations.annotation_set(**options["span"])
+    result = multi_annotator_agreement(chunked)
+    ratings, _ = token_ratings(chunked)
     categories = result["categories"]
     counts = category_counts(ratings, categories, len(annotations.names))
     result["category_counts"] = {"categories": categories, "annotators": list(annotations.names), "counts": counts}
@@ -458,18 +484,14 @@ def noise_section(annotations: Annotations, options: dict) -> Section | None:
     """The noise bound of the subset every annotator agrees on, per token and per entity."""
 
     data, flags = {}, []
-    _, items, coverage = annotations.complete_items()
+    indices, complete, coverage = annotations.complete_set(**options["span"])
     for unit in NOISE_UNITS:
-        settings = dict(confidence_level=options["confidence_level"], max_noise=options["max_noise"], unit=unit,
-                        **options["span"])
+        settings = dict(confidence_level=options["confidence_level"], max_noise=options["max_noise"], unit=unit)
         try:
-            if not items:
+            if not indices:
                 raise ValueError("no sentence unit is held by every annotator")
-            if len(annotations.tags) == 2:
-                data[unit], notes = report_with_notes(noise_report, annotations.tags[1], annotations.tags[0],
-                                                      **settings)
-            else:
-                data[unit], notes = report_with_notes(noise_report_multi, items, **settings)
+            noise = noise_report if len(annotations.names) == 2 else noise_report_multi
+            data[unit], notes = report_with_notes(noise, complete, **settings)
         except ValueError as error:  # e.g. no entity at all: no entity instances
             data[unit] = {"undefined": str(error)}
             continue
@@ -490,13 +512,13 @@ def gamma_section(annotations: Annotations, options: dict) -> Section | None:
     alignments of the best alignment; only with ``gamma_samples`` > 0 (``--gamma-samples``)."""
     if not options.get("gamma_samples"):
         return None
-    indices, items, coverage = annotations.complete_items()
-    if not items:
+    indices, complete, coverage = annotations.complete_set(**options["span"])
+    if not indices:
         return Section("gamma", "Gamma", {"undefined": "no sentence unit is held by every annotator"}, [],
                        ["not computed: no sentence unit is held by every annotator"])
     tokens = [annotations.tokens[s] for s in indices]
-    result = sentence_gamma(items, indices, annotators=annotations.names, n_samples=options["gamma_samples"],
-                            sampler=options["gamma_sampler"], **options["span"])
+    result = sentence_gamma(complete, indices, annotators=annotations.names, n_samples=options["gamma_samples"],
+                            sampler=options["gamma_sampler"])
     data = result.to_dict(alignment=False)
     rows = sorted(result.alignment.rows(), key=lambda row: -row["disorder"])[:GAMMA_WORST]
     offsets = result.alignment.continuum.text_offsets
@@ -660,6 +682,7 @@ __all__ = [
     "build_report",
     "category_counts",
     "chance_f1_section",
+    "chunked_once",
     "coefficients_section",
     "coverage_notes",
     "coverage_of",

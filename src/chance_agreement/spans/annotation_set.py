@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .annotators import flat_units
+from .annotators import check_tags, flat_units
+from .conll import lines_named
 from .nested import build_forest, check_lengths, check_span_lists, tags_from_spans
 from .tags import (
     SpanArrays,
@@ -275,27 +276,7 @@ class AnnotationSet:
         >>> annotations.names, annotations.present.sum(axis=1).tolist()
         (('alice', 'bob'), [2, 2])
         """
-        tokens, sentences, checked_scheme = flat_units(team, scheme=scheme, mode=mode, suffix=suffix,
-                                                       crossing=crossing)
-        tagged = [[unit for unit in units if isinstance(unit, list)] for units in sentences]
-        resolved = effective_scheme([tags for corpus in tagged for tags in corpus], checked_scheme, mode, suffix)
-        lengths = [len(words) for words in tokens]
-        arrays, odd = [], []
-        for name, units in zip(team.names, sentences, strict=True):
-            chunked, odd_tags = (chunk_corpus([unit if isinstance(unit, list) else [] for unit in units], name,
-                                              resolved, mode, suffix)[:2]
-                                 if any(isinstance(unit, list) for unit in units) else (span_arrays_of([]), {}))
-            given = span_arrays_of([_flat_order(unit, f"{name}[{s}]") if isinstance(unit, tuple) else []
-                                    for s, unit in enumerate(units)])
-            arrays.append(_merged(chunked, given))
-            odd.append(odd_tags)
-        warn_odd_tags(_merged_odd(odd), suffix)
-        present = np.array([[unit is not None for unit in units] for units in sentences], dtype=bool)
-        tags = [[tags_from_spans([unit], [n], role=name)[0] if isinstance(unit, tuple) else unit
-                 for unit, n in zip(units, lengths, strict=True)] for name, units in zip(team.names, sentences,
-                                                                                         strict=True)]
-        return _assembled(team.names, lengths, present.reshape(len(sentences), len(lengths)), arrays, tags,
-                          (resolved, mode, suffix))
+        return flat_team(team, scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)[2]
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -440,6 +421,37 @@ def _chunked(corpora, names, scheme, mode, suffix: bool, order=None) -> tuple[An
     if present.all() and all(found[a][2] is not None for a in found):  # every token coded once by the chunker
         tags = (np.stack([found[a][2] for a in range(len(corpora))]) - 1, list(table))
     return _assembled(names, lengths, present, arrays, tags, (scheme, mode, suffix)), odd
+
+
+def flat_team(team, *, scheme=None, mode=None, suffix: bool = False,
+              crossing: str = "error") -> tuple[list, list, AnnotationSet]:
+    """``(tokens, tags, AnnotationSet.from_team(team, ...))``: ``Team.flat``'s view (the tokens and
+    every annotator's tags of each (layered) sentence) and its annotators' set, built together. The
+    column files' tags are chunked once, with no line-by-line check before: only when chunking
+    fails are they checked (``conll.lines_named``), so a bad tag is still named by its file, line
+    and column."""
+    with lines_named(lambda: check_tags(team, scheme, mode, suffix)):
+        tokens, sentences, checked_scheme = flat_units(team, scheme=scheme, mode=mode, suffix=suffix,
+                                                       crossing=crossing, check=False)
+        tagged = [[unit for unit in units if isinstance(unit, list)] for units in sentences]
+        resolved = effective_scheme([tags for corpus in tagged for tags in corpus], checked_scheme, mode, suffix)
+        lengths = [len(words) for words in tokens]
+        arrays, odd = [], []
+        for name, units in zip(team.names, sentences, strict=True):
+            chunked, odd_tags = (chunk_corpus([unit if isinstance(unit, list) else [] for unit in units], name,
+                                              resolved, mode, suffix)[:2]
+                                 if any(isinstance(unit, list) for unit in units) else (span_arrays_of([]), {}))
+            given = span_arrays_of([_flat_order(unit, f"{name}[{s}]") if isinstance(unit, tuple) else []
+                                    for s, unit in enumerate(units)])
+            arrays.append(_merged(chunked, given))
+            odd.append(odd_tags)
+    warn_odd_tags(_merged_odd(odd), suffix)
+    present = np.array([[unit is not None for unit in units] for units in sentences], dtype=bool)
+    tags = [[tags_from_spans([unit], [n], role=name)[0] if isinstance(unit, tuple) else unit
+             for unit, n in zip(units, lengths, strict=True)] for name, units in zip(team.names, sentences,
+                                                                                     strict=True)]
+    return tokens, tags, _assembled(team.names, lengths, present.reshape(len(sentences), len(lengths)), arrays, tags,
+                                    (resolved, mode, suffix))
 
 
 def _merged_odd(odd: list[dict]) -> dict:
@@ -593,4 +605,4 @@ def as_annotation_set(annotations, *, scheme=None, mode=None, suffix: bool = Fal
     return AnnotationSet.from_items(annotations, scheme=scheme, mode=mode, suffix=suffix, function=function)
 
 
-__all__ = ["AnnotationSet", "as_annotation_set", "as_pair", "pair_set"]
+__all__ = ["AnnotationSet", "as_annotation_set", "as_pair", "flat_team", "pair_set"]

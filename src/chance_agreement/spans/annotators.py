@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .conll import check_same_tokens, check_tag_columns, parse_column_spec
+from .conll import check_same_tokens, check_tag_columns, column_scheme, lines_named, parse_column_spec
 from .nested import tags_from_spans
 from .readers import read_file
 from .readers.base import CROSSING, Annotator, ReadOptions, Unit
@@ -379,7 +379,10 @@ def _unit_spans(team: Team, annotator: int, unit: Unit, scheme, mode, suffix) ->
     return [(start, end, label) for label, start, end in spans_from_tags(tags, scheme=scheme, mode=mode, suffix=suffix)]  # type: ignore[arg-type]
 
 
-def _check_tags(team: Team, scheme, mode, suffix):
+def check_tags(team: Team, scheme=None, mode=None, suffix: bool = False):
+    """Chunk every tag column the team was read from, line by line (``conll.check_tag_columns``):
+    the first bad tag is a ValueError naming its file, line and column. Returns the scheme to chunk
+    with (``column_scheme``)."""
     resolved = scheme
     checked = set()
     for annotator in team.annotators:
@@ -387,6 +390,12 @@ def _check_tags(team: Team, scheme, mode, suffix):
             checked.add((id(annotator.column_file), annotator.column))
             resolved = check_tag_columns(annotator.column_file, [annotator.column], resolved, mode, suffix)
     return resolved
+
+
+def _column_scheme(team: Team, scheme, mode, suffix):
+    """``check_tags``' scheme without chunking: detected in strict mode from the first tag column."""
+    first = next((a for a in team.annotators if a.column_file is not None), None)
+    return scheme if first is None else column_scheme(first.column_file, first.column, scheme, mode, suffix)
 
 
 def _span_order(span) -> tuple:
@@ -453,10 +462,11 @@ def _types_share_tokens(spans: list, only_crossing: bool) -> bool:
     return False
 
 
-def _views(team: Team, scheme, mode, suffix, crossing, flat: bool):
+def _views(team: Team, scheme, mode, suffix, crossing, flat: bool, check: bool = True):
     """Per unit, every annotator's spans after the crossing rule, and whether the unit is layered
-    (None instead of the spans for a flat unit whose annotators all have tags: tags never overlap)."""
-    scheme = _check_tags(team, scheme, mode, suffix)
+    (None instead of the spans for a flat unit whose annotators all have tags: tags never overlap);
+    ``check``: the tag columns first checked line by line (``check_tags``)."""
+    scheme = check_tags(team, scheme, mode, suffix) if check else _column_scheme(team, scheme, mode, suffix)
     team.skipped, team.layered = [], 0
     rows: list[tuple[int, list | None, bool]] = []
     for position in range(len(team.units[0])):
@@ -479,12 +489,15 @@ def _layers(per_annotator: list) -> list[str]:
     return sorted({label for spans in per_annotator if spans is not None for _, _, label in spans})
 
 
-def flat_units(team: Team, *, scheme=None, mode=None, suffix=False, crossing="error") -> tuple[list, list, object]:
+def flat_units(team: Team, *, scheme=None, mode=None, suffix=False, crossing="error",
+               check: bool = True) -> tuple[list, list, object]:
     """The flat view before any tag is written: ``(tokens, sentences, scheme)`` with
     ``sentences[a][s]`` annotator a's tag list of (layered) sentence s, or its span list
     ``(start, end, label)`` as a tuple (a unit read with spans, or a layer), or None (not
-    annotated); ``scheme``: the one the column files' tags were checked with."""
-    scheme, rows = _views(team, scheme, mode, suffix, crossing, flat=True)
+    annotated); ``scheme``: the one to chunk the column files' tags with. ``check=False``: the
+    tag columns are not checked line by line first (the caller chunks them once, under
+    ``conll.lines_named(lambda: check_tags(team, ...))``)."""
+    scheme, rows = _views(team, scheme, mode, suffix, crossing, flat=True, check=check)
     tokens: list = []
     sentences: list[list] = [[] for _ in team.units]
     for position, per_annotator, layered in rows:
@@ -511,7 +524,8 @@ def _flat(team: Team, scheme, mode, suffix, crossing):
 
 
 def _nested(team: Team, scheme, mode, suffix, crossing):
-    _, rows = _views(team, scheme, mode, suffix, crossing, flat=False)
+    with lines_named(lambda: check_tags(team, scheme, mode, suffix)):  # every tag unit chunked here, once
+        _, rows = _views(team, scheme, mode, suffix, crossing, flat=False, check=False)
     lengths: list[int] = []
     spans: list[list] = [[] for _ in team.units]
     for position, per_annotator, layered in rows:
@@ -523,4 +537,4 @@ def _nested(team: Team, scheme, mode, suffix, crossing):
     return spans, lengths
 
 
-__all__ = ["Team", "align", "flat_units", "read_annotators"]
+__all__ = ["Team", "align", "check_tags", "flat_units", "read_annotators"]

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 import sys
 import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -225,18 +227,55 @@ def check_column_tags(columns: ColumnFile, index: int, scheme=None, mode=None, s
                          f"{message}")
 
 
+def column_scheme(columns: ColumnFile, index: int, scheme=None, mode=None, suffix: bool = False):
+    """The scheme to chunk the file's tags with (``tags.effective_scheme``): in strict mode without
+    a scheme, the one seqeval detects on column ``index``; an error names the file. Nothing is
+    chunked."""
+    try:
+        return effective_scheme(columns.column(index) if mode == "strict" else (), scheme, mode, suffix)
+    except ValueError as error:
+        raise ValueError(f"{columns.name}: {error}") from None
+
+
 def check_tag_columns(columns: ColumnFile, indices, scheme=None, mode=None, suffix: bool = False):
     """``check_column_tags`` on several columns of one file; returns the scheme used. In strict
     mode without a scheme it is detected, as seqeval does, from the first column given."""
 
     indices = list(indices)
-    try:
-        resolved = effective_scheme(columns.column(indices[0]) if mode == "strict" else (), scheme, mode, suffix)
-    except ValueError as error:
-        raise ValueError(f"{columns.name}: {error}") from None
+    resolved = column_scheme(columns, indices[0], scheme, mode, suffix)
     for index in indices:
         check_column_tags(columns, index, resolved, mode, suffix)
     return resolved
+
+
+@contextmanager
+def lines_named(check: Callable[[], object]) -> Iterator[None]:
+    """Chunk tags read from column files in the body, checking them only if it fails: a ValueError
+    raised there is replaced by the one ``check()`` raises (``check_tag_columns``: the file, the
+    1-based line and the column of the first bad tag), and stands when ``check()`` finds none (an
+    error the line-by-line check cannot see, e.g. an entity crossing a sentence break). The tags
+    are chunked once, and a bad one is still named by its file and line.
+
+    Examples
+    --------
+    >>> from io import StringIO
+    >>> from chance_agreement.spans.tags import corpus_spans
+    >>> columns = read_column_file(StringIO("Ada B-PER\\nLovelace I-PER\\n\\nHe E-PER\\n"))
+    >>> iob2 = column_scheme(columns, 1, "IOB2", "strict")
+    >>> with lines_named(lambda: check_tag_columns(columns, [1], iob2, "strict")):
+    ...     corpus_spans(columns.column(1), "tags", iob2, "strict")
+    Traceback (most recent call last):
+    ...
+    ValueError: <file>: line 4: column 1: tag 'E-PER': Invalid token is found: E-PER. Allowed prefixes are: I|O|B.
+    """
+    try:
+        yield
+    except ValueError:
+        try:
+            check()
+        except ValueError as located:
+            raise located from None
+        raise
 
 
 def check_same_tokens(first: ColumnFile, other: ColumnFile) -> None:
@@ -268,7 +307,9 @@ __all__ = [
     "check_column_tags",
     "check_same_tokens",
     "check_tag_columns",
+    "column_scheme",
     "decode_lines",
+    "lines_named",
     "parse_column_spec",
     "read_column_file",
     "read_conll",

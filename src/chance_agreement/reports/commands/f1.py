@@ -8,7 +8,8 @@ from ...chance.chance_corrected import undefined_reason, with_defined_scores
 from ...chance.corrected_f1 import chance_f1
 from ...chance.random_models import model_names
 from ...chance.statistics import LEVELS
-from ...spans.conll import check_tag_columns, read_column_file
+from ...spans.annotation_set import pair_set
+from ...spans.conll import check_tag_columns, lines_named, read_column_file
 from ..command_io import (
     Command,
     add_span_options,
@@ -79,10 +80,10 @@ def run(args) -> int:
                          f"{args.reference_column} (the file has {columns.width} columns); give a file with token, "
                          f"reference and prediction columns, or choose them with --reference-column and "
                          f"--prediction-column")
-    references, predictions = columns.column(reference_column), [columns.column(prediction_column)]
-    check_tag_columns(columns, (reference_column, prediction_column), args.scheme, args.mode, args.suffix)
-    options = dict(predictions=predictions[0], references=references, scheme=args.scheme, mode=args.mode,
-                   suffix=args.suffix, model=args.model, level=args.level)
+    tag_options = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
+    with lines_named(lambda: check_tag_columns(columns, (reference_column, prediction_column), **tag_options)):
+        pair = pair_set(columns.column(prediction_column), columns.column(reference_column), **tag_options)
+    options = dict(predictions=pair, model=args.model, level=args.level)  # chunked once: a bad tag named by its line
     result = with_defined_scores(chance_f1(**options, zero_division=0, confidence_level=args.confidence_level,
                                            n_resamples=args.n_resamples, random_state=args.random_state),
                                  lambda fill: chance_f1(**options, zero_division=fill))

@@ -28,7 +28,7 @@ from ..leaderboard import (
     SPLIT_BY,
     build_leaderboard,
     eval_results,
-    load_systems,
+    load_board,
     model_cards,
     render,
     system_name,
@@ -52,10 +52,10 @@ def run(args) -> int:
         check_model_repos(names or [system_name(spec) for spec in args.systems], args.model_cards,
                           eval_results_name(args.dataset, args.level), force=args.force)
     notes: list[str] = []  # said after the result, so that a failure stays one line
-    references, systems = load_systems(args.gold, args.systems, args.gold_column, args.prediction_column, names,
-                                       scheme=args.scheme, mode=args.mode, suffix=args.suffix,
-                                       notify=notes.append, **read_options(args))
-    board = build_leaderboard(references, systems, level=args.level, model=args.model, split=args.split,
+    systems = load_board(args.gold, args.systems, args.gold_column, args.prediction_column, names,
+                         scheme=args.scheme, mode=args.mode, suffix=args.suffix, notify=notes.append,
+                         **read_options(args))
+    board = build_leaderboard(systems, level=args.level, model=args.model, split=args.split,
                               split_by=args.split_by, scheme=args.scheme, mode=args.mode, suffix=args.suffix,
                               confidence_level=args.confidence_level, n_resamples=args.n_resamples,
                               random_state=args.random_state, gold_noise=args.gold_noise,

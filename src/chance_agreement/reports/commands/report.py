@@ -22,7 +22,7 @@ from ..command_io import (
     split_names,
     whole_number,
 )
-from ..html_report import MAX_SENTENCES, html_report, load_annotations
+from ..html_report import MAX_SENTENCES, html_report, load_annotation_set
 
 
 def run(args) -> int:
@@ -33,7 +33,7 @@ def run(args) -> int:
     span = {"scheme": args.scheme, "mode": args.mode, "suffix": args.suffix}
     notes: list = []
     documents: list = []
-    tokens, annotations = load_annotations(args.annotations, names, args.reference_column, args.prediction_column,
+    tokens, annotations = load_annotation_set(args.annotations, names, args.reference_column, args.prediction_column,
                                            crossing=args.crossing, notes=notes, partial=not args.leaderboard,
                                            documents=documents, redact=args.redact, **span, **read_options(args))
     tested = candidate_test(args, names, span) if args.candidate else None
