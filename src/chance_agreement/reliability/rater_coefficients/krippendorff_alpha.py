@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._numerics.compiled import compiled_kernels
 from ..._numerics.exact_sum import ordered_matmul, quadratic_form
 from ...chance.chance_corrected import has_room
 from .base import NO_PAIRS, RaterCoefficient, result_dict, single_category, weighted_cells
@@ -64,11 +65,20 @@ def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
 
 def coincidences_from_codes(codes: np.ndarray, n_categories: int) -> np.ndarray:
     """``coincidence_matrix(count_matrix(codes, q))`` without the items x categories table: the
-    pairs of annotators counted by one ``bincount`` each, per unit size; memory ``O(sizes q^2)``."""
+    pairs of annotators counted by one ``bincount`` each, per unit size; memory ``O(sizes q^2)``.
+    The compiled kernels count each item's pairs from its category counts instead (``pair_tables``,
+    the same integer tables), when their ``(raters + 1) q^2`` cells fit in ``MAX_COUNT_CELLS``."""
+    kernels = compiled_kernels()
+    n, raters = codes.shape
+    q = n_categories
+    if kernels is not None and (raters + 1) * q * q <= MAX_COUNT_CELLS:
+        counted = np.zeros((raters + 1) * q * q, dtype=np.int64)
+        kernels.pair_tables(n, raters, q, np.ascontiguousarray(codes, dtype=np.int64), counted)
+        counted = counted.reshape(raters + 1, q, q)
+        return combine_pair_tables({m: counted[m].astype(float) for m in range(2, raters + 1) if counted[m].any()})
     given = codes >= 0
     m_u = given.sum(axis=1)
     sizes = np.unique(m_u[m_u >= 2])
-    q = n_categories
     if sizes.size * q * q > MAX_COUNT_CELLS:
         raise ValueError(
             f"{q:,} distinct labels need {q * q:,} coincidence cells per unit size ({sizes.size} sizes; limit "
