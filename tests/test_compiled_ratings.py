@@ -1,7 +1,8 @@
 """The compiled rating kernels (issue 32 item 2, the Fleiss and Krippendorff rows of the speed table)
 give the bits of the numpy code they replace, which stays the fallback: the label coding
 (``float_range``, ``offset_codes``, ``remap_codes``), the count table's nonzero cells
-(``code_cells``), the coincidence pairs per unit size (``pair_tables``) and ``exact_sum._fold``;
+(``code_cells``), the coincidence pairs per unit size (``pair_tables``, and the numpy code's units
+grouped by their category counts) and ``exact_sum._fold``;
 and every reported value of Fleiss' kappa, Krippendorff's alpha (four distances, a matrix) and the
 several-rater family is the same bits both ways, and the same as main's formulation of the label
 coding (``main_numeric_codes`` below, kept verbatim as the oracle). Inputs are integers and exact
@@ -141,11 +142,16 @@ def test_count_cells_and_coincidences_are_mains_both_ways(monkeypatch, seed):
         fast, slow = both_ways(monkeypatch, ratings_module.cells_of_codes, codes, q)
         same(fast, main_cells_of_codes(codes, q), "cells compiled")
         same(slow, main_cells_of_codes(codes, q), "cells numpy")
-        counts = ratings_module.count_matrix(codes, q)
-        from_counts = alpha_module.coincidence_matrix(counts)
+        from_counts = alpha_module.coincidence_matrix(ratings_module.count_matrix(codes, q))  # main's way
+        ways = {"pairs of annotators": alpha_module._annotator_pair_tables(codes, q),
+                "compiled pairs": alpha_module._compiled_pair_tables(codes, q),
+                "patterns": alpha_module._coincidences_by_pattern(codes, q)}
+        assert ways["compiled pairs"] is not None
+        assert (ways["patterns"] is not None) == alpha_module.patterns_fit(codes.shape[1], q)
+        for name, matrix in ways.items():
+            if matrix is not None and from_counts.size:  # with no pairable unit the codes give 0 x 0 too
+                same(matrix, from_counts, name)
         fast, slow = both_ways(monkeypatch, alpha_module.coincidences_from_codes, codes, q)
-        if from_counts.size:  # with no pairable unit the codes give a 0 x 0 matrix too
-            same(fast, from_counts, "coincidences compiled")
         same(fast, slow, "coincidences both ways")
 
 

@@ -323,8 +323,11 @@ class Ratings:
         return np.bincount(self.cells, weights=values, minlength=self.q) / self.n
 
     def subset(self, keep):
-        """The cells of the items where ``keep`` is true, renumbered (a shallow copy)."""
+        """The cells of the items where ``keep`` is true, renumbered (a shallow copy; sharing the
+        arrays, which nobody writes, when every item is kept)."""
         out = copy.copy(self)
+        if keep.all():
+            return out
         out.table = None if self.table is None else self.table[keep]
         out.raw = None if self.raw is None else self.raw[keep]
         chosen = keep[self.items]
