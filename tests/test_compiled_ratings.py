@@ -149,7 +149,7 @@ def test_count_cells_and_coincidences_are_mains_both_ways(monkeypatch, seed):
         assert ways["compiled pairs"] is not None
         assert (ways["patterns"] is not None) == alpha_module.patterns_fit(codes.shape[1], q)
         for name, matrix in ways.items():
-            if matrix is not None and from_counts.size:  # with no pairable unit the codes give 0 x 0 too
+            if matrix is not None:
                 same(matrix, from_counts, name)
         fast, slow = both_ways(monkeypatch, alpha_module.coincidences_from_codes, codes, q)
         same(fast, slow, "coincidences both ways")

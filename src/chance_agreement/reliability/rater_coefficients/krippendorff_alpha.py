@@ -41,11 +41,11 @@ from .ratings import MAX_COUNT_CELLS
 __all__ = ["KrippendorffAlpha", "coincidence_matrix", "coincidences_from_codes", "coincidences_of",
            "combine_pair_tables", "patterns_fit", "variance_terms"]
 
-def combine_pair_tables(tables: dict[int, np.ndarray]) -> np.ndarray:
+def combine_pair_tables(tables: dict[int, np.ndarray], q: int) -> np.ndarray:
     """``o_ck = sum_m N_m[c, k] / (m - 1)``, summed in increasing ``m``: ``N_m`` counts the ordered
     pairs of values ``(c, k)`` from two different annotators of a unit with ``m`` values (exact
-    integers), so the matrix is the same bits whatever the order of units or how they were counted."""
-    q = next(iter(tables.values())).shape[0] if tables else 0
+    integers), so the matrix is the same bits whatever the order of units or how they were counted.
+    ``q`` categories: with no pairable unit a ``q x q`` matrix of zeros."""
     out = np.zeros((q, q))
     for m in sorted(tables):
         out = out + tables[m] / (m - 1.0)
@@ -60,7 +60,7 @@ def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
     for m in np.unique(m_u[m_u >= 2]):
         rows = counts[m_u == m]
         tables[int(m)] = ordered_matmul(rows.T, rows) - np.diag(rows.sum(axis=0))
-    return combine_pair_tables(tables)
+    return combine_pair_tables(tables, counts.shape[1])
 
 
 def coincidences_from_codes(codes: np.ndarray, n_categories: int) -> np.ndarray:
@@ -86,7 +86,7 @@ def _compiled_pair_tables(codes: np.ndarray, q: int) -> np.ndarray | None:
     counted = np.zeros((raters + 1) * q * q, dtype=np.int64)
     kernels.pair_tables(n, raters, q, np.ascontiguousarray(codes, dtype=np.int64), counted)
     counted = counted.reshape(raters + 1, q, q)
-    return combine_pair_tables({m: counted[m].astype(float) for m in range(2, raters + 1) if counted[m].any()})
+    return combine_pair_tables({m: counted[m].astype(float) for m in range(2, raters + 1) if counted[m].any()}, q)
 
 
 def _annotator_pair_tables(codes: np.ndarray, q: int) -> np.ndarray:
@@ -108,7 +108,7 @@ def _annotator_pair_tables(codes: np.ndarray, q: int) -> np.ndarray:
             pairs += np.bincount(unit[both, g] * q + unit[both, h], minlength=q * q)
         table = pairs.reshape(q, q)
         tables[int(m)] = (table + table.T).astype(float)
-    return combine_pair_tables(tables)
+    return combine_pair_tables(tables, q)
 
 
 # the largest number of distinct count patterns x q^2 that ``_coincidences_by_pattern`` expands at once
@@ -148,7 +148,7 @@ def _coincidences_by_pattern(codes: np.ndarray, q: int) -> np.ndarray | None:
     counts, sizes, times = counts[pairable], sizes[pairable], times[pairable]
     pairs = counts[:, :, None] * counts[:, None, :] - counts[:, :, None] * np.eye(q, dtype=np.int64)
     pairs *= times[:, None, None]
-    return combine_pair_tables({int(m): pairs[sizes == m].sum(axis=0).astype(float) for m in np.unique(sizes)})
+    return combine_pair_tables({int(m): pairs[sizes == m].sum(axis=0).astype(float) for m in np.unique(sizes)}, q)
 
 
 def coincidences_of(ratings) -> np.ndarray:
