@@ -489,3 +489,13 @@ def test_distance_matrices_of_extreme_size_keep_alpha(size):
     scaled = krippendorff_alpha(ratings, distance=[[d * (size / 2) for d in row] for row in matrix], details=True)
     assert scaled["alpha"] == pytest.approx(reference, rel=1e-12)
     assert np.isfinite(scaled["observed_disagreement"]) and np.isfinite(scaled["expected_disagreement"])
+
+
+@pytest.mark.parametrize("distance", ["nominal", "ordinal", "interval", "ratio"])
+def test_alpha_without_a_pairable_unit_is_undefined_with_every_distance(distance):
+    """No unit holds two values: alpha is None with the reason, also for the ordinal distance,
+    whose ranks need the (empty) coincidence matrix's marginals for every category (it raised
+    an IndexError before)."""
+    result = krippendorff_alpha([[1, None], [None, 2], [3, None]], distance=distance, details=True)
+    assert result["alpha"] is None and result["n_pairable_values"] == 0
+    assert result["warnings"] == ["fewer than two pairable values: alpha is undefined"]

@@ -179,6 +179,11 @@ def _fold(keys: np.ndarray, values: np.ndarray, size: int, out: np.ndarray | Non
     out = np.zeros(size) if out is None else out
     if keys.size == 0:
         return out
+    kernels = compiled_kernels()
+    if kernels is not None and out.dtype == np.float64 and out.flags.c_contiguous:  # the same bits, compiled
+        kernels.fold(keys.size, out.size, np.ascontiguousarray(keys, dtype=np.int64),
+                     np.ascontiguousarray(values, dtype=np.float64), out)
+        return out
     starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
     counts = np.diff(np.r_[starts, keys.size])
     order = np.argsort(-counts, kind="stable")

@@ -11,7 +11,11 @@
 
    group_values   document_bands._numpy_group_values: the band V[t, i] of a group's items
    count_table    document_bands._numpy_count_table: the subset-excess counts c[j, x]
-   ordered_matmul exact_sum.ordered_matmul's dense orders (increasing k; numpy's pairwise sum) */
+   ordered_matmul exact_sum.ordered_matmul's dense orders (increasing k; numpy's pairwise sum)
+   fold           exact_sum._fold: values added key by key in their order
+   float_range, offset_codes, remap_codes, code_cells, pair_tables
+                  rater_coefficients.ratings and krippendorff_alpha: labels coded and ratings
+                  counted, in exact integer arithmetic (their numpy code's results in any order) */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -434,10 +438,410 @@ ordered_matmul(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ---------------------------------------------------------------- ratings: codes, cells, pairs */
+
+/* The kernels below serve the several-rater coefficients (reliability.rater_coefficients): they
+   code labels and count ratings, all in exact integer arithmetic or exact comparisons (no
+   rounding), so their results are the numpy code's whatever the order. */
+
+/* take_buffers after checking that no length is negative (else "<function>: negative sizes"). */
+static int
+take_sized(int count, PyObject **objects, Py_buffer *views, const char *kinds, const Py_ssize_t *lengths,
+           const char *const *names, const char *function)
+{
+    for (int k = 0; k < count; k++) {
+        if (lengths[k] < 0) {
+            PyErr_Format(PyExc_ValueError, "%s: negative sizes", function);
+            return -1;
+        }
+    }
+    return take_buffers(count, objects, views, kinds, lengths, names);
+}
+
+/* stats = (low, high, present, integers) of the non-NaN values: the smallest and largest, how many,
+   and 1.0 when each is a whole number (or infinite), as numpy's min, max and x == round(x). */
+static PyObject *
+float_range(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t n;
+    PyObject *objects[2];
+    if (!PyArg_ParseTuple(args, "nOO", &n, &objects[0], &objects[1])) {
+        return NULL;
+    }
+    static const char *const names[2] = {"values", "stats"};
+    Py_ssize_t lengths[2] = {n, 4};
+    Py_buffer views[2];
+    if (take_sized(2, objects, views, "dd", lengths, names, "float_range") < 0) {
+        return NULL;
+    }
+    const double *values = views[0].buf;
+    double *stats = views[1].buf;
+    double low = 0.0, high = 0.0;
+    Py_ssize_t present = 0;
+    int integers = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        double v = values[i];
+        if (v != v) {
+            continue;
+        }
+        if (present == 0) {
+            low = v;
+            high = v;
+        }
+        else {
+            low = v < low ? v : low;
+            high = v > high ? v : high;
+        }
+        present++;
+        double size = v < 0 ? -v : v;
+        if (integers && size < 4503599627370496.0 && (double)(int64_t)v != v) {  /* below 2^52 */
+            integers = 0;
+        }
+    }
+    stats[0] = low;
+    stats[1] = high;
+    stats[2] = (double)present;
+    stats[3] = integers ? 1.0 : 0.0;
+    release_all(views, 2);
+    Py_RETURN_NONE;
+}
+
+/* codes[i] = (int64)(values[i] - low) (-1 for NaN) and used[codes[i]] = 1: numpy's
+   (given - low).astype(int64) and its bincount > 0. `integer` says the values are int64. */
+static PyObject *
+offset_codes(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t n, slots;
+    int integer;
+    double low;
+    long long low_integer;
+    PyObject *objects[3];
+    if (!PyArg_ParseTuple(args, "nndLpOOO", &n, &slots, &low, &low_integer, &integer, &objects[0], &objects[1],
+                          &objects[2])) {
+        return NULL;
+    }
+    if (n < 0 || slots < 0) {
+        PyErr_SetString(PyExc_ValueError, "offset_codes: negative sizes");
+        return NULL;
+    }
+    static const char *const names[3] = {"values", "codes", "used"};
+    Py_ssize_t lengths[3] = {n, n, slots};
+    Py_buffer views[3];
+    memset(views, 0, sizeof(views));
+    if (take_buffer(objects[0], &views[0], integer ? 'q' : 'd', n, 0, names[0]) < 0
+        || take_buffer(objects[1], &views[1], 'q', lengths[1], 1, names[1]) < 0
+        || take_buffer(objects[2], &views[2], 'q', lengths[2], 1, names[2]) < 0) {
+        release_all(views, 3);
+        return NULL;
+    }
+    int64_t *codes = views[1].buf, *used = views[2].buf;
+    int bad = 0;
+    for (Py_ssize_t i = 0; i < n && !bad; i++) {
+        int64_t code;
+        if (integer) {
+            code = (int64_t)(((const int64_t *)views[0].buf)[i] - (int64_t)low_integer);
+        }
+        else {
+            double v = ((const double *)views[0].buf)[i];
+            if (v != v) {
+                codes[i] = -1;
+                continue;
+            }
+            code = (int64_t)(v - low);
+        }
+        if (code < 0 || code >= slots) {
+            bad = 1;
+            break;
+        }
+        codes[i] = code;
+        used[code] = 1;
+    }
+    release_all(views, 3);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "offset_codes: a value outside [low, low + slots)");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* codes[i] = lookup[codes[i]] in place (negative codes stay -1). */
+static PyObject *
+remap_codes(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t n, size;
+    PyObject *objects[2];
+    if (!PyArg_ParseTuple(args, "nnOO", &n, &size, &objects[0], &objects[1])) {
+        return NULL;
+    }
+    static const char *const names[2] = {"lookup", "codes"};
+    Py_ssize_t lengths[2] = {size, n};
+    Py_buffer views[2];
+    if (take_sized(2, objects, views, "qq", lengths, names, "remap_codes") < 0) {
+        return NULL;
+    }
+    const int64_t *lookup = views[0].buf;
+    int64_t *codes = views[1].buf;
+    int bad = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t code = codes[i];
+        if (code < 0) {
+            codes[i] = -1;
+        }
+        else if (code < size) {
+            codes[i] = lookup[code];
+        }
+        else {
+            bad = 1;
+            break;
+        }
+    }
+    release_all(views, 2);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "remap_codes: a code beyond the look-up table");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* The distinct codes >= 0 of one item in increasing order (`categories`) and how often each
+   occurs (`counts`); returns how many, or -1 for a code >= q. `tally` (q zeros, left zero) counts
+   them; the distinct codes are then read off the tally in order when q is small against the
+   raters, else sorted (insertion sort: an item holds few distinct codes). */
+static Py_ssize_t
+row_runs(const int64_t *row, Py_ssize_t r, int64_t q, int64_t *tally, int64_t *categories, int64_t *counts)
+{
+    Py_ssize_t distinct = 0;
+    for (Py_ssize_t j = 0; j < r; j++) {
+        int64_t code = row[j];
+        if (code < 0) {
+            continue;
+        }
+        if (code >= q) {
+            for (Py_ssize_t k = 0; k < distinct; k++) {
+                tally[categories[k]] = 0;
+            }
+            return -1;
+        }
+        if (tally[code]++ == 0) {
+            categories[distinct++] = code;
+        }
+    }
+    if (q <= 2 * (int64_t)r + 8) {
+        distinct = 0;
+        for (int64_t c = 0; c < q; c++) {
+            if (tally[c]) {
+                categories[distinct] = c;
+                counts[distinct++] = tally[c];
+                tally[c] = 0;
+            }
+        }
+        return distinct;
+    }
+    for (Py_ssize_t j = 1; j < distinct; j++) {
+        int64_t value = categories[j];
+        Py_ssize_t k = j;
+        while (k > 0 && categories[k - 1] > value) {
+            categories[k] = categories[k - 1];
+            k--;
+        }
+        categories[k] = value;
+    }
+    for (Py_ssize_t j = 0; j < distinct; j++) {
+        counts[j] = tally[categories[j]];
+        tally[categories[j]] = 0;
+    }
+    return distinct;
+}
+
+/* What a walk over the items does with each item's distinct codes and their counts. */
+typedef void (*row_visit)(void *context, Py_ssize_t item, Py_ssize_t distinct, const int64_t *categories,
+                          const int64_t *counts);
+
+/* visit(context, i, ...) for each item i of an n x r code array, in order; 0, or -1 with an error
+   set (no memory; a code >= q, named after `name`). */
+static int
+walk_rows(const int64_t *codes, Py_ssize_t n, Py_ssize_t r, Py_ssize_t q, row_visit visit, void *context,
+          const char *name)
+{
+    int64_t *scratch = PyMem_Calloc((size_t)(q + 2 * r + 1), sizeof(int64_t));
+    if (scratch == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int64_t *tally = scratch, *categories = scratch + q, *times = scratch + q + r;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t distinct = row_runs(codes + i * r, r, q, tally, categories, times);
+        if (distinct < 0) {
+            PyMem_Free(scratch);
+            PyErr_Format(PyExc_ValueError, "%s: a code >= the number of categories", name);
+            return -1;
+        }
+        visit(context, i, distinct, categories, times);
+    }
+    PyMem_Free(scratch);
+    return 0;
+}
+
+/* code_cells' output: the cells written so far. */
+typedef struct {
+    int64_t *items, *cells;
+    double *counts;
+    Py_ssize_t written;
+} CellsOut;
+
+static void
+add_cells(void *context, Py_ssize_t item, Py_ssize_t distinct, const int64_t *categories, const int64_t *counts)
+{
+    CellsOut *out = context;
+    for (Py_ssize_t j = 0; j < distinct; j++) {
+        out->items[out->written] = item;
+        out->cells[out->written] = categories[j];
+        out->counts[out->written] = (double)counts[j];
+        out->written++;
+    }
+}
+
+/* The nonzero cells (item, category, count) of the items x categories count table of an
+   items x raters code array (-1 missing), in row-major order: ratings.cells_of_codes. Returns how
+   many cells it wrote. */
+static PyObject *
+code_cells(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t n, r, q;
+    PyObject *objects[4];
+    if (!PyArg_ParseTuple(args, "nnnOOOO", &n, &r, &q, &objects[0], &objects[1], &objects[2], &objects[3])) {
+        return NULL;
+    }
+    if (n < 0 || r < 0 || q < 0) {
+        PyErr_SetString(PyExc_ValueError, "code_cells: negative sizes");
+        return NULL;
+    }
+    static const char *const names[4] = {"codes", "items", "cells", "counts"};
+    const char kinds[4] = {'q', 'q', 'q', 'd'};
+    Py_buffer views[4];
+    memset(views, 0, sizeof(views));
+    for (int k = 0; k < 4; k++) {
+        if (take_buffer(objects[k], &views[k], kinds[k], n * r, k > 0, names[k]) < 0) {
+            release_all(views, 4);
+            return NULL;
+        }
+    }
+    CellsOut out = {views[1].buf, views[2].buf, views[3].buf, 0};
+    int failed = walk_rows(views[0].buf, n, r, q, add_cells, &out, "code_cells");
+    release_all(views, 4);
+    return failed ? NULL : PyLong_FromSsize_t(out.written);
+}
+
+/* pair_tables' output: the (r + 1) x q x q tables. */
+typedef struct {
+    int64_t *tables;
+    Py_ssize_t q;
+} PairsOut;
+
+static void
+add_pairs(void *context, Py_ssize_t item, Py_ssize_t distinct, const int64_t *categories, const int64_t *counts)
+{
+    (void)item;
+    PairsOut *out = context;
+    int64_t m = 0, q = out->q;
+    for (Py_ssize_t j = 0; j < distinct; j++) {
+        m += counts[j];
+    }
+    if (m < 2) {
+        return;
+    }
+    int64_t *table = out->tables + m * q * q;
+    for (Py_ssize_t j = 0; j < distinct; j++) {
+        int64_t *line = table + categories[j] * q;
+        for (Py_ssize_t k = 0; k < distinct; k++) {
+            line[categories[k]] += counts[j] * counts[k] - (j == k ? counts[j] : 0);
+        }
+    }
+}
+
+/* tables[m, c, k] = the ordered pairs of values (c, k) from two different raters of the items
+   with m >= 2 values (int64; m from 0 to r): krippendorff_alpha.coincidences_from_codes's
+   integer tables, each item's from its category counts n_c as n_c n_k - [c == k] n_c. */
+static PyObject *
+pair_tables(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t n, r, q;
+    PyObject *objects[2];
+    if (!PyArg_ParseTuple(args, "nnnOO", &n, &r, &q, &objects[0], &objects[1])) {
+        return NULL;
+    }
+    if (n < 0 || r < 0 || q < 0) {
+        PyErr_SetString(PyExc_ValueError, "pair_tables: negative sizes");
+        return NULL;
+    }
+    static const char *const names[2] = {"codes", "tables"};
+    Py_ssize_t lengths[2] = {n * r, (r + 1) * q * q};
+    Py_buffer views[2];
+    if (take_sized(2, objects, views, "qq", lengths, names, "pair_tables") < 0) {
+        return NULL;
+    }
+    PairsOut out = {views[1].buf, q};
+    int failed = walk_rows(views[0].buf, n, r, q, add_pairs, &out, "pair_tables");
+    release_all(views, 2);
+    if (failed) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* out[keys[i]] += values[i] for i in order: exact_sum._fold (each key's values added one by one in
+   their given order, starting from out's value). */
+static PyObject *
+fold(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t n, size;
+    PyObject *objects[3];
+    if (!PyArg_ParseTuple(args, "nnOOO", &n, &size, &objects[0], &objects[1], &objects[2])) {
+        return NULL;
+    }
+    static const char *const names[3] = {"keys", "values", "out"};
+    Py_ssize_t lengths[3] = {n, n, size};
+    Py_buffer views[3];
+    if (take_sized(3, objects, views, "qdd", lengths, names, "fold") < 0) {
+        return NULL;
+    }
+    const int64_t *keys = views[0].buf;
+    const double *values = views[1].buf;
+    double *out = views[2].buf;
+    int bad = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t key = keys[i];
+        if (key < 0 || key >= size) {
+            bad = 1;
+            break;
+        }
+        out[key] = out[key] + values[i];
+    }
+    release_all(views, 3);
+    if (bad) {
+        PyErr_SetString(PyExc_ValueError, "fold: a key outside the output");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+
 static PyMethodDef methods[] = {
     {"group_values", group_values, METH_VARARGS, "V[t, i] of a group's items (document_bands)."},
     {"count_table", count_table, METH_VARARGS, "The subset-excess counts c[j, x] (document_bands)."},
     {"ordered_matmul", ordered_matmul, METH_VARARGS, "left @ right in exact_sum.ordered_matmul's order."},
+    {"float_range", float_range, METH_VARARGS, "Smallest, largest, count and wholeness of the non-NaN values."},
+    {"offset_codes", offset_codes, METH_VARARGS, "Values minus low as int64 codes, and the codes used."},
+    {"remap_codes", remap_codes, METH_VARARGS, "Codes through a look-up table, in place."},
+    {"code_cells", code_cells, METH_VARARGS, "The nonzero cells of the count table of coded ratings."},
+    {"pair_tables", pair_tables, METH_VARARGS, "Ordered pairs of values per unit size (coincidences)."},
+    {"fold", fold, METH_VARARGS, "out[keys[i]] += values[i] in order (exact_sum._fold)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -40,13 +40,19 @@ from typing import Any
 
 import numpy as np
 
+from .._numerics.compiled import compiled_kernels
 from ..spans import tags
 from ..spans.annotation_set import AnnotationSet
 from ..spans.validation import check_annotations, problem
 from .agreement_coefficients import check_distance_values, square_distance_matrix
 from .contingency_table import lenient_token_categories, token_categories
 from .rater_coefficients.fleiss_kappa import FleissKappa
-from .rater_coefficients.krippendorff_alpha import KrippendorffAlpha, coincidence_matrix, coincidences_from_codes
+from .rater_coefficients.krippendorff_alpha import (
+    KrippendorffAlpha,
+    coincidence_matrix,
+    coincidences_from_codes,
+    patterns_fit,
+)
 from .rater_coefficients.ratings import MAX_COUNT_CELLS, Ratings, check_counts, count_matrix, rating_codes
 
 DISTANCES = ("nominal", "ordinal", "interval", "ratio")
@@ -301,13 +307,15 @@ def krippendorff_alpha(
 def alpha_of_codes(codes: np.ndarray, cats: list, distance, details: bool):
     """``krippendorff_alpha`` of coded labels (``rating_codes``), its coincidence matrix counted the
     cheaper of two ways, the same bits either way (``rater_coefficients.krippendorff_alpha``'s
-    ``combine_pair_tables``): pairs of annotators per unit size (``coincidences_from_codes``, about
-    ``n r(r - 1)/2`` operations) when there are at most as many annotator pairs as category pairs
-    (``q^2``), or the items x categories count table would pass ``MAX_COUNT_CELLS``; else the count
-    table (``n q^2`` multiply-adds)."""
+    ``combine_pair_tables``): from the codes (``coincidences_from_codes``: with the compiled kernels,
+    or when a unit's category counts fit in one number (``patterns_fit``), or when there are at most
+    as many annotator pairs as category pairs (``q^2``), about ``n r(r - 1)/2`` operations, or when
+    the items x categories count table would pass ``MAX_COUNT_CELLS``); else from the count table
+    (``n q^2`` multiply-adds)."""
     n, raters = codes.shape
     q = len(cats)
-    if raters * (raters - 1) // 2 <= q * q or n * q > MAX_COUNT_CELLS:
+    if (compiled_kernels() is not None or patterns_fit(raters, q) or raters * (raters - 1) // 2 <= q * q
+            or n * q > MAX_COUNT_CELLS):
         return alpha_from_coincidences(coincidences_from_codes(codes, q), cats, distance, details)
     return alpha_from_counts(count_matrix(codes, q), cats, distance, details)
 

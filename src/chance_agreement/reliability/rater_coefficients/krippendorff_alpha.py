@@ -32,19 +32,20 @@ from typing import Any
 
 import numpy as np
 
+from ..._numerics.compiled import compiled_kernels
 from ..._numerics.exact_sum import ordered_matmul, quadratic_form
 from ...chance.chance_corrected import has_room
 from .base import NO_PAIRS, RaterCoefficient, result_dict, single_category, weighted_cells
 from .ratings import MAX_COUNT_CELLS
 
 __all__ = ["KrippendorffAlpha", "coincidence_matrix", "coincidences_from_codes", "coincidences_of",
-           "combine_pair_tables", "variance_terms"]
+           "combine_pair_tables", "patterns_fit", "variance_terms"]
 
-def combine_pair_tables(tables: dict[int, np.ndarray]) -> np.ndarray:
+def combine_pair_tables(tables: dict[int, np.ndarray], q: int) -> np.ndarray:
     """``o_ck = sum_m N_m[c, k] / (m - 1)``, summed in increasing ``m``: ``N_m`` counts the ordered
     pairs of values ``(c, k)`` from two different annotators of a unit with ``m`` values (exact
-    integers), so the matrix is the same bits whatever the order of units or how they were counted."""
-    q = next(iter(tables.values())).shape[0] if tables else 0
+    integers), so the matrix is the same bits whatever the order of units or how they were counted.
+    ``q`` categories: with no pairable unit a ``q x q`` matrix of zeros."""
     out = np.zeros((q, q))
     for m in sorted(tables):
         out = out + tables[m] / (m - 1.0)
@@ -59,16 +60,40 @@ def coincidence_matrix(counts: np.ndarray) -> np.ndarray:
     for m in np.unique(m_u[m_u >= 2]):
         rows = counts[m_u == m]
         tables[int(m)] = ordered_matmul(rows.T, rows) - np.diag(rows.sum(axis=0))
-    return combine_pair_tables(tables)
+    return combine_pair_tables(tables, counts.shape[1])
 
 
 def coincidences_from_codes(codes: np.ndarray, n_categories: int) -> np.ndarray:
-    """``coincidence_matrix(count_matrix(codes, q))`` without the items x categories table: the
-    pairs of annotators counted by one ``bincount`` each, per unit size; memory ``O(sizes q^2)``."""
+    """``coincidence_matrix(count_matrix(codes, q))`` without the items x categories table, counted
+    the first way that applies, the same integer tables each way: the units grouped by their
+    category counts (``_coincidences_by_pattern``), each item's pairs from its category counts in
+    the compiled kernels (``_compiled_pair_tables``), or the pairs of annotators counted by one
+    ``bincount`` each, per unit size (``_annotator_pair_tables``; memory ``O(sizes q^2)``)."""
+    by_pattern = _coincidences_by_pattern(codes, n_categories)
+    if by_pattern is not None:
+        return by_pattern
+    compiled = _compiled_pair_tables(codes, n_categories)
+    return compiled if compiled is not None else _annotator_pair_tables(codes, n_categories)
+
+
+def _compiled_pair_tables(codes: np.ndarray, q: int) -> np.ndarray | None:
+    """``coincidences_from_codes`` by the compiled ``pair_tables``, or None without the kernels or
+    where its ``(raters + 1) q^2`` cells would pass ``MAX_COUNT_CELLS``."""
+    kernels = compiled_kernels()
+    n, raters = codes.shape
+    if kernels is None or (raters + 1) * q * q > MAX_COUNT_CELLS:
+        return None
+    counted = np.zeros((raters + 1) * q * q, dtype=np.int64)
+    kernels.pair_tables(n, raters, q, np.ascontiguousarray(codes, dtype=np.int64), counted)
+    counted = counted.reshape(raters + 1, q, q)
+    return combine_pair_tables({m: counted[m].astype(float) for m in range(2, raters + 1) if counted[m].any()}, q)
+
+
+def _annotator_pair_tables(codes: np.ndarray, q: int) -> np.ndarray:
+    """``coincidences_from_codes`` from the pairs of annotators, one ``bincount`` each, per unit size."""
     given = codes >= 0
     m_u = given.sum(axis=1)
     sizes = np.unique(m_u[m_u >= 2])
-    q = n_categories
     if sizes.size * q * q > MAX_COUNT_CELLS:
         raise ValueError(
             f"{q:,} distinct labels need {q * q:,} coincidence cells per unit size ({sizes.size} sizes; limit "
@@ -83,7 +108,47 @@ def coincidences_from_codes(codes: np.ndarray, n_categories: int) -> np.ndarray:
             pairs += np.bincount(unit[both, g] * q + unit[both, h], minlength=q * q)
         table = pairs.reshape(q, q)
         tables[int(m)] = (table + table.T).astype(float)
-    return combine_pair_tables(tables)
+    return combine_pair_tables(tables, q)
+
+
+# the largest number of distinct count patterns x q^2 that ``_coincidences_by_pattern`` expands at once
+_PATTERN_CELLS = 1 << 22
+
+
+def patterns_fit(raters: int, q: int) -> bool:
+    """Whether a unit's category counts fit in one int64 as a base ``raters + 1`` number (and
+    ``q`` is small enough for the pattern tables): ``_coincidences_by_pattern`` can count them."""
+    return 1 <= q <= 64 and (raters + 1) ** q <= 2**62
+
+
+def _coincidences_by_pattern(codes: np.ndarray, q: int) -> np.ndarray | None:
+    """``coincidences_from_codes`` from the units grouped by their category counts: each unit's
+    counts ``n_uc`` as one number ``sum_c n_uc (r + 1)^c`` (its pattern), the distinct patterns
+    counted (``bincount`` over a small range, else ``unique``), and each size's integer table
+    ``sum_p (units with p) (n_pc n_pk - [c == k] n_pc)`` from the distinct patterns alone: the
+    same exact integers as the pairs of annotators. None where the patterns do not fit
+    (``patterns_fit``) or are too many to expand (``_PATTERN_CELLS``)."""
+    n, raters = codes.shape
+    if not patterns_fit(raters, q):
+        return None
+    base = raters + 1
+    powers = np.append(base ** np.arange(q, dtype=np.int64), 0)  # a missing code (-1) counts nothing
+    patterns = powers[codes].sum(axis=1)
+    if base**q <= 4 * n + 1024:
+        times = np.bincount(patterns)
+        distinct = np.flatnonzero(times)
+        times = times[distinct]
+    else:
+        distinct, times = np.unique(patterns, return_counts=True)
+    if distinct.size * q * q > _PATTERN_CELLS:
+        return None
+    counts = (distinct[:, None] // powers[None, :q]) % base  # n_pc
+    sizes = counts.sum(axis=1)
+    pairable = sizes >= 2
+    counts, sizes, times = counts[pairable], sizes[pairable], times[pairable]
+    pairs = counts[:, :, None] * counts[:, None, :] - counts[:, :, None] * np.eye(q, dtype=np.int64)
+    pairs *= times[:, None, None]
+    return combine_pair_tables({int(m): pairs[sizes == m].sum(axis=0).astype(float) for m in np.unique(sizes)}, q)
 
 
 def coincidences_of(ratings) -> np.ndarray:

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from ..._numerics.compiled import compiled_kernels
 from ..._numerics.exact_sum import sparse_row_sums
 from ..weights import agreement_weights
 
@@ -129,8 +130,27 @@ def rating_codes(ratings, categories=None) -> tuple[np.ndarray, list]:
 
 def _numeric_codes(ratings: np.ndarray, categories) -> tuple[np.ndarray, list]:
     """``rating_codes`` of a bool/int/float array (NaN = missing), by a look-up table over a
-    small integer range, else by ``np.unique``."""
+    small integer range, else by ``np.unique`` (``_compiled_codes`` or ``_numpy_codes``: the same codes)."""
     values = ratings.astype(np.float64) if ratings.dtype.kind == "b" else ratings
+    coded = _compiled_codes(values)
+    distinct, codes = coded if coded is not None else _numpy_codes(values)
+    seen = distinct.astype(ratings.dtype).tolist()
+    cats = _ordered_categories(seen, categories)
+    if categories is not None:  # re-map the sorted distinct values onto the given order
+        index = {c: j for j, c in enumerate(cats)}
+        codes = _remap(codes, np.array([index[v] for v in seen], dtype=np.int64))
+    return codes, cats
+
+
+def _small_integers(low, high, present: int, integers: bool) -> bool:
+    """Whether the values from ``low`` to ``high`` (``present`` of them, whole numbers if
+    ``integers``) are coded through a look-up table over their range rather than sorted."""
+    span = float(high) - float(low)
+    return bool(np.isfinite(span) and span <= 4 * present + 1024 and integers)
+
+
+def _numpy_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct, codes)``: the sorted distinct values and each value's index among them (-1 NaN)."""
     present = ~np.isnan(values) if values.dtype.kind == "f" else None
     given = values[present] if present is not None else values.ravel()
     codes = np.full(values.shape, -1, dtype=np.int64)
@@ -138,29 +158,55 @@ def _numeric_codes(ratings: np.ndarray, categories) -> tuple[np.ndarray, list]:
         distinct, inverse = given[:0], np.zeros(0, dtype=np.int64)
     else:
         low, high = given.min(), given.max()
-        span = float(high) - float(low)
-        small_integers = (
-            np.isfinite(span) and span <= 4 * given.size + 1024
-            and (given.dtype.kind in "iu" or bool(np.all(given == np.round(given))))
-        )
-        if small_integers:
+        if _small_integers(low, high, given.size,
+                           given.dtype.kind in "iu" or bool(np.all(given == np.round(given)))):
             offsets = (given - low).astype(np.int64)
-            used = np.bincount(offsets, minlength=int(span) + 1) > 0
+            used = np.bincount(offsets, minlength=int(float(high) - float(low)) + 1) > 0
             lookup = np.cumsum(used) - 1
             distinct = np.flatnonzero(used) + low
             inverse = lookup[offsets]
         else:
             distinct, inverse = np.unique(given, return_inverse=True)
-    seen = distinct.astype(ratings.dtype).tolist()
-    cats = _ordered_categories(seen, categories)
-    if categories is not None:  # re-map the sorted distinct values onto the given order
-        index = {c: j for j, c in enumerate(cats)}
-        inverse = np.array([index[v] for v in seen], dtype=np.int64)[inverse]
     if present is None:
-        codes = inverse.reshape(values.shape).astype(np.int64, copy=False)
+        return distinct, inverse.reshape(values.shape).astype(np.int64, copy=False)
+    codes[present] = inverse
+    return distinct, codes
+
+
+def _compiled_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``_numpy_codes``'s result by the compiled kernels (one pass for the range, one for the
+    offsets, one through the look-up table) when they are built, ``values`` are float64 or int64
+    and they code by a look-up table; else None."""
+    kernels = compiled_kernels()
+    if kernels is None or values.dtype not in (np.dtype(np.float64), np.dtype(np.int64)) or values.size == 0:
+        return None
+    flat = np.ascontiguousarray(values).reshape(-1)
+    integer = values.dtype.kind == "i"
+    if integer:
+        low, high, present, integers = flat.min(), flat.max(), flat.size, True
     else:
-        codes[present] = inverse
-    return codes, cats
+        stats = np.empty(4)
+        kernels.float_range(flat.size, flat, stats)
+        low, high, present, integers = stats[0], stats[1], int(stats[2]), bool(stats[3])
+    if present == 0 or not _small_integers(low, high, present, integers):
+        return None
+    slots = (int(high) - int(low) if integer else int(high - low)) + 1  # the largest offset, plus one
+    codes, marks = np.empty(flat.size, dtype=np.int64), np.zeros(slots, dtype=np.int64)
+    kernels.offset_codes(flat.size, slots, 0.0 if integer else float(low), int(low) if integer else 0, integer,
+                         flat, codes, marks)
+    used = marks > 0
+    kernels.remap_codes(flat.size, slots, np.cumsum(used) - 1, codes)
+    return np.flatnonzero(used) + low, codes.reshape(values.shape)
+
+
+def _remap(codes: np.ndarray, lookup: np.ndarray) -> np.ndarray:
+    """``lookup[code]`` for each code (-1 stays -1)."""
+    kernels = compiled_kernels()
+    if kernels is None:
+        return np.where(codes >= 0, lookup[codes], -1) if lookup.size else codes
+    out = np.array(codes, dtype=np.int64, order="C")
+    kernels.remap_codes(out.size, lookup.size, np.ascontiguousarray(lookup, dtype=np.int64), out)
+    return out
 
 
 def count_matrix(codes: np.ndarray, n_categories: int) -> np.ndarray:
@@ -277,8 +323,11 @@ class Ratings:
         return np.bincount(self.cells, weights=values, minlength=self.q) / self.n
 
     def subset(self, keep):
-        """The cells of the items where ``keep`` is true, renumbered (a shallow copy)."""
+        """The cells of the items where ``keep`` is true, renumbered (a shallow copy; sharing the
+        arrays, which nobody writes, when every item is kept)."""
         out = copy.copy(self)
+        if keep.all():
+            return out
         out.table = None if self.table is None else self.table[keep]
         out.raw = None if self.raw is None else self.raw[keep]
         chosen = keep[self.items]
@@ -291,6 +340,13 @@ class Ratings:
 def cells_of_codes(raw: np.ndarray, q: int):
     """``(items, categories, counts)`` of the nonzero cells of ``count_matrix(raw, q)``, in its
     row-major order, from each item's sorted codes (work items x raters, whatever ``q``)."""
+    kernels = compiled_kernels()
+    if kernels is not None:  # the same cells, item by item (its codes sorted, then their runs)
+        n, r = raw.shape
+        raw = np.ascontiguousarray(raw, dtype=np.int64)
+        items, cells, counts = np.empty(n * r, dtype=np.int64), np.empty(n * r, dtype=np.int64), np.empty(n * r)
+        written = kernels.code_cells(n, r, q, raw, items, cells, counts)
+        return items[:written], cells[:written], counts[:written]
     ordered = np.sort(raw, axis=1)
     keys = (np.arange(raw.shape[0], dtype=np.int64)[:, None] * q + ordered)[ordered >= 0]
     if keys.size == 0:
