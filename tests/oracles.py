@@ -10,7 +10,11 @@ segment at a time, with no closed forms, no exact-integer path and no converged 
   (before the table was limited to the part a step can reach);
 - ``two_ended_reference``, ``coverage_reference``, ``start_distribution_reference``: what
   ``non_overlapping_bands._two_ended``, ``_coverage_of`` and ``_start_distribution_of`` computed with
-  ``reference=True``.
+  ``reference=True``;
+- ``long_side_reference``, ``compact_start_among_reference``, ``expected_matches_reference``: the
+  long-unit check one excess at a time, a segment's compact start form one length at a time, and
+  ``exact_expectations.expected_matches`` one ``compact_dot`` at a time (before a side's lengths and
+  a corpus's groups were formed together).
 """
 
 from __future__ import annotations
@@ -21,11 +25,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from chance_agreement._numerics.exact_sum import ordered_matmul, quadratic_form
+from chance_agreement._numerics.exact_sum import exact_dot, ordered_matmul, quadratic_form
+from chance_agreement.chance.random_models import NonOverlapping, non_overlapping_bands
+from chance_agreement.chance.random_models.exact_expectations import compact_dot
 from chance_agreement.chance.random_models.non_overlapping_bands import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
 __all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference", "fleiss_value_reference", "band_mass_reference", "cohen_from_table_reference",
-           "conger_item_terms_reference", "count_table_reference", "coverage_reference", "family_reference",
+           "compact_start_among_reference", "conger_item_terms_reference", "count_table_reference", "coverage_reference",
+           "expected_matches_reference", "family_reference", "long_side_reference",
            "light_reference", "ordered_matmul_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
            "two_ended_reference", "weighted_counts_reference"]
 
@@ -119,6 +126,56 @@ def start_distribution_reference(n: int, others: tuple[int, ...], length: int, m
     slots = n - sum(excess_others) - (length - 1)
     return two_ended_reference(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
 
+
+
+def long_side_reference(n: int, lengths: tuple[int, ...], excess: int) -> bool:
+    """``non_overlapping_bands._long_side``, one excess at a time."""
+    bands = non_overlapping_bands
+    if n < bands._LONG_UNIT:
+        return False
+    total, positive = sum(lengths) - len(lengths), sum(1 for a in lengths if a > 1)
+    band = total - excess
+    positive -= excess > 0
+    if not (band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
+        return False
+    return total <= bands._LONG_BAND or bands._dense_side(n, lengths)
+
+
+def compact_start_among_reference(n: int, lengths: tuple[int, ...], length: int):
+    """``non_overlapping_bands.compact_start_among``, one length at a time: the band from the band
+    cache, divided on its own, else ``compact_start``."""
+    bands = non_overlapping_bands
+    if len(lengths) > 1 and long_side_reference(n, lengths, length - 1) and (
+            band := bands._long_bands.band(n, lengths, length - 1)) is not None:
+        slots = n - (sum(lengths) - len(lengths))
+        return band[0] / slots, band[1] / slots
+    others = list(lengths)
+    others.remove(length)
+    return bands.compact_start(n, tuple(others), length)
+
+
+def expected_matches_reference(model, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
+    """``exact_expectations.expected_matches``, one shared length and one ``compact_dot`` at a time
+    (the non-overlapping model's compact forms from ``compact_start_among_reference``)."""
+    if lengths_b < lengths_a:
+        lengths_a, lengths_b = lengths_b, lengths_a
+    if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:
+        return 1.0 / (n - lengths_a[0] + 1) if lengths_a == lengths_b else 0.0
+    start = compact_start_among_reference if isinstance(model, NonOverlapping) else \
+        lambda size, lengths, length: model.compact_start_among(size, lengths, length)
+    total = 0.0
+    for length in sorted(set(lengths_a) & set(lengths_b)):
+        first, second = start(n, lengths_a, length), start(n, lengths_b, length)
+        if first is not None and second is not None:
+            product = compact_dot(n - length + 1, first, second)
+        else:
+            others_a, others_b = list(lengths_a), list(lengths_b)
+            others_a.remove(length)
+            others_b.remove(length)
+            product = exact_dot(model.start_distribution(n, tuple(others_a), length),
+                                model.start_distribution(n, tuple(others_b), length))
+        total += lengths_a.count(length) * lengths_b.count(length) * product
+    return total
 
 
 def conger_item_terms_reference(raw: np.ndarray, weights: np.ndarray, categories: int) -> np.ndarray:

@@ -45,6 +45,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
+from itertools import accumulate
 
 import numpy as np
 
@@ -416,14 +417,20 @@ def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
     """Whether ``document_bands`` computes the distribution of a segment of excess ``excess``
     (``0``: a free token) among the others of ``lengths`` (the whole side, sorted): a long unit,
     a moderate band with a flat middle, and the running products of its weights positive."""
+    return bool(_long_excesses(n, lengths, (excess,)))
+
+
+def _long_excesses(n: int, lengths: tuple[int, ...], excesses) -> list[int]:
+    """Those of ``excesses`` for which ``_long_side`` holds, the side's sums formed once."""
     if n < _LONG_UNIT:
-        return False
+        return []
     total, positive = _side_sums(lengths)
-    band = total - excess
-    positive -= excess > 0
-    if not (band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
-        return False
-    return total <= _LONG_BAND or _dense_side(n, lengths)
+    kept = []
+    for excess in excesses:
+        band = total - excess
+        if band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive - (excess > 0):
+            kept.append(excess)
+    return kept if kept and (total <= _LONG_BAND or _dense_side(n, lengths)) else []
 
 
 @lru_cache(maxsize=1 << 12)
@@ -501,7 +508,7 @@ def prefetch_bands(groups, overlap: bool, matches: bool) -> None:
             excesses = {length - 1 for length in shared if len(lengths) > 1}
             if overlap and len(lengths) > 1:
                 excesses.add(0)
-            kept = [e for e in excesses if _long_side(n, lengths, e)]
+            kept = _long_excesses(n, lengths, excesses)
             if kept:
                 requests.append((n, lengths, kept))
     _long_bands.fill(requests)
@@ -585,13 +592,35 @@ def compact_start_among(n: int, lengths: tuple[int, ...], length: int):
     """``compact_start`` of a segment of ``length`` among the other segments of ``lengths``
     (sorted, one of them of that length): a long unit's band straight from the band cache
     (the same values, without forming the others), else ``compact_start``."""
-    if len(lengths) > 1 and _long_side(n, lengths, length - 1) and (
-            bands := _long_bands.band(n, lengths, length - 1)) is not None:
+    return compact_starts_among(n, lengths, (length,))[0]
+
+
+def compact_starts_among(n: int, lengths: tuple[int, ...], wanted) -> list:
+    """``compact_start_among`` of each length of ``wanted`` (each one of ``lengths``): the side's
+    long-unit checks formed once, its bands divided by ``M = n - E`` in one array operation (the
+    same quotients)."""
+    excesses = _long_excesses(n, lengths, [length - 1 for length in wanted]) if len(lengths) > 1 else []
+    bands = dict(zip(excesses, map(_long_bands.get, [(n, lengths, e) for e in excesses]), strict=True))
+    if None in bands.values():  # not computed yet, or failed its mass identity (stored as None)
+        _long_bands.fill([(n, lengths, [e for e, band in bands.items() if band is None])])
+        bands = {e: _long_bands[(n, lengths, e)] for e in excesses}
+    found = [band for band in bands.values() if band is not None]
+    if found:  # V / M on the band and in the middle
         slots = n - _side_sums(lengths)[0]
-        return bands[0] / slots, bands[1] / slots
-    others = list(lengths)
-    others.remove(length)
-    return compact_start(n, tuple(others), length)
+        scaled = np.concatenate([band for band, _ in found]) / slots
+        cuts = list(accumulate((band.size for band, _ in found), initial=0))
+        for (e, (_, flat)), first, stop in zip([(e, b) for e, b in bands.items() if b is not None], cuts[:-1], cuts[1:],
+                                               strict=True):
+            bands[e] = (scaled[first:stop], flat / slots)
+    out = []
+    for length in wanted:
+        if bands.get(length - 1) is not None:
+            out.append(bands[length - 1])
+            continue
+        others = list(lengths)
+        others.remove(length)
+        out.append(compact_start(n, tuple(others), length))
+    return out
 
 
 def _exact_terms(size: int, draws: int, total_excess: int) -> int:
@@ -680,5 +709,5 @@ def sample(n: int, lengths, rng: np.random.Generator) -> np.ndarray:
     return starts
 
 
-__all__ = ["LONG_UNIT", "check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among", "coverage",
-           "prefetch_bands", "sample", "start_distribution"]
+__all__ = ["LONG_UNIT", "check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among",
+           "compact_starts_among", "coverage", "prefetch_bands", "sample", "start_distribution"]

@@ -1,0 +1,172 @@
+"""The entity level formed a corpus at a time (issue 32, item 4): every value the same bits as one
+at a time, against the one-at-a-time code kept in ``tests/oracles.py``."""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from chance_agreement import chance_f1
+from chance_agreement._numerics.exact_sum import fsum_segments
+from chance_agreement.chance.random_models import NonOverlapping, Overlapping, clear_caches, non_overlapping_bands
+from chance_agreement.chance.random_models.exact_expectations import compact_dot, compact_dots
+from oracles import compact_start_among_reference, expected_matches_reference, long_side_reference
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from bench_long_documents import long_document_corpus  # noqa: E402
+
+sys.path.pop(0)
+
+
+def same_bits(first, second) -> bool:
+    return [float(x).hex() for x in first] == [float(x).hex() for x in second]
+
+
+def segments(rng: np.random.Generator, kind: int, count: int):
+    """``count`` segments of one kind of values (all built from integers and powers of two)."""
+    sizes = rng.integers(1, 400 if kind % 2 else 12, size=count)
+    total = int(sizes.sum())
+    if kind == 0:  # probabilities of one scale
+        values = rng.integers(1, 2**53, size=total) * 2.0**-53
+    elif kind == 1:  # many binades, as products of band values
+        values = rng.integers(1, 2**53, size=total) * np.ldexp(1.0, rng.integers(-80, 0, size=total)) * 2.0**-53
+    elif kind == 2:  # few significant bits: exact ties are common
+        values = rng.integers(0, 4, size=total) * np.ldexp(1.0, rng.integers(-56, 1, size=total))
+    else:  # a large value and tiny ones at half an ulp of it
+        large = 1.0 + rng.integers(0, 3, size=total) * 2.0**-52
+        values = np.where(rng.random(total) < 0.2, large, 2.0**-53)
+    return values, np.concatenate(([0], np.cumsum(sizes)[:-1]))
+
+
+@pytest.mark.parametrize("kind", range(4))
+def test_fsum_segments_gives_fsums_bits(kind):
+    """Certified where the rounding is clear, ``math.fsum`` elsewhere: the bits of ``math.fsum``."""
+    rng = np.random.default_rng(kind)
+    for _ in range(30):
+        values, starts = segments(rng, kind, int(rng.integers(1, 40)))
+        ends = np.append(starts[1:], values.size)
+        expected = [math.fsum(values[a:b].tolist()) for a, b in zip(starts, ends, strict=True)]
+        assert same_bits(fsum_segments(values, starts), expected)
+
+
+def test_fsum_segments_ties_signs_and_errors():
+    """Exact ties (half-even), zeros, negative terms and the errors of ``math.fsum``."""
+    tie = [1.0, 2.0**-53]  # exactly half an ulp above 1: rounds to 1 (even)
+    odd_tie = [1.0 + 2.0**-52, 2.0**-53]  # rounds up to the even neighbour
+    above_tie = [1.0, 2.0**-53, 2.0**-110]  # a hair above the tie: rounds up, though 1 + 2^-53 alone would not
+    below_tie = [1.0 + 2.0**-52, 2.0**-54, 2.0**-54, -(2.0**-110)]
+    cases = [tie, odd_tie, above_tie, below_tie, [1.0, 2.0**-54, 2.0**-54, 2.0**-110], [0.0], [0.0, 0.0], [-0.0],
+             [1.0, -1.0, 2.0**-60], [2.0**-1074] * 3, [2.0**1020] * 3, [0.1, 0.2, 0.3]]
+    values = np.concatenate([np.array(case) for case in cases])
+    starts = np.cumsum([0] + [len(case) for case in cases[:-1]])
+    assert same_bits(fsum_segments(values, starts), [math.fsum(case) for case in cases])
+    with pytest.raises(OverflowError):  # math.fsum refuses this one, and so does fsum_segments
+        fsum_segments(np.append(values, [1e308, 1e308]), np.append(starts, values.size))
+    assert fsum_segments(tie, [0])[0] == 1.0 and fsum_segments(odd_tie, [0])[0] == 1.0 + 2.0**-51
+    assert fsum_segments(above_tie, [0])[0] == 1.0 + 2.0**-52 and fsum_segments(below_tie, [0])[0] == 1.0 + 2.0**-52
+    with pytest.raises(ValueError):
+        fsum_segments([1.0, math.inf, -math.inf], [0])
+    assert fsum_segments([], []).size == 0
+
+
+def random_form(rng: random.Random, size: int, as_array: bool):
+    left = [rng.randrange(1, 2**40) / 2**42 for _ in range(rng.randrange(0, max(1, size // 2)))]
+    return (np.array(left) if as_array else tuple(left)), rng.randrange(1, 2**40) / 2**43
+
+
+def test_compact_dots_gives_compact_dots_bits():
+    """Tuples and arrays, bands up to hundreds of positions, empty lefts: each pair as alone."""
+    rng = random.Random(5)
+    pairs = []
+    for _ in range(300):
+        size = rng.choice([3, 10, 60, 200, 900])
+        pairs.append((size, random_form(rng, size, rng.random() < 0.5), random_form(rng, size, rng.random() < 0.5)))
+    assert same_bits(compact_dots(pairs), [compact_dot(*pair) for pair in pairs])
+    assert compact_dots([]) == []
+
+
+def corpus_groups(documents: int, seed: int):
+    """``(n, lengths_a, lengths_b)`` of every type of a generated long-document corpus whose two
+    sides both have segments of it."""
+    predictions, references = long_document_corpus(documents, seed=seed)
+    groups = []
+    for first, second in zip(predictions, references, strict=True):
+        sides = []
+        for tags in (first, second):
+            lengths: dict[str, list[int]] = {}
+            for tag in tags:
+                if tag.startswith("B-"):
+                    lengths.setdefault(tag[2:], []).append(1)
+                elif tag.startswith("I-"):
+                    lengths[tag[2:]][-1] += 1
+            sides.append(lengths)
+        groups += [(len(first), tuple(sorted(sides[0][name])), tuple(sorted(sides[1][name])))
+                   for name in sides[0] if name in sides[1]]
+    return groups
+
+
+def sentence_groups(count: int, seed: int):
+    """Short units of one to four segments a side (the exact-integer and per-signature paths)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        n = rng.randint(4, 60)
+        sides = []
+        for _ in range(2):
+            lengths = [rng.randint(1, 4) for _ in range(rng.randint(1, 4))]
+            while sum(lengths) > n:
+                lengths.pop()
+            sides.append(tuple(sorted(lengths)))
+        out.append((n, *sides))
+    return out
+
+
+def test_long_excesses_agree_with_the_check_one_excess_at_a_time():
+    rng = random.Random(11)
+    for n, lengths_a, lengths_b in corpus_groups(30, seed=3) + sentence_groups(50, seed=4):
+        for lengths in (lengths_a, lengths_b):
+            excesses = sorted({rng.randrange(0, 5)} | {a - 1 for a in lengths})
+            expected = [e for e in excesses if long_side_reference(n, lengths, e)]
+            assert non_overlapping_bands._long_excesses(n, lengths, excesses) == expected
+            assert [non_overlapping_bands._long_side(n, lengths, e) for e in excesses] == \
+                [long_side_reference(n, lengths, e) for e in excesses]
+
+
+def test_compact_starts_among_give_the_bits_of_one_length_at_a_time():
+    clear_caches()
+    for n, lengths_a, lengths_b in corpus_groups(12, seed=5) + sentence_groups(40, seed=6):
+        for lengths in (lengths_a, lengths_b):
+            wanted = sorted(set(lengths))
+            for form, length in zip(non_overlapping_bands.compact_starts_among(n, lengths, wanted), wanted,
+                                    strict=True):
+                expected = compact_start_among_reference(n, lengths, length)
+                assert (form is None) == (expected is None)
+                if form is not None:
+                    assert same_bits([*form[0], form[1]], [*expected[0], expected[1]])
+
+
+@pytest.mark.parametrize("model", [NonOverlapping(), Overlapping()], ids=lambda model: model.name)
+def test_expected_matches_many_gives_the_bits_of_one_group_at_a_time(model):
+    """A corpus's groups together, and each alone (cached), against the one-at-a-time oracle."""
+    clear_caches()
+    groups = corpus_groups(40, seed=7) + sentence_groups(100, seed=8)
+    expected = [expected_matches_reference(model, *group) for group in groups]
+    clear_caches()
+    assert same_bits(model.expected_matches_many(groups), expected)
+    assert same_bits([model.expected_matches(*group) for group in groups], expected)
+
+
+def test_chance_f1_entity_level_on_long_documents_keeps_its_bits():
+    """The corpus pass (all groups at once) and the per-sentence pass (one group at a time, from
+    the cache) give one total."""
+    predictions, references = long_document_corpus(25, seed=9)
+    clear_caches()
+    total = chance_f1(predictions, references, level="entity")
+    clear_caches()
+    per_sentence = chance_f1(predictions, references, level="entity", return_sentence_scores=True)
+    assert total["overall_chance_f1"].hex() == per_sentence["overall_chance_f1"].hex()
