@@ -14,7 +14,9 @@ segment at a time, with no closed forms, no exact-integer path and no converged 
 - ``long_side_reference``, ``compact_start_among_reference``, ``expected_matches_reference``: the
   long-unit check one excess at a time, a segment's compact start form one length at a time, and
   ``exact_expectations.expected_matches`` one ``compact_dot`` at a time (before a side's lengths and
-  a corpus's groups were formed together).
+  a corpus's groups were formed together);
+- ``holds_mass_reference``, ``factor_shifts_reference``: ``document_bands._holds_mass`` one band at
+  a time (``math.fsum``) and ``_factor_shifts``' check by numpy's ``cumprod``.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from chance_agreement.chance.random_models.non_overlapping_bands import _hyperge
 
 __all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference", "fleiss_value_reference", "band_mass_reference", "cohen_from_table_reference",
            "compact_start_among_reference", "conger_item_terms_reference", "count_table_reference", "coverage_reference",
-           "expected_matches_reference", "family_reference", "long_side_reference",
+           "expected_matches_reference", "factor_shifts_reference", "family_reference", "holds_mass_reference",
+           "long_side_reference",
            "light_reference", "ordered_matmul_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
            "two_ended_reference", "weighted_counts_reference"]
 
@@ -126,6 +129,29 @@ def start_distribution_reference(n: int, others: tuple[int, ...], length: int, m
     slots = n - sum(excess_others) - (length - 1)
     return two_ended_reference(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
 
+
+
+def holds_mass_reference(n: int, total: int, excess: int, band: np.ndarray, flat: float) -> bool:
+    """``document_bands._holds_mass`` of one band: ``V`` sums to ``n - E`` over its ``n - e`` positions."""
+    slots = n - total
+    mass = 2.0 * math.fsum(band.tolist()) + (n - excess - 2 * band.size) * flat
+    return math.isfinite(mass) and abs(mass - slots) <= 2.0**-40 * slots
+
+
+def factor_shifts_reference(scale: float, draws: int, rows: int) -> np.ndarray:
+    """``document_bands._factor_shifts`` with its check by numpy's ``cumprod``."""
+    shifts = np.zeros(rows, dtype=np.int64)
+    index = np.arange(1, min(rows, draws + 1), dtype=float)
+    plain = np.cumprod(scale * index / np.maximum(draws - index + 1.0, 1.0))
+    if plain.min(initial=1.0) >= 2.0**-1000 and plain.max(initial=1.0) <= 2.0**1000:
+        return shifts
+    mantissa, exponent = 1.0, 0
+    for j in range(1, min(rows, draws + 1)):
+        mantissa, step = math.frexp(mantissa * (scale * j / max(draws - j + 1.0, 1.0)))
+        exponent += step
+        shifts[j] = max(0, -1000 - exponent)
+    shifts[min(rows, draws + 1):] = shifts[min(rows, draws + 1) - 1] if rows > draws + 1 else 0
+    return shifts
 
 
 def long_side_reference(n: int, lengths: tuple[int, ...], excess: int) -> bool:

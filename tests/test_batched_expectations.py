@@ -13,9 +13,21 @@ import pytest
 
 from chance_agreement import chance_f1
 from chance_agreement._numerics.exact_sum import fsum_segments
-from chance_agreement.chance.random_models import NonOverlapping, Overlapping, clear_caches, non_overlapping_bands
+from chance_agreement.chance.random_models import (
+    NonOverlapping,
+    Overlapping,
+    clear_caches,
+    document_bands,
+    non_overlapping_bands,
+)
 from chance_agreement.chance.random_models.exact_expectations import compact_dot, compact_dots
-from oracles import compact_start_among_reference, expected_matches_reference, long_side_reference
+from oracles import (
+    compact_start_among_reference,
+    expected_matches_reference,
+    factor_shifts_reference,
+    holds_mass_reference,
+    long_side_reference,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_long_documents import long_document_corpus  # noqa: E402
@@ -170,3 +182,43 @@ def test_chance_f1_entity_level_on_long_documents_keeps_its_bits():
     clear_caches()
     per_sentence = chance_f1(predictions, references, level="entity", return_sentence_scores=True)
     assert total["overall_chance_f1"].hex() == per_sentence["overall_chance_f1"].hex()
+
+
+def test_holds_mass_of_a_group_decides_as_one_band_at_a_time():
+    """Masses on both sides of the tolerance, a lost term (too low), zero-width, infinite and NaN
+    values: the same decisions as ``math.fsum`` one band at a time."""
+    rng = np.random.default_rng(21)
+    columns, count = 300, 400
+    values = rng.integers(1, 2**30, size=(columns, count)) * 2.0**-40
+    shapes, expected = [], []
+    for k in range(count):
+        width = int(rng.integers(0, columns - 1))
+        n = int(rng.integers(2 * width + 2, 4 * width + 600))
+        excess = int(rng.integers(0, 4))
+        total = excess + width
+        slots = n - total
+        tail = n - excess - 2 * width
+        target = slots * (1.0 + float(rng.choice([-1.5, -1.0, -0.5, 0.0, 0.5, 1.0, 1.5])) * 2.0**-40)
+        if k % 7 == 0:
+            target = slots * 0.9  # a lost term
+        values[width, k] = (target - 2.0 * math.fsum(values[:width, k].tolist())) / tail
+        values[width, k] = np.nextafter(values[width, k], rng.choice([-np.inf, np.inf])) if k % 3 else values[width, k]
+        if k % 50 == 1:
+            values[0, k] = np.inf if k % 100 == 1 else np.nan
+        shapes.append((n, total, excess, width))
+        expected.append(holds_mass_reference(n, total, excess, values[:width, k].copy(), float(values[width, k])))
+    held = document_bands._holds_mass(values, shapes).tolist()
+    assert held == expected and 0 < sum(held) < count - 50
+
+
+def test_factor_shifts_equal_the_cumprod_check():
+    """Sparse and dense sides (factors below 2^-1000 from a few hundred rows on)."""
+    rng = random.Random(22)
+    for _ in range(300):
+        draws = rng.choice([0, 1, 5, 40, 300, 1000])
+        slots = draws + rng.randint(1, 20 * draws + 10)
+        rows = rng.randint(1, draws + 30)
+        scale = draws / slots if draws else 1.0
+        assert document_bands._factor_shifts(scale, draws, rows).tolist() == \
+            factor_shifts_reference(scale, draws, rows).tolist()
+    assert document_bands._factor_shifts(1000 / 20_000, 1000, 600).any()  # the renormalised loop is reached

@@ -45,7 +45,6 @@ import math
 from collections import Counter
 from fractions import Fraction
 from functools import lru_cache
-from itertools import accumulate
 
 import numpy as np
 
@@ -599,27 +598,29 @@ def compact_starts_among(n: int, lengths: tuple[int, ...], wanted) -> list:
     """``compact_start_among`` of each length of ``wanted`` (each one of ``lengths``): the side's
     long-unit checks formed once, its bands divided by ``M = n - E`` in one array operation (the
     same quotients)."""
-    excesses = _long_excesses(n, lengths, [length - 1 for length in wanted]) if len(lengths) > 1 else []
-    bands = dict(zip(excesses, map(_long_bands.get, [(n, lengths, e) for e in excesses]), strict=True))
-    if None in bands.values():  # not computed yet, or failed its mass identity (stored as None)
-        _long_bands.fill([(n, lengths, [e for e, band in bands.items() if band is None])])
-        bands = {e: _long_bands[(n, lengths, e)] for e in excesses}
-    found = [band for band in bands.values() if band is not None]
-    if found:  # V / M on the band and in the middle
-        slots = n - _side_sums(lengths)[0]
-        scaled = np.concatenate([band for band, _ in found]) / slots
-        cuts = list(accumulate((band.size for band, _ in found), initial=0))
-        for (e, (_, flat)), first, stop in zip([(e, b) for e, b in bands.items() if b is not None], cuts[:-1], cuts[1:],
-                                               strict=True):
-            bands[e] = (scaled[first:stop], flat / slots)
+    long = _long_excesses(n, lengths, [length - 1 for length in wanted]) if len(lengths) > 1 else []
+    forms = {}
+    if long:
+        keys = [(n, lengths, excess) for excess in long]
+        bands = list(map(_long_bands.get, keys))
+        if None in bands:  # not computed yet, or failed its mass identity (kept as None)
+            _long_bands.fill([(n, lengths, [key[2] for key, band in zip(keys, bands, strict=True) if band is None])])
+            bands = list(map(_long_bands.__getitem__, keys))
+        kept = [(excess, band) for excess, band in zip(long, bands, strict=True) if band is not None]
+        if kept:  # V / M on the band and in the middle
+            slots = n - _side_sums(lengths)[0]
+            scaled = np.concatenate([band for _, (band, _) in kept]) / slots
+            stop = 0
+            for excess, (band, flat) in kept:
+                start, stop = stop, stop + band.size
+                forms[excess] = (scaled[start:stop], flat / slots)
     out = []
     for length in wanted:
-        if bands.get(length - 1) is not None:
-            out.append(bands[length - 1])
-            continue
-        others = list(lengths)
-        others.remove(length)
-        out.append(compact_start(n, tuple(others), length))
+        if (form := forms.get(length - 1)) is None:
+            others = list(lengths)
+            others.remove(length)
+            form = compact_start(n, tuple(others), length)
+        out.append(form)
     return out
 
 
