@@ -15,8 +15,9 @@ segment at a time, with no closed forms, no exact-integer path and no converged 
   long-unit check one excess at a time, a segment's compact start form one length at a time, and
   ``exact_expectations.expected_matches`` one ``compact_dot`` at a time (before a side's lengths and
   a corpus's groups were formed together);
-- ``holds_mass_reference``, ``factor_shifts_reference``: ``document_bands._holds_mass`` one band at
-  a time (``math.fsum``) and ``_factor_shifts``' check by numpy's ``cumprod``.
+- ``holds_mass_reference``, ``factor_shifts_reference``, ``tail_rows_reference``:
+  ``document_bands._holds_mass`` one band at a time (``math.fsum``), ``_factor_shifts``' check by
+  numpy's ``cumprod`` and ``tail_rows`` in one block.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from chance_agreement.chance.random_models.non_overlapping_bands import _hyperge
 __all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference", "fleiss_value_reference", "band_mass_reference", "cohen_from_table_reference",
            "compact_start_among_reference", "conger_item_terms_reference", "count_table_reference", "coverage_reference",
            "expected_matches_reference", "factor_shifts_reference", "family_reference", "holds_mass_reference",
-           "long_side_reference",
+           "long_side_reference", "tail_rows_reference",
            "light_reference", "ordered_matmul_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
            "two_ended_reference", "weighted_counts_reference"]
 
@@ -423,3 +424,18 @@ def light_reference(raw, w, q):
     jack = np.mean(leave_one_out, axis=0)
     se = math.sqrt((n - 1) / n * float(((jack - jack.mean()) ** 2).sum())) if np.all(np.isfinite(jack)) and n > 1 else None
     return float(np.mean(values)), se, pairwise
+
+
+def tail_rows_reference(slots, draws, last) -> np.ndarray:
+    """``document_bands.tail_rows`` in one block: every row padded to the largest ``K'``."""
+    slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
+    width = int(draws.max(initial=0))
+    s = np.arange(1, width + 1, dtype=float)[None, :]
+    d, n, t = draws[:, None], slots[:, None], last[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(s <= d, (d - s + 1.0) / (n - t - d + s) * (t + 1.0 - s) / (s + 1.0), 0.0)
+    terms = np.cumprod(np.concatenate((t + 1.0, np.maximum(ratio, 0.0)), axis=1), axis=1)
+    tails = np.cumsum(terms[:, ::-1], axis=1)[:, ::-1]
+    beyond = tails[:, 1:] > 2.0**-60
+    out = np.where(beyond.any(axis=1), width - np.argmax(beyond[:, ::-1], axis=1), 0)
+    return np.minimum(np.where(last == 0, 0, out), draws).astype(int)

@@ -27,6 +27,7 @@ from oracles import (
     factor_shifts_reference,
     holds_mass_reference,
     long_side_reference,
+    tail_rows_reference,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
@@ -222,3 +223,15 @@ def test_factor_shifts_equal_the_cumprod_check():
         assert document_bands._factor_shifts(scale, draws, rows).tolist() == \
             factor_shifts_reference(scale, draws, rows).tolist()
     assert document_bands._factor_shifts(1000 / 20_000, 1000, 600).any()  # the renormalised loop is reached
+
+
+def test_tail_rows_in_blocks_equal_one_block():
+    """Rows of every ``K'`` from 0 to 700 and positions from 0 to past the band: each row's ``S`` as
+    in one block padded to the largest ``K'``."""
+    rng = np.random.default_rng(23)
+    draws = np.concatenate((rng.integers(0, 80, size=3000), rng.integers(0, 700, size=200), [0, 1, 2, 64, 700]))
+    last = rng.integers(0, 3000, size=draws.size)
+    slots = last + draws + rng.integers(0, 50_000, size=draws.size)  # N - t >= K' (the callers' guarantee)
+    got = document_bands.tail_rows(slots, draws, last)
+    assert got.tolist() == tail_rows_reference(slots, draws, last).tolist() and got.max() > 20
+    assert document_bands.tail_rows([100], [5], [3]).tolist() == tail_rows_reference([100], [5], [3]).tolist()

@@ -96,8 +96,22 @@ def tail_rows(slots, draws, last) -> np.ndarray:
     for positions up to ``t`` but ``2^-60`` (item 3 above).
 
     ``r_s = C(N - t, K - s) / C(N - t, K) * C(t + 1, s + 1)``; the tail ``sum_{s > S} r_s``
-    is bounded by its terms (all non-negative, summed from the end)."""
+    is bounded by its terms (all non-negative, summed from the end). Formed in blocks of ``K'``
+    below one power of two (``K'`` below twice the block's width; a row's terms past its ``K'``
+    are zeros, which change no sum)."""
     slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
+    out = np.zeros(draws.size, dtype=int)
+    blocks = np.frexp(draws)[1]  # 2^(b - 1) <= K' < 2^b
+    for block in np.unique(blocks).tolist():
+        if block == 0:  # K' = 0: no row past the first
+            continue
+        mine = np.flatnonzero(blocks == block)
+        out[mine] = _tail_block(slots[mine], draws[mine], last[mine])
+    return out
+
+
+def _tail_block(slots: np.ndarray, draws: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """``tail_rows`` of one block (float arrays), every row padded to the block's largest ``K'``."""
     width = int(draws.max(initial=0))
     s = np.arange(1, width + 1, dtype=float)[None, :]
     d, n, t = draws[:, None], slots[:, None], last[:, None]
