@@ -102,7 +102,7 @@ def tail_rows(slots, draws, last) -> np.ndarray:
     slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
     out = np.zeros(draws.size, dtype=int)
     blocks = np.frexp(draws)[1]  # 2^(b - 1) <= K' < 2^b
-    for block in np.unique(blocks).tolist():
+    for block in np.flatnonzero(np.bincount(blocks)).tolist():
         if block == 0:  # K' = 0: no row past the first
             continue
         mine = np.flatnonzero(blocks == block)
