@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -235,3 +236,21 @@ def test_tail_rows_in_blocks_equal_one_block():
     got = document_bands.tail_rows(slots, draws, last)
     assert got.tolist() == tail_rows_reference(slots, draws, last).tolist() and got.max() > 20
     assert document_bands.tail_rows([100], [5], [3]).tolist() == tail_rows_reference([100], [5], [3]).tolist()
+
+
+def test_a_first_call_imports_nothing(tmp_path):
+    """A first call in a fresh process imports no module (numpy 2's ``np.unique`` without indices
+    imports ``numpy.ma`` on first use: about 30 ms of a first call)."""
+    script = tmp_path / "first_call.py"
+    script.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parent.parent / 'benchmarks')!r})\n"
+        "from bench_long_documents import long_document_corpus\n"
+        "from chance_agreement import chance_f1\n"
+        "predictions, references = long_document_corpus(20)\n"
+        "before = set(sys.modules)\n"
+        "chance_f1(predictions, references, level='token')\n"
+        "chance_f1(predictions, references, level='entity')\n"
+        "print(sorted(set(sys.modules) - before))\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
