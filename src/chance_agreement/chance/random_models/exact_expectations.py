@@ -47,15 +47,17 @@ def compact_dots(pairs) -> list[float]:
         return []
     sizes, firsts, seconds = zip(*pairs, strict=True)
     (lefts_1, middles_1), (lefts_2, middles_2) = zip(*firsts, strict=True), zip(*seconds, strict=True)
-    counts_1, counts_2 = np.array([len(left) for left in lefts_1]), np.array([len(left) for left in lefts_2])
+    counts_1 = np.fromiter(map(len, lefts_1), dtype=np.intp, count=len(pairs))
+    counts_2 = np.fromiter(map(len, lefts_2), dtype=np.intp, count=len(pairs))
     bands = np.maximum(counts_1, counts_2)
-    starts = np.concatenate(([0], np.cumsum(bands + 1)[:-1]))  # each pair: its band, then the middle's term
+    spans = bands + 1  # each pair: its band, then the middle's term
+    starts = np.zeros(len(pairs), dtype=np.intp)
+    np.cumsum(spans[:-1], out=starts[1:])
+    position = np.arange(int(spans.sum())) - np.repeat(starts, spans)  # within the pair
     ends = []
     for lefts, counts, middles in ((lefts_1, counts_1, middles_1), (lefts_2, counts_2, middles_2)):
-        middles = np.array(middles, dtype=float)
-        end = np.repeat(middles, bands + 1)  # the middle value where a left is shorter
-        within = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        end[np.repeat(starts, counts) + within] = np.concatenate([np.asarray(left, dtype=float) for left in lefts])
+        end = np.repeat(np.array(middles, dtype=float), spans)  # the middle value where a left is shorter
+        end[position < np.repeat(counts, spans)] = np.concatenate(lefts)
         ends.append(end)
     terms = ends[0] * ends[1] * 2.0
     # the middle's term, (n - 2 band) * middle_1 * middle_2, in compact_dot's order
