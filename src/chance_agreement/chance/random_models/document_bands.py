@@ -139,7 +139,7 @@ def _factor_shifts(scale: float, draws: int, rows: int) -> np.ndarray:
     shifts = np.zeros(rows, dtype=np.int64)
     plain = 1.0
     for j in range(1, min(rows, draws + 1)):  # a few dozen steps: a Python loop beats numpy's calls
-        plain *= scale * j / max(draws - j + 1.0, 1.0)
+        plain *= scale * j / (draws - j + 1.0)  # j <= K': the divisor is at least 1
         if not 2.0**_FACTOR_FLOOR <= plain <= 2.0**-_FACTOR_FLOOR:
             break
     else:
