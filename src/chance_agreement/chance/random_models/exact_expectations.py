@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -96,7 +97,12 @@ def single_pair_overlap(n: int, a: int, b: int) -> float:
     return total / ((n - a + 1) * (n - b + 1))
 
 
-def _overlap_term(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> object:
+# A term of an expectation: its value, or ``(n, first, second)``, two compact forms whose
+# ``compact_dot`` it is (formed by the caller, many at once).
+_Term = float | tuple[int, Any, Any]
+
+
+def _overlap_term(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> _Term:
     """``expected_overlap``'s value (a float), or ``(n, first, second)`` where both coverages have
     compact forms (their ``compact_dot``, left to the caller)."""
     if lengths_b < lengths_a:
@@ -125,7 +131,7 @@ def expected_overlap_many(model: RandomModel, groups) -> list[float]:
     return [next(dots) if isinstance(term, tuple) else term for term in terms]
 
 
-def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> list[tuple[int, object]]:
+def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> list[tuple[int, _Term]]:
     """``expected_matches``' terms ``(pairs, product)``, one per shared length in increasing order:
     ``product`` a float, or ``(size, first, second)`` where both start distributions have compact
     forms (their ``compact_dot``, left to the caller so that many are formed at once)."""
@@ -133,14 +139,14 @@ def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple)
         lengths_a, lengths_b = lengths_b, lengths_a
     if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:  # 1 / (n - a + 1) each
         return [(1, 1.0 / (n - lengths_a[0] + 1))] if lengths_a == lengths_b else []
-    terms: list[tuple[int, object]] = []
+    terms: list[tuple[int, _Term]] = []
     count_a, count_b = Counter(lengths_a), Counter(lengths_b)
     shared = sorted(count_a.keys() & count_b.keys())
     starts = zip(model.compact_starts_among(n, lengths_a, shared), model.compact_starts_among(n, lengths_b, shared),
                  strict=True)
     for length, (first, second) in zip(shared, starts, strict=True):
         if first is not None and second is not None:  # small signatures and long units: the two ends only
-            product: object = (n - length + 1, first, second)
+            product: _Term = (n - length + 1, first, second)
         else:
             others_a = list(lengths_a)
             others_a.remove(length)
@@ -152,7 +158,7 @@ def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple)
     return terms
 
 
-def _matches_total(terms: list[tuple[int, object]], dots) -> float:
+def _matches_total(terms: list[tuple[int, _Term]], dots) -> float:
     """The sum of ``_match_terms``' terms in their order, each compact form's product the next of
     ``dots`` (an iterator)."""
     total = 0.0
