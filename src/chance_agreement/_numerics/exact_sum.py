@@ -7,7 +7,10 @@ rounding error ``lo = x + y - hi``, which is exactly representable). Two such li
 by adding the partials of one to the other, and ``math.fsum(partials)`` is the correctly rounded
 exact sum, so the reported value is the same for any order and any grouping of the terms. The
 products (``exact_dot``, ``ordered_matmul``, ``quadratic_form``, ``ordered_convolve``) replace BLAS
-under the same-bits contract of ``chance_agreement._numerics`` (its docstring).
+under the same-bits contract of ``chance_agreement._numerics`` (its docstring). ``fsum_segments``
+gives ``math.fsum`` of many segments in a few array passes: its array sums may run in any order
+(numpy's), since each result is either proved to be the correctly rounded sum or recomputed by
+``math.fsum``, so it too depends on the values alone.
 """
 
 from __future__ import annotations
