@@ -148,15 +148,37 @@ def bench_contingency(repeats: int, references, systems, tokens: int = 10_000_00
     return row("contingency table from BIO tags, 10M tokens", ours, peer, "sklearn confusion_matrix", note)
 
 
-def print_table(rows: list[dict], repeats: int) -> None:
-    print(f"best of {repeats} runs; ratio = ours / peer in the same run (shared machine: absolute times drift)\n")
-    print(f"| {'path':<60} | {'ours':>9} | {'peer':>9} | {'ratio':>6} | peer / note")
-    print(f"|{'-' * 62}|{'-' * 11}|{'-' * 11}|{'-' * 8}|------------")
+def format_table(rows: list[dict], repeats: int) -> str:
+    """The rows as a Markdown table (what ``main`` prints and ``bench_speed.py --write`` writes)."""
+    lines = [f"best of {repeats} runs; ratio = ours / peer in the same run (shared machine: absolute times drift)",
+             "", "| path | ours | peer | ratio | peer / note |", "|---|---|---|---|---|"]
     for r in rows:
         peer = f"{r['peer']:.4f} s" if r["peer"] is not None else "-"
         ratio = f"{r['ours'] / r['peer']:.2f}x" if r["peer"] is not None else "-"
         detail = "; ".join(x for x in (r["peer_name"], r["note"]) if x)
-        print(f"| {r['row']:<60} | {r['ours']:.4f} s | {peer:>9} | {ratio:>6} | {detail}")
+        lines.append(f"| {r['row']} | {r['ours']:.4f} s | {peer} | {ratio} | {detail} |")
+    return "\n".join(lines)
+
+
+def rows(repeats: int = 5, wanted=("fleiss", "krippendorff", "segmentation", "multi", "contingency")) -> list[dict]:
+    """Every row of ``wanted``; raises FileNotFoundError without the CoNLL data."""
+    wanted = set(wanted)
+    out: list[dict] = []
+    if "fleiss" in wanted:
+        out.append(bench_fleiss(repeats))
+    if "krippendorff" in wanted:
+        out.extend(bench_krippendorff(repeats))
+    if wanted & {"segmentation", "multi", "contingency"}:
+        if not CONLL.exists():
+            raise FileNotFoundError(f"data not found: {CONLL} (set CHANCE_AGREEMENT_DATA)")
+        references, systems = conll()
+        if "segmentation" in wanted:
+            out.append(bench_segmentation(repeats, references, systems))
+        if "multi" in wanted:
+            out.append(bench_multi_annotator(repeats, references, systems))
+        if "contingency" in wanted:
+            out.append(bench_contingency(repeats, references, systems))
+    return out
 
 
 def main(argv=None) -> int:
@@ -167,26 +189,13 @@ def main(argv=None) -> int:
         help="comma-separated subset of fleiss,krippendorff,segmentation,multi,contingency",
     )
     args = parser.parse_args(argv)
-    wanted = set(args.rows.split(","))
-    rows: list[dict] = []
-    if "fleiss" in wanted:
-        rows.append(bench_fleiss(args.repeats))
-    if "krippendorff" in wanted:
-        rows.extend(bench_krippendorff(args.repeats))
-    if wanted & {"segmentation", "multi", "contingency"}:
-        if not CONLL.exists():
-            print(f"data not found: {CONLL} (set CHANCE_AGREEMENT_DATA)", file=sys.stderr)
-            return 1
-        references, systems = conll()
-        if "segmentation" in wanted:
-            rows.append(bench_segmentation(args.repeats, references, systems))
-        if "multi" in wanted:
-            rows.append(bench_multi_annotator(args.repeats, references, systems))
-        if "contingency" in wanted:
-            rows.append(bench_contingency(args.repeats, references, systems))
-    print_table(rows, args.repeats)
+    try:
+        table = rows(args.repeats, args.rows.split(","))
+    except FileNotFoundError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(format_table(table, args.repeats))
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -19,6 +19,10 @@ document length: corpora of equal size (``GROWTH_TOKENS`` tokens) made of docume
 ``n`` in ``GROWTH_LENGTHS`` at the same density, and the fitted exponent of time per document in
 ``n`` (1: linear).
 
+Then one dense document (``dense_document``: 30,000 tokens, one type, 2,250 segments of the same
+length law, 6,759 annotated tokens: the case whose factors left the double range, issue 32), token
+and entity level against ``classification_report`` on it (goal: within 2x).
+
 ``--numpy`` adds, for every ``chance_f1`` row, the same call on the numpy code instead of the
 compiled kernels (``CHANCE_AGREEMENT_PURE_PYTHON=1``, what a machine without a C compiler runs),
 timed in the same rounds: the kernels' speed-up as a same-run ratio.
@@ -53,6 +57,7 @@ MAX_LENGTH = 300
 GROWTH_LENGTHS = (300, 600, 1_200, 3_000)
 GROWTH_TOKENS = 120_000
 GOAL = 0.2
+DENSE_GOAL = 2.0  # the dense document: within 2x of seqeval's report on it
 
 
 # ----------------------------------------------------------------------------------- the corpus
@@ -127,13 +132,49 @@ def long_document_corpus(documents: int = DOCUMENTS, seed: int = SEED, length: i
     return predictions, references
 
 
+# One dense document (issue 32): DENSE_TOKENS tokens, one type, DENSE_DENSITY segments per token (2,250)
+# of the corpus's length law (seed DENSE_SEED), the longest halved while they cover more than 0.8 of
+# the text; also read by bench_dense_document.py and tests/test_short_bands.py.
+DENSE_TOKENS, DENSE_DENSITY, DENSE_SEED = 30_000, 0.075, 7
+
+
+def dense_lengths(tokens: int, seed: int = DENSE_SEED) -> np.ndarray:
+    """The segment lengths of the dense document, in the law's order."""
+    lengths = _segment_lengths(np.random.default_rng(seed), round(DENSE_DENSITY * tokens))
+    while lengths.sum() > 0.8 * tokens:
+        lengths[np.argmax(lengths)] //= 2
+    return lengths
+
+
+def dense_segments(tokens: int, seed: int = DENSE_SEED) -> tuple[list, list]:
+    """``(prediction, reference)`` as ``(start, end, type)`` segments: the reference's segments
+    (one type) in a random order with random gaps, the prediction ``_second_annotator``'s copy."""
+    rng = np.random.default_rng(seed + 1)
+    lengths = rng.permutation(dense_lengths(tokens, seed))
+    gaps = rng.multinomial(tokens - int(lengths.sum()), np.full(lengths.size + 1, 1.0 / (lengths.size + 1)))
+    starts = np.cumsum(gaps[:-1]) + np.concatenate(([0], np.cumsum(lengths)[:-1]))
+    first = [(int(s), int(s + a), 0) for s, a in zip(starts, lengths, strict=True)]
+    return [(start, end, 0) for start, end, _ in _second_annotator(rng, tokens, first)], first
+
+
+def dense_document(tokens: int = DENSE_TOKENS, seed: int = DENSE_SEED) -> tuple[list[str], list[str]]:
+    """``(prediction, reference)``: IOB2 tags of the dense document."""
+    prediction, reference = dense_segments(tokens, seed)
+    return _tags(tokens, prediction), _tags(tokens, reference)
+
+
 # ----------------------------------------------------------------------------------- the timing
 
 
 def _measure(path: str, documents: int, length: int | None) -> float:
-    """Seconds of one first call of ``path`` in this (fresh) process."""
+    """Seconds of one first call of ``path`` in this (fresh) process; ``documents == 0``: on the
+    dense document."""
     warnings.simplefilter("ignore")
-    predictions, references = long_document_corpus(documents, length=length)
+    if documents:
+        predictions, references = long_document_corpus(documents, length=length)
+    else:
+        prediction, reference = dense_document()
+        predictions, references = [prediction], [reference]
     if path in ("classification_report", "f1_score"):
         from seqeval import metrics
 
@@ -198,6 +239,14 @@ def rows(repeats: int = REPEATS, documents: int = DOCUMENTS, numpy_too: bool = F
                                                "intervals": ", 1,000-resample intervals"}[extra]
         label += ", numpy code" if NUMPY in path else ""
         out.append({"path": label, "ours_s": best[path], "peer_s": peer, "goal": GOAL if not extra else None})
+    dense = _best(["classification_report", *_twins(["token", "entity"], numpy_too)], repeats, 0)
+    label = f"one dense document ({DENSE_TOKENS:,} tokens, {round(DENSE_DENSITY * DENSE_TOKENS):,} segments of one type)"
+    out.append({"path": f"seqeval classification_report, {label}", "ours_s": dense["classification_report"],
+                "peer_s": dense["classification_report"]})
+    for path in _twins(["token", "entity"], numpy_too):
+        level, numpy_code, _ = path.partition(NUMPY)
+        out.append({"path": f"chance_f1, {level} level, {label}{', numpy code' if numpy_code else ''}",
+                    "ours_s": dense[path], "peer_s": dense["classification_report"], "goal": DENSE_GOAL})
     for level in _twins(["token", "entity"], numpy_too):
         per_document = []
         for n in GROWTH_LENGTHS:

@@ -64,13 +64,13 @@ numpydoc_validation_checks: set[str] = set()
 
 
 def describe_instances(app, what, name, obj, options, lines):
-    """The exported objects that are not classes or functions (the registries, ``__version__``) would
-    show their type's docstring; describe the object itself instead."""
+    """The exported objects that are not classes or functions (``__version__``, a registry without a
+    docstring of its own) would show their type's docstring; describe the object itself instead."""
     if what != "data" or not name.startswith("chance_agreement."):
         return
     from chance_agreement.spans.registry import Registry
 
-    if isinstance(obj, Registry):
+    if isinstance(obj, Registry) and obj.__doc__ == Registry.__doc__:
         lines[:] = [
             f"The registry of each {obj.kind} (a :class:`~chance_agreement.spans.registry.Registry`):",
             f"``register(instance)`` adds one (an instance of ``{obj.base.__module__}.{obj.base.__qualname__}``),",

@@ -36,7 +36,7 @@ def outputs(references, systems: dict, fast: bool = True) -> dict:
 
     ``fast``: the result and the statistics from the corpus pass without per-sentence statistics
     (``chance_f1`` without sentence scores, the fast path); otherwise from the pass that keeps
-    every sentence (``corpus_statistics``, the per-sentence loop)."""
+    every sentence (``corpus_statistics``: the same array pass, split by sentence)."""
     from chance_agreement import chance_f1
     from chance_agreement.chance.corrected_f1 import _corpus, corpus_statistics
     from chance_agreement.chance.statistics import LEVELS as BOTH

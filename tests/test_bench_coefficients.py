@@ -16,4 +16,4 @@ def test_benchmark_main_prints_same_run_ratios(capsys):
     out = capsys.readouterr().out
     assert "best of 1 runs" in out
     line = next(line for line in out.splitlines() if line.startswith("| Fleiss' kappa, 100,000 x 10"))
-    assert line.rstrip().endswith("statsmodels") and "x |" in line
+    assert line.rstrip().endswith("statsmodels |") and "x |" in line

@@ -338,19 +338,19 @@ def reference_rows(n, pred_spans, true_spans, model, with_matches):
 
 
 def test_fast_path_agrees_with_todays_algorithm_on_every_conll_sentence(conll_systems):
-    from chance_agreement.chance.corrected_f1 import _type_rows
+    from chance_agreement.chance.corrected_f1 import corpus_statistics
     from chance_agreement.chance.statistics import EXPECTED_MATCHES, EXPECTED_OVERLAP
-    from chance_agreement.chance.random_models import get_model
     from chance_agreement.spans.tags import paired_spans
 
     references, systems = conll_systems
     compared = 0
     for predictions in systems.values():
         pred_spans, true_spans = paired_spans(predictions, references)
+        sentences = corpus_statistics(predictions, references)[1]
         seen = set()
-        for tags, pred, true in zip(references, pred_spans, true_spans):
+        for tags, pred, true, statistics in zip(references, pred_spans, true_spans, sentences, strict=True):
             n = len(tags)
-            fast = dict(_type_rows(n, pred, true, get_model("non_overlapping"), True))
+            fast = statistics.per_type
             key = (n, tuple(sorted((t, e - s) for t, s, e in pred)), tuple(sorted((t, e - s) for t, s, e in true)))
             if key in seen:
                 continue
@@ -378,7 +378,7 @@ def test_span_overlap_is_a_linear_merge_on_one_long_sentence():
     """16,000 entities per side in one sentence (issue 10, item 5): the overlap of the sorted span
     lists, the expectation (the reference's length-1 segments cover each token with k/n, so
     E[overlap] = (k/n) * a_pred) and the scores are exact."""
-    from chance_agreement.chance.corrected_f1 import _overlap
+    from chance_agreement.chance.nested_f1 import _overlap
 
     k = 16_000
     n = 4 * k

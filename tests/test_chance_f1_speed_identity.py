@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from golden_chance_f1 import GOLDEN, LEVELS, MODELS, exact, outputs
+from sentence_pass_oracle import TAGS, assert_matches_oracle, random_corpus
 
 
 @pytest.fixture(scope="module")
@@ -44,22 +45,10 @@ def test_golden_file_covers_three_systems_both_levels_both_models(stored):
 @pytest.mark.parametrize("key", [f"{level}/{model}" for level in LEVELS for model in MODELS]
                          + [f"statistics/{model}" for model in MODELS])
 def test_chance_f1_is_bit_identical_to_the_stored_outputs(today, per_sentence_path, stored, key):
-    """Both corpus passes: the array pass (no sentence statistics) and the per-sentence loop."""
+    """Both ways through the array pass: the total alone and with every sentence kept."""
     for system in stored:
         assert today[system][key] == stored[system][key], (system, key)
         assert per_sentence_path[system][key] == stored[system][key], (system, key)
-
-
-def test_the_array_pass_meets_the_types_in_the_loops_order(conll_systems):
-    from chance_agreement.chance.corrected_f1 import _corpus
-    from chance_agreement.chance.statistics import LEVELS as BOTH
-
-    references, systems = conll_systems
-    for predictions in systems.values():
-        fast = _corpus(predictions, references, None, None, False, "non_overlapping", BOTH, keep_sentences=False)[0]
-        loop = _corpus(predictions, references, None, None, False, "non_overlapping", BOTH, keep_sentences=True)[0]
-        assert list(fast.per_type) == list(loop.per_type)
-        assert list(fast.partials) == list(loop.partials)
 
 
 def test_a_cold_first_call_is_bit_identical_too(conll_systems, stored):
@@ -79,36 +68,12 @@ def test_a_cold_first_call_is_bit_identical_too(conll_systems, stored):
     assert outputs(references, {name: systems[name]})[name] == stored[name]
 
 
-# --- the array pass against the per-sentence loop (its oracle) on random corpora -----------------
-
-TAGS = ("O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "I-ORG", "E-ORG", "S-MISC", "B-MISC", "I-MISC")
-
-
-def random_corpus(rng, sentences: int, longest: int, tags=TAGS):
-    lengths = rng.integers(1, longest + 1, size=sentences)
-    draw = [[tags[i] for i in rng.integers(0, len(tags), size=n)] for n in lengths]
-    return draw, [[tags[i] for i in rng.integers(0, len(tags), size=n)] for n in lengths]
-
-
-def both_passes(predictions, references, model, levels):
-    """``(array pass, per-sentence loop)`` statistics, or the two errors' messages."""
-    from chance_agreement.chance.corrected_f1 import _corpus
-
-    out = []
-    for keep in (False, True):
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                out.append(_corpus(predictions, references, None, None, False, model, levels, keep_sentences=keep)[0])
-        except ValueError as error:
-            out.append(str(error))
-    return out
-
+# --- the array pass against the per-sentence loop (sentence_pass_oracle) on random corpora -------
 
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("model", MODELS)
 def test_the_array_pass_equals_the_per_sentence_loop_on_random_corpora(seed, model):
-    """Bit for bit, type order and exact partials included, on corpora of 1,000+ tokens (the array
+    """Bit for bit, type order and exact sums included, on corpora of 1,000+ tokens (the array
     chunker's range) with sparse to dense sentences of up to 80 tokens, for each level alone and
     both together."""
     rng = np.random.default_rng(seed)
@@ -116,29 +81,30 @@ def test_the_array_pass_equals_the_per_sentence_loop_on_random_corpora(seed, mod
     predictions, references = random_corpus(rng, 60 if seed % 2 else 150, 80 if seed % 2 else 20, tags)
     assert sum(map(len, references)) >= 1000
     for levels in (("token",), ("entity",), ("token", "entity")):
-        fast, loop = both_passes(predictions, references, model, levels)
-        assert exact(fast.to_dict()) == exact(loop.to_dict())
-        assert list(fast.per_type) == list(loop.per_type)
+        assert assert_matches_oracle(predictions, references, model=model, levels=levels) is not None
 
 
 def test_the_array_pass_equals_the_loop_with_no_entities_and_one_sided_types():
     rng = np.random.default_rng(7)
     references = [["O"] * int(n) for n in rng.integers(1, 30, size=80)]
     predictions = [list(sentence) for sentence in references]
-    fast, loop = both_passes(predictions, references, "non_overlapping", ("token", "entity"))
-    assert fast.per_type == {} and exact(fast.to_dict()) == exact(loop.to_dict())
+    total, _ = assert_matches_oracle(predictions, references, levels=("token", "entity"))
+    assert total.per_type == {}
     predictions[3][0] = "B-PER"  # a type only one side has
     references[5][-1] = "S-LOC"
-    fast, loop = both_passes(predictions, references, "non_overlapping", ("token", "entity"))
-    assert set(fast.per_type) == {"PER", "LOC"} and exact(fast.to_dict()) == exact(loop.to_dict())
+    total, sentences = assert_matches_oracle(predictions, references, levels=("token", "entity"))
+    assert set(total.per_type) == {"PER", "LOC"} and list(sentences[3].per_type) == ["PER"]
 
 
 def test_the_array_pass_raises_the_loops_error_for_a_too_dense_sentence():
     """A sentence the exact model refuses: the same ValueError naming the same sentence."""
+    from chance_agreement.chance.corrected_f1 import corpus_total
+
     references = [["O"] * 10 for _ in range(100)] + [["B-PER", "I-PER", "I-PER", "O"] * 3000]
     predictions = [list(sentence) for sentence in references]
-    fast, loop = both_passes(predictions, references, "non_overlapping", ("token",))
-    assert isinstance(fast, str) and fast == loop and fast.startswith("sentence 100: ")
+    assert assert_matches_oracle(predictions, references, levels=("token",)) is None
+    with pytest.raises(ValueError, match=r"^sentence 100: "):
+        corpus_total(predictions, references, levels=("token",))
 
 
 def test_one_segment_each_above_the_vector_limit_uses_the_exact_integers():
@@ -149,8 +115,7 @@ def test_one_segment_each_above_the_vector_limit_uses_the_exact_integers():
     reference, prediction = ["O"] * n, ["O"] * n
     reference[10:13] = ["B-PER", "I-PER", "I-PER"]
     prediction[11:15] = ["B-PER", "I-PER", "I-PER", "I-PER"]
-    fast, loop = both_passes([prediction], [reference], "non_overlapping", ("token", "entity"))
-    assert exact(fast.to_dict()) == exact(loop.to_dict())
+    assert assert_matches_oracle([prediction], [reference], levels=("token", "entity")) is not None
 
 
 def test_vectorised_single_pair_overlaps_equal_the_scalar_closed_form_bit_for_bit():

@@ -215,3 +215,30 @@ def test_pre_summed_shard_rows_keep_their_exact_partials_and_merge_bit_identical
         rows = [json.dumps(corpus_statistics(predictions[a:b], references[a:b], levels=("entity",))[0].to_dict(), allow_nan=False)
                 for a, b in zip(bounds, bounds[1:])]
         assert scores_from_shards(rows[::-1], level="entity", zero_division=0) == expected
+
+
+def test_statistics_compare_by_their_exact_values():
+    """``==`` compares the exact statistics: any grouping of a sum is equal to any other (the
+    expectations' partials may differ, their exact sums do not); one ulp more in an expectation,
+    another count, model or type is unequal; ``==`` never raises on the numpy vectors and the
+    mutable statistics are unhashable."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    tags = [(["B-PER", "I-PER", "O", "O"], ["B-PER", "O", "O", "O"]), (["O", "B-LOC", "O"], ["O", "B-LOC", "O"]),
+            (["B-PER", "O", "B-PER", "I-PER", "O"], ["O", "B-PER", "I-PER", "O", "B-PER"])]
+    total, parts = corpus_statistics(*map(list, zip(*tags, strict=True)))
+    left, right = (parts[0] + parts[1]) + parts[2], parts[0] + (parts[1] + parts[2])
+    assert left == right == total == (parts[2] + parts[0]) + parts[1]
+    assert ChanceStatistics.from_dict(left.to_dict()) == left
+    nudged = ChanceStatistics.from_dict(left.to_dict())
+    vector = nudged.per_type["PER"]
+    vector[FIELDS.index("expected_overlap")] = np.nextafter(vector[FIELDS.index("expected_overlap")], np.inf)
+    nudged.partials.pop("PER", None)
+    exact = sum(map(Fraction, left.exact_partials("PER")[0]))
+    assert Fraction(vector[FIELDS.index("expected_overlap")]) != exact and nudged != left
+    assert left != parts[0] and left != ChanceStatistics.from_dict({**left.to_dict(), "model": "overlapping"})
+    assert (left == "statistics") is False
+    with pytest.raises(TypeError):
+        hash(left)

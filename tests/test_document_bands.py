@@ -170,8 +170,9 @@ def test_truncation_keeps_all_but_two_to_the_minus_60():
 
 
 def test_the_corpus_totals_do_not_depend_on_batching_or_order():
-    """chance_f1 on generated long documents: the array pass (one prefetched batch) equals the
-    per-sentence pass and a reversed corpus with cold caches, to the last bit."""
+    """chance_f1 on generated long documents: the array pass (one prefetched batch) equals itself
+    keeping the sentences and on a reversed corpus with cold caches, to the last bit (against the
+    per-sentence loop: tests/test_sentence_pass.py)."""
     predictions, references = long_document_corpus(24, seed=5)
     warnings.simplefilter("ignore")
     for level in ("token", "entity"):

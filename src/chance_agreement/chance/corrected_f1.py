@@ -13,9 +13,10 @@ type, and ``corrected = (observed - chance) / (1 - chance)``. The statistics are
 integers, expectations as exact sums (``exact_sum``), so every reported number is bit-identical
 under any order of sentences, ``add_batch`` split, process count or grouping of shards
 (``ChanceStatistics.__add__``). One segment on each side (most sentence-type pairs) has a closed
-form; other signatures are cached per ``(n, lengths)``. Without per-sentence statistics the corpus
-is one array pass over all (sentence, type) groups (``_type_totals``: the same terms, so the same
-exact sums as the per-sentence loop, which stays as its test oracle).
+form; other signatures are cached per ``(n, lengths)``. The corpus is one array pass over all
+(sentence, type) groups (``_group_rows``): their rows summed per type give the total, split by
+sentence the per-sentence statistics (the same terms, so the sentences add up to the total
+exactly; ``tests/sentence_pass_oracle.py`` is the plain per-sentence loop they are checked against).
 
 The seqeval part of the result (per-type precision, recall, f1, number; overall precision, recall,
 f1, accuracy) is computed from the same spans and equals ``evaluate.load("seqeval")`` output.
@@ -26,7 +27,6 @@ from __future__ import annotations
 import gc
 import math
 import warnings
-from collections import defaultdict
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any, Literal, NamedTuple
@@ -59,75 +59,6 @@ from .statistics import (
     ChanceStatistics,
     f1_terms,
 )
-
-
-def _overlap(spans_a, spans_b) -> int:
-    """Tokens covered by both lists of (start, end) spans, by a linear merge of the two lists
-    sorted by start (spans within a list do not overlap)."""
-    spans_a, spans_b = sorted(spans_a), sorted(spans_b)
-    total = i = j = 0
-    while i < len(spans_a) and j < len(spans_b):
-        start_a, end_a = spans_a[i]
-        start_b, end_b = spans_b[j]
-        if min(end_a, end_b) > max(start_a, start_b):
-            total += min(end_a, end_b) - max(start_a, start_b)
-        if end_a <= end_b:
-            i += 1
-        else:
-            j += 1
-    return total
-
-
-def _type_rows(n: int, pred_spans, true_spans, model: RandomModel, with_matches: bool,
-               with_overlap: bool = True) -> list:
-    """``[(type, [tp, predicted, actual, overlap, expected_overlap, annotated, expected_matches])]``
-    for every type of one sentence, as plain Python numbers."""
-    if not pred_spans and not true_spans:
-        return []
-    uniform = model.single_segment_uniform
-    if uniform and len(pred_spans) == 1 and len(true_spans) == 1 and pred_spans[0][0] == true_spans[0][0]:
-        return [(pred_spans[0][0], _single_pair_row(n, pred_spans[0], true_spans[0], with_matches, with_overlap))]
-    by_type: dict[str, tuple[list, list]] = {}
-    for span in pred_spans:
-        if span[0] in by_type:
-            by_type[span[0]][0].append(span)
-        else:
-            by_type[span[0]] = ([span], [])
-    for span in true_spans:
-        if span[0] in by_type:
-            by_type[span[0]][1].append(span)
-        else:
-            by_type[span[0]] = ([], [span])
-    rows = []
-    for name, (pred, true) in by_type.items():
-        if uniform and len(pred) == 1 and len(true) == 1:  # the common case: closed forms, no sorting
-            rows.append((name, _single_pair_row(n, pred[0], true[0], with_matches, with_overlap)))
-            continue
-        lengths_pred = tuple(sorted([end - start for _, start, end in pred]))
-        lengths_true = tuple(sorted([end - start for _, start, end in true]))
-        annotated = sum(lengths_pred) + sum(lengths_true)
-        if pred and true:
-            tp = len(set(pred) & set(true))
-            overlap = _overlap([span[1:] for span in pred], [span[1:] for span in true])
-            expected_overlap = model.expected_overlap(n, lengths_pred, lengths_true) if with_overlap else 0.0
-            expected_matches = model.expected_matches(n, lengths_pred, lengths_true) if with_matches else 0.0
-        else:
-            tp = overlap = 0
-            expected_overlap = expected_matches = 0.0
-        rows.append((name, [tp, len(pred), len(true), overlap, expected_overlap, annotated, expected_matches]))
-    return rows
-
-
-def _single_pair_row(n: int, span_a, span_b, with_matches: bool, with_overlap: bool) -> list:
-    """The statistics of one span on each side (the same type): closed forms, for a model that
-    places one segment uniformly (``RandomModel.single_segment_uniform``, both built-in models)."""
-    _, start_a, end_a = span_a
-    _, start_b, end_b = span_b
-    length_a, length_b = end_a - start_a, end_b - start_b
-    overlap = min(end_a, end_b) - max(start_a, start_b)
-    matches = 1.0 / (n - length_a + 1) if with_matches and length_a == length_b else 0.0  # one uniform start each
-    return [int(start_a == start_b and length_a == length_b), 1, 1, overlap if overlap > 0 else 0,
-            single_pair_overlap(n, length_a, length_b) if with_overlap else 0.0, length_a + length_b, matches]
 
 
 def checked_levels(levels) -> tuple[str, ...]:
@@ -168,36 +99,19 @@ def pair_statistics(pair: AnnotationSet, *, model, levels, keep_sentences: bool)
 
 
 def _corpus_pass(pair: AnnotationSet, model, levels, keep_sentences: bool):
-    """The statistics of a two-annotator set (annotator 0 the references, 1 the predictions)."""
+    """The statistics of a two-annotator set (annotator 0 the references, 1 the predictions): the
+    array pass over its (sentence, type) groups, whose rows give the total and, if asked, are split
+    into the sentences' statistics (the same terms, so the sentences add up to the total exactly)."""
     levels = checked_levels(levels)
-    with_matches, with_overlap = "entity" in levels, "token" in levels
     lengths, equal = pair.lengths.tolist(), pair.equal_tags(0, 1).tolist()
     if not keep_sentences:
         return span_array_total(pair.span_arrays(1), pair.span_arrays(0), sum(equal), lengths, model=model,
                                 levels=levels), None
-    pred_spans, true_spans = pair.sentence_spans(1), pair.sentence_spans(0)
-    _prefetch_sentences(lengths, pred_spans, true_spans, model, with_matches, with_overlap)
-    rows_by_type: dict[str, list[list]] = defaultdict(list)
-    sentences: list[ChanceStatistics] = []
-    for index, (n, same, pred, true) in enumerate(zip(lengths, equal, pred_spans, true_spans, strict=True)):
-        if model.single_segment_uniform and len(pred) == 1 and len(true) == 1 and pred[0][0] == true[0][0]:
-            rows = [(pred[0][0], _single_pair_row(n, pred[0], true[0], with_matches, with_overlap))]
-        else:
-            try:
-                rows = _type_rows(n, pred, true, model, with_matches, with_overlap)
-            except ValueError as error:  # a sentence too long and dense for the exact model
-                raise ValueError(f"sentence {index}: {error}") from None
-        for name, row in rows:
-            rows_by_type[name].append(row)
-        sentences.append(ChanceStatistics({name: np.array(row, dtype=float) for name, row in rows}, same, n,
-                                          model.name, levels))
-    per_type: dict[str, np.ndarray] = {}
-    partials: dict[str, tuple[list[float], list[float]]] = {}
-    for name, type_rows in rows_by_type.items():
-        columns = list(zip(*type_rows, strict=True))
-        _add_type_total(per_type, partials, name, [sum(column) for column in columns],  # counts: exact integers
-                        columns[EXPECTED_OVERLAP], columns[EXPECTED_MATCHES])
-    return ChanceStatistics(per_type, sum(equal), sum(lengths), model.name, levels, partials), sentences
+    spans, rows = _group_rows(pair.span_arrays(1), pair.span_arrays(0), lengths, model, "entity" in levels,
+                              "token" in levels)
+    per_type, partials = _per_type(spans, *rows) if rows else ({}, {})
+    return (ChanceStatistics(per_type, sum(equal), sum(lengths), model.name, levels, partials),
+            _sentences(spans, rows, equal, lengths, model.name, levels))
 
 
 def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, lengths, *, model,
@@ -208,25 +122,6 @@ def span_array_total(pred: SpanArrays, true: SpanArrays, correct: int, lengths, 
     with_matches, with_overlap = "entity" in levels, "token" in levels
     per_type, partials = _type_totals(pred, true, lengths, model, with_matches, with_overlap)
     return ChanceStatistics(per_type, correct, int(sum(lengths)), model.name, levels, partials)
-
-
-def _prefetch_sentences(lengths, pred_spans, true_spans, model: RandomModel, with_matches: bool,
-                        with_overlap: bool) -> None:
-    """What the model computes ahead for the per-sentence pass, in one batch (``RandomModel.prefetch``:
-    the long units' bands of the non-overlapping model), for the units of ``model.prefetch_length``
-    tokens or more."""
-    if model.prefetch_length is None:
-        return
-    groups: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
-    for n, pred, true in zip(lengths, pred_spans, true_spans, strict=True):
-        if n < model.prefetch_length or len(pred) + len(true) <= 2:
-            continue
-        by_type: dict[str, tuple[list, list]] = defaultdict(lambda: ([], []))
-        for side, spans in enumerate((pred, true)):
-            for name, start, end in spans:
-                by_type[name][side].append(end - start)
-        groups.extend((n, tuple(sorted(a)), tuple(sorted(b))) for a, b in by_type.values() if a and b)
-    model.prefetch(groups, with_overlap, with_matches)
 
 
 def _add_type_total(per_type: dict, partials: dict, name: str, total: list, overlaps, matches) -> None:
@@ -266,18 +161,27 @@ _VECTOR_N = 100_000
 
 def _type_totals(pred: SpanArrays, true: SpanArrays, lengths, model: RandomModel, with_matches: bool,
                  with_overlap: bool) -> tuple[dict, dict]:
-    """The per-type totals of ``_corpus_pass`` from the spans as arrays, in a few numpy passes over
-    all (sentence, type) groups at once: counts, exact matches and token overlap by sorting;
-    the one-span-each closed forms vectorised (``_single_pair_overlaps``); the other groups one
-    cached signature call each, as ``_type_rows``. The same terms, so the same exact sums."""
+    """The per-type totals of the spans as arrays: the rows of every (sentence, type) group
+    (``_group_rows``) summed per type (``_per_type``)."""
+    spans, rows = _group_rows(pred, true, lengths, model, with_matches, with_overlap)
+    return _per_type(spans, *rows) if rows else ({}, {})
+
+
+def _group_rows(pred: SpanArrays, true: SpanArrays, lengths, model: RandomModel, with_matches: bool,
+                with_overlap: bool) -> tuple[_SpanGroups, tuple | None]:
+    """The spans grouped by (sentence, type) and each group's terms ``(counts, expected_overlap,
+    expected_matches)`` (``None`` without spans), in a few numpy passes over all groups at once:
+    counts, exact matches and token overlap by sorting; the one-span-each closed forms vectorised
+    (``_single_pair_overlaps``); the other groups one cached signature call each. ``counts`` holds
+    the ``FIELDS`` of each group (a column) with zeros in place of the two expectations."""
     spans = _SpanGroups(pred, true, lengths)
     if not spans.types.size:
-        return {}, {}
+        return spans, None
     k, annotated, tp, overlap = _group_counts(spans)
     expected_overlap, expected_matches = _group_expectations(spans, k, annotated, model, with_matches, with_overlap)
     counts = np.stack([tp, k[0], k[1], overlap, np.zeros(spans.count), annotated[0] + annotated[1],
                        np.zeros(spans.count)])
-    return _per_type(spans, counts, expected_overlap, expected_matches)
+    return spans, (counts, expected_overlap, expected_matches)
 
 
 class _SpanGroups:
@@ -389,7 +293,8 @@ def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, wi
 
 def _per_type(spans: _SpanGroups, counts: np.ndarray, expected_overlap, expected_matches) -> tuple[dict, dict]:
     """The groups summed per type (counts as integers, expectations exactly), types in order of
-    first appearance, as _corpus_pass meets them (sentence, predictions first, span order)."""
+    first appearance, as a loop over the sentences meets them (sentence, predictions first, span
+    order)."""
     types, names = spans.types, spans.names
     first = np.argsort((spans.sentence * 2 + spans.side) * types.size + np.arange(types.size), kind="stable")
     appearance = list(dict.fromkeys(types[first].tolist()))
@@ -406,6 +311,25 @@ def _per_type(spans: _SpanGroups, counts: np.ndarray, expected_overlap, expected
         _add_type_total(per_type, partials, names[t], total, overlaps[overlaps != 0].tolist(),
                         matches[matches != 0].tolist())
     return per_type, partials
+
+
+def _sentences(spans: _SpanGroups, rows, equal, lengths, model: str, levels) -> list[ChanceStatistics]:
+    """Every sentence's statistics from the groups' rows of ``_group_rows``: the columns of its
+    groups, types in the order of their first span (predictions first, then span order)."""
+    if rows is None:
+        return [ChanceStatistics({}, same, n, model, levels) for n, same in zip(lengths, equal, strict=True)]
+    counts, expected_overlap, expected_matches = rows
+    table = counts.copy()
+    table[EXPECTED_OVERLAP], table[EXPECTED_MATCHES] = expected_overlap, expected_matches
+    first = np.full(spans.count, spans.types.size)  # each group's first span: predictions precede references
+    np.minimum.at(first, spans.group, np.arange(spans.types.size))
+    group_sentence = spans.groups // len(spans.names)
+    order = np.lexsort((first, group_sentence))
+    vectors = list(table.T[order])
+    names = [spans.names[t] for t in (spans.groups[order] % len(spans.names)).tolist()]
+    cuts = np.searchsorted(group_sentence[order], np.arange(len(lengths) + 1)).tolist()
+    return [ChanceStatistics({names[g]: vectors[g] for g in range(cuts[s], cuts[s + 1])}, same, n, model, levels)
+            for s, (n, same) in enumerate(zip(lengths, equal, strict=True))]
 
 
 def corpus_statistics(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
@@ -109,7 +110,7 @@ class ChanceStatistics:
     >>> total = first + sentence_statistics(["O", "B-LOC", "O"], ["O", "B-LOC", "O"])
     >>> sorted(total.per_type), total.correct_tokens, total.total_tokens
     (['LOC', 'PER'], 6, 7)
-    >>> ChanceStatistics.from_dict(total.to_dict()).per_type["LOC"].tolist() == total.per_type["LOC"].tolist()
+    >>> ChanceStatistics.from_dict(total.to_dict()) == total
     True
     """
 
@@ -126,6 +127,26 @@ class ChanceStatistics:
             return self.partials[name]
         vector = self.per_type[name]
         return [float(vector[EXPECTED_OVERLAP])], [float(vector[EXPECTED_MATCHES])]
+
+    def __eq__(self, other: object) -> bool:
+        """Equal statistics: the same types, counts, model and levels, and expectations whose exact
+        values (the sums of their partials, in fractions) are equal, however they were split."""
+        if not isinstance(other, ChanceStatistics):
+            return NotImplemented
+        same = (self.correct_tokens == other.correct_tokens and self.total_tokens == other.total_tokens
+                and self.model == other.model and _levels(self.levels) == _levels(other.levels)
+                and set(self.per_type) == set(other.per_type))
+        return same and all(self._same_type(other, name) for name in self.per_type)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like numpy arrays
+
+    def _same_type(self, other: ChanceStatistics, name: str) -> bool:
+        mine, theirs = self.per_type[name], other.per_type[name]
+        counts = [i for i in range(len(FIELDS)) if i not in EXPECTATIONS]
+        if mine.shape != theirs.shape or not np.array_equal(mine[counts], theirs[counts]):
+            return False
+        return all(sum(map(Fraction, a)) == sum(map(Fraction, b))
+                   for a, b in zip(self.exact_partials(name), other.exact_partials(name), strict=True))
 
     def __add__(self, other: ChanceStatistics) -> ChanceStatistics:
         if not isinstance(other, ChanceStatistics):
@@ -175,6 +196,10 @@ class ChanceStatistics:
 
 
 ROW_FORMAT = "chance_agreement.ChanceStatistics/2"
+
+
+def _levels(levels) -> tuple[str, ...] | None:
+    return None if levels is None else tuple(levels)
 
 
 def _same(mine, theirs, what: str):

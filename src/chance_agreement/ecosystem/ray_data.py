@@ -177,6 +177,33 @@ def ray_chance_state(dataset, *, predictions_column: str = "predictions", refere
     --------
     ray_chance_f1 : The scores directly.
     ChanceF1State : The state and its options.
+
+    Examples
+    --------
+    On a local cluster of one CPU (``ray.init`` starts it; on a real cluster, connect instead),
+    five sentences in blocks of two rows, with document-keyed Poisson intervals:
+
+    >>> import ray
+    >>> from chance_agreement import chance_f1
+    >>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+    ...              ignore_reinit_error=True)
+    >>> references = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "O"], ["B-ORG", "O", "O"], ["O", "O", "B-PER"],
+    ...               ["B-LOC", "O", "B-LOC"]]
+    >>> predictions = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "I-LOC"], ["B-ORG", "O", "O"], ["O", "O", "O"],
+    ...                ["B-LOC", "O", "B-PER"]]
+    >>> rows = [{"predictions": p, "references": r, "doc": f"d{i // 2}"}
+    ...         for i, (p, r) in enumerate(zip(predictions, references))]
+    >>> dataset = ray.data.from_items(rows).repartition(3)
+    >>> options = dict(confidence_level=0.95, resampling="poisson", random_state=0, n_resamples=200)
+    >>> state = ray_chance_state(dataset, batch_size=2, id_column="doc", **options)
+    >>> result = state.result(zero_division=0)
+    >>> result == chance_f1(predictions, references, document_ids=[row["doc"] for row in rows], zero_division=0,
+    ...                     **options)
+    True
+    >>> low, high = result["overall_corrected_f1_ci"]
+    >>> bool(low <= result["overall_corrected_f1"] <= high)
+    True
+    >>> ray.shutdown()
     """
     _require_ray()
     if isinstance(max_retries, bool) or not isinstance(max_retries, int) or max_retries < -1:
@@ -231,6 +258,24 @@ def ray_chance_f1(dataset, *, zero_division="warn", **options) -> dict:
     See Also
     --------
     ray_chance_state : The mergeable state.
+
+    Examples
+    --------
+    On a local cluster of one CPU, the same bits as ``chance_f1`` on the collected rows:
+
+    >>> import ray
+    >>> from chance_agreement import chance_f1
+    >>> _ = ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False, logging_level="ERROR",
+    ...              ignore_reinit_error=True)
+    >>> references = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "O"], ["B-ORG", "O", "O"]]
+    >>> predictions = [["B-PER", "I-PER", "O"], ["O", "B-LOC", "I-LOC"], ["B-ORG", "O", "O"]]
+    >>> dataset = ray.data.from_items([{"predictions": p, "references": r} for p, r in zip(predictions, references)])
+    >>> result = ray_chance_f1(dataset, batch_size=1)
+    >>> result == chance_f1(predictions, references)
+    True
+    >>> round(result["overall_corrected_f1"], 4)
+    0.75
+    >>> ray.shutdown()
     """
     return ray_chance_state(dataset, **options).result(zero_division=zero_division)
 

@@ -47,6 +47,8 @@ class Registry:
     ('a', 'b')
     >>> toys.get("a").name
     'a'
+    >>> toys
+    <Registry of Toy (toy): a, b>
     """
 
     def __init__(self, kind: str, base: type, built_in: Callable[[], Iterable] = tuple):
@@ -113,6 +115,9 @@ class Registry:
         if not isinstance(name, str) or name not in entries:
             raise ValueError(f"{self.kind} must be one of {list(entries)}, got {name!r}")
         return entries[name]
+
+    def __repr__(self) -> str:
+        return f"<Registry of {self.base.__name__} ({self.kind}): {', '.join(self.names())}>"
 
     def entries(self) -> dict:
         """``{name: entry}``, in the order of ``names``."""

@@ -25,6 +25,50 @@ _BUILT_IN = (NonOverlapping(), Overlapping())
 
 # The registry (``spans.registry.Registry``: register, get, names), exported at the package root.
 random_models = Registry("model", RandomModel, lambda: _BUILT_IN)
+random_models.__doc__ = r"""The registry of random annotation models, by name.
+
+A :class:`~chance_agreement.spans.registry.Registry` of ``RandomModel`` instances: ``names()``,
+``get(name)``, ``entries()``, ``register(instance)`` and ``unregister(name)``. The built-in ones are
+``non_overlapping`` (the default, the paper's experiments) and ``overlapping``. Every public function
+that takes ``model=`` (``chance_f1``, ``ChanceF1State``, the team, nested and span functions, the
+random-model functions, the modules and ``--model`` on the command line) takes a registered name or
+an instance, resolved once with ``get``.
+
+Notes
+-----
+A model places each annotator's segments at random, keeping their number and lengths (section 3
+of [1]_); the chance-corrected F1 reads two things of it (Proposition 1 of [1]_): the coverage
+:math:`c(t)` and the start distribution :math:`P(\mathrm{start} = l)`, from which
+
+.. math::
+
+    E[\mathrm{overlap}] = \sum_t c_A(t)\, c_B(t), \qquad
+    E[\mathrm{matches}] = \sum_{i, j : a_i = b_j} \sum_l P_A(\mathrm{start}_i = l)\, P_B(\mathrm{start}_j = l).
+
+A new model is one ``RandomModel`` subclass and one ``register`` call; two instances of one class
+with one name are equal, so registering the class again is allowed.
+
+References
+----------
+.. [1] D. Li, C. Rosé, A. Yuan, C. Zhou. Estimating Agreement by Chance for Sequence Annotation. ACL 2024.
+
+Examples
+--------
+>>> from chance_agreement import chance_f1, random_models
+>>> random_models.names()
+('non_overlapping', 'overlapping')
+>>> random_models.get("overlapping")
+Overlapping(name='overlapping')
+>>> class Touching(Overlapping):  # a plug-in: one subclass, one name
+...     name = "touching_example"
+>>> random_models.register(Touching()).name
+'touching_example'
+>>> chance_f1([["B-X", "O", "O"]], [["B-X", "O", "O"]], model="touching_example")["overall_chance_f1"]
+0.3333333333333333
+>>> random_models.unregister("touching_example")
+>>> "touching_example" in random_models.names()
+False
+"""
 
 
 def register(model: RandomModel) -> RandomModel:

@@ -79,8 +79,6 @@ class RandomModel:
     # Whether a token is covered by at most one segment of an annotator (coverage a probability), so
     # that expected overlap and matches stay within half of a1 + a2 and k1 + k2.
     coverage_at_most_one: bool = False
-    # Units of at least this many tokens have something for ``prefetch`` to compute (None: none).
-    prefetch_length: int | None = None
 
     def check(self, n: int, lengths: tuple[int, ...]) -> None:
         """Raise ValueError when segments of ``lengths`` cannot be placed in ``n`` tokens."""

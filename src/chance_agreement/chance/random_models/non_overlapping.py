@@ -49,7 +49,6 @@ class NonOverlapping(TabulatedModel):
 
     name = "non_overlapping"
     coverage_at_most_one = True
-    prefetch_length = bands.LONG_UNIT
 
     def check(self, n: int, lengths: tuple[int, ...]) -> None:
         bands.check(n, lengths)

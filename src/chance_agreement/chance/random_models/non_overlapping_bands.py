@@ -50,7 +50,7 @@ import numpy as np
 
 from ..._numerics.exact_sum import ordered_matmul
 from ..._numerics.portable_math import exp, gammaln, log, log_factorial
-from .document_bands import side_bands_many
+from .document_bands import certified_end, side_bands_many, tail_rows
 from .uniform_segments import one_segment_coverage, single_segment_compact
 
 # Hypergeometric mass left out when the number of segments to one side is truncated: far below
@@ -395,13 +395,13 @@ def _exact_two_ended(size: int, slots: int, draws: int, excesses: list[int], sca
 # of one side at once, batched over units; shorter ones (sentences) keep the per-signature paths
 # above, so sentence corpora keep their bits.
 _LONG_UNIT = 256
-LONG_UNIT = _LONG_UNIT  # units this long take the document bands (public for corrected_f1's batching)
 
 # ... while the side's total excess is at most this; past it, where ``_dense_side`` says so.
 _LONG_BAND = 2048
 # Past _LONG_BAND the document band keeps its arrays finite with at most this many segments of
 # positive excess (every subset count is below 2^K') and lambda E at most _LONG_DENSITY (every
-# running product below e^(lambda E)).
+# running product below e^(lambda E)); with a certified short end L (``_dense_side``), with
+# C(K', S) below 2^1000 and lambda L at most _LONG_DENSITY.
 _LONG_SEGMENTS = 1000
 _LONG_DENSITY = 300.0
 
@@ -435,13 +435,22 @@ def _long_excesses(n: int, lengths: tuple[int, ...], excesses) -> list[int]:
 @lru_cache(maxsize=1 << 12)
 def _dense_side(n: int, lengths: tuple[int, ...]) -> bool:
     """Whether a side whose total excess ``E`` passes ``_LONG_BAND`` takes the document band: where
-    its arrays stay finite (``_LONG_SEGMENTS``, ``_LONG_DENSITY``) and the text is dense, its
-    converged band (``_converged_band``, as for the side's coverage) at least ``E / 2`` long. The
-    converged band costs about ``2 E^2 j`` per segment length when it does not stop early (``j`` the
-    most segments before a position it keeps), the document band ``S^2 E / 3``; a short converged
-    band (a sparse text) stays the faster."""
+    its arrays stay finite and the text is dense, its converged band (``_converged_band``, as for
+    the side's coverage) at least ``E / 2`` long. The converged band costs about ``2 E^2 j`` per
+    segment length when it does not stop early (``j`` the most segments before a position it
+    keeps), the document band ``S^2 E / 3``; a short converged band (a sparse text) stays the
+    faster. Finite arrays: up to a certified short end ``L < E`` (``certified_end``), every count
+    below ``C(K', S) < 2^1000`` and every running product below ``e^(lambda L)``, ``lambda L`` at
+    most ``_LONG_DENSITY``; without one, at most ``_LONG_SEGMENTS`` segments of positive excess
+    (every count below ``2^K'``) and ``lambda E`` at most ``_LONG_DENSITY``."""
     total, positive = _side_sums(lengths)
-    if positive > _LONG_SEGMENTS or positive * total > _LONG_DENSITY * (n - total - 1):
+    slots = n - total - 1
+    end = certified_end(slots, tuple(a - 1 for a in lengths if a > 1))
+    if end < total:
+        rows = int(tail_rows([slots], [positive], [end])[0])
+        if positive * end > _LONG_DENSITY * slots or math.comb(positive, rows).bit_length() > 1000:
+            return False
+    elif positive > _LONG_SEGMENTS or positive * total > _LONG_DENSITY * slots:
         return False
     slots, draws, excesses, scale, mass = _coverage_terms(n, lengths)
     return 2 * _converged_band(slots, draws, excesses, n, float(scale), float(mass)) >= total
@@ -692,7 +701,8 @@ def start_distribution(n: int, others: tuple[int, ...], length: int) -> np.ndarr
 
 def clear_caches() -> None:
     """Forget every cached value of this module (benchmarks time first calls with it)."""
-    for cache in (_weighted_terms, compact_coverage, compact_start, _long_bands, _dense_side, _side_sums):
+    for cache in (_weighted_terms, compact_coverage, compact_start, _long_bands, _dense_side, _side_sums,
+                  certified_end):
         cache.cache_clear()
 
 
@@ -710,5 +720,5 @@ def sample(n: int, lengths, rng: np.random.Generator) -> np.ndarray:
     return starts
 
 
-__all__ = ["LONG_UNIT", "check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among",
+__all__ = ["check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among",
            "compact_starts_among", "coverage", "prefetch_bands", "sample", "start_distribution"]

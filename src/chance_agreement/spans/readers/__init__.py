@@ -28,6 +28,58 @@ def _module_readers() -> list[Reader]:
 
 
 file_readers = Registry("input format", Reader, _module_readers)
+file_readers.__doc__ = r"""The registry of annotation file formats, in the order detection tries them.
+
+A :class:`~chance_agreement.spans.registry.Registry` of ``Reader`` instances: ``names()``,
+``get(name)``, ``entries()``, ``register(instance)`` and ``unregister(name)``. The built-in readers
+(CoNLL columns, JSON Lines, brat, Label Studio, doccano, Prodigy, INCEpTION's WebAnno TSV and UIMA
+CAS) come first, the most specific first; a registered one is tried after them. Every command,
+``read_annotators`` and the Space read files through here: a file's format is detected from its
+content (each reader's ``sniff(head, path)``), never from its name, or given by
+``input_format=`` / ``--input-format``.
+
+A ``Reader`` is a name, a one-line description, ``sniff(head: bytes, path) -> bool`` and
+``read(path, options) -> list[Annotator]``; a file that no reader takes is one error naming what
+it looks like and the formats there are.
+
+See Also
+--------
+read_annotators : Read the annotators of files of any registered format.
+
+Examples
+--------
+>>> from chance_agreement import file_readers, read_annotators
+>>> file_readers.names()[-2:]
+('brat', 'conll')
+>>> file_readers.get("jsonl").description[:30]
+'JSON Lines, one object per tex'
+
+A plug-in reader: a format whose files start with the line ``#tagged``, then one ``token tag``
+pair per line (a blank line between sentences), read by the CoNLL reader's code. Detection tries
+the built-in readers first, and the CoNLL reader would take (and refuse) such a file, so it is
+named with ``input_format``.
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> from chance_agreement.spans.readers import Reader
+>>> conll = file_readers.get("conll")
+>>> def read_tagged(path, options):
+...     body = Path(path).read_text(encoding="utf-8").split("\n", 1)[1]
+...     copy = Path(path).with_suffix(".conll")
+...     _ = copy.write_text(body, encoding="utf-8")
+...     return conll.read(copy, options)
+>>> tagged = Reader("tagged-example", "token tag lines under a #tagged line",
+...                 lambda head, path: head.startswith(b"#tagged"), read_tagged)
+>>> file_readers.register(tagged).name
+'tagged-example'
+>>> folder = Path(tempfile.mkdtemp())
+>>> _ = (folder / "a.txt").write_text("#tagged\nJohn B-PER\nsmiled O\n", encoding="utf-8")
+>>> team = read_annotators([folder / "a.txt"], input_format="tagged-example")
+>>> team.flat()[1]
+[[['B-PER', 'O']]]
+>>> file_readers.unregister("tagged-example")
+>>> import shutil; shutil.rmtree(folder)
+"""
 
 
 def readers() -> dict[str, Reader]:
