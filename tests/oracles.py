@@ -10,7 +10,14 @@ segment at a time, with no closed forms, no exact-integer path and no converged 
   (before the table was limited to the part a step can reach);
 - ``two_ended_reference``, ``coverage_reference``, ``start_distribution_reference``: what
   ``non_overlapping_bands._two_ended``, ``_coverage_of`` and ``_start_distribution_of`` computed with
-  ``reference=True``.
+  ``reference=True``;
+- ``long_side_reference``, ``compact_start_among_reference``, ``expected_matches_reference``: the
+  long-unit check one excess at a time, a segment's compact start form one length at a time, and
+  ``exact_expectations.expected_matches`` one ``compact_dot`` at a time (before a side's lengths and
+  a corpus's groups were formed together);
+- ``holds_mass_reference``, ``factor_shifts_reference``, ``tail_rows_reference``:
+  ``document_bands._holds_mass`` one band at a time (``math.fsum``), ``_factor_shifts``' check by
+  numpy's ``cumprod`` and ``tail_rows`` in one block.
 """
 
 from __future__ import annotations
@@ -21,11 +28,15 @@ from fractions import Fraction
 
 import numpy as np
 
-from chance_agreement._numerics.exact_sum import ordered_matmul, quadratic_form
+from chance_agreement._numerics.exact_sum import exact_dot, ordered_matmul, quadratic_form
+from chance_agreement.chance.random_models import NonOverlapping, non_overlapping_bands
+from chance_agreement.chance.random_models.exact_expectations import compact_dot
 from chance_agreement.chance.random_models.non_overlapping_bands import _hypergeometric_matrix, _j_cap, _mirror_fill, _subset_excess_table
 
 __all__ = ["DenseRatings", "alpha_inference_reference", "alpha_value_reference", "fleiss_value_reference", "band_mass_reference", "cohen_from_table_reference",
-           "conger_item_terms_reference", "count_table_reference", "coverage_reference", "family_reference",
+           "compact_start_among_reference", "conger_item_terms_reference", "count_table_reference", "coverage_reference",
+           "expected_matches_reference", "factor_shifts_reference", "family_reference", "holds_mass_reference",
+           "long_side_reference", "tail_rows_reference",
            "light_reference", "ordered_matmul_reference", "pa_terms_reference", "per_category_reference", "start_distribution_reference",
            "two_ended_reference", "weighted_counts_reference"]
 
@@ -119,6 +130,79 @@ def start_distribution_reference(n: int, others: tuple[int, ...], length: int, m
     slots = n - sum(excess_others) - (length - 1)
     return two_ended_reference(support, slots - 1, len(others), excess_others, Fraction(1, slots), 1)
 
+
+
+def holds_mass_reference(n: int, total: int, excess: int, band: np.ndarray, flat: float) -> bool:
+    """``document_bands._holds_mass`` of one band: ``V`` sums to ``n - E`` over its ``n - e`` positions."""
+    slots = n - total
+    mass = 2.0 * math.fsum(band.tolist()) + (n - excess - 2 * band.size) * flat
+    return math.isfinite(mass) and abs(mass - slots) <= 2.0**-40 * slots
+
+
+def factor_shifts_reference(scale: float, draws: int, rows: int) -> np.ndarray:
+    """``document_bands._factor_shifts`` with its check by numpy's ``cumprod``."""
+    shifts = np.zeros(rows, dtype=np.int64)
+    index = np.arange(1, min(rows, draws + 1), dtype=float)
+    plain = np.cumprod(scale * index / np.maximum(draws - index + 1.0, 1.0))
+    if plain.min(initial=1.0) >= 2.0**-1000 and plain.max(initial=1.0) <= 2.0**1000:
+        return shifts
+    mantissa, exponent = 1.0, 0
+    for j in range(1, min(rows, draws + 1)):
+        mantissa, step = math.frexp(mantissa * (scale * j / max(draws - j + 1.0, 1.0)))
+        exponent += step
+        shifts[j] = max(0, -1000 - exponent)
+    shifts[min(rows, draws + 1):] = shifts[min(rows, draws + 1) - 1] if rows > draws + 1 else 0
+    return shifts
+
+
+def long_side_reference(n: int, lengths: tuple[int, ...], excess: int) -> bool:
+    """``non_overlapping_bands._long_side``, one excess at a time."""
+    bands = non_overlapping_bands
+    if n < bands._LONG_UNIT:
+        return False
+    total, positive = sum(lengths) - len(lengths), sum(1 for a in lengths if a > 1)
+    band = total - excess
+    positive -= excess > 0
+    if not (band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
+        return False
+    return total <= bands._LONG_BAND or bands._dense_side(n, lengths)
+
+
+def compact_start_among_reference(n: int, lengths: tuple[int, ...], length: int):
+    """``non_overlapping_bands.compact_start_among``, one length at a time: the band from the band
+    cache, divided on its own, else ``compact_start``."""
+    bands = non_overlapping_bands
+    if len(lengths) > 1 and long_side_reference(n, lengths, length - 1) and (
+            band := bands._long_bands.band(n, lengths, length - 1)) is not None:
+        slots = n - (sum(lengths) - len(lengths))
+        return band[0] / slots, band[1] / slots
+    others = list(lengths)
+    others.remove(length)
+    return bands.compact_start(n, tuple(others), length)
+
+
+def expected_matches_reference(model, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
+    """``exact_expectations.expected_matches``, one shared length and one ``compact_dot`` at a time
+    (the non-overlapping model's compact forms from ``compact_start_among_reference``)."""
+    if lengths_b < lengths_a:
+        lengths_a, lengths_b = lengths_b, lengths_a
+    if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:
+        return 1.0 / (n - lengths_a[0] + 1) if lengths_a == lengths_b else 0.0
+    start = compact_start_among_reference if isinstance(model, NonOverlapping) else \
+        lambda size, lengths, length: model.compact_start_among(size, lengths, length)
+    total = 0.0
+    for length in sorted(set(lengths_a) & set(lengths_b)):
+        first, second = start(n, lengths_a, length), start(n, lengths_b, length)
+        if first is not None and second is not None:
+            product = compact_dot(n - length + 1, first, second)
+        else:
+            others_a, others_b = list(lengths_a), list(lengths_b)
+            others_a.remove(length)
+            others_b.remove(length)
+            product = exact_dot(model.start_distribution(n, tuple(others_a), length),
+                                model.start_distribution(n, tuple(others_b), length))
+        total += lengths_a.count(length) * lengths_b.count(length) * product
+    return total
 
 
 def conger_item_terms_reference(raw: np.ndarray, weights: np.ndarray, categories: int) -> np.ndarray:
@@ -340,3 +424,18 @@ def light_reference(raw, w, q):
     jack = np.mean(leave_one_out, axis=0)
     se = math.sqrt((n - 1) / n * float(((jack - jack.mean()) ** 2).sum())) if np.all(np.isfinite(jack)) and n > 1 else None
     return float(np.mean(values)), se, pairwise
+
+
+def tail_rows_reference(slots, draws, last) -> np.ndarray:
+    """``document_bands.tail_rows`` in one block: every row padded to the largest ``K'``."""
+    slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
+    width = int(draws.max(initial=0))
+    s = np.arange(1, width + 1, dtype=float)[None, :]
+    d, n, t = draws[:, None], slots[:, None], last[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(s <= d, (d - s + 1.0) / (n - t - d + s) * (t + 1.0 - s) / (s + 1.0), 0.0)
+    terms = np.cumprod(np.concatenate((t + 1.0, np.maximum(ratio, 0.0)), axis=1), axis=1)
+    tails = np.cumsum(terms[:, ::-1], axis=1)[:, ::-1]
+    beyond = tails[:, 1:] > 2.0**-60
+    out = np.where(beyond.any(axis=1), width - np.argmax(beyond[:, ::-1], axis=1), 0)
+    return np.minimum(np.where(last == 0, 0, out), draws).astype(int)

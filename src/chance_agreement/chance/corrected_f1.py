@@ -273,14 +273,21 @@ def _group_expectations(spans: _SpanGroups, k, annotated, model: RandomModel, wi
               zip(cuts[several].tolist(), (cuts[several] + k[0][several]).tolist(), cuts[several + 1].tolist(),
                   n[several].tolist(), strict=True)]
     model.prefetch(groups, with_overlap, with_matches)  # the non-overlapping model's long units: one batch
-    for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups, strict=True):
-        try:
-            if with_overlap:
-                expected_overlap[g] = model.expected_overlap(size, lengths_pred, lengths_true)
-            if with_matches:
-                expected_matches[g] = model.expected_matches(size, lengths_pred, lengths_true)
-        except ValueError as error:  # a sentence too long and dense for the exact model
-            raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
+    try:
+        if with_matches:  # all groups together (the same bits as one at a time)
+            expected_matches[several] = model.expected_matches_many(groups)
+        if with_overlap:
+            expected_overlap[several] = model.expected_overlap_many(groups)
+    except ValueError:  # a sentence too long and dense for the exact model: one at a time, to name it
+        for g, (size, lengths_pred, lengths_true) in zip(several.tolist(), groups, strict=True):
+            try:
+                if with_overlap:
+                    model.expected_overlap(size, lengths_pred, lengths_true)
+                if with_matches:
+                    model.expected_matches(size, lengths_pred, lengths_true)
+            except ValueError as error:
+                raise ValueError(f"sentence {int(group_sentence[g])}: {error}") from None
+        raise
     return expected_overlap, expected_matches
 
 

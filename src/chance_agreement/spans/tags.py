@@ -264,7 +264,7 @@ def _lenient_arrays(sequences, suffix: bool, role, n_tokens: int, shared=None) -
         _refuse_same_type_overlap(begins, ends, rank[span_types], span_types, offsets, last_sentence, names, role)
     base = offsets[last_sentence]
     arrays = SpanArrays(last_sentence, span_types, begins - base, ends - base, list(type_codes))
-    used = names[np.unique(span_types)].tolist()
+    used = names[np.flatnonzero(np.bincount(span_types, minlength=len(names)))].tolist()  # np.unique imports numpy.ma
     if any(map(reserved_type, used)):  # the error names the first sentence: only then the lists
         check_type_names(_per_sentence(arrays, count_), role, used)
     return arrays, _odd_tags(codes, token_codes, sentence_ends, suffix, role), token_codes

@@ -106,6 +106,10 @@ class RandomModel:
         one of them of that length) as ``(left, middle)``, or ``None`` (the default)."""
         return None
 
+    def compact_starts_among(self, n: int, lengths: tuple[int, ...], wanted) -> list:
+        """``compact_start_among`` of each length of ``wanted`` (a model may form them together)."""
+        return [self.compact_start_among(n, lengths, length) for length in wanted]
+
     def prefetch(self, groups, overlap: bool, matches: bool) -> None:
         """Compute ahead, in one batch, what the expectations of ``groups`` (``(n, lengths_a,
         lengths_b)``) will ask for; a cache fill only (the default does nothing)."""
@@ -128,6 +132,16 @@ class RandomModel:
                         * self.start_distribution(n, tuple(others_b), length)).tolist()
             terms.append(lengths_a.count(length) * lengths_b.count(length) * math.fsum(products))
         return math.fsum(terms)
+
+    def expected_overlap_many(self, groups) -> list[float]:
+        """``expected_overlap`` of each ``(n, lengths_a, lengths_b)`` of ``groups``, the same bits as
+        one at a time (a model may form them together)."""
+        return [self.expected_overlap(*group) for group in groups]
+
+    def expected_matches_many(self, groups) -> list[float]:
+        """``expected_matches`` of each ``(n, lengths_a, lengths_b)`` of ``groups``, the same bits as
+        one at a time (a model may form them together)."""
+        return [self.expected_matches(*group) for group in groups]
 
     def __eq__(self, other) -> bool:
         return type(other) is type(self) and other.name == self.name

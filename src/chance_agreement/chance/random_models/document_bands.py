@@ -97,6 +97,7 @@ from itertools import pairwise
 import numpy as np
 
 from ..._numerics.compiled import compiled_kernels
+from ..._numerics.exact_sum import fsum_segments
 from ..._numerics.portable_math import log
 
 __all__ = ["certified_end", "side_bands", "side_bands_many", "tail_rows"]
@@ -110,8 +111,22 @@ def tail_rows(slots, draws, last) -> np.ndarray:
     for positions up to ``t`` but ``2^-60`` (item 3 above).
 
     ``r_s = C(N - t, K - s) / C(N - t, K) * C(t + 1, s + 1)``; the tail ``sum_{s > S} r_s``
-    is bounded by its terms (all non-negative, summed from the end)."""
+    is bounded by its terms (all non-negative, summed from the end). Formed in blocks of ``K'``
+    below one power of two (``K'`` below twice the block's width; a row's terms past its ``K'``
+    are zeros, which change no sum)."""
     slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
+    out = np.zeros(draws.size, dtype=int)
+    blocks = np.frexp(draws)[1]  # 2^(b - 1) <= K' < 2^b
+    for block in np.flatnonzero(np.bincount(blocks)).tolist():
+        if block == 0:  # K' = 0: no row past the first
+            continue
+        mine = np.flatnonzero(blocks == block)
+        out[mine] = _tail_block(slots[mine], draws[mine], last[mine])
+    return out
+
+
+def _tail_block(slots: np.ndarray, draws: np.ndarray, last: np.ndarray) -> np.ndarray:
+    """``tail_rows`` of one block (float arrays), every row padded to the block's largest ``K'``."""
     width = int(draws.max(initial=0))
     s = np.arange(1, width + 1, dtype=float)[None, :]
     d, n, t = draws[:, None], slots[:, None], last[:, None]
@@ -134,12 +149,15 @@ def _factor_shifts(scale: float, draws: int, rows: int) -> np.ndarray:
     (``K' = draws``) at or above ``2^_FACTOR_FLOOR``, 0 where it is there already. The factor is the running
     product of ``lambda j / (K' - j + 1)`` in ``_Group.factors``' order, renormalised by ``frexp`` (exact)
     so that its exponent is that of the product on an unbounded exponent range. Where the plain running
-    product (numpy's ``cumprod``, the same roundings: a power of two changes no significand) stays at or
-    above ``2^_FACTOR_FLOOR``, every ``k_j`` is 0 without the loop."""
+    product (the same roundings: a power of two changes no significand) stays at or above
+    ``2^_FACTOR_FLOOR``, every ``k_j`` is 0 without the renormalised loop."""
     shifts = np.zeros(rows, dtype=np.int64)
-    index = np.arange(1, min(rows, draws + 1), dtype=float)
-    plain = np.cumprod(scale * index / np.maximum(draws - index + 1.0, 1.0))
-    if plain.min(initial=1.0) >= 2.0**_FACTOR_FLOOR and plain.max(initial=1.0) <= 2.0**-_FACTOR_FLOOR:
+    plain = 1.0
+    for j in range(1, min(rows, draws + 1)):  # a few dozen steps: a Python loop beats numpy's calls
+        plain *= scale * j / (draws - j + 1.0)  # j <= K': the divisor is at least 1
+        if not 2.0**_FACTOR_FLOOR <= plain <= 2.0**-_FACTOR_FLOOR:
+            break
+    else:
         return shifts
     mantissa, exponent = 1.0, 0
     for j in range(1, min(rows, draws + 1)):
@@ -300,8 +318,11 @@ def _count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> n
     if kernels is None:
         return _numpy_count_table(excesses, rows, columns, shifts)
     table = np.empty((rows, columns))
-    carried = np.zeros(rows, dtype=np.int64) if shifts is None else _padded(np.asarray(shifts, dtype=np.int64), rows)
-    up = np.ldexp(1.0, carried[:-1] - carried[1:])  # 1 where nothing is carried: the same products
+    if shifts is None or not shifts.any():  # nothing carried: every row enters times 1
+        up = np.ones(max(rows - 1, 0))
+    else:
+        carried = _padded(np.asarray(shifts, dtype=np.int64), rows)
+        up = np.ldexp(1.0, carried[:-1] - carried[1:])  # 1 where nothing is carried: the same products
     kernels.count_table(rows, columns, len(excesses), np.asarray(excesses, dtype=np.int64), up, table)
     return table
 
@@ -356,8 +377,11 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     counts are not all exact (``inexact``)."""
     out = []
     for job in prepared:
-        out.append(_count_table(job.positive, job.rows, job.columns, job.shifts))
-        job.inexact = bool((out[-1].max(axis=1) >= np.ldexp(1.0, 53 - job.shifts)).any())  # a row's largest
+        out.append(table := _count_table(job.positive, job.rows, job.columns, job.shifts))
+        if job.shifts.any():  # a row's largest, times 2^k_j
+            job.inexact = bool((table.max(axis=1) >= np.ldexp(1.0, 53 - job.shifts)).any())
+        else:
+            job.inexact = bool(table.max() >= 2.0**53)
     return out
 
 
@@ -563,17 +587,26 @@ def _item_groups(shapes: list[tuple[int, int]]):
 _MASS_TOLERANCE = 2.0**-40
 
 
-def _holds_mass(n: int, total: int, excess: int, band: np.ndarray, flat: float) -> bool:
-    """Whether ``V`` sums to ``M = n - E`` over its ``n - e`` positions (``E = total``, the side's
-    total excess, ``e = excess``): the identity behind both distributions (a start sums to 1, the
-    coverage to the annotated length, after dividing by ``M`` and ``M / (M - k)``).
+def _holds_mass(values: np.ndarray, shapes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """Whether each item's ``V`` sums to ``M = n - E`` over its ``n - e`` positions, for the items
+    ``k`` of a group (``values[:width, k]`` the band, ``values[width, k]`` the flat value; ``shapes[k]
+    = (n, total, excess, width)``, ``E = total``, the side's total excess, ``e = excess``): the identity
+    behind both distributions (a start sums to 1, the coverage to the annotated length, after
+    dividing by ``M`` and ``M / (M - k)``).
 
     Every term of ``V`` is non-negative, so a term lost to the floating-point range (a factor
     ``lambda^j / C(K', j)`` below the smallest double, with counts that are not) can only lower
-    the total: a total within ``_MASS_TOLERANCE`` certifies that nothing of weight was lost."""
-    slots = n - total
-    mass = 2.0 * math.fsum(band.tolist()) + (n - excess - 2 * band.size) * flat
-    return math.isfinite(mass) and abs(mass - slots) <= _MASS_TOLERANCE * slots
+    the total: a total within ``_MASS_TOLERANCE`` certifies that nothing of weight was lost. Each
+    band is summed correctly rounded (``fsum_segments``, ``math.fsum``'s bits), all at once."""
+    n, total, excess, widths = (np.array(column, dtype=np.int64) for column in zip(*shapes, strict=True))
+    sums = np.zeros(widths.size)
+    some = widths > 0
+    inside = np.arange(values.shape[0])[None, :] < widths[:, None]  # the band of item k: row k of values.T
+    sums[some] = fsum_segments(values.T[inside], np.concatenate(([0], np.cumsum(widths[some])[:-1])))
+    slots = (n - total).astype(float)
+    with np.errstate(invalid="ignore", over="ignore"):
+        mass = 2.0 * sums + (n - excess - 2 * widths).astype(float) * values[widths, np.arange(widths.size)]
+        return np.isfinite(mass) & (np.abs(mass - slots) <= _MASS_TOLERANCE * slots)
 
 
 def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
@@ -595,10 +628,12 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
     results: list = [None] * len(items)
     for members, rows, columns in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
         values = _group_values(_Group(members.tolist(), owners, items, prepared, counts, rows, columns))
-        for k, i in enumerate(members.tolist()):
-            width, job = items[i][2], prepared[owners[i]]
-            band, flat = values[:width, k].copy(), float(values[width, k])
-            results[i] = (band, flat) if _holds_mass(job.n, job.total, items[i][0], band, flat) else None
+        members = members.tolist()
+        held = _holds_mass(values, [(prepared[owners[i]].n, prepared[owners[i]].total, items[i][0], items[i][2])
+                                    for i in members]).tolist()
+        for k, i in enumerate(members):
+            width = items[i][2]
+            results[i] = (values[:width, k].copy(), float(values[width, k])) if held[k] else None
     out, index = [], 0
     for job in prepared:
         out.append(results[index : index + len(job.items)])

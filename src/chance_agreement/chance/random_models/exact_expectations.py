@@ -12,11 +12,13 @@ both built-in models (``non_overlapping.py``, ``overlapping.py``): a subclass gi
 from __future__ import annotations
 
 import math
+from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from ..._numerics.exact_sum import exact_dot
+from ..._numerics.exact_sum import exact_dot, fsum_segments
 from .base import RandomModel
 
 
@@ -36,6 +38,33 @@ def compact_dot(n: int, first, second) -> float:
         # each product counts twice (both ends): doubled once (exact), the same exact sum
         return math.fsum([*(ends[0] * ends[1] * 2.0).tolist(), (n - 2 * band) * middle_1 * middle_2])
     return math.fsum(products + products + [(n - 2 * band) * middle_1 * middle_2])
+
+
+def compact_dots(pairs) -> list[float]:
+    """``compact_dot(n, first, second)`` of many ``(n, first, second)``, the same bits each: the
+    products of all pairs in one array pass (each rounded once, then doubled exactly) and each
+    pair's terms summed correctly rounded (``fsum_segments``, ``math.fsum``'s bits)."""
+    if not pairs:
+        return []
+    sizes, firsts, seconds = zip(*pairs, strict=True)
+    (lefts_1, middles_1), (lefts_2, middles_2) = zip(*firsts, strict=True), zip(*seconds, strict=True)
+    counts_1 = np.fromiter(map(len, lefts_1), dtype=np.intp, count=len(pairs))
+    counts_2 = np.fromiter(map(len, lefts_2), dtype=np.intp, count=len(pairs))
+    bands = np.maximum(counts_1, counts_2)
+    spans = bands + 1  # each pair: its band, then the middle's term
+    starts = np.zeros(len(pairs), dtype=np.intp)
+    np.cumsum(spans[:-1], out=starts[1:])
+    position = np.arange(int(spans.sum())) - np.repeat(starts, spans)  # within the pair
+    ends = []
+    for lefts, counts, middles in ((lefts_1, counts_1, middles_1), (lefts_2, counts_2, middles_2)):
+        end = np.repeat(np.array(middles, dtype=float), spans)  # the middle value where a left is shorter
+        end[position < np.repeat(counts, spans)] = np.concatenate(lefts)
+        ends.append(end)
+    terms = ends[0] * ends[1] * 2.0
+    # the middle's term, (n - 2 band) * middle_1 * middle_2, in compact_dot's order
+    terms[starts + bands] = (np.array(sizes) - 2 * bands).astype(float) * np.array(middles_1, dtype=float) \
+        * np.array(middles_2, dtype=float)
+    return fsum_segments(terms, starts).tolist()
 
 
 def _ramp_sum(low: int, high: int, power: int) -> int:
@@ -68,34 +97,56 @@ def single_pair_overlap(n: int, a: int, b: int) -> float:
     return total / ((n - a + 1) * (n - b + 1))
 
 
-@lru_cache(maxsize=1 << 16)
-def expected_overlap(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
-    """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per model and
-    signature. Symmetric to the last bit: the two sides are put in one order first."""
+# A term of an expectation: its value, or ``(n, first, second)``, two compact forms whose
+# ``compact_dot`` it is (formed by the caller, many at once).
+_Term = float | tuple[int, Any, Any]
+
+
+def _overlap_term(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> _Term:
+    """``expected_overlap``'s value (a float), or ``(n, first, second)`` where both coverages have
+    compact forms (their ``compact_dot``, left to the caller)."""
     if lengths_b < lengths_a:
         lengths_a, lengths_b = lengths_b, lengths_a
     if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:
         return single_pair_overlap(n, lengths_a[0], lengths_b[0])
     first, second = model.compact_coverage(n, lengths_a), model.compact_coverage(n, lengths_b)
     if first is not None and second is not None:  # small signatures: the two ends only, no arrays
-        return compact_dot(n, first, second)
+        return n, first, second
     return exact_dot(model.coverage(n, lengths_a), model.coverage(n, lengths_b))
 
 
 @lru_cache(maxsize=1 << 16)
-def expected_matches(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
-    """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``, cached per
-    model and signature; symmetric to the last bit (the two sides are put in one order first)."""
+def expected_overlap(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
+    """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per model and
+    signature. Symmetric to the last bit: the two sides are put in one order first."""
+    term = _overlap_term(model, n, lengths_a, lengths_b)
+    return compact_dot(*term) if isinstance(term, tuple) else term
+
+
+def expected_overlap_many(model: RandomModel, groups) -> list[float]:
+    """``expected_overlap`` of many ``(n, lengths_a, lengths_b)``, the same bits each: the compact
+    forms' products of all groups in one array pass (``compact_dots``). Not cached."""
+    terms = [_overlap_term(model, *group) for group in groups]
+    dots = iter(compact_dots([term for term in terms if isinstance(term, tuple)]))
+    return [next(dots) if isinstance(term, tuple) else term for term in terms]
+
+
+def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> list[tuple[int, _Term]]:
+    """``expected_matches``' terms ``(pairs, product)``, one per shared length in increasing order:
+    ``product`` a float, or ``(size, first, second)`` where both start distributions have compact
+    forms (their ``compact_dot``, left to the caller so that many are formed at once)."""
     if lengths_b < lengths_a:
         lengths_a, lengths_b = lengths_b, lengths_a
     if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:  # 1 / (n - a + 1) each
-        return 1.0 / (n - lengths_a[0] + 1) if lengths_a == lengths_b else 0.0
-    total = 0.0
-    for length in sorted(set(lengths_a) & set(lengths_b)):
-        first = model.compact_start_among(n, lengths_a, length)
-        second = model.compact_start_among(n, lengths_b, length)
+        return [(1, 1.0 / (n - lengths_a[0] + 1))] if lengths_a == lengths_b else []
+    terms: list[tuple[int, _Term]] = []
+    count_a, count_b = Counter(lengths_a), Counter(lengths_b)
+    shared = sorted(count_a.keys() & count_b.keys())
+    starts = zip(model.compact_starts_among(n, lengths_a, shared), model.compact_starts_among(n, lengths_b, shared),
+                 strict=True)
+    for length, (first, second) in zip(shared, starts, strict=True):
         if first is not None and second is not None:  # small signatures and long units: the two ends only
-            product = compact_dot(n - length + 1, first, second)
+            product: _Term = (n - length + 1, first, second)
         else:
             others_a = list(lengths_a)
             others_a.remove(length)
@@ -103,8 +154,33 @@ def expected_matches(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tu
             others_b.remove(length)
             product = exact_dot(model.start_distribution(n, tuple(others_a), length),
                                 model.start_distribution(n, tuple(others_b), length))
-        total += lengths_a.count(length) * lengths_b.count(length) * product
+        terms.append((count_a[length] * count_b[length], product))
+    return terms
+
+
+def _matches_total(terms: list[tuple[int, _Term]], dots) -> float:
+    """The sum of ``_match_terms``' terms in their order, each compact form's product the next of
+    ``dots`` (an iterator)."""
+    total = 0.0
+    for pairs, product in terms:
+        total += pairs * (next(dots) if isinstance(product, tuple) else product)
     return total
+
+
+@lru_cache(maxsize=1 << 16)
+def expected_matches(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
+    """``E[# exact matches] = sum over pairs of equal length of sum_l P_a(l) P_b(l)``, cached per
+    model and signature; symmetric to the last bit (the two sides are put in one order first)."""
+    terms = _match_terms(model, n, lengths_a, lengths_b)
+    return _matches_total(terms, iter([compact_dot(*product) for _, product in terms if isinstance(product, tuple)]))
+
+
+def expected_matches_many(model: RandomModel, groups) -> list[float]:
+    """``expected_matches`` of many ``(n, lengths_a, lengths_b)``, the same bits each: the compact
+    forms' products of all groups in one array pass (``compact_dots``). Not cached."""
+    plans = [_match_terms(model, *group) for group in groups]
+    dots = iter(compact_dots([product for terms in plans for _, product in terms if isinstance(product, tuple)]))
+    return [_matches_total(terms, dots) for terms in plans]
 
 
 @lru_cache(maxsize=1 << 16)
@@ -153,6 +229,12 @@ class TabulatedModel(RandomModel):
     def expected_matches(self, n: int, lengths_a: tuple[int, ...], lengths_b: tuple[int, ...]) -> float:
         return expected_matches(self, n, lengths_a, lengths_b)
 
+    def expected_overlap_many(self, groups) -> list[float]:
+        return expected_overlap_many(self, groups)
 
-__all__ = ["TabulatedModel", "clear_caches", "compact_dot", "expected_matches", "expected_overlap",
-           "single_pair_overlap"]
+    def expected_matches_many(self, groups) -> list[float]:
+        return expected_matches_many(self, groups)
+
+
+__all__ = ["TabulatedModel", "clear_caches", "compact_dot", "compact_dots", "expected_matches", "expected_matches_many",
+           "expected_overlap", "expected_overlap_many", "single_pair_overlap"]

@@ -69,6 +69,9 @@ class NonOverlapping(TabulatedModel):
     def compact_start_among(self, n: int, lengths: tuple[int, ...], length: int):
         return bands.compact_start_among(n, lengths, length)
 
+    def compact_starts_among(self, n: int, lengths: tuple[int, ...], wanted) -> list:
+        return bands.compact_starts_among(n, lengths, wanted)
+
     def prefetch(self, groups, overlap: bool, matches: bool) -> None:
         bands.prefetch_bands(groups, overlap, matches)
 

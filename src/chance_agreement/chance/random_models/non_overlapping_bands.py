@@ -416,14 +416,20 @@ def _long_side(n: int, lengths: tuple[int, ...], excess: int) -> bool:
     """Whether ``document_bands`` computes the distribution of a segment of excess ``excess``
     (``0``: a free token) among the others of ``lengths`` (the whole side, sorted): a long unit,
     a moderate band with a flat middle, and the running products of its weights positive."""
+    return bool(_long_excesses(n, lengths, (excess,)))
+
+
+def _long_excesses(n: int, lengths: tuple[int, ...], excesses) -> list[int]:
+    """Those of ``excesses`` for which ``_long_side`` holds, the side's sums formed once."""
     if n < _LONG_UNIT:
-        return False
+        return []
     total, positive = _side_sums(lengths)
-    band = total - excess
-    positive -= excess > 0
-    if not (band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive):
-        return False
-    return total <= _LONG_BAND or _dense_side(n, lengths)
+    kept = []
+    for excess in excesses:
+        band = total - excess
+        if band > 0 and n - excess >= 2 * band + 1 and n - total - 1 - band >= positive - (excess > 0):
+            kept.append(excess)
+    return kept if kept and (total <= _LONG_BAND or _dense_side(n, lengths)) else []
 
 
 @lru_cache(maxsize=1 << 12)
@@ -510,7 +516,7 @@ def prefetch_bands(groups, overlap: bool, matches: bool) -> None:
             excesses = {length - 1 for length in shared if len(lengths) > 1}
             if overlap and len(lengths) > 1:
                 excesses.add(0)
-            kept = [e for e in excesses if _long_side(n, lengths, e)]
+            kept = _long_excesses(n, lengths, excesses)
             if kept:
                 requests.append((n, lengths, kept))
     _long_bands.fill(requests)
@@ -594,13 +600,37 @@ def compact_start_among(n: int, lengths: tuple[int, ...], length: int):
     """``compact_start`` of a segment of ``length`` among the other segments of ``lengths``
     (sorted, one of them of that length): a long unit's band straight from the band cache
     (the same values, without forming the others), else ``compact_start``."""
-    if len(lengths) > 1 and _long_side(n, lengths, length - 1) and (
-            bands := _long_bands.band(n, lengths, length - 1)) is not None:
-        slots = n - _side_sums(lengths)[0]
-        return bands[0] / slots, bands[1] / slots
-    others = list(lengths)
-    others.remove(length)
-    return compact_start(n, tuple(others), length)
+    return compact_starts_among(n, lengths, (length,))[0]
+
+
+def compact_starts_among(n: int, lengths: tuple[int, ...], wanted) -> list:
+    """``compact_start_among`` of each length of ``wanted`` (each one of ``lengths``): the side's
+    long-unit checks formed once, its bands divided by ``M = n - E`` in one array operation (the
+    same quotients)."""
+    long = _long_excesses(n, lengths, [length - 1 for length in wanted]) if len(lengths) > 1 else []
+    forms = {}
+    if long:
+        keys = [(n, lengths, excess) for excess in long]
+        bands = list(map(_long_bands.get, keys))
+        if None in bands:  # not computed yet, or failed its mass identity (kept as None)
+            _long_bands.fill([(n, lengths, [key[2] for key, band in zip(keys, bands, strict=True) if band is None])])
+            bands = list(map(_long_bands.__getitem__, keys))
+        kept = [(excess, band) for excess, band in zip(long, bands, strict=True) if band is not None]
+        if kept:  # V / M on the band and in the middle
+            slots = n - _side_sums(lengths)[0]
+            scaled = np.concatenate([band for _, (band, _) in kept]) / slots
+            stop = 0
+            for excess, (band, flat) in kept:
+                start, stop = stop, stop + band.size
+                forms[excess] = (scaled[start:stop], flat / slots)
+    out = []
+    for length in wanted:
+        if (form := forms.get(length - 1)) is None:
+            others = list(lengths)
+            others.remove(length)
+            form = compact_start(n, tuple(others), length)
+        out.append(form)
+    return out
 
 
 def _exact_terms(size: int, draws: int, total_excess: int) -> int:
@@ -690,5 +720,5 @@ def sample(n: int, lengths, rng: np.random.Generator) -> np.ndarray:
     return starts
 
 
-__all__ = ["check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among", "coverage",
-           "prefetch_bands", "sample", "start_distribution"]
+__all__ = ["check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among",
+           "compact_starts_among", "coverage", "prefetch_bands", "sample", "start_distribution"]
