@@ -426,16 +426,29 @@ def light_reference(raw, w, q):
     return float(np.mean(values)), se, pairwise
 
 
+def _ieee_divide(a: float, b: float) -> float:
+    """``a / b`` as IEEE arithmetic gives it (numpy's), a zero divisor included."""
+    if b:
+        return a / b
+    return math.copysign(math.inf, a) * math.copysign(1.0, b) if a else math.nan
+
+
 def tail_rows_reference(slots, draws, last) -> np.ndarray:
-    """``document_bands.tail_rows`` in one block: every row padded to the largest ``K'``."""
-    slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
-    width = int(draws.max(initial=0))
-    s = np.arange(1, width + 1, dtype=float)[None, :]
-    d, n, t = draws[:, None], slots[:, None], last[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(s <= d, (d - s + 1.0) / (n - t - d + s) * (t + 1.0 - s) / (s + 1.0), 0.0)
-    terms = np.cumprod(np.concatenate((t + 1.0, np.maximum(ratio, 0.0)), axis=1), axis=1)
-    tails = np.cumsum(terms[:, ::-1], axis=1)[:, ::-1]
-    beyond = tails[:, 1:] > 2.0**-60
-    out = np.where(beyond.any(axis=1), width - np.argmax(beyond[:, ::-1], axis=1), 0)
-    return np.minimum(np.where(last == 0, 0, out), draws).astype(int)
+    """``document_bands.tail_rows`` from its definition, one ``(N, K', t)`` at a time in Python: the
+    terms ``r_0 = t + 1``, ``r_s = r_(s-1) * max(0, (K' - s + 1) / (N - t - K' + s) * (t + 1 - s) / (s + 1))``
+    (the ratio of ``C(N - t, K - s) C(t + 1, s + 1)`` to its previous term), their tails summed from the
+    end, and ``S`` the last ``s`` whose tail ``sum_{s' >= s} r_s'`` is above ``2^-60`` (0 at ``t = 0``)."""
+    out = []
+    for n, d, t in zip(*(np.atleast_1d(np.asarray(a, dtype=float)).tolist() for a in (slots, draws, last)),
+                       strict=True):
+        terms = [t + 1.0]
+        for s in range(1, int(d) + 1):
+            ratio = _ieee_divide(_ieee_divide(d - s + 1.0, n - t - d + s) * (t + 1.0 - s), s + 1.0)
+            terms.append(terms[-1] * (ratio if ratio != ratio or ratio > 0.0 else 0.0))
+        tail, rows = 0.0, 0
+        for s in range(len(terms) - 1, 0, -1):
+            tail = terms[s] + tail
+            if tail > 2.0**-60:
+                rows = max(rows, s)
+        out.append(0 if t == 0 else min(rows, int(d)))
+    return np.array(out, dtype=int)

@@ -226,9 +226,9 @@ def test_factor_shifts_equal_the_cumprod_check():
     assert document_bands._factor_shifts(1000 / 20_000, 1000, 600).any()  # the renormalised loop is reached
 
 
-def test_tail_rows_in_blocks_equal_one_block():
+def test_tail_rows_in_blocks_equal_the_definition():
     """Rows of every ``K'`` from 0 to 700 and positions from 0 to past the band: each row's ``S`` as
-    in one block padded to the largest ``K'``."""
+    its definition gives it, row by row in Python (``tail_rows_reference``), whatever block it fell in."""
     rng = np.random.default_rng(23)
     draws = np.concatenate((rng.integers(0, 80, size=3000), rng.integers(0, 700, size=200), [0, 1, 2, 64, 700]))
     last = rng.integers(0, 3000, size=draws.size)

@@ -4,8 +4,8 @@ give the bits of the numpy code they replace, which stays the fallback: the labe
 (``code_cells``), the coincidence pairs per unit size (``pair_tables``, and the numpy code's units
 grouped by their category counts) and ``exact_sum._fold``;
 and every reported value of Fleiss' kappa, Krippendorff's alpha (four distances, a matrix) and the
-several-rater family is the same bits both ways, and the same as main's formulation of the label
-coding (``main_numeric_codes`` below, kept verbatim as the oracle). Inputs are integers and exact
+several-rater family is the same bits both ways, and the label codes and count cells are those of
+their definitions (``oracle_numeric_codes`` and ``oracle_cells_of_codes``, plain Python cell by cell). Inputs are integers and exact
 quarters (``random.Random``), with missing values, the same on every machine."""
 
 from __future__ import annotations
@@ -46,50 +46,29 @@ def same(first, second, where="") -> None:
         assert type(first) is type(second) and first == second, (where, first, second)
 
 
-def main_numeric_codes(ratings: np.ndarray, categories) -> tuple[np.ndarray, list]:
-    """main's ``ratings._numeric_codes`` (before the compiled kernels), verbatim: the oracle."""
-    values = ratings.astype(np.float64) if ratings.dtype.kind == "b" else ratings
-    present = ~np.isnan(values) if values.dtype.kind == "f" else None
-    given = values[present] if present is not None else values.ravel()
-    codes = np.full(values.shape, -1, dtype=np.int64)
-    if given.size == 0:
-        distinct, inverse = given[:0], np.zeros(0, dtype=np.int64)
-    else:
-        low, high = given.min(), given.max()
-        span = float(high) - float(low)
-        small_integers = (
-            np.isfinite(span) and span <= 4 * given.size + 1024
-            and (given.dtype.kind in "iu" or bool(np.all(given == np.round(given))))
-        )
-        if small_integers:
-            offsets = (given - low).astype(np.int64)
-            used = np.bincount(offsets, minlength=int(span) + 1) > 0
-            lookup = np.cumsum(used) - 1
-            distinct = np.flatnonzero(used) + low
-            inverse = lookup[offsets]
-        else:
-            distinct, inverse = np.unique(given, return_inverse=True)
-    seen = distinct.astype(ratings.dtype).tolist()
-    cats = ratings_module._ordered_categories(seen, categories)
-    if categories is not None:  # re-map the sorted distinct values onto the given order
-        index = {c: j for j, c in enumerate(cats)}
-        inverse = np.array([index[v] for v in seen], dtype=np.int64)[inverse]
-    if present is None:
-        codes = inverse.reshape(values.shape).astype(np.int64, copy=False)
-    else:
-        codes[present] = inverse
-    return codes, cats
+def oracle_numeric_codes(ratings: np.ndarray, categories) -> tuple[np.ndarray, list]:
+    """The label codes from their definition, cell by cell in Python: a cell's code is its label's
+    index among the labels (the distinct present values, sorted, as the array's dtype gives them, or
+    ``categories`` in their order); a missing cell (NaN) is -1."""
+    cells = ratings.tolist()
+    present = [v for row in cells for v in row if not (isinstance(v, float) and math.isnan(v))]
+    seen = np.array(sorted(set(present)), dtype=ratings.dtype).tolist()
+    labels = ratings_module._ordered_categories(seen, categories)
+    index = {label: j for j, label in enumerate(labels)}
+    codes = [[-1 if isinstance(v, float) and math.isnan(v) else index[v] for v in row] for row in cells]
+    return np.array(codes, dtype=np.int64).reshape(ratings.shape), labels
 
 
-def main_cells_of_codes(raw: np.ndarray, q: int):
-    """main's ``ratings.cells_of_codes``, verbatim: the oracle."""
-    ordered = np.sort(raw, axis=1)
-    keys = (np.arange(raw.shape[0], dtype=np.int64)[:, None] * q + ordered)[ordered >= 0]
-    if keys.size == 0:
-        return keys, keys, np.zeros(0)
-    starts = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
-    counts = np.diff(np.r_[starts, keys.size]).astype(float)
-    return keys[starts] // q, keys[starts] % q, counts
+def oracle_cells_of_codes(raw: np.ndarray, q: int):
+    """The count table's nonzero cells from their definition: for each item in order, each code
+    it holds (ascending, -1 missing left out) and how many of its raters gave it."""
+    items, codes, counts = [], [], []
+    for item, row in enumerate(raw.tolist()):
+        for code in sorted(set(row) - {-1}):
+            items.append(item)
+            codes.append(code)
+            counts.append(float(row.count(code)))
+    return np.array(items, dtype=np.int64), np.array(codes, dtype=np.int64), np.array(counts)
 
 
 def random_ratings(rng: random.Random, form: str):
@@ -127,7 +106,7 @@ def test_label_codes_are_mains_both_ways(monkeypatch, seed):
             rng.shuffle(given)
             orders.append(given)
         for categories in orders:
-            expected = main_numeric_codes(ratings, categories)
+            expected = oracle_numeric_codes(ratings, categories)
             fast, slow = both_ways(monkeypatch, ratings_module._numeric_codes, ratings, categories)
             same(fast, expected, f"{form} compiled")
             same(slow, expected, f"{form} numpy")
@@ -140,8 +119,8 @@ def test_count_cells_and_coincidences_are_mains_both_ways(monkeypatch, seed):
         codes, cats = ratings_module.rating_codes(random_ratings(rng, form))
         q = len(cats)
         fast, slow = both_ways(monkeypatch, ratings_module.cells_of_codes, codes, q)
-        same(fast, main_cells_of_codes(codes, q), "cells compiled")
-        same(slow, main_cells_of_codes(codes, q), "cells numpy")
+        same(fast, oracle_cells_of_codes(codes, q), "cells compiled")
+        same(slow, oracle_cells_of_codes(codes, q), "cells numpy")
         from_counts = alpha_module.coincidence_matrix(ratings_module.count_matrix(codes, q))  # main's way
         ways = {"pairs of annotators": alpha_module._annotator_pair_tables(codes, q),
                 "compiled pairs": alpha_module._compiled_pair_tables(codes, q),

@@ -36,17 +36,10 @@ an instance, resolved once with ``get``.
 
 Notes
 -----
-A model places each annotator's segments at random, keeping their number and lengths (section 3
-of [1]_); the chance-corrected F1 reads two things of it (Proposition 1 of [1]_): the coverage
-:math:`c(t)` and the start distribution :math:`P(\mathrm{start} = l)`, from which
-
-.. math::
-
-    E[\mathrm{overlap}] = \sum_t c_A(t)\, c_B(t), \qquad
-    E[\mathrm{matches}] = \sum_{i, j : a_i = b_j} \sum_l P_A(\mathrm{start}_i = l)\, P_B(\mathrm{start}_j = l).
-
-A new model is one ``RandomModel`` subclass and one ``register`` call; two instances of one class
-with one name are equal, so registering the class again is allowed.
+What a model computes, and how the chance-corrected F1 reads it (Proposition 1 of [1]_), is
+described once, in ``RandomModel``. A new model is one ``RandomModel`` subclass and one
+``register`` call; two instances of one class with one name are equal, so registering the class
+again is allowed.
 
 References
 ----------
