@@ -40,9 +40,10 @@ adjusted over the ``m`` humans (valid under any dependence); the winning rate is
 humans the candidate beats so, and the alt-test replaces the humans when it is at least 1/2
 (``replaceable``).
 
-Unparsed output (``candidate[s] is None``) is counted in ``unparsed`` and scored as an empty
-annotation (the default: the candidate is charged for it) or, with ``unparsed="exclude"``, left out
-together with every human's statistics of that sentence (stated in ``unparsed_policy``).
+Unparsed output (``candidate[s] is None``; in an ``AnnotationSet``, a sentence the candidate did
+not annotate) is counted in ``unparsed`` and scored as an empty annotation (the default: the
+candidate is charged for it) or, with ``unparsed="exclude"``, left out together with every human's
+statistics of that sentence (stated in ``unparsed_policy``).
 """
 
 from __future__ import annotations
@@ -187,8 +188,9 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
     weights, sampling = _resample_weights(make_rng(random_state), document_ids, team.n_items, settings["n_resamples"])
     tested = _Team(team, len(candidates), unparsed, weights, {"level": level, "model": model})
     results = {name: tested.test(c, name, {**settings, **sampling}) for c, name in enumerate(candidates)}
-    several = isinstance(candidate, Mapping) or (isinstance(annotations, AnnotationSet) and not isinstance(candidate, str))
-    return results if several else results[candidates[0]]
+    if isinstance(candidate, Mapping) or (isinstance(annotations, AnnotationSet) and not isinstance(candidate, str)):
+        return results  # several candidates: one result per name
+    return results[candidates[0]]
 
 
 def _settings(margin, alpha, equivalence, n_resamples, unparsed, level, model) -> dict:
