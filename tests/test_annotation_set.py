@@ -297,6 +297,20 @@ def test_a_bad_tag_chunked_once_is_still_named_by_its_file_line_and_column(tmp_p
     assert f"{path}: line 41: column 2: tag 'E-ORG': Invalid token" in capsys.readouterr().err
 
 
+def test_annotator_test_chunks_tags_once_and_a_set_never():
+    from chance_agreement import annotator_test, by_item
+
+    tokens, annotations = report_annotations(4)
+    *humans, candidate = annotations.values()
+    options = {"margin": 0.1, "n_resamples": 20, "random_state": 0}
+    results: list = []
+    assert chunked_sentences(lambda: results.append(annotator_test(by_item(humans), candidate, **options))) == \
+        4 * len(tokens)
+    team = AnnotationSet.from_tags(annotations)
+    assert chunked_sentences(lambda: results.append(annotator_test(team, "a3", **options))) == 0
+    assert results[1]["advantage"] == dict(zip(["a0", "a1", "a2"], results[0]["advantage"].values(), strict=True))
+
+
 @pytest.mark.parametrize("command", ["annotator-test", "report"])
 @pytest.mark.parametrize("column", [2, 4])  # a human's, the candidate's
 def test_a_bad_tag_of_the_annotator_test_is_still_named_by_its_file_line_and_column(tmp_path, capsys, command, column):
