@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 import random
 import re
 import sys
@@ -317,10 +318,11 @@ def test_a_bad_tag_of_the_annotator_test_is_still_named_by_its_file_line_and_col
     from chance_agreement.reports.cli import main
 
     path, _ = column_file(tmp_path, annotators=4)
-    lines = open(path, encoding="utf-8").read().split("\n")
+    file = pathlib.Path(path)
+    lines = file.read_text(encoding="utf-8").split("\n")
     cells = lines[40].split("\t")
-    lines[40] = "\t".join(cells[:column] + ["E-ORG"] + cells[column + 1:])  # strict IOB2 refuses it
-    open(path, "w", encoding="utf-8").write("\n".join(lines))
+    lines[40] = "\t".join([*cells[:column], "E-ORG", *cells[column + 1:]])  # strict IOB2 refuses it
+    file.write_text("\n".join(lines), encoding="utf-8")
     argv = [command, f"{path}:1", f"{path}:2", f"{path}:3", "--candidate", f"{path}:4", "--margin", "0.1",
             "--mode", "strict", "--scheme", "IOB2", "-o", str(tmp_path / "out")]
     assert main(argv) == 1
