@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pathlib
 import random
 import re
 import sys
@@ -246,6 +247,27 @@ def test_the_commands_on_files_chunk_each_annotator_sentence_at_most_once_and_a_
     assert chunked >= 3 * sentences
 
 
+@pytest.mark.parametrize("command", [["annotator-test", "--margin", "0.1", "--n-resamples", "20", "--format", "json"],
+                                     ["report", "--margin", "0.1", "--n-resamples", "20", "--no-intervals"]])
+def test_the_annotator_test_on_files_chunks_each_annotator_sentence_at_most_once_and_a_half(tmp_path, command):
+    """Humans and candidate read as one set (``flat_team``), tested without chunking again: before
+    it, ``annotator-test`` chunked each annotator's sentence 2.0 times (the column files' check,
+    then the tags again; now 1.0). ``report`` reads its 3 annotators for its own sections, then the
+    test's 4 (the humans again, with the candidate): 11 sentences chunked per sentence before, 1.57
+    per annotator of the two readings, now 7 (1.0; 1.75 per distinct annotator)."""
+    from chance_agreement.reports.cli import main
+
+    path, sentences = column_file(tmp_path, annotators=4)
+    humans, candidate = [f"{path}:{column}" for column in (1, 2, 3)], f"{path}:4"
+    codes: list = []
+    chunked = chunked_sentences(lambda: codes.append(main([command[0], *humans, "--candidate", candidate, *command[1:],
+                                                           "-o", str(tmp_path / "out")])))
+    assert codes == [0]
+    annotators = 4 if command[0] == "annotator-test" else 3 + 4  # the report reads its 3 annotators, then the test's 4
+    assert chunked <= 1.5 * annotators * sentences, chunked / (annotators * sentences)
+    assert chunked >= annotators * sentences
+
+
 @pytest.mark.parametrize("command", [["f1", "--reference-column", "1", "--prediction-column", "2"],
                                      ["f1", "--mode", "strict", "--scheme", "IOB1", "--confidence-level", "0.9"],
                                      ["spans"]])
@@ -274,6 +296,37 @@ def test_a_bad_tag_chunked_once_is_still_named_by_its_file_line_and_column(tmp_p
     files = [path] if command == "f1" else [f"{path}:1", f"{path}:2"]
     assert main([command, *files, "--mode", "strict", "--scheme", "IOB2", "-o", str(tmp_path / "out")]) == 1
     assert f"{path}: line 41: column 2: tag 'E-ORG': Invalid token" in capsys.readouterr().err
+
+
+def test_annotator_test_chunks_tags_once_and_a_set_never():
+    from chance_agreement import annotator_test, by_item
+
+    tokens, annotations = report_annotations(4)
+    *humans, candidate = annotations.values()
+    options = {"margin": 0.1, "n_resamples": 20, "random_state": 0}
+    results: list = []
+    assert chunked_sentences(lambda: results.append(annotator_test(by_item(humans), candidate, **options))) == \
+        4 * len(tokens)
+    team = AnnotationSet.from_tags(annotations)
+    assert chunked_sentences(lambda: results.append(annotator_test(team, "a3", **options))) == 0
+    assert results[1]["advantage"] == dict(zip(["a0", "a1", "a2"], results[0]["advantage"].values(), strict=True))
+
+
+@pytest.mark.parametrize("command", ["annotator-test", "report"])
+@pytest.mark.parametrize("column", [2, 4])  # a human's, the candidate's
+def test_a_bad_tag_of_the_annotator_test_is_still_named_by_its_file_line_and_column(tmp_path, capsys, command, column):
+    from chance_agreement.reports.cli import main
+
+    path, _ = column_file(tmp_path, annotators=4)
+    file = pathlib.Path(path)
+    lines = file.read_text(encoding="utf-8").split("\n")
+    cells = lines[40].split("\t")
+    lines[40] = "\t".join([*cells[:column], "E-ORG", *cells[column + 1:]])  # strict IOB2 refuses it
+    file.write_text("\n".join(lines), encoding="utf-8")
+    argv = [command, f"{path}:1", f"{path}:2", f"{path}:3", "--candidate", f"{path}:4", "--margin", "0.1",
+            "--mode", "strict", "--scheme", "IOB2", "-o", str(tmp_path / "out")]
+    assert main(argv) == 1
+    assert f"{path}: line 41: column {column}: tag 'E-ORG': Invalid token" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("annotators, options", [(2, {}), (3, {"gamma_samples": 3}), (3, {"leaderboard": True}),

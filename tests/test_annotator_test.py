@@ -250,3 +250,83 @@ def test_few_sentences_are_noted():
         annotator_test(humans, candidate, margin=0.1, n_resamples=50, random_state=0)["notes"][0]
     humans, candidate = team(11, 2, 100, P, P)
     assert annotator_test(humans, candidate, margin=0.1, n_resamples=50, random_state=0)["notes"] == []
+
+
+# --- the humans and the candidates as one AnnotationSet (issue 33 item 3) ----------------------
+
+SET_OPTIONS = {
+    "plain": {"margin": 0.1, "random_state": 0},
+    "entity_equivalence": {"margin": 0.1, "random_state": 1, "level": "entity", "equivalence": True},
+    "exclude": {"margin": 0.05, "random_state": 2, "unparsed": "exclude"},
+    "documents": {"margin": 0.05, "random_state": 3, "document_ids": [s // 6 for s in range(60)]},
+    "strict": {"margin": 0.05, "random_state": 3, "mode": "strict", "scheme": "IOB2", "model": "overlapping"},
+}
+
+
+def set_team():
+    """Three humans, a candidate with unparsed sentences and a second candidate, of 60 sentences."""
+    humans, candidate = team(3, 3, 60, P, 1.5 * P)
+    _, other = team(4, 3, 60, P, 2 * P)
+    return humans, [None if s % 7 == 0 else tags for s, tags in enumerate(candidate)], other
+
+
+@pytest.mark.parametrize("options", SET_OPTIONS.values(), ids=SET_OPTIONS)
+def test_an_annotation_set_gives_the_result_of_the_tags_bit_for_bit(options):
+    from chance_agreement import AnnotationSet, by_annotator
+
+    humans, candidate, other = set_team()
+    span = {key: options[key] for key in ("mode", "scheme") if key in options}
+    # the candidates first: the set's order does not matter, the other annotators are the humans
+    annotations = AnnotationSet.from_tags({"x": candidate, "a": by_annotator(humans)[0], "y": other,
+                                           "b": by_annotator(humans)[1], "c": by_annotator(humans)[2]}, **span)
+    expected = annotator_test(humans, {"x": candidate, "y": other}, names=["a", "b", "c"], n_resamples=100, **options)
+    assert annotator_test(annotations, ["x", "y"], n_resamples=100, **options) == expected
+    alone = annotations.select([0, 1, 3, 4])  # "y" left out: every annotator but the candidate is a human
+    assert annotator_test(alone, "x", n_resamples=100, **options) == expected["x"]
+    assert expected["x"]["unparsed"] == 9
+
+
+# sha256 (first 16 hex digits) of the results on main before the set (commit 7bed475): the same bits
+GOLDEN = {"plain": "caada98375d17759", "strict": "510fd49d67de81d9", "exclude_several": "7542660f20007740"}
+
+
+def test_the_results_keep_the_bits_they_had_before_the_set():
+    import hashlib
+    import json
+
+    def digest(result) -> str:
+        return hashlib.sha256(json.dumps(result, sort_keys=True).encode()).hexdigest()[:16]
+
+    humans, candidate, other = set_team()
+    assert digest(annotator_test(humans, candidate, n_resamples=100, **SET_OPTIONS["plain"])) == GOLDEN["plain"]
+    assert digest(annotator_test(humans, candidate, n_resamples=100, **SET_OPTIONS["strict"])) == GOLDEN["strict"]
+    several = annotator_test(humans, {"x": candidate, "y": other}, names=["a", "b", "c"], n_resamples=100,
+                             **SET_OPTIONS["exclude"])
+    assert digest(several) == GOLDEN["exclude_several"]
+
+
+@pytest.mark.parametrize("candidate, kwargs, message", [
+    ("zed", {}, "candidate 'zed' must name distinct annotators of the set ['ann', 'bob', 'llm']"),
+    (["llm", "llm"], {}, "must name distinct annotators"),
+    (["bob", "llm"], {}, "the set has 1 annotator(s) besides the candidates: the test needs two or more humans"),
+    ({"llm": 1}, {}, "with an AnnotationSet, candidate is the name of one of its annotators or a list"),
+    ("llm", {"names": ["a", "b"]}, "an AnnotationSet names its annotators: give names=None"),
+    ("llm", {"mode": "strict"}, "the annotation set was chunked with mode=None, not 'strict'"),
+])
+def test_a_set_with_a_candidate_it_does_not_hold_is_refused(candidate, kwargs, message):
+    from chance_agreement import AnnotationSet
+
+    tags = [["B-PER", "O"], ["O", "B-LOC"], ["B-ORG", "O"]]
+    annotations = AnnotationSet.from_tags({"ann": tags, "bob": tags, "llm": tags})
+    with pytest.raises(ValueError) as error:
+        annotator_test(annotations, candidate, margin=0.1, **kwargs)
+    assert message in str(error.value)
+
+
+def test_with_empty_is_refused_on_an_annotated_sentence():
+    from chance_agreement import AnnotationSet
+
+    annotations = AnnotationSet.from_tags({"ann": [["B-PER"], ["O"]], "llm": [["O"], None]})
+    assert annotations.with_empty(1, [1]).present.tolist() == [[True, True], [True, True]]
+    with pytest.raises(ValueError, match="llm annotated sentence 0: only sentences it did not annotate"):
+        annotations.with_empty(1, [0, 1])

@@ -175,3 +175,29 @@ def test_the_html_report_has_the_annotator_test_section(tmp_path, capsys):
     assert f'<th><bdi class="name" title="ben">ben</bdi></th><td class="num">{ben:.4f}</td>' in section
     assert main(["report", *map(str, humans), "--candidate", str(EXAMPLES / "sysB.conll"), "-o", str(page)]) == 2
     assert "--candidate needs --margin" in capsys.readouterr().err
+
+
+# sha256 (first 16 hex digits) of the outputs on main before the humans and candidates were read as
+# one AnnotationSet (commit 7bed475): reading them once keeps every output's bits
+GOLDEN = {"json": "fe6eba6d9281f44b", "text": "b894392d8c4a4d11", "csv": "c8c405a3830100c7",
+          "html": "71f711effe9d7b96"}
+
+
+def test_the_outputs_keep_the_bits_they_had_before_the_set(tmp_path, capsys):
+    import hashlib
+
+    def digest(value) -> str:
+        return hashlib.sha256(json.dumps(value, sort_keys=True).encode()).hexdigest()[:16]
+
+    humans = [EXAMPLES / "anna.conll", EXAMPLES / "ben.conll", EXAMPLES / "carl.conll"]
+    out = run(capsys, *humans, "--candidate", EXAMPLES / "sysA.conll", "--candidate", EXAMPLES / "sysB.conll",
+              "--margin", "0.05", "--n-resamples", "200", "--random-state", "4", "--equivalence", "--format", "json")
+    assert digest(json.loads(out)["candidates"]) == GOLDEN["json"]
+    for fmt in ("text", "csv"):
+        out = run(capsys, *humans, "--candidate", EXAMPLES / "sysA.conll", "--margin", "0.05", "--format", fmt)
+        assert digest(out) == GOLDEN[fmt], fmt
+    page = tmp_path / "report.html"
+    assert main(["report", *map(str, humans), "--candidate", str(EXAMPLES / "sysB.conll"), "--margin", "0.05",
+                 "--no-intervals", "-o", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert digest(text[text.index('<section id="annotator-test">'):]) == GOLDEN["html"]

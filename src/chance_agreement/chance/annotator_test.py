@@ -40,9 +40,10 @@ adjusted over the ``m`` humans (valid under any dependence); the winning rate is
 humans the candidate beats so, and the alt-test replaces the humans when it is at least 1/2
 (``replaceable``).
 
-Unparsed output (``candidate[s] is None``) is counted in ``unparsed`` and scored as an empty
-annotation (the default: the candidate is charged for it) or, with ``unparsed="exclude"``, left out
-together with every human's statistics of that sentence (stated in ``unparsed_policy``).
+Unparsed output (``candidate[s] is None``; in an ``AnnotationSet``, a sentence the candidate did
+not annotate) is counted in ``unparsed`` and scored as an empty annotation (the default: the
+candidate is charged for it) or, with ``unparsed="exclude"``, left out together with every human's
+statistics of that sentence (stated in ``unparsed_policy``).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from numbers import Real
 import numpy as np
 
 from .._numerics.exact_sum import ordered_matmul
+from ..spans.annotation_set import AnnotationSet
 from ..spans.validation import as_items, check_annotations, problem
 from .bootstrap_intervals import (
     DEFAULT_RESAMPLES,
@@ -69,7 +71,7 @@ from .corrected_f1 import pooled_scores
 from .poisson_bootstrap import document_keys
 from .random_models import get_model
 from .statistics import ChanceStatistics
-from .team_f1 import team_statistics
+from .team_f1 import team_set, team_statistics
 
 UNPARSED = ("empty", "exclude")
 VERDICTS = ("equivalent", "non-inferior", "inferior", "inconclusive")
@@ -91,10 +93,16 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
 
     Parameters
     ----------
-    annotations : list over sentences of lists over humans (>= 2) of tag sequences
-        ``annotations[s][h]``, ``None`` where ``h`` did not annotate ``s`` (``by_item`` converts).
+    annotations : list over sentences of lists over humans (>= 2) of tag sequences, or AnnotationSet
+        ``annotations[s][h]``, ``None`` where ``h`` did not annotate ``s`` (``by_item`` converts);
+        the tags and the candidates' are checked and chunked once, into one ``AnnotationSet``. Or
+        that set itself, the humans and the candidates its annotators (``candidate`` names the
+        candidates, every other annotator is a human): nothing is chunked again, and a sentence a
+        candidate did not annotate is its unparsed output.
     candidate : list over sentences of tag sequences (``None``: unparsed), or a dict of such lists
         A dict ``{name: tags}`` tests several candidates against the same humans and resamples.
+        With an ``AnnotationSet``: the name of one of its annotators, or a list of names (a dict
+        of results, one per name).
     margin : float
         In ``[0, 1)``: the corrected F1 the candidate may lose against a human (0: superiority).
     level : {"token", "entity"}, default "token"
@@ -110,7 +118,7 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
     unparsed : {"empty", "exclude"}, default "empty"
         An unparsed sentence scored as an empty annotation, or left out with the humans' statistics.
     names : list of str, optional
-        The humans' names.
+        The humans' names (with an ``AnnotationSet``: None, the set names its annotators).
     model : str or RandomModel, default "non_overlapping"
         The random annotation model.
     document_ids : sequence, optional
@@ -165,15 +173,24 @@ def annotator_test(annotations, candidate, *, margin, level="token", alpha=0.05,
     >>> result = annotator_test(humans, llm, margin=0.1, n_resamples=200, random_state=0)
     >>> result["verdict"], round(result["mean_advantage"], 4), result["unparsed"]
     ('inconclusive', -0.1162, 1)
+
+    The same humans and candidate as one annotation set, the candidate named (the same result):
+
+    >>> from chance_agreement import AnnotationSet
+    >>> team = AnnotationSet.from_tags({"ann": human, "bob": human, "eve": human[:2] + [["B-LOC", "O", "O", "B-PER"]],
+    ...                                 "llm": llm})
+    >>> same = annotator_test(team, "llm", margin=0.1, n_resamples=200, random_state=0)
+    >>> same["humans"], same["mean_advantage"] == result["mean_advantage"], same["p_value"] == result["p_value"]
+    (['ann', 'bob', 'eve'], True, True)
     """
     settings = _settings(margin, alpha, equivalence, n_resamples, unparsed, level, model)
-    humans, human_names, candidates = _inputs(annotations, candidate, names)
-    weights, sampling = _resample_weights(make_rng(random_state), document_ids, len(humans), settings["n_resamples"])
-    team = _Team(humans, human_names, candidates, unparsed, weights,
-                 {"level": level, "model": model, "scheme": scheme, "mode": mode, "suffix": suffix})
-    results = {name: team.test(c, name, tags, {**settings, **sampling})
-               for c, (name, tags) in enumerate(candidates.items())}
-    return results if isinstance(candidate, Mapping) else results[_ONE]
+    team, candidates = _team(annotations, candidate, names, {"scheme": scheme, "mode": mode, "suffix": suffix})
+    weights, sampling = _resample_weights(make_rng(random_state), document_ids, team.n_items, settings["n_resamples"])
+    tested = _Team(team, len(candidates), unparsed, weights, {"level": level, "model": model})
+    results = {name: tested.test(c, name, {**settings, **sampling}) for c, name in enumerate(candidates)}
+    if isinstance(candidate, Mapping) or (isinstance(annotations, AnnotationSet) and not isinstance(candidate, str)):
+        return results  # several candidates: one result per name
+    return results[candidates[0]]
 
 
 def _settings(margin, alpha, equivalence, n_resamples, unparsed, level, model) -> dict:
@@ -195,11 +212,39 @@ def _settings(margin, alpha, equivalence, n_resamples, unparsed, level, model) -
             "n_resamples": check_resamples(n_resamples)}
 
 
-def _inputs(annotations, candidate, names) -> tuple[list, list[str], dict]:
-    """The humans' rows, their names and ``{name: tags}`` of the candidates, checked."""
+def _team(annotations, candidate, names, span: dict) -> tuple[AnnotationSet, list[str]]:
+    """``(set, candidate names)``: the humans then the candidates as one ``AnnotationSet`` (tags
+    checked and chunked once; an unparsed sentence not annotated), and the candidates' names."""
+    if isinstance(annotations, AnnotationSet):
+        return _set_team(annotations, candidate, names, span)
     humans = check_annotations(annotations, function=FUNCTION)
     human_names = _human_names(names, len(humans[0]))
-    return humans, human_names, _candidates(candidate, humans, human_names)
+    candidates = _candidates(candidate, humans, human_names)
+    rows = [list(humans[s]) + [tags[s] for tags in candidates.values()] for s in range(len(humans))]
+    return (team_set(as_items(rows), human_names + list(candidates), span["scheme"], span["mode"], span["suffix"],
+                     FUNCTION), list(candidates))
+
+
+def _set_team(annotations: AnnotationSet, candidate, names, span: dict) -> tuple[AnnotationSet, list[str]]:
+    """A set's annotators reordered, the humans first; ``candidate`` names one or several of them."""
+    if names is not None:
+        raise ValueError(problem(FUNCTION, "names", "an AnnotationSet names its annotators: give names=None "
+                                 "(rename them when building the set)"))
+    given = [candidate] if isinstance(candidate, str) else candidate
+    if isinstance(given, (bytes, Mapping)) or not isinstance(given, (list, tuple)) or not given:
+        raise ValueError(f"{FUNCTION}: with an AnnotationSet, candidate is the name of one of its annotators or a "
+                         f"list of such names, got {candidate!r}")
+    wanted = [str(name) for name in given]
+    unknown = [name for name in wanted if name not in annotations.names]
+    if unknown or len(set(wanted)) < len(wanted):
+        raise ValueError(f"{FUNCTION}: candidate {candidate!r} must name distinct annotators of the set "
+                         f"{list(annotations.names)}")
+    humans = [a for a, name in enumerate(annotations.names) if name not in wanted]
+    if len(humans) < 2:
+        raise ValueError(f"{FUNCTION}: the set has {len(humans)} annotator(s) besides the candidates: the test needs "
+                         "two or more humans")
+    annotations.chunked_as(span["scheme"], span["mode"], span["suffix"], FUNCTION)
+    return annotations.select(humans + [annotations.names.index(name) for name in wanted]), wanted
 
 
 def _human_names(names, m: int) -> list[str]:
@@ -238,12 +283,13 @@ def _candidates(candidate, humans: list, human_names: list[str]) -> dict:
     return out
 
 
-def _filled(tags, row: list, unparsed: str):
-    """A candidate's tags of a sentence; an unparsed one as all-``O`` (``"empty"``) or None."""
-    if tags is not None or unparsed == "exclude":
-        return tags
-    length = next((len(theirs) for theirs in row if theirs is not None), None)
-    return None if length is None else ["O"] * length
+def _filled(team: AnnotationSet, candidate: int, humans: int, unparsed: str) -> AnnotationSet:
+    """The set with the candidate's unparsed sentences (not annotated) as empty annotations
+    (``"empty"``, where a human annotated the sentence), or as they are (``"exclude"``)."""
+    if unparsed == "exclude":
+        return team
+    items = np.flatnonzero(~team.present[candidate] & team.present[:humans].any(axis=0))
+    return team.with_empty(candidate, items) if items.size else team
 
 
 def _notes(resampled: str, units: int) -> list[str]:
@@ -328,17 +374,16 @@ def _verdict(p_lower: float, p_upper: float, p_inferior: float, alpha: float, eq
 class _Team:
     """The humans' pair statistics, shared by every candidate's test."""
 
-    def __init__(self, humans, names, candidates, unparsed, weights, span):
-        m, count = len(names), len(humans)
-        rows = [list(humans[s]) + [_filled(tags[s], humans[s], unparsed) for tags in candidates.values()]
-                for s in range(count)]
-        pairs = list(itertools.combinations(range(m), 2)) + [(h, m + c) for c in range(len(candidates))
-                                                              for h in range(m)]
+    def __init__(self, team: AnnotationSet, candidates: int, unparsed: str, weights, span):
+        m = team.n_annotators - candidates
+        self.parsed = team.present[m:].copy()  # before the unparsed sentences are filled
+        for c in range(candidates):
+            team = _filled(team, m + c, m, unparsed)
+        pairs = list(itertools.combinations(range(m), 2)) + [(h, m + c) for c in range(candidates) for h in range(m)]
         self.per_pair: dict = {}
-        _, self.totals = team_statistics(as_items(rows), names=names + list(candidates), pairs=pairs,
-                                         pair_sentences=self.per_pair, function=FUNCTION, **span)
-        self.names, self.level, self.weights = names, span["level"], weights
-        self.present = [np.array([row[h] is not None for row in humans]) for h in range(m)]
+        _, self.totals = team_statistics(team, pairs=pairs, pair_sentences=self.per_pair, function=FUNCTION, **span)
+        self.names, self.level, self.weights = list(team.names[:m]), span["level"], weights
+        self.present = list(team.present[:m])
         self.rows = {pair: sentence_arrays(stats, self.level)[1].sum(axis=1)
                      for pair, stats in self.per_pair.items()}
 
@@ -357,10 +402,10 @@ class _Team:
                  ([(min(g, h), max(g, h)) for g in others], included)]
         return [(pairs, mask, sum(self.rows[pair] for pair in pairs) * mask[:, None]) for pairs, mask in sides]
 
-    def test(self, index: int, name: str, tags: list, settings: dict) -> dict:
+    def test(self, index: int, name: str, settings: dict) -> dict:
         """The candidate ``index`` (0: the first) tested; ``settings`` are copied into the result."""
         m, margin, alpha = len(self.names), settings["margin"], settings["alpha"]
-        included = np.array([settings["unparsed_policy"] == "empty" or sentence is not None for sentence in tags])
+        included = self.parsed[index] | (settings["unparsed_policy"] == "empty")
         sides = [self._sides(m + index, h, included) for h in range(m)]
         rows = np.concatenate([side[2] for per_human in sides for side in per_human], axis=1)
         sums = np.concatenate([ordered_matmul(np.ones((1, rows.shape[0])), rows), ordered_matmul(self.weights, rows)])
@@ -388,7 +433,7 @@ class _Team:
             "advantage_p_value": dict(zip(self.names, per_human, strict=True)),
             "advantage_adjusted_p_value": dict(zip(self.names, adjusted, strict=True)),
             "beats": beats, "winning_rate": len(beats) / m, "replaceable": len(beats) / m >= 0.5,
-            "unparsed": sum(sentence is None for sentence in tags), "sentences": int(included.sum()), **settings,
+            "unparsed": int((~self.parsed[index]).sum()), "sentences": int(included.sum()), **settings,
         }
 
 

@@ -78,7 +78,7 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     if level not in LEVELS:
         raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
     model = get_model(model)
-    team = _team_set(annotations, names, scheme, mode, suffix, function)
+    team = team_set(annotations, names, scheme, mode, suffix, function)
     keep = sentences is not None or pair_sentences is not None
     n = team.n_items
     by_sentence: list[list[ChanceStatistics]] | None = [[] for _ in range(n)] if sentences is not None else None
@@ -102,7 +102,7 @@ def team_statistics(annotations, *, names=None, level="token", model="non_overla
     return list(team.names), totals
 
 
-def _team_set(annotations, names, scheme, mode, suffix, function) -> AnnotationSet:
+def team_set(annotations, names, scheme, mode, suffix, function) -> AnnotationSet:
     """The annotators as an ``AnnotationSet``: a set as given (renamed by ``names``), or the tags in
     the API's layout checked and chunked once; a tag the chunker refuses raises naming the sentence
     and the annotator (``_check_tags``)."""
@@ -321,4 +321,4 @@ def team_scores(names, pairs: dict, level: str = "token", zero_division="warn") 
     return result
 
 
-__all__ = ["as_items", "by_annotator", "by_item", "team_chance_f1", "team_scores", "team_statistics"]
+__all__ = ["as_items", "by_annotator", "by_item", "team_chance_f1", "team_scores", "team_set", "team_statistics"]

@@ -12,10 +12,11 @@ prediction). A unit whose spans of different types overlap is scored one layer p
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from ..chance.annotator_test import annotator_test
+from ..spans.annotation_set import flat_team
 from ..spans.annotators import read_annotators
-from ..spans.validation import by_item
 from .command_io import UsageError
 from .html_text import escape, isolated_name
 from .table_output import csv_text
@@ -30,10 +31,11 @@ SUMMARY = ("verdict", "mean_advantage", "mean_advantage_ci", "p_value", "equival
 
 def read_team(humans, candidates, *, column=None, human_names=None, candidate_names=None, scheme=None, mode=None,
               suffix=False, crossing="error", **read_options) -> dict:
-    """``{"humans", "candidates", "annotations", "tags", "units", "sources", "notes"}`` of the files:
-    ``annotations[s][h]`` the humans' tags, ``tags[name][s]`` each candidate's, ``units[s]`` the
-    file unit each (layered) sentence comes from. A candidate file with several annotators, fewer
-    than two humans or a wrong number of names is a ``UsageError``."""
+    """``{"humans", "candidates", "annotations", "units", "sources", "notes"}`` of the files:
+    ``annotations`` the ``AnnotationSet`` of the humans then the candidates (every file chunked
+    once, ``flat_team``: a bad tag named by its file and line), ``units[s]`` the file unit each
+    (layered) sentence comes from. A candidate file with several annotators, fewer than two humans
+    or a wrong number of names is a ``UsageError``."""
     team = read_annotators(list(humans) + list(candidates), column=column, **read_options)
     human_count = sum(origin < len(humans) for origin in team.origins)
     for index, spec in enumerate(candidates):
@@ -50,10 +52,10 @@ def read_team(humans, candidates, *, column=None, human_names=None, candidate_na
     human_names, candidate_names = (list(given or default) for given, default in names.values())
     if len(set(human_names + candidate_names)) < len(human_names) + len(candidate_names):
         raise UsageError(f"two annotators are named alike in {human_names + candidate_names}: give --names")
-    tokens, tags = team.flat(scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
+    tokens, _, annotations = flat_team(team, scheme=scheme, mode=mode, suffix=suffix, crossing=crossing)
     position = {id(unit.tokens): u for u, unit in enumerate(team.units[0])}
-    return {"humans": human_names, "candidates": candidate_names, "annotations": by_item(tags[:human_count]),
-            "tags": dict(zip(candidate_names, tags[human_count:], strict=True)),
+    return {"humans": human_names, "candidates": candidate_names,
+            "annotations": replace(annotations, names=tuple(human_names + candidate_names)),
             "units": [position[id(t)] for t in tokens],
             "sources": list(team.sources), "notes": reading_notes(team)}
 
@@ -61,7 +63,7 @@ def read_team(humans, candidates, *, column=None, human_names=None, candidate_na
 def run_test(team: dict, *, margin: float, **options) -> dict:
     """The test of every candidate of ``read_team``'s ``team``, with the reading's facts around it."""
     layered = len(set(team["units"])) < len(team["units"])
-    results = annotator_test(team["annotations"], team["tags"], margin=margin, names=team["humans"],
+    results = annotator_test(team["annotations"], team["candidates"], margin=margin,
                              document_ids=team["units"] if layered else None, **options)
     return {"humans": team["humans"], "sources": team["sources"], "sentences": len(team["units"]),
             "reading_notes": team["notes"], "candidates": results}

@@ -8,7 +8,7 @@ instead of chunking the tags again. See :class:`AnnotationSet`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, pairwise
 from typing import Any
 
@@ -334,6 +334,26 @@ class AnnotationSet:
         return _assembled([self.names[a] for a in annotators], self.lengths[items].tolist(),
                           self.present[np.ix_(annotators, items)], arrays, (codes, self.tag_names),
                           (self.scheme, self.mode, self.suffix), self.nested)
+
+    def with_empty(self, annotator: int, items) -> AnnotationSet:
+        """The set where annotator ``annotator`` annotated the sentences ``items`` (which it did not)
+        with no entity: present, no span, every tag ``O`` (as if all-``O`` tags had been chunked).
+
+        >>> annotations = AnnotationSet.from_tags({"ann": [["B-PER", "O"]], "llm": [None]})
+        >>> annotations.with_empty(1, [0]).sentence_spans(1), annotations.with_empty(1, [0]).equal_tags(0, 1).tolist()
+        ([[]], [1])
+        """
+        items = np.asarray(items, dtype=np.intp).reshape(-1)
+        if self.present[annotator, items].any():
+            raise ValueError(f"{self.names[annotator]} annotated sentence "
+                             f"{int(items[self.present[annotator, items]][0])}: only sentences it did not annotate "
+                             "can be given as empty")
+        present, codes, tag_names = self.present.copy(), self.tag_codes.copy(), list(self.tag_names)
+        present[annotator, items] = True
+        if "O" not in tag_names:
+            tag_names.append("O")
+        codes[annotator, _token_positions(self.lengths, items)] = tag_names.index("O")
+        return replace(self, present=present, tag_codes=codes, tag_names=tuple(tag_names))
 
     def chunked_as(self, scheme=None, mode=None, suffix: bool = False, function: str = "this function",
                    nested: bool = False) -> None:
