@@ -106,14 +106,15 @@ __all__ = ["certified_end", "side_bands", "side_bands_many", "tail_rows"]
 _TAIL = 2.0**-60
 
 
-def tail_rows(slots, draws, last) -> np.ndarray:
+def tail_rows(slots, draws, last, excess=None) -> np.ndarray:
     """``S`` of each ``(N, K', t)`` (arrays of one shape): rows ``s <= S`` keep all of ``V(t)``
     for positions up to ``t`` but ``2^-60`` (item 3 above).
 
     ``r_s = C(N - t, K - s) / C(N - t, K) * C(t + 1, s + 1)``; the tail ``sum_{s > S} r_s``
-    is bounded by its terms (all non-negative, summed from the end). Formed in blocks of ``K'``
-    below one power of two (``K'`` below twice the block's width; a row's terms past its ``K'``
-    are zeros, which change no sum)."""
+    is bounded by its terms (all non-negative, summed from the end). With ``excess`` (the others'
+    total excess ``E``, same shape) also the hypergeometric bound of item 3 (``_hypergeometric_block``),
+    and the smaller ``S`` of the two. Formed in blocks of ``K'`` below one power of two (``K'``
+    below twice the block's width; a row's terms past its ``K'`` are zeros, which change no sum)."""
     slots, draws, last = (np.atleast_1d(np.asarray(a, dtype=float)) for a in (slots, draws, last))
     out = np.zeros(draws.size, dtype=int)
     blocks = np.frexp(draws)[1]  # 2^(b - 1) <= K' < 2^b
@@ -122,7 +123,35 @@ def tail_rows(slots, draws, last) -> np.ndarray:
             continue
         mine = np.flatnonzero(blocks == block)
         out[mine] = _tail_block(slots[mine], draws[mine], last[mine])
+        if excess is not None:
+            others = np.atleast_1d(np.asarray(excess, dtype=float))[mine]
+            out[mine] = np.minimum(out[mine], _hypergeometric_block(slots[mine], draws[mine], last[mine], others))
     return out
+
+
+def _hypergeometric_block(slots: np.ndarray, draws: np.ndarray, last: np.ndarray, excess: np.ndarray) -> np.ndarray:
+    """The least ``S`` with ``P(H > S) <= 2^-61 (1 - E / N)`` (item 3), ``H`` hypergeometric (``t``
+    of ``N`` slots, ``K'`` marked), or ``K'`` where ``E >= N`` (the crude bound is kept there).
+
+    ``g_s = P(H = s) / P(H = m)`` around the mode ``m = floor((t + 1)(K' + 1) / (N + 2))`` by
+    running products of ``P(H = s) / P(H = s - 1) = (t - s + 1)(K' - s + 1) / (s (N - t - K' + s))``
+    outwards (at most 1: no overflow; terms below ``2^-1074`` of the mode are below the margin),
+    and ``P(H > S) = sum_{s > S} g_s / sum_s g_s``. Fewer than ``4 K'`` roundings along any term:
+    the factor 2 of the margin covers them."""
+    width = int(draws.max(initial=0))
+    s = np.arange(1, width + 1, dtype=float)[None, :]
+    d, n, t = draws[:, None], slots[:, None], last[:, None]
+    mode = np.minimum(np.floor((t + 1.0) * (d + 1.0) / (n + 2.0)), np.minimum(t, d))
+    live = (s <= d) & (s <= t)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = np.maximum(np.where(live, (t - s + 1.0) * (d - s + 1.0) / (s * (n - t - d + s)), 0.0), 0.0)
+        up = np.cumprod(np.where(s > mode, ratio, 1.0), axis=1)
+        down = np.cumprod(np.where(s <= mode, 1.0 / np.where(live, ratio, 1.0), 1.0)[:, ::-1], axis=1)[:, ::-1]
+    terms = np.concatenate((down[:, :1], up * np.concatenate((down[:, 1:], np.ones_like(t)), axis=1)), axis=1)
+    tails = np.cumsum(terms[:, ::-1], axis=1)[:, ::-1]  # tails[s] = sum_{s' >= s} terms[s']
+    floor = 2.0**-61 * (n - excess[:, None]) / n * tails[:, :1]
+    out = (tails[:, 1:] > floor).sum(axis=1)  # tails[S + 1] falls with S: the S failing come first
+    return np.where(excess < slots, np.where(last == 0, 0, out), draws).astype(int)
 
 
 def _tail_block(slots: np.ndarray, draws: np.ndarray, last: np.ndarray) -> np.ndarray:
@@ -619,7 +648,8 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
     items = [item for job in prepared for item in job.items]
     if not items:
         return [[] for _ in prepared]
-    cuts = tail_rows([prepared[i].slots for i in owners], [item[1] for item in items], [item[2] for item in items])
+    cuts = tail_rows([prepared[i].slots for i in owners], [item[1] for item in items], [item[2] for item in items],
+                     [prepared[i].total - item[0] for i, item in zip(owners, items, strict=True)])
     for item, cut in zip(items, cuts.tolist(), strict=True):
         item[3] = cut
     for job in prepared:
