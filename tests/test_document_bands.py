@@ -17,7 +17,7 @@ from chance_agreement._numerics import portable_math as pm
 from chance_agreement.chance.random_models import clear_caches, non_overlapping_bands
 from chance_agreement.chance.random_models.document_bands import _count_table, side_bands, side_bands_many, tail_rows
 from oracles import count_table_reference, coverage_reference, start_distribution_reference
-from oracles_random_model import exact_coverage, exact_start, exact_v
+from oracles_random_model import exact_coverage, exact_start, exact_v, subset_counts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from bench_long_documents import long_document_corpus  # noqa: E402
@@ -167,6 +167,78 @@ def test_truncation_keeps_all_but_two_to_the_minus_60():
         bound = sum(Fraction(comb(slots - total, len(positive) - s) * comb(total + 1, s + 1), comb(slots - total, len(positive)))
                     for s in range(cut + 1, len(positive) + 1))
         assert bound <= Fraction(1, 2**60)
+
+
+def _row_terms(slots: int, excesses: list[int], t: int) -> list[Fraction]:
+    """``C(N - t, K' - s) / C(N, K') * Z_s(t)`` for ``s = 0..K'`` (item 2 of ``document_bands``), exactly:
+    integer sums per ``(j, s)``, one fraction each."""
+    from math import comb
+
+    draws = len(excesses)
+    sums: dict[tuple[int, int], int] = {}
+    for (j, x), count in subset_counts(excesses).items():
+        if x <= t:
+            for p in range(min(x, draws - j) + 1):
+                sums[j, j + p] = sums.get((j, j + p), 0) + count * comb(t - x, j) * comb(x, p)
+    rows = [Fraction(0)] * (draws + 1)
+    for (j, s), total in sums.items():
+        rows[s] += Fraction(total * comb(slots - t, draws - s), comb(draws, j) * comb(slots, draws))
+    return rows
+
+
+def _hypergeometric_tail(slots: int, draws: int, t: int, cut: int) -> Fraction:
+    """``P(H_t > cut)``, ``H_t`` the marked among ``t`` of ``slots`` (``draws`` marked), exactly."""
+    from math import comb
+
+    return Fraction(sum(comb(t, s) * comb(slots - t, draws - s) for s in range(cut + 1, draws + 1)), comb(slots, draws))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_rows_past_s_are_bounded_by_the_hypergeometric_tail_and_v_by_one_minus_e_over_n(seed):
+    """Item 3's second bound on random small configurations, exactly: the rows sum to ``V(t)``,
+    ``V(t) >= 1 - E/N``, and the rows past every ``S`` add at most ``P(H_t > S)``."""
+    rng = random.Random(seed)
+    for _ in range(4):
+        excesses = [rng.choice([1, 1, 1, 2, 3, 5, 9]) for _ in range(rng.randint(1, 9))]
+        total = sum(excesses)
+        slots = total + len(excesses) + rng.randint(0, 30)  # N - E >= K' (the callers' guarantee)
+        for t in range(total + 1):
+            rows = _row_terms(slots, excesses, t)
+            assert sum(rows) == exact_v(slots, excesses, [t])[0] >= 1 - Fraction(total, slots)
+            for cut in range(len(excesses) + 1):
+                assert sum(rows[cut + 1 :]) <= _hypergeometric_tail(slots, len(excesses), t, cut)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tail_rows_with_the_excess_keep_all_but_two_to_the_minus_60_with_fewer_rows(seed):
+    """``tail_rows`` given ``E``: fewer rows than the first bound alone on dense sides, the rows left
+    out below ``2^-60`` of ``V(t)`` (exact rationals) at the last position and before it, and ``S``
+    the least with ``P(H_t > S) <= 2^-61 (1 - E/N)`` (the margin: at least that tail one row earlier)."""
+    rng = random.Random(seed)
+    excesses = [rng.choice([1, 1, 2, 2, 3]) for _ in range(rng.randint(50, 70))]
+    total = sum(excesses)
+    slots = total + len(excesses) + rng.randint(100, 300)  # lambda E about 30: 2^-43 of the first bound
+    draws, floor = len(excesses), Fraction(slots - total, slots) / 2**60
+    cut = int(tail_rows([slots], [draws], [total], [total])[0])
+    assert cut < int(tail_rows([slots], [draws], [total])[0]) and cut < draws
+    assert _hypergeometric_tail(slots, draws, total, cut) <= floor
+    assert _hypergeometric_tail(slots, draws, total, cut - 1) > floor / 4
+    for t in sorted({total, total - 1, total // 2, rng.randint(1, total)}):
+        rows = _row_terms(slots, excesses, t)
+        assert sum(rows[cut + 1 :]) <= sum(rows) / 2**60
+
+
+def test_tail_rows_with_the_excess_do_not_depend_on_the_batch():
+    """Each row's ``S`` given ``E`` is the one it has alone (blocks pad rows with zero terms), and never
+    above the first bound's."""
+    rng = np.random.default_rng(29)
+    draws = np.concatenate((rng.integers(0, 80, size=300), rng.integers(0, 700, size=40), [0, 1, 2, 64, 700]))
+    last = rng.integers(0, 3000, size=draws.size)
+    slots = last + draws + rng.integers(0, 50_000, size=draws.size)  # N - t >= K' (the callers' guarantee)
+    excess = last + rng.integers(0, 2, size=draws.size) * rng.integers(0, 40_000, size=draws.size)
+    got = tail_rows(slots, draws, last, excess)
+    alone = [int(tail_rows([a], [b], [c], [d])[0]) for a, b, c, d in zip(slots, draws, last, excess, strict=True)]
+    assert got.tolist() == alone and (got <= tail_rows(slots, draws, last)).all() and (got < tail_rows(slots, draws, last)).any()
 
 
 def test_the_corpus_totals_do_not_depend_on_batching_or_order():
