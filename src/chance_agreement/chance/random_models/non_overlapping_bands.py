@@ -256,6 +256,14 @@ def _log_deviation_bound(slots: int, draws: int, excesses: list[int]):
 
 
 def _converged_band(slots: int, draws: int, excesses: list[int], size: int, scale: float, mass: float) -> int:
+    """``_converged_band_of`` (cached: a side's routing, ``_dense_side``, and its coverage ask for the
+    same band)."""
+    return _converged_band_of(slots, draws, tuple(excesses), size, scale, mass)
+
+
+@lru_cache(maxsize=1 << 12)
+def _converged_band_of(slots: int, draws: int, excesses: tuple[int, ...], size: int, scale: float,
+                       mass: float) -> int:
     """A band ``L <= E`` outside of which ``_band_mass`` equals its flat middle value to ``tolerance``.
 
     Write ``P(t) = scale * sum_{j, x} D_j(x) W_j(t - x)`` with ``W_j(q) = C(q, j) C(S - q, K - j) / C(S, K)``
@@ -445,15 +453,20 @@ def _dense_side(n: int, lengths: tuple[int, ...]) -> bool:
     (every count below ``2^K'``) and ``lambda E`` at most ``_LONG_DENSITY``."""
     total, positive = _side_sums(lengths)
     slots = n - total - 1
-    end = certified_end(slots, tuple(a - 1 for a in lengths if a > 1))
-    if end < total:
-        rows = int(tail_rows([slots], [positive], [end])[0])
-        if positive * end > _LONG_DENSITY * slots or math.comb(positive, rows).bit_length() > 1000:
-            return False
-    elif positive > _LONG_SEGMENTS or positive * total > _LONG_DENSITY * slots:
+    # Finite up to E implies finite up to any L < E (at most 1,000 segments keep every count below
+    # 2^1000), so the certified end, the costlier test, is computed only when needed, and after the
+    # sparse test (the converged band, cached: the coverage reads it too).
+    finite_to_total = positive <= _LONG_SEGMENTS and positive * total <= _LONG_DENSITY * slots
+    terms_slots, draws, excesses, scale, mass = _coverage_terms(n, lengths)
+    if 2 * _converged_band(terms_slots, draws, excesses, n, float(scale), float(mass)) < total:
         return False
-    slots, draws, excesses, scale, mass = _coverage_terms(n, lengths)
-    return 2 * _converged_band(slots, draws, excesses, n, float(scale), float(mass)) >= total
+    if finite_to_total:
+        return True
+    end = certified_end(slots, tuple(a - 1 for a in lengths if a > 1))
+    if end >= total:
+        return False
+    rows = int(tail_rows([slots], [positive], [end])[0])
+    return positive * end <= _LONG_DENSITY * slots and math.comb(positive, rows).bit_length() <= 1000
 
 
 def _coverage_terms(n: int, lengths: tuple[int, ...]) -> tuple[int, int, list[int], Fraction, int]:
@@ -702,7 +715,7 @@ def start_distribution(n: int, others: tuple[int, ...], length: int) -> np.ndarr
 def clear_caches() -> None:
     """Forget every cached value of this module (benchmarks time first calls with it)."""
     for cache in (_weighted_terms, compact_coverage, compact_start, _long_bands, _dense_side, _side_sums,
-                  certified_end):
+                  certified_end, _converged_band_of):
         cache.cache_clear()
 
 
