@@ -37,7 +37,7 @@ extensions = [
 ]
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "_tables", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]  # _tables: included pages
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
 
 # MyST
