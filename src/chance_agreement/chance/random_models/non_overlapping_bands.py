@@ -233,7 +233,7 @@ _SHORT_BAND = 64
 _BAND_TOLERANCE = 2.0**-56
 
 
-def _log_deviation_bound(slots: int, draws: int, excesses: list[int]):
+def _log_deviation_bound(slots: int, draws: int, excesses: list[int] | tuple[int, ...]):
     """``t -> log(B(t) / scale)``, the bound of ``_converged_band`` (``-inf`` when no term is left)."""
     top = np.cumsum(sorted(excesses, reverse=True)).astype(float)
     j = np.arange(1, len(top) + 1, dtype=float)
