@@ -9,7 +9,7 @@
    its numpy code. Arrays come in through the buffer protocol (C-contiguous float64 or int64);
    the Python wrappers check their shapes, the functions here their lengths.
 
-   group_values   document_bands._numpy_group_values: the band V[t, i] of a group's items
+   group_values   document_bands._numpy_group_values: the band V[i, t] of a group's items
    count_table    document_bands._numpy_count_table: the subset-excess counts c[j, x]
    ordered_matmul exact_sum.ordered_matmul's dense orders (increasing k; numpy's pairwise sum)
    fold           exact_sum._fold: values added key by key in their order
@@ -78,32 +78,59 @@ take_buffers(int count, PyObject **objects, Py_buffer *views, const char *kinds,
 
 /* ------------------------------------------------------------------------------ group_values */
 
+#if defined(__GNUC__) || defined(__clang__)
+/* Two doubles as one vector (gcc and clang): each lane takes the same IEEE operation as the scalar
+   code, rounded once (no fused multiply-add under -ffp-contract=off), so the same bits; SSE2 or
+   NEON does the two at once. Other compilers (MSVC) take the scalar loops. */
+typedef double pair __attribute__((vector_size(16)));
+#define PAIRED 1
+static inline pair load_pair(const double *from) { pair v; memcpy(&v, from, sizeof v); return v; }
+static inline void store_pair(double *to, pair v) { memcpy(to, &v, sizeof v); }
+#else
+#define PAIRED 0
+#endif
+
+/* row[j] = row[j] + (power * scaled[j] + below[j]) for j < length (below NULL: no addend). */
+static inline void
+horner_row(double *restrict row, const double *restrict below, const double *restrict scaled, double power,
+           Py_ssize_t length)
+{
+    Py_ssize_t j = 0;
+#if PAIRED
+    pair powers = {power, power};
+    if (below == NULL) {
+        for (; j + 2 <= length; j += 2) {
+            store_pair(row + j, load_pair(row + j) + powers * load_pair(scaled + j));
+        }
+    }
+    else {
+        for (; j + 2 <= length; j += 2) {
+            pair now = powers * load_pair(scaled + j);
+            now = now + load_pair(below + j);
+            store_pair(row + j, load_pair(row + j) + now);
+        }
+    }
+#endif
+    for (; j < length; j++) {
+        double now = power * scaled[j];
+        if (below != NULL) {
+            now = now + below[j];
+        }
+        row[j] = row[j] + now;
+    }
+}
+
 /* The Horner chains of one position (the numpy loop's blocks): rows p from the last down, so that
    running[p - 1] still holds position t - 1 when row p reads it; only the entries the band reads
    (p + j < rows, p <= t, j <= t). */
 static void
-horner_step(double *restrict running, const double *restrict powers, const double *restrict scaled,
-            Py_ssize_t rows, Py_ssize_t t)
+horner_step(double *running, const double *restrict powers, const double *restrict scaled, Py_ssize_t rows,
+            Py_ssize_t t)
 {
     Py_ssize_t top = t < rows - 1 ? t : rows - 1;
     for (Py_ssize_t p = top; p >= 0; p--) {
         Py_ssize_t last = rows - 1 - p < t ? rows - 1 - p : t;
-        double power = powers[p];
-        double *row = running + p * rows;
-        if (p == 0) {
-            for (Py_ssize_t j = 0; j <= last; j++) {
-                double now = power * scaled[j];
-                row[j] = row[j] + now;
-            }
-        }
-        else {
-            const double *below = running + (p - 1) * rows + 1;
-            for (Py_ssize_t j = 0; j <= last; j++) {
-                double now = power * scaled[j];
-                now = now + below[j];
-                row[j] = row[j] + now;
-            }
-        }
+        horner_row(running + p * rows, p ? running + (p - 1) * rows + 1 : NULL, scaled, powers[p], last + 1);
     }
 }
 
@@ -114,7 +141,7 @@ typedef struct {
     double *values;
 } Group;
 
-/* V[t, i] of one item: its table without the segment left out, position by position. */
+/* V[i, t] of one item: its table without the segment left out, position by position. */
 static int
 item_values(const Group *g, Py_ssize_t i)
 {
@@ -132,10 +159,8 @@ item_values(const Group *g, Py_ssize_t i)
     }
     double *running = table + width * rows, *powers = running + rows * rows, *weights = powers + rows;
     double *factors = weights + rows, *scaled = factors + rows, *up = scaled + rows;
-    for (Py_ssize_t x = 0; x < width; x++) {  /* c[x, j] of the item's source table */
-        for (Py_ssize_t j = 0; j < rows; j++) {
-            table[x * rows + j] = g->sources[(x * rows + j) * g->tables + source];
-        }
+    for (Py_ssize_t j = 0; j < rows; j++) {  /* c[j, x] of the item's source table, row by row */
+        memcpy(table + j * width, g->sources + (source * rows + j) * columns, sizeof(double) * (size_t)width);
     }
     memset(running, 0, sizeof(double) * (size_t)(rows * rows));
     for (Py_ssize_t s = 0; s < rows; s++) {
@@ -148,12 +173,12 @@ item_values(const Group *g, Py_ssize_t i)
     double base = (slots - draws) + 1.0, top = slots + 1.0;
     int leaving = rows > 1 && excess < columns;
     for (Py_ssize_t t = 0; t < width; t++) {
-        double *row = table + t * rows;
+        double *column = table + t;  /* c'_j(t) at column[j * width] */
         if (leaving && t >= excess) {  /* c'_j(t) = c_j(t) - c'_{j-1}(t - e), times 2^(k_{j-1} - k_j) */
-            const double *back = table + (t - excess) * rows;
+            const double *back = column - excess - width;  /* c'_{j-1}(t - e) at back[j * width] */
             for (Py_ssize_t j = 1; j < rows; j++) {
-                double carried = back[j - 1] * up[j - 1];
-                row[j] = row[j] - carried;
+                double carried = back[j * width] * up[j - 1];
+                column[j * width] = column[j * width] - carried;
             }
         }
         if (t) {
@@ -169,7 +194,7 @@ item_values(const Group *g, Py_ssize_t i)
             }
         }
         for (Py_ssize_t j = 0; j < rows; j++) {
-            scaled[j] = row[j] * factors[j];
+            scaled[j] = column[j * width] * factors[j];
         }
         horner_step(running, powers, scaled, rows, t);
         double value = 0.0;
@@ -177,10 +202,10 @@ item_values(const Group *g, Py_ssize_t i)
             double product = weights[s] * running[s * rows];
             value = value + product;
         }
-        g->values[t * count + i] = value;
+        g->values[i * columns + t] = value;
     }
     for (Py_ssize_t t = width; t < columns; t++) {
-        g->values[t * count + i] = 0.0;
+        g->values[i * columns + t] = 0.0;
     }
     PyMem_Free(table);
     return 0;
@@ -833,7 +858,7 @@ fold(PyObject *self, PyObject *args)
 
 
 static PyMethodDef methods[] = {
-    {"group_values", group_values, METH_VARARGS, "V[t, i] of a group's items (document_bands)."},
+    {"group_values", group_values, METH_VARARGS, "V[i, t] of a group's items (document_bands)."},
     {"count_table", count_table, METH_VARARGS, "The subset-excess counts c[j, x] (document_bands)."},
     {"ordered_matmul", ordered_matmul, METH_VARARGS, "left @ right in exact_sum.ordered_matmul's order."},
     {"float_range", float_range, METH_VARARGS, "Smallest, largest, count and wholeness of the non-NaN values."},

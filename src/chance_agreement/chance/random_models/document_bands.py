@@ -434,8 +434,9 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
 
 class _Group:
     """The items of one group (similar ``S``, in decreasing band length) as arrays over items:
-    their count tables (``sources[x, j, u]``, each item reading ``source[i]`` and leaving out a
-    segment of excess ``excess[i]``), ``lambda``, ``N``, ``K'``, ``S`` and band ends."""
+    their count tables (``sources[u, j, x]``, each as ``c[j, x]``, each item reading ``source[i]``
+    and leaving out a segment of excess ``excess[i]``), ``lambda``, ``N``, ``K'``, ``S`` and band
+    ends."""
 
     def __init__(self, members, owners, items, prepared, counts, rows: int, columns: int):
         self.rows, self.columns = rows, columns
@@ -467,10 +468,10 @@ class _Group:
                 where[owners[i]] = len(tables)
                 tables.append(counts[owners[i]])
             self.source[k], self.excess[k] = where[owners[i]], excess if excess > 0 else columns
-        self.sources = np.zeros((columns, rows, len(tables)))
-        for u, table in enumerate(tables):
+        self.sources = np.zeros((len(tables), rows, columns))
+        for u, table in enumerate(tables):  # whole rows: a copy at memory speed
             height, width = min(rows, table.shape[0]), min(columns, table.shape[1])
-            self.sources[:width, :height, u] = table[:height, :width].T
+            self.sources[u, :height, :width] = table[:height, :width]
 
     def factors(self) -> np.ndarray:
         """``f[j, i] = lambda^j / C(K', j)``, 0 above ``K'``, times ``2^k[j, i]`` (the count
@@ -512,16 +513,16 @@ def _group_values(group: _Group) -> np.ndarray:
     if kernels is None:
         return _numpy_group_values(group)
     rows, columns, count = group.rows, group.columns, group.scales.size
-    values = np.empty((columns, count))
+    values = np.empty((count, columns))
     up = np.ldexp(1.0, group.shifts[:-1] - group.shifts[1:])  # 1 where nothing is carried: the same products
-    kernels.group_values(rows, columns, count, group.sources.shape[2], group.sources, group.source, group.excess,
+    kernels.group_values(rows, columns, count, group.sources.shape[0], group.sources, group.source, group.excess,
                          group.widths, group.factors(), group.first_weights(), up, group.scales, group.slots,
                          group.draws, values)
     return values
 
 
 def _numpy_group_values(group: _Group) -> np.ndarray:
-    """``V[t, i]`` (``t < columns``) of a group's items, one position at a time; every array
+    """``V[i, t]`` (``t < columns``) of a group's items, one position at a time; every array
     operation works on whole rows of the items whose band reaches ``t`` (``active[t]``).
 
     At position ``t``: the count table without the item's segment, ``c'_j(t) = c_j(t) -
@@ -533,7 +534,7 @@ def _numpy_group_values(group: _Group) -> np.ndarray:
     (N - t + 1)``; and ``V(t) = sum_s w_s(t) Z_s(t)``, summed over ``s`` in a fixed order."""
     rows, columns, count = group.rows, group.columns, group.scales.size
     tables = np.zeros((columns + 1, rows, count))  # c'[x, j, i], exact integers; x = columns: zeros
-    np.take(group.sources, group.source, axis=2, out=tables[:columns])  # c[x, j, i]
+    tables[:columns] = group.sources[group.source].transpose(2, 1, 0)  # c[x, j, i]
     back = np.arange(columns)[:, None] - group.excess[None, :]  # t - e, or the zero slab
     back[back < 0] = columns
     back *= rows * count
@@ -578,7 +579,7 @@ def _numpy_group_values(group: _Group) -> np.ndarray:
     values = np.zeros((columns, count))
     for row in range(rows):  # a fixed order; rows past an item's S add zeros, which change no bit
         values += products[:, row]
-    return values
+    return np.ascontiguousarray(values.T)  # item by item, as the kernel writes them
 
 
 # Largest (items x rows x columns) array of a group formed at once (16 MiB).
@@ -636,7 +637,7 @@ _MASS_TOLERANCE = 2.0**-40
 
 def _holds_mass(values: np.ndarray, shapes: list[tuple[int, int, int, int]]) -> np.ndarray:
     """Whether each item's ``V`` sums to ``M = n - E`` over its ``n - e`` positions, for the items
-    ``k`` of a group (``values[:width, k]`` the band, ``values[width, k]`` the flat value; ``shapes[k]
+    ``k`` of a group (``values[k, :width]`` the band, ``values[k, width]`` the flat value; ``shapes[k]
     = (n, total, excess, width)``, ``E = total``, the side's total excess, ``e = excess``): the identity
     behind both distributions (a start sums to 1, the coverage to the annotated length, after
     dividing by ``M`` and ``M / (M - k)``).
@@ -648,11 +649,11 @@ def _holds_mass(values: np.ndarray, shapes: list[tuple[int, int, int, int]]) -> 
     n, total, excess, widths = (np.array(column, dtype=np.int64) for column in zip(*shapes, strict=True))
     sums = np.zeros(widths.size)
     some = widths > 0
-    inside = np.arange(values.shape[0])[None, :] < widths[:, None]  # the band of item k: row k of values.T
-    sums[some] = fsum_segments(values.T[inside], np.concatenate(([0], np.cumsum(widths[some])[:-1])))
+    inside = np.arange(values.shape[1])[None, :] < widths[:, None]  # the band of item k: row k of values
+    sums[some] = fsum_segments(values[inside], np.concatenate(([0], np.cumsum(widths[some])[:-1])))
     slots = (n - total).astype(float)
     with np.errstate(invalid="ignore", over="ignore"):
-        mass = 2.0 * sums + (n - excess - 2 * widths).astype(float) * values[widths, np.arange(widths.size)]
+        mass = 2.0 * sums + (n - excess - 2 * widths).astype(float) * values[np.arange(widths.size), widths]
         return np.isfinite(mass) & (np.abs(mass - slots) <= _MASS_TOLERANCE * slots)
 
 
@@ -681,7 +682,7 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
                                     for i in members]).tolist()
         for k, i in enumerate(members):
             width = items[i][2]
-            results[i] = (values[:width, k].copy(), float(values[width, k])) if held[k] else None
+            results[i] = (values[k, :width].copy(), float(values[k, width])) if held[k] else None
     out, index = [], 0
     for job in prepared:
         out.append(results[index : index + len(job.items)])
