@@ -154,3 +154,22 @@ def test_the_kernels_refuse_buffers_of_the_wrong_size_or_type(kernels):
         kernels.ordered_matmul(2, 3, 2, np.ones((2, 3), dtype=np.float32), np.ones((3, 2)), out)
     with pytest.raises(ValueError, match="excesses: expected 2 C-contiguous int64 items"):
         kernels.count_table(2, 4, 2, np.ones(2), np.ones(1), np.empty((2, 4)))
+
+
+def test_the_band_kernel_refuses_tables_it_cannot_read(kernels):
+    """A group's count tables are 2-d float64 arrays at least as wide as each item's band."""
+    rows, columns, count = 2, 3, 1
+    arguments = [np.zeros(count, dtype=np.int64), np.full(count, columns, dtype=np.int64),
+                 np.full(count, columns, dtype=np.int64), np.ones((rows, count)), np.ones((rows, count)),
+                 np.ones((rows - 1, count)), np.full(count, 0.5), np.full(count, 9.0), np.ones(count)]
+    values = np.empty((count, columns))
+    kernels.group_values(rows, columns, count, [np.ones((rows, columns))], *arguments, values)
+    assert np.isfinite(values).all() and values[0, 0] == 1.0  # V(0): the empty prefix, weight 1
+    with pytest.raises(ValueError, match="a width or table index out of range"):
+        kernels.group_values(rows, columns, count, [np.ones((rows, columns - 1))], *arguments, values)
+    with pytest.raises(ValueError, match="not a C-contiguous 2-d float64 array"):
+        kernels.group_values(rows, columns, count, [np.ones(rows * columns)], *arguments, values)
+    with pytest.raises(ValueError, match="not a C-contiguous 2-d float64 array"):
+        kernels.group_values(rows, columns, count, [np.ones((rows, columns), dtype=np.float32)], *arguments, values)
+    with pytest.raises(TypeError, match="tables must be a sequence of arrays"):
+        kernels.group_values(rows, columns, count, None, *arguments, values)

@@ -27,6 +27,18 @@
 #error "doubles are evaluated in a wider format here: the package keeps its numpy code"
 #endif
 
+/* Whether a buffer holds 8-byte float64 ('d') or int64 ('q') items. */
+static int
+of_kind(const Py_buffer *view, char kind)
+{
+    const char *format = view->format ? view->format : "B";
+    if (*format == '<' || *format == '=' || *format == '@') {
+        format++;
+    }
+    return view->itemsize == 8 && format[1] == '\0'
+           && (kind == 'd' ? format[0] == 'd' : (format[0] == 'q' || format[0] == 'l'));
+}
+
 /* A C-contiguous buffer of `length` float64 ('d') or int64 ('q') items. */
 static int
 take_buffer(PyObject *object, Py_buffer *view, char kind, Py_ssize_t length, int writable, const char *name)
@@ -35,13 +47,7 @@ take_buffer(PyObject *object, Py_buffer *view, char kind, Py_ssize_t length, int
     if (PyObject_GetBuffer(object, view, flags) < 0) {
         return -1;
     }
-    const char *format = view->format ? view->format : "B";
-    if (*format == '<' || *format == '=' || *format == '@') {
-        format++;
-    }
-    int ok = view->itemsize == 8 && format[1] == '\0'
-             && (kind == 'd' ? format[0] == 'd' : (format[0] == 'q' || format[0] == 'l'));
-    if (!ok || view->len != length * 8) {
+    if (!of_kind(view, kind) || view->len != length * 8) {
         PyErr_Format(PyExc_ValueError, "%s: expected %zd C-contiguous %s items", name, length,
                      kind == 'd' ? "float64" : "int64");
         PyBuffer_Release(view);
@@ -134,9 +140,16 @@ horner_step(double *running, const double *restrict powers, const double *restri
     }
 }
 
+/* A count table c[j, x] as the caller made it: `height` rows of `width` entries. */
+typedef struct {
+    const double *counts;
+    Py_ssize_t height, width;
+} Table;
+
 typedef struct {
     Py_ssize_t rows, columns, count, tables;
-    const double *sources, *factors, *weights, *up, *scales, *slots, *draws;
+    const Table *sources;
+    const double *factors, *weights, *up, *scales, *slots, *draws;
     const int64_t *source, *excess, *widths;
     double *values;
 } Group;
@@ -148,7 +161,7 @@ item_values(const Group *g, Py_ssize_t i)
     Py_ssize_t rows = g->rows, columns = g->columns, count = g->count;
     Py_ssize_t width = (Py_ssize_t)g->widths[i], excess = (Py_ssize_t)g->excess[i];
     Py_ssize_t source = (Py_ssize_t)g->source[i];
-    if (width < 0 || width > columns || source < 0 || source >= g->tables) {
+    if (width < 0 || width > columns || source < 0 || source >= g->tables || width > g->sources[source].width) {
         PyErr_SetString(PyExc_ValueError, "group_values: a width or table index out of range");
         return -1;
     }
@@ -159,8 +172,14 @@ item_values(const Group *g, Py_ssize_t i)
     }
     double *running = table + width * rows, *powers = running + rows * rows, *weights = powers + rows;
     double *factors = weights + rows, *scaled = factors + rows, *up = scaled + rows;
-    for (Py_ssize_t j = 0; j < rows; j++) {  /* c[j, x] of the item's source table, row by row */
-        memcpy(table + j * width, g->sources + (source * rows + j) * columns, sizeof(double) * (size_t)width);
+    const Table *counts = g->sources + source;
+    for (Py_ssize_t j = 0; j < rows; j++) {  /* c[j, x] of the item's source table, row by row; zeros past it */
+        if (j < counts->height) {
+            memcpy(table + j * width, counts->counts + j * counts->width, sizeof(double) * (size_t)width);
+        }
+        else {
+            memset(table + j * width, 0, sizeof(double) * (size_t)width);
+        }
     }
     memset(running, 0, sizeof(double) * (size_t)(rows * rows));
     for (Py_ssize_t s = 0; s < rows; s++) {
@@ -211,38 +230,94 @@ item_values(const Group *g, Py_ssize_t i)
     return 0;
 }
 
+/* The count tables of a group: each a C-contiguous two-dimensional float64 array; releases them all
+   on an error. */
+static int
+take_tables(PyObject *sequence, Py_buffer **views, Table **tables, Py_ssize_t *size)
+{
+    PyObject *items = PySequence_Fast(sequence, "group_values: tables must be a sequence of arrays");
+    if (items == NULL) {
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    *views = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_buffer));
+    *tables = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Table));
+    if (*views == NULL || *tables == NULL) {
+        PyMem_Free(*views);
+        PyMem_Free(*tables);
+        Py_DECREF(items);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t u = 0; u < n; u++) {
+        Py_buffer *view = *views + u;
+        if (PyObject_GetBuffer(PySequence_Fast_GET_ITEM(items, u), view,
+                               PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND) < 0) {
+            view->obj = NULL;
+        }
+        else if (view->ndim != 2 || !of_kind(view, 'd')) {
+            PyBuffer_Release(view);
+            view->obj = NULL;
+            PyErr_SetString(PyExc_ValueError, "group_values: a table is not a C-contiguous 2-d float64 array");
+        }
+        if (view->obj == NULL) {
+            release_all(*views, (int)u);
+            PyMem_Free(*views);
+            PyMem_Free(*tables);
+            Py_DECREF(items);
+            return -1;
+        }
+        (*tables)[u].counts = view->buf;
+        (*tables)[u].height = view->shape[0];
+        (*tables)[u].width = view->shape[1];
+    }
+    Py_DECREF(items);
+    *size = n;
+    return 0;
+}
+
 static PyObject *
 group_values(PyObject *self, PyObject *args)
 {
     (void)self;
-    Py_ssize_t rows, columns, count, tables;
-    PyObject *objects[11];
-    if (!PyArg_ParseTuple(args, "nnnnOOOOOOOOOOO", &rows, &columns, &count, &tables, &objects[0], &objects[1],
+    Py_ssize_t rows, columns, count;
+    PyObject *sequence, *objects[10];
+    if (!PyArg_ParseTuple(args, "nnnOOOOOOOOOOO", &rows, &columns, &count, &sequence, &objects[0], &objects[1],
                           &objects[2], &objects[3], &objects[4], &objects[5], &objects[6], &objects[7], &objects[8],
-                          &objects[9], &objects[10])) {
+                          &objects[9])) {
         return NULL;
     }
-    if (rows < 1 || columns < 0 || count < 0 || tables < 0) {
+    if (rows < 1 || columns < 0 || count < 0) {
         PyErr_SetString(PyExc_ValueError, "group_values: negative sizes");
         return NULL;
     }
-    static const char *const names[11] = {"sources", "source", "excess", "widths", "factors", "weights", "up",
-                                    "scales", "slots", "draws", "values"};
-    const char kinds[11] = {'d', 'q', 'q', 'q', 'd', 'd', 'd', 'd', 'd', 'd', 'd'};
-    Py_ssize_t lengths[11] = {columns * rows * tables, count, count, count, rows * count, rows * count,
-                              (rows - 1) * count, count, count, count, columns * count};
-    Py_buffer views[11];
-    if (take_buffers(11, objects, views, kinds, lengths, names) < 0) {
+    static const char *const names[10] = {"source", "excess", "widths", "factors", "weights", "up", "scales",
+                                          "slots", "draws", "values"};
+    const char kinds[10] = {'q', 'q', 'q', 'd', 'd', 'd', 'd', 'd', 'd', 'd'};
+    Py_ssize_t lengths[10] = {count, count, count, rows * count, rows * count, (rows - 1) * count, count, count,
+                              count, columns * count};
+    Py_buffer views[10], *table_views;
+    Table *tables;
+    Py_ssize_t size;
+    if (take_tables(sequence, &table_views, &tables, &size) < 0) {
         return NULL;
     }
-    Group g = {rows, columns, count, tables, views[0].buf, views[4].buf, views[5].buf, views[6].buf,
-               views[7].buf, views[8].buf, views[9].buf, views[1].buf, views[2].buf, views[3].buf,
-               views[10].buf};
+    if (take_buffers(10, objects, views, kinds, lengths, names) < 0) {
+        release_all(table_views, (int)size);
+        PyMem_Free(table_views);
+        PyMem_Free(tables);
+        return NULL;
+    }
+    Group g = {rows, columns, count, size, tables, views[3].buf, views[4].buf, views[5].buf, views[6].buf,
+               views[7].buf, views[8].buf, views[0].buf, views[1].buf, views[2].buf, views[9].buf};
     int failed = 0;
     for (Py_ssize_t i = 0; i < count && !failed; i++) {
         failed = item_values(&g, i) < 0;
     }
-    release_all(views, 11);
+    release_all(views, 10);
+    release_all(table_views, (int)size);
+    PyMem_Free(table_views);
+    PyMem_Free(tables);
     if (failed) {
         return NULL;
     }

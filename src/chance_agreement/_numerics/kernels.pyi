@@ -2,7 +2,7 @@
 # pass C-contiguous float64 and int64 arrays and allocate the outputs.
 from typing import Any
 
-def group_values(rows: int, columns: int, count: int, tables: int, sources: Any, source: Any, excess: Any,
+def group_values(rows: int, columns: int, count: int, tables: list[Any], source: Any, excess: Any,
                  widths: Any, factors: Any, weights: Any, up: Any, scales: Any, slots: Any, draws: Any,
                  values: Any) -> None: ...
 def count_table(rows: int, columns: int, segments: int, excesses: Any, up: Any, table: Any) -> None: ...

@@ -434,9 +434,9 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
 
 class _Group:
     """The items of one group (similar ``S``, in decreasing band length) as arrays over items:
-    their count tables (``sources[u, j, x]``, each as ``c[j, x]``, each item reading ``source[i]``
-    and leaving out a segment of excess ``excess[i]``), ``lambda``, ``N``, ``K'``, ``S`` and band
-    ends."""
+    their count tables (``tables[u]``, each ``c[j, x]`` of its own shape, each item reading
+    ``tables[source[i]]`` and leaving out a segment of excess ``excess[i]``), ``lambda``, ``N``,
+    ``K'``, ``S`` and band ends."""
 
     def __init__(self, members, owners, items, prepared, counts, rows: int, columns: int):
         self.rows, self.columns = rows, columns
@@ -468,10 +468,15 @@ class _Group:
                 where[owners[i]] = len(tables)
                 tables.append(counts[owners[i]])
             self.source[k], self.excess[k] = where[owners[i]], excess if excess > 0 else columns
-        self.sources = np.zeros((len(tables), rows, columns))
-        for u, table in enumerate(tables):  # whole rows: a copy at memory speed
-            height, width = min(rows, table.shape[0]), min(columns, table.shape[1])
-            self.sources[u, :height, :width] = table[:height, :width]
+        self.tables = tables
+
+    def sources(self) -> np.ndarray:
+        """``c[u, j, x]``: the tables cut or padded with zeros to the group's rows and columns."""
+        out = np.zeros((len(self.tables), self.rows, self.columns))
+        for u, table in enumerate(self.tables):
+            height, width = min(self.rows, table.shape[0]), min(self.columns, table.shape[1])
+            out[u, :height, :width] = table[:height, :width]
+        return out
 
     def factors(self) -> np.ndarray:
         """``f[j, i] = lambda^j / C(K', j)``, 0 above ``K'``, times ``2^k[j, i]`` (the count
@@ -515,7 +520,7 @@ def _group_values(group: _Group) -> np.ndarray:
     rows, columns, count = group.rows, group.columns, group.scales.size
     values = np.empty((count, columns))
     up = np.ldexp(1.0, group.shifts[:-1] - group.shifts[1:])  # 1 where nothing is carried: the same products
-    kernels.group_values(rows, columns, count, group.sources.shape[0], group.sources, group.source, group.excess,
+    kernels.group_values(rows, columns, count, group.tables, group.source, group.excess,
                          group.widths, group.factors(), group.first_weights(), up, group.scales, group.slots,
                          group.draws, values)
     return values
@@ -534,7 +539,7 @@ def _numpy_group_values(group: _Group) -> np.ndarray:
     (N - t + 1)``; and ``V(t) = sum_s w_s(t) Z_s(t)``, summed over ``s`` in a fixed order."""
     rows, columns, count = group.rows, group.columns, group.scales.size
     tables = np.zeros((columns + 1, rows, count))  # c'[x, j, i], exact integers; x = columns: zeros
-    tables[:columns] = group.sources[group.source].transpose(2, 1, 0)  # c[x, j, i]
+    tables[:columns] = group.sources()[group.source].transpose(2, 1, 0)  # c[x, j, i]
     back = np.arange(columns)[:, None] - group.excess[None, :]  # t - e, or the zero slab
     back[back < 0] = columns
     back *= rows * count
