@@ -126,6 +126,40 @@ horner_row(double *restrict row, const double *restrict below, const double *res
     }
 }
 
+/* out[k] = out[k] + row[k] for k < length. */
+static inline void
+add_row(double *restrict out, const double *restrict row, Py_ssize_t length)
+{
+    Py_ssize_t k = 0;
+#if PAIRED
+    for (; k + 2 <= length; k += 2) {
+        store_pair(out + k, load_pair(out + k) + load_pair(row + k));
+    }
+#endif
+    for (; k < length; k++) {
+        out[k] = out[k] + row[k];
+    }
+}
+
+/* w_s = (w_s * (bases[s] - t)) * inverse for s < rows: the weights' step to position t. */
+static inline void
+weight_step(double *restrict weights, const double *restrict bases, double t, double inverse, Py_ssize_t rows)
+{
+    Py_ssize_t s = 0;
+#if PAIRED
+    pair ts = {t, t}, inverses = {inverse, inverse};
+    for (; s + 2 <= rows; s += 2) {
+        pair w = load_pair(weights + s) * (load_pair(bases + s) - ts);
+        store_pair(weights + s, w * inverses);
+    }
+#endif
+    for (; s < rows; s++) {
+        double numerator = bases[s] - t;
+        weights[s] = weights[s] * numerator;
+        weights[s] = weights[s] * inverse;
+    }
+}
+
 /* The Horner chains of one position (the numpy loop's blocks): rows p from the last down, so that
    running[p - 1] still holds position t - 1 when row p reads it; only the entries the band reads
    (p + j < rows, p <= t, j <= t). */
@@ -165,13 +199,14 @@ item_values(const Group *g, Py_ssize_t i)
         PyErr_SetString(PyExc_ValueError, "group_values: a width or table index out of range");
         return -1;
     }
-    double *table = PyMem_Malloc(sizeof(double) * (size_t)(width * rows + rows * rows + 5 * rows + 1));
+    double *table = PyMem_Malloc(sizeof(double) * (size_t)(2 * width * rows + rows * rows + 6 * rows + 1));
     if (table == NULL) {
         PyErr_NoMemory();
         return -1;
     }
-    double *running = table + width * rows, *powers = running + rows * rows, *weights = powers + rows;
-    double *factors = weights + rows, *scaled = factors + rows, *up = scaled + rows;
+    double *products = table + width * rows, *running = products + width * rows, *powers = running + rows * rows;
+    double *weights = powers + rows, *factors = weights + rows, *scaled = factors + rows, *up = scaled + rows;
+    double *bases = up + rows;
     const Table *counts = g->sources + source;
     for (Py_ssize_t j = 0; j < rows; j++) {  /* c[j, x] of the item's source table, row by row; zeros past it */
         if (j < counts->height) {
@@ -190,6 +225,9 @@ item_values(const Group *g, Py_ssize_t i)
     }
     double scale = g->scales[i], slots = g->slots[i], draws = g->draws[i];
     double base = (slots - draws) + 1.0, top = slots + 1.0;
+    for (Py_ssize_t s = 0; s < rows; s++) {
+        bases[s] = base + (double)s;  /* N + 1 - K' + s */
+    }
     int leaving = rows > 1 && excess < columns;
     for (Py_ssize_t t = 0; t < width; t++) {
         double *column = table + t;  /* c'_j(t) at column[j * width] */
@@ -205,26 +243,23 @@ item_values(const Group *g, Py_ssize_t i)
                 double step = scale * powers[p - 1];
                 powers[p] = powers[p] + step;
             }
-            double inverse = 1.0 / (top - (double)t);
-            for (Py_ssize_t s = 0; s < rows; s++) {  /* w_s(t) = w_s(t - 1) (N + 1 - K' + s - t) / (N + 1 - t) */
-                double numerator = (base + (double)s) - (double)t;
-                weights[s] = weights[s] * numerator;
-                weights[s] = weights[s] * inverse;
-            }
+            /* w_s(t) = w_s(t - 1) (N + 1 - K' + s - t) / (N + 1 - t) */
+            weight_step(weights, bases, (double)t, 1.0 / (top - (double)t), rows);
         }
         for (Py_ssize_t j = 0; j < rows; j++) {
             scaled[j] = column[j * width] * factors[j];
         }
         horner_step(running, powers, scaled, rows, t);
-        double value = 0.0;
         for (Py_ssize_t s = 0; s < rows; s++) {
-            double product = weights[s] * running[s * rows];
-            value = value + product;
+            products[s * width + t] = weights[s] * running[s * rows];
         }
-        g->values[i * columns + t] = value;
     }
-    for (Py_ssize_t t = width; t < columns; t++) {
-        g->values[i * columns + t] = 0.0;
+    /* V(t) = sum_s w_s(t) Z_s(t) from 0.0, s in increasing order: all positions at once, each the
+       same sum in the same order as one at a time */
+    double *values = g->values + i * columns;
+    memset(values, 0, sizeof(double) * (size_t)columns);
+    for (Py_ssize_t s = 0; s < rows; s++) {
+        add_row(values, products + s * width, width);
     }
     PyMem_Free(table);
     return 0;
