@@ -96,36 +96,6 @@ static inline void store_pair(double *to, pair v) { memcpy(to, &v, sizeof v); }
 #define PAIRED 0
 #endif
 
-/* row[j] = row[j] + (power * scaled[j] + below[j]) for j < length (below NULL: no addend). */
-static inline void
-horner_row(double *restrict row, const double *restrict below, const double *restrict scaled, double power,
-           Py_ssize_t length)
-{
-    Py_ssize_t j = 0;
-#if PAIRED
-    pair powers = {power, power};
-    if (below == NULL) {
-        for (; j + 2 <= length; j += 2) {
-            store_pair(row + j, load_pair(row + j) + powers * load_pair(scaled + j));
-        }
-    }
-    else {
-        for (; j + 2 <= length; j += 2) {
-            pair now = powers * load_pair(scaled + j);
-            now = now + load_pair(below + j);
-            store_pair(row + j, load_pair(row + j) + now);
-        }
-    }
-#endif
-    for (; j < length; j++) {
-        double now = power * scaled[j];
-        if (below != NULL) {
-            now = now + below[j];
-        }
-        row[j] = row[j] + now;
-    }
-}
-
 /* out[k] = out[k] + row[k] for k < length. */
 static inline void
 add_row(double *restrict out, const double *restrict row, Py_ssize_t length)
@@ -138,6 +108,44 @@ add_row(double *restrict out, const double *restrict row, Py_ssize_t length)
 #endif
     for (; k < length; k++) {
         out[k] = out[k] + row[k];
+    }
+}
+
+/* out[k] = out[k] + row[k] * factor for k < length. */
+static inline void
+add_scaled_row(double *restrict out, const double *restrict row, double factor, Py_ssize_t length)
+{
+    Py_ssize_t k = 0;
+#if PAIRED
+    pair factors = {factor, factor};
+    for (; k + 2 <= length; k += 2) {
+        store_pair(out + k, load_pair(out + k) + load_pair(row + k) * factors);
+    }
+#endif
+    for (; k < length; k++) {
+        double carried = row[k] * factor;
+        out[k] = out[k] + carried;
+    }
+}
+
+/* row[j] = row[j] + (power * scaled[j] + below[j]) for j < length. */
+static inline void
+horner_row(double *restrict row, const double *restrict below, const double *restrict scaled, double power,
+           Py_ssize_t length)
+{
+    Py_ssize_t j = 0;
+#if PAIRED
+    pair powers = {power, power};
+    for (; j + 2 <= length; j += 2) {
+        pair now = powers * load_pair(scaled + j);
+        now = now + load_pair(below + j);
+        store_pair(row + j, load_pair(row + j) + now);
+    }
+#endif
+    for (; j < length; j++) {
+        double now = power * scaled[j];
+        now = now + below[j];
+        row[j] = row[j] + now;
     }
 }
 
@@ -170,7 +178,12 @@ horner_step(double *running, const double *restrict powers, const double *restri
     Py_ssize_t top = t < rows - 1 ? t : rows - 1;
     for (Py_ssize_t p = top; p >= 0; p--) {
         Py_ssize_t last = rows - 1 - p < t ? rows - 1 - p : t;
-        horner_row(running + p * rows, p ? running + (p - 1) * rows + 1 : NULL, scaled, powers[p], last + 1);
+        if (p) {
+            horner_row(running + p * rows, running + (p - 1) * rows + 1, scaled, powers[p], last + 1);
+        }
+        else {  /* row[j] + scaled[j] power: the same product, nothing below */
+            add_scaled_row(running, scaled, powers[0], last + 1);
+        }
     }
 }
 
@@ -402,14 +415,8 @@ count_table(PyObject *self, PyObject *args)
         }
         reach = reach + excess < columns ? reach + excess : columns;
         Py_ssize_t height = added + 1 < rows ? added + 1 : rows;
-        for (Py_ssize_t j = height - 1; j >= 1; j--) {
-            double *row = table + j * columns;
-            const double *below = table + (j - 1) * columns - excess;
-            double factor = up[j - 1];
-            for (Py_ssize_t x = excess; x < reach; x++) {
-                double carried = below[x] * factor;
-                row[x] = row[x] + carried;
-            }
+        for (Py_ssize_t j = height - 1; j >= 1; j--) {  /* c[j, x] += c[j - 1, x - e] up[j - 1], e <= x < reach */
+            add_scaled_row(table + j * columns + excess, table + (j - 1) * columns, up[j - 1], reach - excess);
         }
     }
     release_all(views, 3);
