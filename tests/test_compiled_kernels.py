@@ -7,8 +7,13 @@ Inputs are integers and exact fractions (``random.Random``), the same on every m
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import os
 import random
+import subprocess
+import sysconfig
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -173,3 +178,41 @@ def test_the_band_kernel_refuses_tables_it_cannot_read(kernels):
         kernels.group_values(rows, columns, count, [np.ones((rows, columns), dtype=np.float32)], *arguments, values)
     with pytest.raises(TypeError, match="tables must be a sequence of arrays"):
         kernels.group_values(rows, columns, count, None, *arguments, values)
+
+
+@pytest.fixture(scope="module")
+def scalar_kernels(tmp_path_factory):
+    """``kernels.c`` built again with ``-DCHANCE_AGREEMENT_SCALAR``: the scalar loops that MSVC and any
+    compiler without vector types take, with setup.py's flags for gcc and clang (``DEFAULT_FLAGS``),
+    by the compiler that built Python (CI built the kernels with it)."""
+    root = Path(__file__).resolve().parent.parent
+    assignments = [node for node in ast.parse((root / "setup.py").read_text()).body if isinstance(node, ast.Assign)]
+    flags = next(ast.literal_eval(node.value) for node in assignments
+                 if any(getattr(target, "id", None) == "DEFAULT_FLAGS" for target in node.targets))
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    out = tmp_path_factory.mktemp("scalar") / ("kernels" + sysconfig.get_config_var("EXT_SUFFIX"))
+    built = subprocess.run([compiler, "-shared", "-fPIC", *flags, "-DCHANCE_AGREEMENT_SCALAR",
+                            "-I" + sysconfig.get_paths()["include"], str(root / "src/chance_agreement/_numerics/kernels.c"),
+                            "-o", str(out)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr
+    spec = importlib.util.spec_from_file_location("chance_agreement._numerics.kernels", out)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_scalar_build_gives_the_bits_of_the_paired_one(monkeypatch, kernels, scalar_kernels):
+    """The band and count-table kernels with their loops two entries at a time (gcc, clang) and one
+    at a time (MSVC, ``-DCHANCE_AGREEMENT_SCALAR``): the same bits on the benchmark's shapes and a dense side."""
+    jobs = band_jobs(2, 25, (800, 3000), (10, 80), 120) + band_jobs(3, 4, (2500, 4000), (200, 400), 25)
+    paired = document_bands.side_bands_many(jobs)
+    monkeypatch.setattr(document_bands, "compiled_kernels", lambda: scalar_kernels)
+    scalar = document_bands.side_bands_many(jobs)
+    compared = 0
+    for bands, again in zip(paired, scalar, strict=True):
+        for band, other in zip(bands, again, strict=True):
+            assert (band is None) == (other is None)
+            if band is not None:
+                assert same_bits(band[0], other[0]) and same_bits(band[1], other[1])
+                compared += 1
+    assert compared >= 60

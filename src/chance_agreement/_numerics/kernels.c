@@ -84,10 +84,11 @@ take_buffers(int count, PyObject **objects, Py_buffer *views, const char *kinds,
 
 /* ------------------------------------------------------------------------------ group_values */
 
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(CHANCE_AGREEMENT_SCALAR)
 /* Two doubles as one vector (gcc and clang): each lane takes the same IEEE operation as the scalar
    code, rounded once (no fused multiply-add under -ffp-contract=off), so the same bits; SSE2 or
-   NEON does the two at once. Other compilers (MSVC) take the scalar loops. */
+   NEON does the two at once. Other compilers (MSVC), and a build with -DCHANCE_AGREEMENT_SCALAR
+   (tests/test_compiled_kernels.py compares the two), take the scalar loops. */
 typedef double pair __attribute__((vector_size(16)));
 #define PAIRED 1
 static inline pair load_pair(const double *from) { pair v; memcpy(&v, from, sizeof v); return v; }
