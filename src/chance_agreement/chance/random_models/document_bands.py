@@ -414,8 +414,8 @@ class _Job:
         self.items = [[e, len(self.positive) - (e > 0), min(total - e, end), 0] for e in exclusions]
 
     def shape(self) -> None:
-        self.rows = max(item[3] for item in self.items) + 1
-        self.columns = max(item[2] for item in self.items) + 1
+        self.rows = max((item[3] for item in self.items), default=0) + 1
+        self.columns = max((item[2] for item in self.items), default=0) + 1
         self.shifts = _factor_shifts(self.scale, len(self.positive), self.rows)
 
 
@@ -432,43 +432,65 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     return out
 
 
+class _Batch:
+    """The jobs of one ``side_bands_many`` call and their items as arrays over items (``owner``: the
+    item's job; ``excess``, ``draws`` ``K'``, ``ends`` ``L_e``, ``cuts`` ``S``) and over jobs
+    (``n``, ``total``, ``slots``, ``scale``), with the jobs' count tables (``counts``)."""
+
+    def __init__(self, prepared: list[_Job]):
+        self.prepared = prepared
+        self.owner = np.repeat(np.arange(len(prepared)), [len(job.items) for job in prepared])
+        items = np.array([item for job in prepared for item in job.items], dtype=np.int64).reshape(-1, 4)
+        self.excess, self.draws, self.ends = items[:, 0], items[:, 1], items[:, 2]
+        self.n, self.total, self.slots = (np.array([getattr(job, name) for job in prepared], dtype=np.int64)
+                                          for name in ("n", "total", "slots"))
+        self.scale = np.array([job.scale for job in prepared])
+        self.cuts = tail_rows(self.slots[self.owner], self.draws, self.ends, self.total[self.owner] - self.excess)
+        start = 0
+        for job in prepared:
+            stop = start + len(job.items)
+            for item, cut in zip(job.items, self.cuts[start:stop].tolist(), strict=True):
+                item[3] = cut
+            job.shape()
+            start = stop
+        self.counts = _job_counts(prepared)
+        self.inexact = np.array([job.inexact for job in prepared], dtype=bool)
+        self.carried = np.array([bool(job.shifts.any()) for job in prepared], dtype=bool)  # some k_j > 0
+
+
 class _Group:
     """The items of one group (similar ``S``, in decreasing band length) as arrays over items:
     their count tables (``tables[u]``, each ``c[j, x]`` of its own shape, each item reading
     ``tables[source[i]]`` and leaving out a segment of excess ``excess[i]``), ``lambda``, ``N``,
     ``K'``, ``S`` and band ends."""
 
-    def __init__(self, members, owners, items, prepared, counts, rows: int, columns: int):
+    def __init__(self, members: np.ndarray, batch: _Batch, rows: int, columns: int):
         self.rows, self.columns = rows, columns
-        jobs = [prepared[owners[i]] for i in members]
-        self.scales = np.array([job.scale for job in jobs])
-        self.slots = np.array([job.slots for job in jobs], dtype=float)
-        self.draws = np.array([items[i][1] for i in members], dtype=float)
-        self.cuts = np.array([items[i][3] for i in members])
+        owner = batch.owner[members]
+        self.scales = batch.scale[owner]
+        self.slots = batch.slots[owner].astype(float)
+        self.draws = batch.draws[members].astype(float)
+        self.cuts = batch.cuts[members]
         # k[j, i] of each item's table; rows past its job's own hold zero counts (any k)
-        padded = {id(job): _padded(job.shifts, rows) for job in jobs}  # one per job, not per item
-        self.shifts = np.stack([padded[id(job)] for job in jobs], axis=1)
-        self.widths = widths = np.array([items[i][2] + 1 for i in members], dtype=np.int64)
+        self.shifts = np.zeros((rows, members.size), dtype=np.int64)
+        for k in np.flatnonzero(batch.carried[owner]).tolist():
+            self.shifts[:, k] = _padded(batch.prepared[owner[k]].shifts, rows)
+        self.widths = widths = batch.ends[members] + 1
         self.active = np.searchsorted(-widths, -np.arange(columns), side="left")  # items reaching t
-        tables: list[np.ndarray] = []
-        where: dict[tuple, int] = {}
-        self.source = np.empty(len(members), dtype=np.int64)
-        self.excess = np.full(len(members), columns, dtype=np.int64)  # columns: nothing left out
-        for k, i in enumerate(members):
-            excess, job = items[i][0], jobs[k]
-            # inexact counts: the table from its own segments, except on a short band (item 8)
-            if excess > 0 and job.inexact and items[i][2] == job.total - excess:
-                others = list(job.positive)
-                others.remove(excess)
-                where[("own", i)] = len(tables)
-                tables.append(_count_table(others, rows, columns, _padded(job.shifts, rows)))
-                self.source[k] = where[("own", i)]
-                continue
-            if owners[i] not in where:
-                where[owners[i]] = len(tables)
-                tables.append(counts[owners[i]])
-            self.source[k], self.excess[k] = where[owners[i]], excess if excess > 0 else columns
-        self.tables = tables
+        excess = batch.excess[members]
+        self.excess = np.where(excess > 0, excess, columns)  # columns: nothing left out
+        # a table per job, in order of first use ...
+        where: dict[int, int] = {}
+        self.source = np.array([where.setdefault(o, len(where)) for o in owner.tolist()], dtype=np.int64)
+        self.tables = [batch.counts[o] for o in where]
+        # ... but inexact counts: the table from its own segments, except on a short band (item 8)
+        own = batch.inexact[owner] & (excess > 0) & (batch.ends[members] == batch.total[owner] - excess)
+        for k in np.flatnonzero(own).tolist():
+            job = batch.prepared[owner[k]]
+            others = list(job.positive)
+            others.remove(int(excess[k]))
+            self.source[k], self.excess[k] = len(self.tables), columns
+            self.tables.append(_count_table(others, rows, columns, _padded(job.shifts, rows)))
 
     def sources(self) -> np.ndarray:
         """``c[u, j, x]``: the tables cut or padded with zeros to the group's rows and columns."""
@@ -640,10 +662,10 @@ def _item_groups(shapes: list[tuple[int, int]]):
 _MASS_TOLERANCE = 2.0**-40
 
 
-def _holds_mass(values: np.ndarray, shapes: list[tuple[int, int, int, int]]) -> np.ndarray:
+def _holds_mass(values: np.ndarray, n, total, excess, widths) -> np.ndarray:
     """Whether each item's ``V`` sums to ``M = n - E`` over its ``n - e`` positions, for the items
-    ``k`` of a group (``values[k, :width]`` the band, ``values[k, width]`` the flat value; ``shapes[k]
-    = (n, total, excess, width)``, ``E = total``, the side's total excess, ``e = excess``): the identity
+    ``k`` of a group (``values[k, :width]`` the band, ``values[k, width]`` the flat value; integer
+    arrays over items: ``n``, ``E = total`` the side's total excess, ``e = excess``, ``widths``): the identity
     behind both distributions (a start sums to 1, the coverage to the annotated length, after
     dividing by ``M`` and ``M / (M - k)``).
 
@@ -651,7 +673,7 @@ def _holds_mass(values: np.ndarray, shapes: list[tuple[int, int, int, int]]) -> 
     ``lambda^j / C(K', j)`` below the smallest double, with counts that are not) can only lower
     the total: a total within ``_MASS_TOLERANCE`` certifies that nothing of weight was lost. Each
     band is summed correctly rounded (``fsum_segments``, ``math.fsum``'s bits), all at once."""
-    n, total, excess, widths = (np.array(column, dtype=np.int64) for column in zip(*shapes, strict=True))
+    n, total, excess, widths = (np.asarray(column, dtype=np.int64) for column in (n, total, excess, widths))
     sums = np.zeros(widths.size)
     some = widths > 0
     inside = np.arange(values.shape[1])[None, :] < widths[:, None]  # the band of item k: row k of values
@@ -668,26 +690,17 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
     values of each are the same bits as alone). An item whose band fails its mass identity
     (``_holds_mass``) is ``None``: the caller computes it another way."""
     prepared = [_Job(*job) for job in jobs]
-    owners = [i for i, job in enumerate(prepared) for _ in job.items]
-    items = [item for job in prepared for item in job.items]
-    if not items:
+    if not any(job.items for job in prepared):
         return [[] for _ in prepared]
-    cuts = tail_rows([prepared[i].slots for i in owners], [item[1] for item in items], [item[2] for item in items],
-                     [prepared[i].total - item[0] for i, item in zip(owners, items, strict=True)])
-    for item, cut in zip(items, cuts.tolist(), strict=True):
-        item[3] = cut
-    for job in prepared:
-        job.shape()
-    counts = _job_counts(prepared)
-    results: list = [None] * len(items)
-    for members, rows, columns in _item_groups([(item[3] + 1, item[2] + 1) for item in items]):
-        values = _group_values(_Group(members.tolist(), owners, items, prepared, counts, rows, columns))
-        members = members.tolist()
-        held = _holds_mass(values, [(prepared[owners[i]].n, prepared[owners[i]].total, items[i][0], items[i][2])
-                                    for i in members]).tolist()
-        for k, i in enumerate(members):
-            width = items[i][2]
-            results[i] = (values[k, :width].copy(), float(values[k, width])) if held[k] else None
+    batch = _Batch(prepared)
+    results: list = [None] * batch.owner.size
+    for members, rows, columns in _item_groups(list(zip((batch.cuts + 1).tolist(), (batch.ends + 1).tolist()))):
+        values = _group_values(_Group(members, batch, rows, columns))
+        values.setflags(write=False)  # the bands are views of it, kept in the caches
+        owner = batch.owner[members]
+        held = _holds_mass(values, batch.n[owner], batch.total[owner], batch.excess[members], batch.ends[members])
+        for k, (i, width) in enumerate(zip(members.tolist(), batch.ends[members].tolist(), strict=True)):
+            results[i] = (values[k, :width], float(values[k, width])) if held[k] else None
     out, index = [], 0
     for job in prepared:
         out.append(results[index : index + len(job.items)])
