@@ -402,7 +402,8 @@ class _Job:
     others or the certified end ``certified_end`` if shorter (item 8), and ``S`` (filled in by
     ``side_bands_many``)."""
 
-    inexact: bool  # set by ``_job_counts``
+    inexact: bool  # set by ``_job_counts``, with ``carried`` (some row carried times 2^-k_j)
+    carried: bool
 
     def __init__(self, n: int, lengths, exclusions):
         self.positive = sorted(a - 1 for a in lengths if a > 1)
@@ -424,8 +425,9 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     counts are not all exact (``inexact``)."""
     out = []
     for job in prepared:
-        out.append(table := _count_table(job.positive, job.rows, job.columns, job.shifts))
-        if job.shifts.any():  # a row's largest, times 2^k_j
+        job.carried = bool(job.shifts.any())  # some k_j > 0
+        out.append(table := _count_table(job.positive, job.rows, job.columns, job.shifts if job.carried else None))
+        if job.carried:  # a row's largest, times 2^k_j
             job.inexact = bool((table.max(axis=1) >= np.ldexp(1.0, 53 - job.shifts)).any())
         else:
             job.inexact = bool(table.max() >= 2.0**53)
@@ -455,7 +457,7 @@ class _Batch:
             start = stop
         self.counts = _job_counts(prepared)
         self.inexact = np.array([job.inexact for job in prepared], dtype=bool)
-        self.carried = np.array([bool(job.shifts.any()) for job in prepared], dtype=bool)  # some k_j > 0
+        self.carried = np.array([job.carried for job in prepared], dtype=bool)
 
 
 class _Group:
