@@ -696,7 +696,8 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
         return [[] for _ in prepared]
     batch = _Batch(prepared)
     results: list = [None] * batch.owner.size
-    for members, rows, columns in _item_groups(list(zip((batch.cuts + 1).tolist(), (batch.ends + 1).tolist()))):
+    shapes = list(zip((batch.cuts + 1).tolist(), (batch.ends + 1).tolist(), strict=True))  # (S + 1, L_e + 1)
+    for members, rows, columns in _item_groups(shapes):
         values = _group_values(_Group(members, batch, rows, columns))
         values.setflags(write=False)  # the bands are views of it, kept in the caches
         owner = batch.owner[members]
