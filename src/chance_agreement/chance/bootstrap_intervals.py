@@ -111,15 +111,24 @@ def check_resamples(n_resamples, name: str = "n_resamples") -> int:
     return int(n_resamples)
 
 
+def check_random_state(random_state):
+    """``random_state`` as ``make_rng`` takes it (a non-negative int, a numpy Generator or None), checked
+    without drawing entropy or importing ``numpy.random`` for an int or None (a call that resamples
+    nothing stays cheap); raises ``TypeError`` or ``ValueError`` otherwise."""
+    if random_state is None:
+        return None
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"random_state must be a non-negative int, got {random_state}")
+        return int(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    raise TypeError(f"random_state must be an int, a numpy Generator or None, got {random_state!r}")
+
+
 def make_rng(random_state) -> np.random.Generator:
     """``np.random.default_rng`` of an int seed, a Generator (used as is) or None (fresh entropy)."""
-    if random_state is None or isinstance(random_state, np.random.Generator):
-        return np.random.default_rng(random_state)
-    if isinstance(random_state, bool) or not isinstance(random_state, Integral):
-        raise TypeError(f"random_state must be an int, a numpy Generator or None, got {random_state!r}")
-    if random_state < 0:
-        raise ValueError(f"random_state must be a non-negative int, got {random_state}")
-    return np.random.default_rng(int(random_state))
+    return np.random.default_rng(check_random_state(random_state))
 
 
 def check_method(method) -> str:
@@ -335,7 +344,7 @@ def add_intervals(result: dict, sentences, level: str, zero_division, confidence
     ``confidence_level=None`` adds nothing (but the other two arguments are still checked).
     """
     check_resamples(n_resamples)
-    make_rng(random_state)
+    check_random_state(random_state)
     if confidence_level is None:
         return result
     intervals = bootstrap_scores(sentences, level=level, confidence_level=confidence_level,
@@ -368,6 +377,7 @@ __all__ = [
     "check_resample_work",
     "check_resamples",
     "intervals_out",
+    "check_random_state",
     "make_rng",
     "percentile_interval",
     "put_intervals",

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..spans.annotation_set import AnnotationSet
-from .bootstrap_intervals import bootstrap_scores, check_confidence_level, check_resamples, make_rng
+from .bootstrap_intervals import bootstrap_scores, check_confidence_level, check_random_state, check_resamples
 from .chance_corrected import defined_scores
 from .corrected_f1 import pooled_scores
 from .random_models import RandomModel
@@ -86,7 +86,7 @@ def document_chance_f1(annotations: Sequence[Sequence[Sequence[str] | None]] | A
     if confidence_level is not None:
         check_confidence_level(confidence_level)
     check_resamples(n_resamples)
-    make_rng(random_state)
+    check_random_state(random_state)
     groups: dict[str, list[int]] = {}
     for index, document in enumerate(documents):
         groups.setdefault(str(document), []).append(index)
