@@ -27,7 +27,7 @@ MORE_TAGS = ("O", "O", "O", "O", "B-PER", "I-PER", "B-LOC", "I-LOC", "I-ORG", "E
 @pytest.mark.parametrize("model", MODELS)
 def test_every_sentence_equals_the_loop_on_random_corpora(seed, model):
     """Five entity types, empty sentences and sentences without entities, sparse to dense, short
-    sentences and documents longer than the non-overlapping model's long unit (256 tokens)."""
+    sentences and documents longer than the non-overlapping model's long unit (128 tokens)."""
     rng = np.random.default_rng(seed)
     tags = MORE_TAGS[4:] if seed % 3 == 2 else MORE_TAGS  # every token in an entity: dense signatures
     predictions, references = random_corpus(rng, 80, (12, 60, 400)[seed % 3], tags, shortest=0)
