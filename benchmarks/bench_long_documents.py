@@ -23,6 +23,13 @@ Then one dense document (``dense_document``: 30,000 tokens, one type, 2,250 segm
 length law, 6,759 annotated tokens: the case whose factors left the double range, issue 32), token
 and entity level against ``classification_report`` on it (goal: within 2x).
 
+Then real documents: the CoNLL-2003 test set as its 231 documents (``conll_documents``: the
+sentences of each ``-DOCSTART-`` document of the original gold file joined, 46,435 tokens, 57
+documents of 256 tokens or more, the longest 797), gold against the first system of
+``conll03_test_gold_plus_3_systems.tsv``, read from ``../shared/data`` or ``$CHANCE_AGREEMENT_DATA``
+(the rows are left out, with a note, where the data are not there). Goals as same-run ratios: the
+entity level at most seqeval's ``f1_score``, the token level at most half of it.
+
 ``--numpy`` adds, for every ``chance_f1`` row, the same call on the numpy code instead of the
 compiled kernels (``CHANCE_AGREEMENT_PURE_PYTHON=1``, what a machine without a C compiler runs),
 timed in the same rounds: the kernels' speed-up as a same-run ratio.
@@ -163,18 +170,55 @@ def dense_document(tokens: int = DENSE_TOKENS, seed: int = DENSE_SEED) -> tuple[
     return _tags(tokens, prediction), _tags(tokens, reference)
 
 
+DATA = Path(os.environ.get("CHANCE_AGREEMENT_DATA", HERE.parent.parent / "shared" / "data"))
+CONLL_GOLD = DATA / "conll03_systems" / "gold" / "eng.testb.conll03_test_original.txt"
+CONLL_SYSTEMS = DATA / "conll03_systems" / "derived" / "conll03_test_gold_plus_3_systems.tsv"
+
+
+def conll_documents() -> tuple[list[list[str]], list[list[str]]]:
+    """``(predictions, references)``: the CoNLL-2003 test set as its documents, the first system's
+    tags and the gold. The derived file has the sentences without their ``-DOCSTART-`` lines; the
+    original gold file says which document each sentence is in (the two are checked to agree)."""
+    from chance_agreement.spans.conll import read_conll
+
+    document_of, lengths, document, length = [], [], -1, 0
+    for line in CONLL_GOLD.read_text(encoding="utf-8").splitlines() + [""]:
+        fields = line.split()
+        if fields and fields[0] == "-DOCSTART-":
+            document += 1
+        elif fields:
+            length += 1
+        elif length:
+            document_of.append(document)
+            lengths.append(length)
+            length = 0
+    _, references, systems = read_conll(CONLL_SYSTEMS, 1, (2,))
+    if list(map(len, references)) != lengths:
+        raise ValueError(f"{CONLL_SYSTEMS} and {CONLL_GOLD} do not hold the same sentences")
+    predictions, gold = [[] for _ in range(document + 1)], [[] for _ in range(document + 1)]
+    for index, reference in enumerate(references):
+        gold[document_of[index]] += reference
+        predictions[document_of[index]] += systems[0][index]
+    return predictions, gold
+
+
 # ----------------------------------------------------------------------------------- the timing
 
+# The corpora ``_measure`` reads: the generated one (``documents``, ``length``), the dense document
+# and the CoNLL-2003 documents.
+CORPORA = ("generated", "dense", "conll")
 
-def _measure(path: str, documents: int, length: int | None) -> float:
-    """Seconds of one first call of ``path`` in this (fresh) process; ``documents == 0``: on the
-    dense document."""
+
+def _measure(path: str, documents: int, length: int | None, corpus: str = "generated") -> float:
+    """Seconds of one first call of ``path`` in this (fresh) process, on ``corpus``."""
     warnings.simplefilter("ignore")
-    if documents:
-        predictions, references = long_document_corpus(documents, length=length)
-    else:
+    if corpus == "conll":
+        predictions, references = conll_documents()
+    elif corpus == "dense":
         prediction, reference = dense_document()
         predictions, references = [prediction], [reference]
+    else:
+        predictions, references = long_document_corpus(documents, length=length)
     if path in ("classification_report", "f1_score"):
         from seqeval import metrics
 
@@ -196,10 +240,11 @@ def _measure(path: str, documents: int, length: int | None) -> float:
 NUMPY = "@numpy"
 
 
-def _fresh(path: str, documents: int, length: int | None) -> float:
+def _fresh(path: str, documents: int, length: int | None, corpus: str = "generated") -> float:
     """``_measure`` in a new Python process."""
     path, numpy_code, _ = path.partition(NUMPY)
-    command = [sys.executable, str(Path(__file__).resolve()), "--measure", path, "--documents", str(documents)]
+    command = [sys.executable, str(Path(__file__).resolve()), "--measure", path, "--documents", str(documents),
+               "--corpus", corpus]
     if length:
         command += ["--length", str(length)]
     environment = {key: value for key, value in os.environ.items() if key != "CHANCE_AGREEMENT_PURE_PYTHON"}
@@ -209,12 +254,12 @@ def _fresh(path: str, documents: int, length: int | None) -> float:
     return float(json.loads(done.stdout.strip().splitlines()[-1])["seconds"])
 
 
-def _best(paths, repeats: int, documents: int, length: int | None = None) -> dict[str, float]:
+def _best(paths, repeats: int, documents: int, length: int | None = None, corpus: str = "generated") -> dict[str, float]:
     """Best time of each path over ``repeats`` rounds, the paths alternating within a round."""
     best = {path: math.inf for path in paths}
     for _ in range(repeats):
         for path in paths:
-            best[path] = min(best[path], _fresh(path, documents, length))
+            best[path] = min(best[path], _fresh(path, documents, length, corpus))
     return best
 
 
@@ -239,7 +284,7 @@ def rows(repeats: int = REPEATS, documents: int = DOCUMENTS, numpy_too: bool = F
                                                "intervals": ", 1,000-resample intervals"}[extra]
         label += ", numpy code" if NUMPY in path else ""
         out.append({"path": label, "ours_s": best[path], "peer_s": peer, "goal": GOAL if not extra else None})
-    dense = _best(["classification_report", *_twins(["token", "entity"], numpy_too)], repeats, 0)
+    dense = _best(["classification_report", *_twins(["token", "entity"], numpy_too)], repeats, 0, corpus="dense")
     label = f"one dense document ({DENSE_TOKENS:,} tokens, {round(DENSE_DENSITY * DENSE_TOKENS):,} segments of one type)"
     out.append({"path": f"seqeval classification_report, {label}", "ours_s": dense["classification_report"],
                 "peer_s": dense["classification_report"]})
@@ -247,6 +292,7 @@ def rows(repeats: int = REPEATS, documents: int = DOCUMENTS, numpy_too: bool = F
         level, numpy_code, _ = path.partition(NUMPY)
         out.append({"path": f"chance_f1, {level} level, {label}{', numpy code' if numpy_code else ''}",
                     "ours_s": dense[path], "peer_s": dense["classification_report"], "goal": DENSE_GOAL})
+    out += conll_rows(repeats, numpy_too)
     for level in _twins(["token", "entity"], numpy_too):
         per_document = []
         for n in GROWTH_LENGTHS:
@@ -260,6 +306,26 @@ def rows(repeats: int = REPEATS, documents: int = DOCUMENTS, numpy_too: bool = F
     return out
 
 
+def conll_rows(repeats: int, numpy_too: bool) -> list[dict]:
+    """The rows of the CoNLL-2003 documents (none, with a note, where the data are not there): the
+    goals are seqeval's ``f1_score`` (entity) and half of it (token), as ratios to its report."""
+    if not (CONLL_GOLD.exists() and CONLL_SYSTEMS.exists()):
+        print(f"(CoNLL-2003 documents left out: {CONLL_GOLD.parent.parent} not found; set CHANCE_AGREEMENT_DATA)")
+        return []
+    predictions, references = conll_documents()
+    label = f"CoNLL-2003 test as its {len(references)} documents ({sum(map(len, references)):,} tokens)"
+    best = _best(["classification_report", "f1_score", *_twins(["token", "entity"], numpy_too)], repeats, 0,
+                 corpus="conll")
+    peer = best["classification_report"]
+    f1_ratio = best["f1_score"] / peer
+    out = [{"path": f"seqeval f1_score, {label}", "ours_s": best["f1_score"], "peer_s": peer}]
+    for path in _twins(["token", "entity"], numpy_too):
+        level, numpy_code, _ = path.partition(NUMPY)
+        out.append({"path": f"chance_f1, {level} level, {label}{', numpy code' if numpy_code else ''}",
+                    "ours_s": best[path], "peer_s": peer, "goal": f1_ratio * (0.5 if level == "token" else 1.0)})
+    return out
+
+
 def format_rows(table: list[dict]) -> str:
     lines = ["| path | time | seqeval classification_report | ratio | goal |", "|---|---|---|---|---|"]
     for row in table:
@@ -267,7 +333,8 @@ def format_rows(table: list[dict]) -> str:
             detail = ", ".join(f"{1000 * s:.2f}" for s in row["per_document_s"])
             lines.append(f"| {row['path']} | {row['exponent']:.2f} (ms per document: {detail}) | | | near 1 |")
         else:
-            goal = f"<= {row['goal']:.1f}" if row.get("goal") else ""
+            goal = row.get("goal")
+            goal = (f"<= {goal:.1f}" if round(goal, 1) == goal else f"<= {goal:.3f}") if goal else ""
             lines.append(f"| {row['path']} | {row['ours_s']:.3f} s | {row['peer_s']:.3f} s "
                          f"| {row['ours_s'] / row['peer_s']:.3f} | {goal} |")
     return "\n".join(lines)
@@ -280,9 +347,10 @@ def main(argv=None) -> int:
     parser.add_argument("--numpy", action="store_true", help="also time every chance_f1 row on the numpy code")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--length", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--corpus", choices=CORPORA, default="generated", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.measure:
-        print(json.dumps({"seconds": _measure(args.measure, args.documents, args.length)}))
+        print(json.dumps({"seconds": _measure(args.measure, args.documents, args.length, args.corpus)}))
         return 0
     print(f"long documents, first call in a fresh process, best of {args.repeats}, same-run ratios\n")
     print(format_rows(rows(args.repeats, args.documents, args.numpy)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+from itertools import chain
 from pathlib import Path
 
 import pytest
@@ -63,3 +64,17 @@ def test_the_readme_figures_are_the_tables():
     tables = "\n".join((TABLES / f"{name}.md").read_text(encoding="utf-8") for name in NAMES)
     ratios = set(re.findall(r"\| (\d+\.\d+)x? \|", tables))
     assert set(quoted) <= ratios, set(quoted) - ratios
+
+
+def test_the_real_documents_row_reads_the_conll_documents(shared_data, conll_systems):
+    """``conll_documents``: the CoNLL-2003 test set as its 231 ``-DOCSTART-`` documents, each the
+    gold and the first system's tags of its sentences joined in order (the same tokens as the
+    sentences), with the figures its docstring gives. The benchmark finds the data as the tests do."""
+    assert bench_long_documents.DATA.resolve() == shared_data.resolve()
+    predictions, references = bench_long_documents.conll_documents()
+    gold, systems = conll_systems
+    first = next(iter(systems.values()))
+    assert len(references) == len(predictions) == 231
+    assert list(map(len, references)) == list(map(len, predictions))
+    assert list(chain(*references)) == list(chain(*gold)) and list(chain(*predictions)) == list(chain(*first))
+    assert (max(map(len, references)), sum(len(document) >= 256 for document in references)) == (797, 57)
