@@ -518,7 +518,7 @@ class _BandCache(dict):
     def bands(self, n: int, lengths: tuple[int, ...], excesses) -> list:
         """``band`` of each of ``excesses``, the side looked up once."""
         try:
-            return list(map(self[n, lengths].__getitem__, excesses))
+            return list(map(self.get((n, lengths), {}).__getitem__, excesses))
         except KeyError:
             self.fill([(n, lengths, excesses)])
             return list(map(self[n, lengths].__getitem__, excesses))
