@@ -151,6 +151,21 @@ def test_long_excesses_agree_with_the_check_one_excess_at_a_time():
                 [long_side_reference(n, lengths, e) for e in excesses]
 
 
+def test_long_excesses_agree_with_the_check_near_every_threshold():
+    """Every excess of sides whose text length sits at, below and above each of the three tests'
+    thresholds (flat middle, positive running products, a long unit)."""
+    rng = random.Random(12)
+    for _ in range(300):
+        lengths = tuple(sorted(rng.choice([1, 1, 2, 3, 5, 12]) for _ in range(rng.randint(1, 60))))
+        total, positive = sum(lengths) - len(lengths), sum(1 for a in lengths if a > 1)
+        sizes = {2 * total + 1 + d for d in range(-3, 4)} | {2 * total + 1 + positive + d for d in range(-3, 4)}
+        sizes |= {non_overlapping_bands._LONG_UNIT + d for d in (-1, 0)} | {rng.randint(sum(lengths), 3 * total + 9)}
+        for n in sorted(size for size in sizes if size >= max(sum(lengths), 1)):
+            excesses = list(range(total + 2))
+            expected = [e for e in excesses if long_side_reference(n, lengths, e)]
+            assert non_overlapping_bands._long_excesses(n, lengths, excesses) == expected, (n, lengths)
+
+
 def test_compact_starts_among_give_the_bits_of_one_length_at_a_time():
     clear_caches()
     for n, lengths_a, lengths_b in corpus_groups(12, seed=5) + sentence_groups(40, seed=6):
@@ -162,6 +177,48 @@ def test_compact_starts_among_give_the_bits_of_one_length_at_a_time():
                 assert (form is None) == (expected is None)
                 if form is not None:
                     assert same_bits([*form[0], form[1]], [*expected[0], expected[1]])
+
+
+def test_compact_starts_many_give_the_bits_of_one_length_at_a_time():
+    """Long and short sides in one call, two of the long bands marked failed (``None``: their lengths
+    take ``compact_start``), against the oracle one length at a time."""
+    clear_caches()
+    requests = [(n, lengths, sorted(set(lengths_a) & set(lengths_b)))
+                for n, lengths_a, lengths_b in corpus_groups(12, seed=5) + sentence_groups(40, seed=6)
+                for lengths in (lengths_a, lengths_b)]
+    non_overlapping_bands.compact_starts_many(requests)
+    failed = [(n, lengths, wanted[-1] - 1) for n, lengths, wanted in requests[:4] if wanted]
+    for n, lengths, excess in failed:
+        assert non_overlapping_bands._long_bands[n, lengths][excess] is not None  # a long band, read before
+        non_overlapping_bands._long_bands[n, lengths][excess] = None
+    forms = non_overlapping_bands.compact_starts_many(requests)
+    assert len(forms) == len(requests)
+    for (n, lengths, wanted), row in zip(requests, forms, strict=True):
+        assert len(row) == len(wanted)
+        for form, length in zip(row, wanted, strict=True):
+            expected = compact_start_among_reference(n, lengths, length)
+            assert (form is None) == (expected is None)
+            if form is not None:
+                assert same_bits([*form[0], form[1]], [*expected[0], expected[1]])
+    assert [non_overlapping_bands._long_bands[n, lengths][excess] for n, lengths, excess in failed] == [None] * 4
+    clear_caches()
+
+
+def test_a_full_band_cache_keeps_what_a_side_asks_for(monkeypatch):
+    """A side whose bands are partly cached when the cache is full: the cache starts over and holds
+    every band the side asks for (it used to keep only the missing ones, and the look-up failed)."""
+    clear_caches()
+    n, lengths, _ = corpus_groups(3, seed=5)[0]
+    wanted = sorted(set(lengths))[-4:]
+    monkeypatch.setattr(non_overlapping_bands._long_bands, "limit", 3)
+    non_overlapping_bands.compact_starts_among(n, lengths, wanted[:2])
+    forms = non_overlapping_bands.compact_starts_among(n, lengths, wanted)
+    for form, length in zip(forms, wanted, strict=True):
+        expected = compact_start_among_reference(n, lengths, length)
+        assert same_bits([*form[0], form[1]], [*expected[0], expected[1]])
+    assert sorted(non_overlapping_bands._long_bands[n, lengths]) == [length - 1 for length in wanted]
+    clear_caches()
+    assert non_overlapping_bands._long_bands.bands(n, lengths, []) == []  # a side not cached, no excess asked
 
 
 @pytest.mark.parametrize("model", [NonOverlapping(), Overlapping()], ids=lambda model: model.name)

@@ -57,11 +57,12 @@ def test_dense_documents_hold_their_mass_on_the_document_band(n, count, cap, mon
     rows = int(document_bands.tail_rows([slots], [positive], [total])[0]) + 1
     assert document_bands._factor_shifts(positive / slots, positive, rows).max() > 0  # the carry is used
     cover = coverage_probabilities(n, lengths)
-    assert non_overlapping_bands._long_side(n, lengths, 0) and non_overlapping_bands._long_bands[(n, lengths, 0)] is not None
+    assert non_overlapping_bands._long_side(n, lengths, 0)
+    assert non_overlapping_bands._long_bands[n, lengths][0] is not None
     assert math.fsum(cover.tolist()) == pytest.approx(sum(lengths), rel=1e-12)
     assert cover.min() >= 0 and cover.max() <= 1
     start = start_probabilities(n, lengths, len(lengths) - 1)
-    assert non_overlapping_bands._long_bands[(n, lengths, lengths[-1] - 1)] is not None
+    assert non_overlapping_bands._long_bands[n, lengths][lengths[-1] - 1] is not None
     assert math.fsum(start.tolist()) == pytest.approx(1.0, abs=1e-12)
     assert start.min() > 0
 
@@ -76,12 +77,12 @@ def test_a_band_that_loses_mass_is_never_returned(monkeypatch):
     lengths, _, _ = _side(n, count, cap)
     _clear_caches()
     carried = coverage_probabilities(n, lengths)
-    assert non_overlapping_bands._long_bands[(n, lengths, 0)] is not None
+    assert non_overlapping_bands._long_bands[n, lengths][0] is not None
     monkeypatch.setattr(document_bands, "_factor_shifts", lambda scale, draws, rows: np.zeros(rows, dtype=np.int64))
     assert document_bands.side_bands(n, lengths, (0,)) == [None]
     _clear_caches()
     fallback = coverage_probabilities(n, lengths)
-    assert non_overlapping_bands._long_bands[(n, lengths, 0)] is None
+    assert non_overlapping_bands._long_bands[n, lengths][0] is None
     assert math.fsum(fallback.tolist()) == pytest.approx(sum(lengths), rel=1e-12)
     np.testing.assert_allclose(carried, fallback, rtol=1e-9, atol=0)
     _clear_caches()
@@ -156,7 +157,8 @@ def test_chance_f1_of_a_dense_document_stays_in_the_unit_interval(level, n, coun
     _clear_caches()
     result = chance_f1([prediction], [reference], level=level)
     assert 0.0 < result["overall_chance_f1"] < result["overall_observed_f1"] <= 1.0
-    assert non_overlapping_bands._long_bands and all(band is not None for band in non_overlapping_bands._long_bands.values())
+    bands = non_overlapping_bands._long_bands
+    assert bands and all(band is not None for side in bands.values() for band in side.values())
     assert max(document_bands._factor_shifts(*_density(reference), 400)) > 0
     _clear_caches()
 

@@ -109,6 +109,39 @@ def test_strict_mode_detects_the_scheme():
     assert spans_from_tags(["B-PER", "E-PER", "S-LOC"], mode="strict") == [("PER", 0, 2), ("LOC", 2, 3)]
 
 
+@pytest.mark.parametrize("bad", ["", None, 7, float("nan"), ["B-PER"]], ids=["empty", "None", "int", "NaN", "list"])
+def test_the_table_chunker_names_a_bad_tag_as_the_loop_does(bad, monkeypatch):
+    """The array chunker codes each tag when it first meets it: a bad one (unhashable too), in the
+    first corpus or in the second (a shared code table), raises what the plain loop raises."""
+    from chance_agreement.spans import tags as module
+
+    corpus = [["O", "B-PER"], ["O", "I-PER", bad, "O"]]
+
+    def error(function, *arguments):
+        with pytest.raises((TypeError, ValueError)) as caught:
+            function(*arguments)
+        return type(caught.value), str(caught.value)
+
+    expected = error(module._lenient_small, corpus, False, "references")
+    monkeypatch.setattr(module, "_SMALL_CORPUS", 0)
+    assert error(module._lenient_corpus, corpus, False, "references") == expected
+    good = [["O", "B-PER"], ["B-LOC", "I-LOC", "O", "O"]]
+    assert error(module.shared_span_arrays, [good, corpus], False, ["predictions", "references"]) == expected
+
+
+def test_tag_codes_follow_first_appearance_and_extend_a_shared_table():
+    from chance_agreement.spans.tags import _tag_codes
+
+    table: dict = {}
+    codes, tokens = _tag_codes([["B-X", "O"], ["I-X", "O"]], 4, "predictions", table)
+    assert codes is table and table == {"B-X": 1, "O": 2, "I-X": 3}
+    assert tokens.tolist() == [1, 2, 3, 2]
+    codes, tokens = _tag_codes([["O", "B-Y"], ["B-X"]], 3, "references", table)
+    assert codes is table and table == {"B-X": 1, "O": 2, "I-X": 3, "B-Y": 4}
+    assert tokens.tolist() == [2, 4, 1]
+    assert _tag_codes([["S-Z"]], 1, "references")[0] == {"S-Z": 1}
+
+
 def test_invalid_tags_raise():
     with pytest.raises(ValueError, match="position 1: the tag is an empty string"):
         spans_from_tags(["O", ""])

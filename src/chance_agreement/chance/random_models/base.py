@@ -110,6 +110,10 @@ class RandomModel:
         """``compact_start_among`` of each length of ``wanted`` (a model may form them together)."""
         return [self.compact_start_among(n, lengths, length) for length in wanted]
 
+    def compact_starts_many(self, requests) -> list[list]:
+        """``compact_starts_among(n, lengths, wanted)`` of each request (a model may form them together)."""
+        return [self.compact_starts_among(*request) for request in requests]
+
     def prefetch(self, groups, overlap: bool, matches: bool) -> None:
         """Compute ahead, in one batch, what the expectations of ``groups`` (``(n, lengths_a,
         lengths_b)``) will ask for; a cache fill only (the default does nothing)."""

@@ -12,7 +12,6 @@ both built-in models (``non_overlapping.py``, ``overlapping.py``): a subclass gi
 from __future__ import annotations
 
 import math
-from collections import Counter
 from functools import lru_cache
 from typing import Any
 
@@ -131,20 +130,24 @@ def expected_overlap_many(model: RandomModel, groups) -> list[float]:
     return [next(dots) if isinstance(term, tuple) else term for term in terms]
 
 
-def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> list[tuple[int, _Term]]:
-    """``expected_matches``' terms ``(pairs, product)``, one per shared length in increasing order:
-    ``product`` a float, or ``(size, first, second)`` where both start distributions have compact
-    forms (their ``compact_dot``, left to the caller so that many are formed at once)."""
+def _match_plan(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple):
+    """``(n, lengths_a, lengths_b, shared, pairs)``: the two sides in one order, their shared lengths
+    in increasing order and each one's number of equal-length pairs; or, for one segment each
+    (placed uniformly), ``expected_matches``' terms themselves (see ``_match_terms``)."""
     if lengths_b < lengths_a:
         lengths_a, lengths_b = lengths_b, lengths_a
     if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:  # 1 / (n - a + 1) each
         return [(1, 1.0 / (n - lengths_a[0] + 1))] if lengths_a == lengths_b else []
+    shared = sorted(set(lengths_a).intersection(lengths_b))
+    return n, lengths_a, lengths_b, shared, [lengths_a.count(length) * lengths_b.count(length) for length in shared]
+
+
+def _planned_terms(model: RandomModel, plan, starts_a: list, starts_b: list) -> list[tuple[int, _Term]]:
+    """``_match_terms`` of a ``_match_plan`` (not a closed form) and the two sides' compact start
+    forms of its shared lengths (``compact_starts_among``)."""
+    n, lengths_a, lengths_b, shared, pairs = plan
     terms: list[tuple[int, _Term]] = []
-    count_a, count_b = Counter(lengths_a), Counter(lengths_b)
-    shared = sorted(count_a.keys() & count_b.keys())
-    starts = zip(model.compact_starts_among(n, lengths_a, shared), model.compact_starts_among(n, lengths_b, shared),
-                 strict=True)
-    for length, (first, second) in zip(shared, starts, strict=True):
+    for length, count, first, second in zip(shared, pairs, starts_a, starts_b, strict=True):
         if first is not None and second is not None:  # small signatures and long units: the two ends only
             product: _Term = (n - length + 1, first, second)
         else:
@@ -154,8 +157,20 @@ def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple)
             others_b.remove(length)
             product = exact_dot(model.start_distribution(n, tuple(others_a), length),
                                 model.start_distribution(n, tuple(others_b), length))
-        terms.append((count_a[length] * count_b[length], product))
+        terms.append((count, product))
     return terms
+
+
+def _match_terms(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> list[tuple[int, _Term]]:
+    """``expected_matches``' terms ``(pairs, product)``, one per shared length in increasing order:
+    ``product`` a float, or ``(size, first, second)`` where both start distributions have compact
+    forms (their ``compact_dot``, left to the caller so that many are formed at once)."""
+    plan = _match_plan(model, n, lengths_a, lengths_b)
+    if isinstance(plan, list):
+        return plan
+    _, lengths_a, lengths_b, shared, _ = plan
+    return _planned_terms(model, plan, model.compact_starts_among(n, lengths_a, shared),
+                          model.compact_starts_among(n, lengths_b, shared))
 
 
 def _matches_total(terms: list[tuple[int, _Term]], dots) -> float:
@@ -178,9 +193,14 @@ def expected_matches(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tu
 def expected_matches_many(model: RandomModel, groups) -> list[float]:
     """``expected_matches`` of many ``(n, lengths_a, lengths_b)``, the same bits each: the compact
     forms' products of all groups in one array pass (``compact_dots``). Not cached."""
-    plans = [_match_terms(model, *group) for group in groups]
-    dots = iter(compact_dots([product for terms in plans for _, product in terms if isinstance(product, tuple)]))
-    return [_matches_total(terms, dots) for terms in plans]
+    plans = [_match_plan(model, *group) for group in groups]
+    # the compact start forms of every side of every group in one call (``compact_starts_many``)
+    starts = iter(model.compact_starts_many([(plan[0], side, plan[3]) for plan in plans if not isinstance(plan, list)
+                                             for side in plan[1:3]]))
+    terms = [plan if isinstance(plan, list) else _planned_terms(model, plan, next(starts), next(starts))
+             for plan in plans]
+    dots = iter(compact_dots([product for group in terms for _, product in group if isinstance(product, tuple)]))
+    return [_matches_total(group, dots) for group in terms]
 
 
 @lru_cache(maxsize=1 << 16)

@@ -72,6 +72,9 @@ class NonOverlapping(TabulatedModel):
     def compact_starts_among(self, n: int, lengths: tuple[int, ...], wanted) -> list:
         return bands.compact_starts_among(n, lengths, wanted)
 
+    def compact_starts_many(self, requests) -> list[list]:
+        return bands.compact_starts_many(requests)
+
     def prefetch(self, groups, overlap: bool, matches: bool) -> None:
         bands.prefetch_bands(groups, overlap, matches)
 

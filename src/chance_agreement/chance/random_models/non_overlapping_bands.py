@@ -483,37 +483,53 @@ def _coverage_terms(n: int, lengths: tuple[int, ...]) -> tuple[int, int, list[in
 
 
 class _BandCache(dict):
-    """``(n, lengths, excess) -> (V on the band, flat V)`` of ``document_bands.side_bands``,
-    filled one unit at a time or for a whole corpus (``prefetch_bands``); bounded like the
-    other caches (cleared when full)."""
+    """``(n, lengths) -> {excess: (V on the band, flat V)}`` of ``document_bands.side_bands``
+    (``None`` where a band failed its mass identity), filled one unit at a time or for a whole
+    corpus (``prefetch_bands``); a side's length tuple is hashed once for all its excesses.
+    Bounded like the other caches: cleared when it would hold more than ``limit`` bands."""
 
     limit = 1 << 17
+    held = 0  # bands in the cache
 
     def cache_clear(self) -> None:
         self.clear()
+        self.held = 0
 
-    def fill(self, requests) -> None:
-        """Compute every ``(n, lengths, excesses)`` request not cached yet, in one batch."""
+    def _missing(self, requests) -> dict[tuple[int, tuple[int, ...]], set[int]]:
         wanted: dict[tuple[int, tuple[int, ...]], set[int]] = {}
         for n, lengths, excesses in requests:
-            missing = {e for e in excesses if (n, lengths, e) not in self}
+            side = self.get((n, lengths), {})
+            missing = {e for e in excesses if e not in side}
             if missing:
                 wanted.setdefault((n, lengths), set()).update(missing)
+        return wanted
+
+    def fill(self, requests) -> None:
+        """Compute every ``(n, lengths, excesses)`` request not cached yet, in one batch; every
+        requested band is in the cache afterwards."""
+        requests = list(requests)
+        wanted = self._missing(requests)
         if not wanted:
             return
-        if len(self) + sum(map(len, wanted.values())) > self.limit:
-            self.clear()
+        if self.held + sum(map(len, wanted.values())) > self.limit:  # full: start over
+            self.cache_clear()
+            wanted = self._missing(requests)
         jobs = [(n, lengths, tuple(sorted(excesses))) for (n, lengths), excesses in wanted.items()]
         for (n, lengths, excesses), bands in zip(jobs, side_bands_many(jobs), strict=True):
-            for excess, band in zip(excesses, bands, strict=True):
-                self[(n, lengths, excess)] = band
+            self.setdefault((n, lengths), {}).update(zip(excesses, bands, strict=True))
+            self.held += len(excesses)
+
+    def bands(self, n: int, lengths: tuple[int, ...], excesses) -> list:
+        """``band`` of each of ``excesses``, the side looked up once."""
+        try:
+            return list(map(self.get((n, lengths), {}).__getitem__, excesses))
+        except KeyError:
+            self.fill([(n, lengths, excesses)])
+            return list(map(self[n, lengths].__getitem__, excesses))
 
     def band(self, n: int, lengths: tuple[int, ...], excess: int):
         """``(V on the band, flat V)``, or ``None`` where the band failed its mass identity."""
-        key = (n, lengths, excess)
-        if key not in self:
-            self.fill([(*key[:2], (excess,))])
-        return self[key]
+        return self.bands(n, lengths, (excess,))[0]
 
 
 _long_bands = _BandCache()
@@ -621,32 +637,49 @@ def compact_start_among(n: int, lengths: tuple[int, ...], length: int):
 
 
 def compact_starts_among(n: int, lengths: tuple[int, ...], wanted) -> list:
-    """``compact_start_among`` of each length of ``wanted`` (each one of ``lengths``): the side's
-    long-unit checks formed once, its bands divided by ``M = n - E`` in one array operation (the
-    same quotients)."""
-    long = _long_excesses(n, lengths, [length - 1 for length in wanted]) if len(lengths) > 1 else []
-    forms = {}
-    if long:
-        keys = [(n, lengths, excess) for excess in long]
-        bands = list(map(_long_bands.get, keys))
-        if None in bands:  # not computed yet, or failed its mass identity (kept as None)
-            _long_bands.fill([(n, lengths, [key[2] for key, band in zip(keys, bands, strict=True) if band is None])])
-            bands = list(map(_long_bands.__getitem__, keys))
-        kept = [(excess, band) for excess, band in zip(long, bands, strict=True) if band is not None]
-        if kept:  # V / M on the band and in the middle
-            slots = n - _side_sums(lengths)[0]
-            scaled = np.concatenate([band for _, (band, _) in kept]) / slots
-            stop = 0
-            for excess, (band, flat) in kept:
-                start, stop = stop, stop + band.size
-                forms[excess] = (scaled[start:stop], flat / slots)
+    """``compact_start_among`` of each length of ``wanted`` (each one of ``lengths``)."""
+    return compact_starts_many([(n, lengths, wanted)])[0]
+
+
+def compact_starts_many(requests) -> list[list]:
+    """``compact_starts_among(n, lengths, wanted)`` of many requests, the same values: each side's
+    long-unit checks and band look-ups formed once, every long band of every side divided by its
+    ``M = n - E`` in one array operation (the same quotients, each rounded once)."""
+    bands: list = []
+    sides = []  # per request: its long excesses, the index of the first of their bands, and M
+    for n, lengths, wanted in requests:
+        long = _long_excesses(n, lengths, [length - 1 for length in wanted]) if len(lengths) > 1 else []
+        found = _long_bands.bands(n, lengths, long) if long else []
+        if None in found:  # a band failed its mass identity: that length takes compact_start
+            long = [excess for excess, band in zip(long, found, strict=True) if band is not None]
+            found = [band for band in found if band is not None]
+        sides.append((long, len(bands), n - _side_sums(lengths)[0]))
+        bands += found
+    forms = []
+    if bands:  # V / M on the band and in the middle
+        counts = [len(long) for long, _, _ in sides]
+        divisors = np.repeat(np.array([slots for _, _, slots in sides], dtype=float), counts)
+        sizes = np.fromiter((band.size for band, _ in bands), dtype=np.intp, count=len(bands))
+        scaled = np.concatenate([band for band, _ in bands]) / np.repeat(divisors, sizes)
+        middles = (np.array([flat for _, flat in bands], dtype=float) / divisors).tolist()
+        stops = np.cumsum(sizes).tolist()
+        forms = [(scaled[stop - size:stop], middle)
+                 for stop, size, middle in zip(stops, sizes.tolist(), middles, strict=True)]
     out = []
-    for length in wanted:
-        if (form := forms.get(length - 1)) is None:
-            others = list(lengths)
-            others.remove(length)
-            form = compact_start(n, tuple(others), length)
-        out.append(form)
+    for (n, lengths, wanted), (long, first, _) in zip(requests, sides, strict=True):
+        if len(long) == len(wanted):  # every length long: its forms in order
+            out.append(forms[first:first + len(long)])
+            continue
+        at = dict(zip(long, range(first, first + len(long)), strict=True))
+        row = []
+        for length in wanted:
+            if (index := at.get(length - 1)) is not None:
+                row.append(forms[index])
+            else:
+                others = list(lengths)
+                others.remove(length)
+                row.append(compact_start(n, tuple(others), length))
+        out.append(row)
     return out
 
 
@@ -738,4 +771,4 @@ def sample(n: int, lengths, rng: np.random.Generator) -> np.ndarray:
 
 
 __all__ = ["check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among",
-           "compact_starts_among", "coverage", "prefetch_bands", "sample", "start_distribution"]
+           "compact_starts_among", "compact_starts_many", "coverage", "prefetch_bands", "sample", "start_distribution"]
