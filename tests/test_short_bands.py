@@ -19,7 +19,7 @@ from chance_agreement import chance_f1, coverage_probabilities, start_probabilit
 from chance_agreement.chance.random_models import clear_caches, document_bands, non_overlapping_bands
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from bench_long_documents import dense_document, dense_lengths
+from bench_long_documents import dense_document, dense_lengths, long_document_corpus
 
 sys.path.pop(0)
 
@@ -102,6 +102,28 @@ def test_the_float_bound_covers_the_exact_one(seed):
         if end <= sum(excesses):
             exact_z = Fraction(z)
             assert _beta(slots, excesses, exact_z) / exact_z ** int(end) <= Fraction(tolerance)
+
+
+def test_a_bound_past_the_double_range_certifies_nothing_for_its_z():
+    """One long segment (excess 299) makes ``z^299`` and ``beta(z)`` pass the largest double for the
+    coarse grid's large ``z``: that ``z`` gives no end (it raised OverflowError in ``math.fsum``),
+    the smaller ones still do, and the end they give satisfies the exact bound."""
+    slots, excesses = 1767, (1,) * 13 + (2,) * 6 + (3,) * 7 + (4,) * 3 + (5,) * 2 + (29, 41, 82, 299)
+    tolerance = document_bands._SHORT_TOLERANCE * (slots - sum(excesses)) / slots
+    powers = np.array([9.0, 5.0, 2.0, 1.5])
+    ends = document_bands._end_bounds(slots, excesses, tolerance, powers)
+    assert ends[:2].tolist() == [sum(excesses) + 1] * 2 and (ends[2:] <= sum(excesses)).any()
+    end = document_bands.certified_end(slots, excesses)
+    assert end < sum(excesses)
+    best = min(range(2, 4), key=lambda k: ends[k])
+    assert _beta(slots, excesses, Fraction(powers[best])) / Fraction(powers[best]) ** int(ends[best]) <= Fraction(tolerance)
+
+
+def test_chance_f1_of_corpora_with_such_a_side_is_defined():
+    """The 60-document corpora of seeds 1 and 6 hold such a side (they raised OverflowError)."""
+    for seed in (1, 6):
+        result = chance_f1(*long_document_corpus(60, seed=seed), level="entity")
+        assert 0.0 < result["overall_chance_f1"] < result["overall_observed_f1"] <= 1.0
 
 
 def _sparse_side(seed: int):

@@ -228,6 +228,15 @@ _SHORT_TOLERANCE = 2.0**-60
 _BETA_ROWS = 96
 
 
+def _positive_sum(terms: list[float]) -> float:
+    """``math.fsum`` of non-negative terms, ``inf`` where the sum passes the largest double (a ``z``
+    whose ``beta(z)`` is that large certifies no end)."""
+    try:
+        return math.fsum(terms)
+    except OverflowError:
+        return math.inf
+
+
 def _end_bounds(slots: int, excesses: tuple[int, ...], tolerance: float, powers: np.ndarray) -> np.ndarray:
     """For each ``z`` in ``powers`` (all > 1), an ``L`` with ``2 beta(z) z^-t <= tolerance`` for
     every ``t >= L`` (``certified_end``), or ``E + 1`` where none is found.
@@ -252,7 +261,7 @@ def _end_bounds(slots: int, excesses: tuple[int, ...], tolerance: float, powers:
         for added, excess in enumerate(excesses, start=1):
             top = min(added, rows)
             terms[1 : top + 1] += (sums[excess - 1] * ratio[:top]) * terms[:top]
-        beta = np.array([math.fsum(column) for column in terms[1:].T.tolist()])
+        beta = np.array([_positive_sum(column) for column in terms[1:].T.tolist()])
         if rows < draws:
             q = terms[rows] / terms[rows - 1]
             beta = np.where(q < 0.5, beta + terms[rows] * q / (1.0 - q), np.inf)
