@@ -110,12 +110,18 @@ def test_the_carried_rows_and_the_own_tables_are_the_same_bits_both_ways(monkeyp
 
 @pytest.mark.parametrize("seed", range(6))
 def test_count_tables_are_the_same_bits_both_ways(monkeypatch, seed):
+    """Many jobs in one call (some carried times powers of two, some with no segment), their tables
+    and their rows' largest counts, against the numpy code one table at a time."""
     rng = random.Random(seed)
-    excesses = sorted(a - 1 for a in heavy_lengths(rng, rng.randint(1, 300), 80) if a > 1)
-    rows, columns = rng.randint(1, 60), rng.randint(1, 2000)
-    shifts = None if seed % 2 else np.array(sorted(rng.randint(0, 40) for _ in range(rows)), dtype=np.int64)
-    fast, slow = both_ways(monkeypatch, document_bands._count_table, excesses, rows, columns, shifts)
-    assert same_bits(fast, slow)
+    jobs = []
+    for index in range(rng.randint(1, 12)):
+        excesses = sorted(a - 1 for a in heavy_lengths(rng, rng.randint(0, 300), 80) if a > 1)
+        rows, columns = rng.randint(1, 60), rng.randint(1, 2000)
+        shifts = None if index % 2 else np.array(sorted(rng.randint(0, 40) for _ in range(rows)), dtype=np.int64)
+        jobs.append((excesses, rows, columns, shifts))
+    (fast, fast_peaks), (slow, slow_peaks) = both_ways(monkeypatch, document_bands._count_tables, jobs)
+    assert len(fast) == len(slow) == len(jobs) and all(map(same_bits, fast, slow))
+    assert same_bits(fast_peaks, slow_peaks) and same_bits(fast_peaks, np.concatenate([t.max(axis=1) for t in slow]))
 
 
 def random_matrix(rng: random.Random, shape, density: float) -> np.ndarray:
@@ -157,8 +163,18 @@ def test_the_kernels_refuse_buffers_of_the_wrong_size_or_type(kernels):
         kernels.ordered_matmul(2, 3, 2, np.ones((2, 3)), np.ones((3, 1)), out)
     with pytest.raises(ValueError, match="left: expected 6 C-contiguous float64 items"):
         kernels.ordered_matmul(2, 3, 2, np.ones((2, 3), dtype=np.float32), np.ones((3, 2)), out)
+    shapes, starts = np.array([[2, 4]], dtype=np.int64), np.array([0, 2], dtype=np.int64)
     with pytest.raises(ValueError, match="excesses: expected 2 C-contiguous int64 items"):
-        kernels.count_table(2, 4, 2, np.ones(2), np.ones(1), np.empty((2, 4)))
+        kernels.count_tables(1, 2, 1, 8, 2, shapes, starts, np.ones(2), np.ones(1), np.empty(8), np.empty(2))
+    with pytest.raises(ValueError, match="peaks: expected 2 C-contiguous float64 items"):
+        kernels.count_tables(1, 2, 1, 8, 2, shapes, starts, np.ones(2, dtype=np.int64), np.ones(1), np.empty(8),
+                             np.empty(1))
+    with pytest.raises(ValueError, match="a job's shape or segments out of range"):
+        kernels.count_tables(1, 2, 1, 6, 2, shapes, starts, np.ones(2, dtype=np.int64), np.ones(1), np.empty(6),
+                             np.empty(2))
+    with pytest.raises(ValueError, match="an excess below 1"):
+        kernels.count_tables(1, 2, 1, 8, 2, shapes, starts, np.zeros(2, dtype=np.int64), np.ones(1), np.empty(8),
+                             np.empty(2))
 
 
 def test_the_band_kernel_refuses_tables_it_cannot_read(kernels):

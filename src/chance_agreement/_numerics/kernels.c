@@ -10,7 +10,7 @@
    the Python wrappers check their shapes, the functions here their lengths.
 
    group_values   document_bands._numpy_group_values: the band V[i, t] of a group's items
-   count_table    document_bands._numpy_count_table: the subset-excess counts c[j, x]
+   count_tables   document_bands._numpy_count_table: the subset-excess counts c[j, x] of many jobs
    ordered_matmul exact_sum.ordered_matmul's dense orders (increasing k; numpy's pairwise sum)
    fold           exact_sum._fold: values added key by key in their order
    float_range, offset_codes, remap_codes, code_cells, pair_tables
@@ -373,34 +373,16 @@ group_values(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* ------------------------------------------------------------------------------- count_table */
+/* ------------------------------------------------------------------------------ count_tables */
 
-/* c[j, x] += c[j - 1, x - e] (times up[j - 1]) for each excess in increasing order, over the part
-   of the table that can be non-zero after it; rows from the last down, so that row j - 1 still
-   holds the counts before this segment (numpy reads the old values). */
-static PyObject *
-count_table(PyObject *self, PyObject *args)
+/* One table: c[j, x] += c[j - 1, x - e] (times up[j - 1]) for each excess in increasing order, over
+   the part of the table that can be non-zero after it; rows from the last down, so that row j - 1
+   still holds the counts before this segment (numpy reads the old values). Then each row's largest
+   count into peaks[j]. Returns -1 (an exception set) on an excess below 1. */
+static int
+count_table(Py_ssize_t rows, Py_ssize_t columns, Py_ssize_t segments, const int64_t *excesses, const double *up,
+            double *table, double *peaks)
 {
-    (void)self;
-    Py_ssize_t rows, columns, segments;
-    PyObject *objects[3];
-    if (!PyArg_ParseTuple(args, "nnnOOO", &rows, &columns, &segments, &objects[0], &objects[1], &objects[2])) {
-        return NULL;
-    }
-    if (rows < 1 || columns < 1 || segments < 0) {
-        PyErr_SetString(PyExc_ValueError, "count_table: sizes out of range");
-        return NULL;
-    }
-    static const char *const names[3] = {"excesses", "up", "table"};
-    const char kinds[3] = {'q', 'd', 'd'};
-    Py_ssize_t lengths[3] = {segments, rows - 1, rows * columns};
-    Py_buffer views[3];
-    if (take_buffers(3, objects, views, kinds, lengths, names) < 0) {
-        return NULL;
-    }
-    const int64_t *excesses = views[0].buf;
-    const double *up = views[1].buf;
-    double *table = views[2].buf;
     memset(table, 0, sizeof(double) * (size_t)(rows * columns));
     table[0] = 1.0;
     Py_ssize_t reach = 1;
@@ -410,9 +392,8 @@ count_table(PyObject *self, PyObject *args)
             break;
         }
         if (excess < 1) {
-            release_all(views, 3);
-            PyErr_SetString(PyExc_ValueError, "count_table: an excess below 1");
-            return NULL;
+            PyErr_SetString(PyExc_ValueError, "count_tables: an excess below 1");
+            return -1;
         }
         reach = reach + excess < columns ? reach + excess : columns;
         Py_ssize_t height = added + 1 < rows ? added + 1 : rows;
@@ -420,7 +401,67 @@ count_table(PyObject *self, PyObject *args)
             add_scaled_row(table + j * columns + excess, table + (j - 1) * columns, up[j - 1], reach - excess);
         }
     }
-    release_all(views, 3);
+    for (Py_ssize_t j = 0; j < rows; j++) {
+        double peak = 0.0;
+        for (Py_ssize_t x = 0; x < columns; x++) {
+            peak = table[j * columns + x] > peak ? table[j * columns + x] : peak;
+        }
+        peaks[j] = peak;
+    }
+    return 0;
+}
+
+/* The count tables of many jobs, one after the other: job k has shapes[2k] rows and shapes[2k + 1]
+   columns, the excesses starts[k] .. starts[k + 1] - 1 and rows - 1 carry factors in `up`; its table
+   and its rows' largest counts follow the previous job's in `tables` and `peaks`. */
+static PyObject *
+count_tables(PyObject *self, PyObject *args)
+{
+    (void)self;
+    Py_ssize_t jobs, segments, carries, cells, rows_total;
+    PyObject *objects[6];
+    if (!PyArg_ParseTuple(args, "nnnnnOOOOOO", &jobs, &segments, &carries, &cells, &rows_total, &objects[0],
+                          &objects[1], &objects[2], &objects[3], &objects[4], &objects[5])) {
+        return NULL;
+    }
+    if (jobs < 0 || segments < 0 || carries < 0 || cells < 0 || rows_total < 0) {
+        PyErr_SetString(PyExc_ValueError, "count_tables: sizes out of range");
+        return NULL;
+    }
+    static const char *const names[5] = {"shapes", "starts", "excesses", "up", "tables"};
+    const char kinds[5] = {'q', 'q', 'q', 'd', 'd'};
+    Py_ssize_t lengths[5] = {2 * jobs, jobs + 1, segments, carries, cells};
+    Py_buffer views[6];
+    if (take_buffers(5, objects, views, kinds, lengths, names) < 0) {
+        return NULL;
+    }
+    if (take_buffer(objects[5], &views[5], 'd', rows_total, 1, "peaks") < 0) {
+        release_all(views, 5);
+        return NULL;
+    }
+    const int64_t *shapes = views[0].buf, *starts = views[1].buf, *excesses = views[2].buf;
+    const double *up = views[3].buf;
+    double *tables = views[4].buf, *peaks = views[5].buf;
+    Py_ssize_t cell = 0, row = 0, carry = 0;
+    int failed = 0;
+    for (Py_ssize_t k = 0; k < jobs && !failed; k++) {
+        Py_ssize_t rows = (Py_ssize_t)shapes[2 * k], columns = (Py_ssize_t)shapes[2 * k + 1];
+        Py_ssize_t first = (Py_ssize_t)starts[k], stop = (Py_ssize_t)starts[k + 1];
+        if (rows < 1 || columns < 1 || first < 0 || stop < first || stop > segments || cell + rows * columns > cells
+            || row + rows > rows_total || carry + rows - 1 > carries) {
+            PyErr_SetString(PyExc_ValueError, "count_tables: a job's shape or segments out of range");
+            failed = 1;
+            break;
+        }
+        failed = count_table(rows, columns, stop - first, excesses + first, up + carry, tables + cell, peaks + row) < 0;
+        cell += rows * columns;
+        row += rows;
+        carry += rows - 1;
+    }
+    release_all(views, 6);
+    if (failed) {
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -977,7 +1018,7 @@ fold(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"group_values", group_values, METH_VARARGS, "V[i, t] of a group's items (document_bands)."},
-    {"count_table", count_table, METH_VARARGS, "The subset-excess counts c[j, x] (document_bands)."},
+    {"count_tables", count_tables, METH_VARARGS, "The subset-excess counts c[j, x] of many jobs (document_bands)."},
     {"ordered_matmul", ordered_matmul, METH_VARARGS, "left @ right in exact_sum.ordered_matmul's order."},
     {"float_range", float_range, METH_VARARGS, "Smallest, largest, count and wholeness of the non-NaN values."},
     {"offset_codes", offset_codes, METH_VARARGS, "Values minus low as int64 codes, and the codes used."},

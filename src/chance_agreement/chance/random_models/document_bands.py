@@ -110,7 +110,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from itertools import pairwise
+from itertools import chain, pairwise
 
 import numpy as np
 
@@ -369,18 +369,38 @@ def _padded(shifts: np.ndarray, rows: int) -> np.ndarray:
 
 
 def _count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
-    """``_numpy_count_table``'s table, from the compiled kernel where it is built (the same bits)."""
+    """``_numpy_count_table``'s table (``_count_tables`` of one job)."""
+    return _count_tables([(excesses, rows, columns, shifts)])[0][0]
+
+
+def _count_tables(jobs) -> tuple[list[np.ndarray], np.ndarray]:
+    """``(tables, peaks)``: ``_numpy_count_table`` of each ``(excesses, rows, columns, shifts)``
+    and every row's largest count (the rows of all tables one after the other), from one call of
+    the compiled kernel where it is built (the same bits), else one table at a time."""
     kernels = compiled_kernels()
     if kernels is None:
-        return _numpy_count_table(excesses, rows, columns, shifts)
-    table = np.empty((rows, columns))
-    if shifts is None or not shifts.any():  # nothing carried: every row enters times 1
-        up = np.ones(max(rows - 1, 0))
-    else:
-        carried = _padded(np.asarray(shifts, dtype=np.int64), rows)
-        up = np.ldexp(1.0, carried[:-1] - carried[1:])  # 1 where nothing is carried: the same products
-    kernels.count_table(rows, columns, len(excesses), np.asarray(excesses, dtype=np.int64), up, table)
-    return table
+        tables = [_numpy_count_table(*job) for job in jobs]
+        return tables, np.concatenate([table.max(axis=1) for table in tables]) if tables else np.zeros(0)
+    heights = np.array([rows for _, rows, _, _ in jobs], dtype=np.int64)
+    widths = np.array([columns for _, _, columns, _ in jobs], dtype=np.int64)
+    sizes = heights * widths
+    starts = np.zeros(len(jobs) + 1, dtype=np.int64)
+    np.cumsum([len(excesses) for excesses, _, _, _ in jobs], out=starts[1:])
+    excesses = np.fromiter(chain.from_iterable(job[0] for job in jobs), dtype=np.int64, count=int(starts[-1]))
+    up = np.ones(int(heights.sum()) - len(jobs))  # 1 where nothing is carried: the same products
+    carry = 0
+    for excesses_, rows, _, shifts in jobs:
+        if shifts is not None and shifts.any():
+            carried = _padded(np.asarray(shifts, dtype=np.int64), rows)
+            up[carry : carry + rows - 1] = np.ldexp(1.0, carried[:-1] - carried[1:])
+        carry += rows - 1
+    flat, peaks = np.empty(int(sizes.sum())), np.empty(int(heights.sum()))
+    kernels.count_tables(len(jobs), excesses.size, up.size, flat.size, peaks.size,
+                         np.stack((heights, widths), axis=1), starts, excesses, up, flat, peaks)
+    offsets = np.concatenate(([0], np.cumsum(sizes))).tolist()
+    tables = [flat[a:b].reshape(rows, columns)
+              for a, b, rows, columns in zip(offsets, offsets[1:], heights.tolist(), widths.tolist(), strict=False)]
+    return tables, peaks
 
 
 def _numpy_count_table(excesses: list[int], rows: int, columns: int, shifts=None) -> np.ndarray:
@@ -431,16 +451,22 @@ class _Job:
 
 def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     """Each job's count table ``c[j, x]`` (``j < rows``, ``x < columns``); marks the jobs whose
-    counts are not all exact (``inexact``)."""
-    out = []
+    counts are not all exact (``inexact``: a row's largest count, times ``2^k_j``, at ``2^53`` or
+    more)."""
     for job in prepared:
         job.carried = bool(job.shifts.any())  # some k_j > 0
-        out.append(table := _count_table(job.positive, job.rows, job.columns, job.shifts if job.carried else None))
-        if job.carried:  # a row's largest, times 2^k_j
-            job.inexact = bool((table.max(axis=1) >= np.ldexp(1.0, 53 - job.shifts)).any())
-        else:
-            job.inexact = bool(table.max() >= 2.0**53)
-    return out
+    tables, peaks = _count_tables([(job.positive, job.rows, job.columns, job.shifts if job.carried else None)
+                                   for job in prepared])
+    limits = np.full(peaks.size, 2.0**53)
+    rows = np.array([job.rows for job in prepared], dtype=np.int64)
+    firsts = np.concatenate(([0], np.cumsum(rows)[:-1]))
+    for job, first in zip(prepared, firsts.tolist(), strict=True):
+        if job.carried:
+            limits[first : first + job.rows] = np.ldexp(1.0, 53 - job.shifts)
+    inexact = np.logical_or.reduceat(peaks >= limits, firsts) if prepared else np.zeros(0, dtype=bool)
+    for job, flag in zip(prepared, inexact.tolist(), strict=True):
+        job.inexact = flag
+    return tables
 
 
 class _Batch:
