@@ -389,7 +389,7 @@ def _count_tables(jobs) -> tuple[list[np.ndarray], np.ndarray]:
     excesses = np.fromiter(chain.from_iterable(job[0] for job in jobs), dtype=np.int64, count=int(starts[-1]))
     up = np.ones(int(heights.sum()) - len(jobs))  # 1 where nothing is carried: the same products
     carry = 0
-    for excesses_, rows, _, shifts in jobs:
+    for _, rows, _, shifts in jobs:
         if shifts is not None and shifts.any():
             carried = _padded(np.asarray(shifts, dtype=np.int64), rows)
             up[carry : carry + rows - 1] = np.ldexp(1.0, carried[:-1] - carried[1:])
