@@ -699,25 +699,31 @@ def _item_groups(shapes: list[tuple[int, int]]):
 _MASS_TOLERANCE = 2.0**-40
 
 
-def _holds_mass(values: np.ndarray, n, total, excess, widths) -> np.ndarray:
+def _holds_mass(blocks: list[np.ndarray], n, total, excess, widths) -> np.ndarray:
     """Whether each item's ``V`` sums to ``M = n - E`` over its ``n - e`` positions, for the items
-    ``k`` of a group (``values[k, :width]`` the band, ``values[k, width]`` the flat value; integer
-    arrays over items: ``n``, ``E = total`` the side's total excess, ``e = excess``, ``widths``): the identity
-    behind both distributions (a start sums to 1, the coverage to the annotated length, after
-    dividing by ``M`` and ``M / (M - k)``).
+    ``k`` of groups one after the other (``blocks``, a group's values each: its row ``k`` holds the
+    band ``[:width]`` and the flat value ``[width]``; integer arrays over all items: ``n``,
+    ``E = total`` the side's total excess, ``e = excess``, ``widths``): the identity behind both
+    distributions (a start sums to 1, the coverage to the annotated length, after dividing by ``M``
+    and ``M / (M - k)``).
 
     Every term of ``V`` is non-negative, so a term lost to the floating-point range (a factor
     ``lambda^j / C(K', j)`` below the smallest double, with counts that are not) can only lower
     the total: a total within ``_MASS_TOLERANCE`` certifies that nothing of weight was lost. Each
     band is summed correctly rounded (``fsum_segments``, ``math.fsum``'s bits), all at once."""
     n, total, excess, widths = (np.asarray(column, dtype=np.int64) for column in (n, total, excess, widths))
+    bands, flats, first = [], [], 0
+    for values in blocks:
+        width = widths[first : first + values.shape[0]]
+        bands.append(values[np.arange(values.shape[1])[None, :] < width[:, None]])  # row k's band
+        flats.append(values[np.arange(width.size), width])
+        first += values.shape[0]
     sums = np.zeros(widths.size)
     some = widths > 0
-    inside = np.arange(values.shape[1])[None, :] < widths[:, None]  # the band of item k: row k of values
-    sums[some] = fsum_segments(values[inside], np.concatenate(([0], np.cumsum(widths[some])[:-1])))
+    sums[some] = fsum_segments(np.concatenate(bands), np.concatenate(([0], np.cumsum(widths[some])[:-1])))
     slots = (n - total).astype(float)
     with np.errstate(invalid="ignore", over="ignore"):
-        mass = 2.0 * sums + (n - excess - 2 * widths).astype(float) * values[np.arange(widths.size), widths]
+        mass = 2.0 * sums + (n - excess - 2 * widths).astype(float) * np.concatenate(flats)
         return np.isfinite(mass) & (np.abs(mass - slots) <= _MASS_TOLERANCE * slots)
 
 
@@ -732,13 +738,16 @@ def side_bands_many(jobs) -> list[list[tuple[np.ndarray, float] | None]]:
     batch = _Batch(prepared)
     results: list = [None] * batch.owner.size
     shapes = list(zip((batch.cuts + 1).tolist(), (batch.ends + 1).tolist(), strict=True))  # (S + 1, L_e + 1)
-    for members, rows, columns in _item_groups(shapes):
-        values = _group_values(_Group(members, batch, rows, columns))
+    groups = [(members, _group_values(_Group(members, batch, rows, columns)))
+              for members, rows, columns in _item_groups(shapes)]
+    members = np.concatenate([members for members, _ in groups])
+    owner = batch.owner[members]
+    held = iter(_holds_mass([values for _, values in groups], batch.n[owner], batch.total[owner],
+                            batch.excess[members], batch.ends[members]).tolist())
+    for members, values in groups:
         values.setflags(write=False)  # the bands are views of it, kept in the caches
-        owner = batch.owner[members]
-        held = _holds_mass(values, batch.n[owner], batch.total[owner], batch.excess[members], batch.ends[members])
         for k, (i, width) in enumerate(zip(members.tolist(), batch.ends[members].tolist(), strict=True)):
-            results[i] = (values[k, :width], float(values[k, width])) if held[k] else None
+            results[i] = (values[k, :width], float(values[k, width])) if next(held) else None
     out, index = [], 0
     for job in prepared:
         out.append(results[index : index + len(job.items)])
