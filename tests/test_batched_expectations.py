@@ -284,6 +284,21 @@ def test_factor_shifts_equal_the_cumprod_check():
     assert document_bands._factor_shifts(1000 / 20_000, 1000, 600).any()  # the renormalised loop is reached
 
 
+def test_factor_shifts_of_many_jobs_equal_one_at_a_time():
+    """``_factor_shifts_many`` (the plain products of all jobs at once) against ``_factor_shifts`` of
+    each job: sparse and dense sides, one row, no segment, and rows past ``K'``."""
+    rng = random.Random(24)
+    jobs = []
+    for _ in range(400):
+        draws = rng.choice([0, 1, 5, 40, 300, 1000])
+        slots = draws + rng.randint(1, 20 * draws + 10)
+        jobs.append((draws / slots if draws else 1.0, draws, rng.randint(1, draws + 30)))
+    scales, draws, rows = (np.array(column) for column in zip(*jobs, strict=True))
+    many = document_bands._factor_shifts_many(scales, draws, rows)
+    assert [shifts.tolist() for shifts in many] == [document_bands._factor_shifts(*job).tolist() for job in jobs]
+    assert sum(shifts.any() for shifts in many) > 10  # the renormalised loop is reached
+
+
 def test_tail_rows_in_blocks_equal_the_definition():
     """Rows of every ``K'`` from 0 to 700 and positions from 0 to past the band: each row's ``S`` as
     its definition gives it, row by row in Python (``tail_rows_reference``), whatever block it fell in."""

@@ -101,6 +101,10 @@ class RandomModel:
         ``middle`` in between), where the model has it cheaply; ``None`` (the default) otherwise."""
         return None
 
+    def compact_coverages_many(self, sides) -> list:
+        """``compact_coverage(n, lengths)`` of each ``(n, lengths)`` (a model may form them together)."""
+        return [self.compact_coverage(n, lengths) for n, lengths in sides]
+
     def compact_start_among(self, n: int, lengths: tuple[int, ...], length: int):
         """The start distribution of a segment of ``length`` among the others of ``lengths`` (sorted,
         one of them of that length) as ``(left, middle)``, or ``None`` (the default)."""

@@ -427,10 +427,13 @@ def _numpy_count_table(excesses: list[int], rows: int, columns: int, shifts=None
 
 class _Job:
     """One side of a unit: its positive excesses, ``N``, the density ``lambda`` and, per wanted
-    exclusion, ``[excess, K', L_e, S]``: the band's end ``L_e``, the total excess ``E_e`` of the
-    others or the certified end ``certified_end`` if shorter (item 8), and ``S`` (filled in by
-    ``side_bands_many``)."""
+    exclusion, ``(excess, K', L_e)``: the band's end ``L_e``, the total excess ``E_e`` of the
+    others or the certified end ``certified_end`` if shorter (item 8). ``_Batch`` gives it its
+    table's ``rows`` (the largest ``S`` of its items, plus 1), ``columns`` and ``shifts``."""
 
+    rows: int
+    columns: int
+    shifts: np.ndarray
     inexact: bool  # set by ``_job_counts``, with ``carried`` (some row carried times 2^-k_j)
     carried: bool
 
@@ -441,12 +444,7 @@ class _Job:
         self.slots = n - total - 1
         self.scale = len(self.positive) / self.slots if self.positive else 1.0
         end = certified_end(self.slots, tuple(self.positive)) if total >= _SHORT_FROM else total
-        self.items = [[e, len(self.positive) - (e > 0), min(total - e, end), 0] for e in exclusions]
-
-    def shape(self) -> None:
-        self.rows = max((item[3] for item in self.items), default=0) + 1
-        self.columns = max((item[2] for item in self.items), default=0) + 1
-        self.shifts = _factor_shifts(self.scale, len(self.positive), self.rows)
+        self.items = [(e, len(self.positive) - (e > 0), min(total - e, end)) for e in exclusions]
 
 
 def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
@@ -469,6 +467,24 @@ def _job_counts(prepared: list[_Job]) -> list[np.ndarray]:
     return tables
 
 
+def _factor_shifts_many(scales: np.ndarray, draws: np.ndarray, rows: np.ndarray) -> list[np.ndarray]:
+    """``_factor_shifts`` of many jobs (arrays over jobs): the plain running products of all of them
+    at once (``cumprod`` along each row, the same roundings as the loop), and the renormalised loop
+    only for the jobs whose plain product leaves ``[2^_FACTOR_FLOOR, 2^-_FACTOR_FLOOR]``."""
+    out = [np.zeros(height, dtype=np.int64) for height in rows.tolist()]
+    width = int(rows.max(initial=1)) - 1
+    if width < 1:
+        return out
+    j = np.arange(1, width + 1, dtype=float)[None, :]
+    live = j < np.minimum(rows, draws + 1)[:, None]  # j < min(rows, K' + 1), as the loop
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        plain = np.cumprod(np.where(live, scales[:, None] * j / (draws[:, None].astype(float) - j + 1.0), 1.0), axis=1)
+        leaves = live & ~((plain >= 2.0**_FACTOR_FLOOR) & (plain <= 2.0**-_FACTOR_FLOOR))
+    for k in np.flatnonzero(leaves.any(axis=1)).tolist():
+        out[k] = _factor_shifts(float(scales[k]), int(draws[k]), int(rows[k]))
+    return out
+
+
 class _Batch:
     """The jobs of one ``side_bands_many`` call and their items as arrays over items (``owner``: the
     item's job; ``excess``, ``draws`` ``K'``, ``ends`` ``L_e``, ``cuts`` ``S``) and over jobs
@@ -477,19 +493,20 @@ class _Batch:
     def __init__(self, prepared: list[_Job]):
         self.prepared = prepared
         self.owner = np.repeat(np.arange(len(prepared)), [len(job.items) for job in prepared])
-        items = np.array([item for job in prepared for item in job.items], dtype=np.int64).reshape(-1, 4)
+        items = np.array([item for job in prepared for item in job.items], dtype=np.int64).reshape(-1, 3)
         self.excess, self.draws, self.ends = items[:, 0], items[:, 1], items[:, 2]
         self.n, self.total, self.slots = (np.array([getattr(job, name) for job in prepared], dtype=np.int64)
                                           for name in ("n", "total", "slots"))
         self.scale = np.array([job.scale for job in prepared])
         self.cuts = tail_rows(self.slots[self.owner], self.draws, self.ends, self.total[self.owner] - self.excess)
-        start = 0
-        for job in prepared:
-            stop = start + len(job.items)
-            for item, cut in zip(job.items, self.cuts[start:stop].tolist(), strict=True):
-                item[3] = cut
-            job.shape()
-            start = stop
+        # each job's rows (its items' largest S + 1) and columns (largest L_e + 1); 1 without items
+        rows, columns = np.ones(len(prepared), dtype=np.int64), np.ones(len(prepared), dtype=np.int64)
+        np.maximum.at(rows, self.owner, self.cuts + 1)
+        np.maximum.at(columns, self.owner, self.ends + 1)
+        draws = np.array([len(job.positive) for job in prepared], dtype=np.int64)
+        shifts = _factor_shifts_many(self.scale, draws, rows)
+        for job, height, width, carry in zip(prepared, rows.tolist(), columns.tolist(), shifts, strict=True):
+            job.rows, job.columns, job.shifts = height, width, carry
         self.counts = _job_counts(prepared)
         self.inexact = np.array([job.inexact for job in prepared], dtype=bool)
         self.carried = np.array([job.carried for job in prepared], dtype=bool)

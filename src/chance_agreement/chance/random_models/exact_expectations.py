@@ -101,31 +101,47 @@ def single_pair_overlap(n: int, a: int, b: int) -> float:
 _Term = float | tuple[int, Any, Any]
 
 
-def _overlap_term(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> _Term:
-    """``expected_overlap``'s value (a float), or ``(n, first, second)`` where both coverages have
-    compact forms (their ``compact_dot``, left to the caller)."""
-    if lengths_b < lengths_a:
-        lengths_a, lengths_b = lengths_b, lengths_a
-    if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:
-        return single_pair_overlap(n, lengths_a[0], lengths_b[0])
-    first, second = model.compact_coverage(n, lengths_a), model.compact_coverage(n, lengths_b)
-    if first is not None and second is not None:  # small signatures: the two ends only, no arrays
-        return n, first, second
-    return exact_dot(model.coverage(n, lengths_a), model.coverage(n, lengths_b))
+def _overlap_terms(model: RandomModel, groups) -> list[_Term]:
+    """``expected_overlap``'s value of each ``(n, lengths_a, lengths_b)`` (a float), or ``(n, first,
+    second)`` where both coverages have compact forms (their ``compact_dot``, left to the caller):
+    the two sides in one order, one segment each in closed form, the compact forms of every other
+    side from one call (``compact_coverages_many``)."""
+    plans: list = []
+    for n, lengths_a, lengths_b in groups:
+        if lengths_b < lengths_a:
+            lengths_a, lengths_b = lengths_b, lengths_a
+        if len(lengths_a) == 1 and len(lengths_b) == 1 and model.single_segment_uniform:
+            plans.append(single_pair_overlap(n, lengths_a[0], lengths_b[0]))
+        else:
+            plans.append((n, lengths_a, lengths_b))
+    forms = iter(model.compact_coverages_many([(plan[0], side) for plan in plans if isinstance(plan, tuple)
+                                               for side in plan[1:]]))
+    terms: list[_Term] = []
+    for plan in plans:
+        if not isinstance(plan, tuple):
+            terms.append(plan)
+            continue
+        n, lengths_a, lengths_b = plan
+        first, second = next(forms), next(forms)
+        if first is not None and second is not None:  # small signatures and long units: the two ends only
+            terms.append((n, first, second))
+        else:
+            terms.append(exact_dot(model.coverage(n, lengths_a), model.coverage(n, lengths_b)))
+    return terms
 
 
 @lru_cache(maxsize=1 << 16)
 def expected_overlap(model: RandomModel, n: int, lengths_a: tuple, lengths_b: tuple) -> float:
     """``sum_t c_a(t) c_b(t)`` (Proposition 1) for sorted length tuples, cached per model and
     signature. Symmetric to the last bit: the two sides are put in one order first."""
-    term = _overlap_term(model, n, lengths_a, lengths_b)
+    term = _overlap_terms(model, [(n, lengths_a, lengths_b)])[0]
     return compact_dot(*term) if isinstance(term, tuple) else term
 
 
 def expected_overlap_many(model: RandomModel, groups) -> list[float]:
     """``expected_overlap`` of many ``(n, lengths_a, lengths_b)``, the same bits each: the compact
     forms' products of all groups in one array pass (``compact_dots``). Not cached."""
-    terms = [_overlap_term(model, *group) for group in groups]
+    terms = _overlap_terms(model, groups)
     dots = iter(compact_dots([term for term in terms if isinstance(term, tuple)]))
     return [next(dots) if isinstance(term, tuple) else term for term in terms]
 

@@ -66,6 +66,9 @@ class NonOverlapping(TabulatedModel):
     def compact_coverage(self, n: int, lengths: tuple[int, ...]):
         return bands.compact_coverage(n, lengths)
 
+    def compact_coverages_many(self, sides) -> list:
+        return bands.compact_coverages_many(sides)
+
     def compact_start_among(self, n: int, lengths: tuple[int, ...], length: int):
         return bands.compact_start_among(n, lengths, length)
 

@@ -609,6 +609,32 @@ def compact_coverage(n: int, lengths: tuple[int, ...]):
     return tuple(left), middle
 
 
+def compact_coverages_many(sides) -> list:
+    """``compact_coverage(n, lengths)`` of many ``(n, lengths)``, the same values: the long units'
+    free-token bands turned into coverages, ``1 - (M - k)/M * V`` (``_long_coverage``), in one array
+    operation (each value rounded as alone); the other sides from ``compact_coverage``."""
+    out: list = [None] * len(sides)
+    long, bands, scales = [], [], []
+    for index, (n, lengths) in enumerate(sides):
+        k, total = len(lengths), sum(lengths)
+        if k > 1 and total not in (n, k) and _long_side(n, lengths, 0) and (band := _long_bands.band(n, lengths, 0)):
+            slots = n - total + k
+            long.append(index)
+            bands.append(band)
+            scales.append((slots - k) / slots)
+        else:
+            out[index] = compact_coverage(n, lengths)
+    if bands:
+        sizes = np.fromiter((band.size for band, _ in bands), dtype=np.intp, count=len(bands))
+        factors = np.array(scales)
+        values = 1.0 - np.repeat(factors, sizes) * np.concatenate([band for band, _ in bands])
+        middles = (1.0 - factors * np.array([flat for _, flat in bands])).tolist()
+        stops = np.cumsum(sizes).tolist()
+        for index, stop, size, middle in zip(long, stops, sizes.tolist(), middles, strict=True):
+            out[index] = (values[stop - size : stop], middle)
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def compact_start(n: int, others: tuple[int, ...], length: int):
     """``start_distribution`` as ``(left, middle)`` (see ``compact_coverage``), or ``None``."""
@@ -770,5 +796,6 @@ def sample(n: int, lengths, rng: np.random.Generator) -> np.ndarray:
     return starts
 
 
-__all__ = ["check", "clear_caches", "compact_coverage", "compact_start", "compact_start_among",
-           "compact_starts_among", "compact_starts_many", "coverage", "prefetch_bands", "sample", "start_distribution"]
+__all__ = ["check", "clear_caches", "compact_coverage", "compact_coverages_many", "compact_start",
+           "compact_start_among", "compact_starts_among", "compact_starts_many", "coverage", "prefetch_bands", "sample",
+           "start_distribution"]
